@@ -1,0 +1,56 @@
+// swift-tools-version:6.1
+//
+// The one definition of the Swift build. CMake (CMakeLists.txt) only drives it for C and C++ users.
+import PackageDescription
+
+/// The C boundary's linker settings: export exactly the `ood_*` functions and give the shared
+/// library the SONAME its C users record. `unsafeFlags` is accepted because this is a root package.
+let cBoundaryLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags([
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/OfflineODataC/exports.map",
+        "-Xlinker", "-soname=libofflineodata.so.0",
+    ], .when(platforms: [.linux])),
+]
+
+let package = Package(
+    name: "OfflineOData",
+    products: [
+        // libofflineodata.so, for C, C++ and Python (ctypes). Built with `-Xswiftc -static-stdlib`
+        // for anything installed; see the Makefile and CMakeLists.txt.
+        .library(name: "offlineodata", type: .dynamic, targets: ["OfflineODataC"]),
+        // The engine as a Swift module.
+        .library(name: "OfflineOData", targets: ["OfflineOData"]),
+        .executable(name: "offline-odata", targets: ["offline-odata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The hand-written public header, imported by the C boundary for its enums and types.
+        .systemLibrary(name: "COfflineODataHeader"),
+        .target(
+            name: "OfflineOData",
+            dependencies: ["CSQLite", "CLibXML2", "CCurl"]
+        ),
+        .target(
+            name: "OfflineODataC",
+            dependencies: ["OfflineOData", "COfflineODataHeader"],
+            exclude: ["exports.map"],
+            linkerSettings: cBoundaryLinkerSettings
+        ),
+        .executableTarget(
+            name: "offline-odata",
+            dependencies: [
+                "OfflineOData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "OfflineODataTests",
+            dependencies: ["OfflineOData"]
+        ),
+    ]
+)

@@ -1,0 +1,102 @@
+import CSQLite
+
+/// One SQLite connection: the thin layer every store file sits on.
+///
+/// Not thread-safe by itself (it is opened `SQLITE_OPEN_NOMUTEX`); its owner serializes access.
+/// Values never enter SQL text: ``Statement`` binds them.
+final class SQLiteConnection {
+    private(set) var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    ///
+    /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
+    init(path: String, create: Bool) throws(ODataError) {
+        self.path = path
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        if create { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw ODataError(.cannotOpen, "cannot open store file '\(path)': \(detail)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        // Wait briefly instead of failing when another connection holds the write lock.
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; statements still alive keep it as a zombie until they are finalized.
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// The message of the most recent failure on this connection.
+    var lastErrorMessage: String {
+        guard let handle else { return "the connection is closed" }
+        return String(cString: sqlite3_errmsg(handle))
+    }
+
+    /// The error for a failed SQLite call, with SQLite's own words.
+    func error(_ rc: Int32, _ context: String) -> ODataError {
+        let primary = rc & 0xff
+        let code: ODataError.Code = switch primary {
+        case SQLITE_NOTADB: .notAStore
+        case SQLITE_CONSTRAINT: .constraint
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_CANTOPEN: .cannotOpen
+        default: .storage
+        }
+        return ODataError(code, "\(context): \(lastErrorMessage)")
+    }
+
+    /// Runs SQL text that has no parameters (schema statements, pragmas), all statements in it.
+    func execute(_ sql: String) throws(ODataError) {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, "SQL failed") }
+    }
+
+    /// Compiles one statement.
+    func prepare(_ sql: String) throws(ODataError) -> Statement {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, 0, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, "cannot prepare statement") }
+        return Statement(stmt, connection: self)
+    }
+
+    /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The single value of a one-row, one-column query, as text (nil for no row or NULL).
+    func scalarText(_ sql: String, _ arguments: [SQLValue] = []) throws(ODataError) -> String? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.text(at: 0)
+    }
+
+    /// The single value of a one-row, one-column query, as an integer (nil for no row or NULL).
+    func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws(ODataError) -> Int64? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.isNull(at: 0) ? nil : statement.int(at: 0)
+    }
+}

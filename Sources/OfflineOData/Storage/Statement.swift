@@ -1,0 +1,79 @@
+import CSQLite
+
+/// A value bound to, or read from, an SQL statement.
+enum SQLValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// One prepared SQLite statement: bind parameters, step, read columns.
+///
+/// Parameters are always bound (`?`), never pasted into SQL text.
+final class Statement {
+    private let handle: OpaquePointer
+    private let connection: SQLiteConnection
+
+    init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the parameters `?1 ... ?n`, after clearing earlier bindings.
+    func bind(_ values: [SQLValue]) throws(ODataError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw ODataError(.internalError, "statement expects \(expected) parameters, got \(values.count)")
+        }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let rc: Int32 = switch value {
+            case .null: sqlite3_bind_null(handle, position)
+            case .integer(let v): sqlite3_bind_int64(handle, position, v)
+            case .real(let v): sqlite3_bind_double(handle, position, v)
+            case .text(let v): sqlite3_bind_text64(handle, position, v, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            case .blob(let v): v.withUnsafeBytes {
+                    sqlite3_bind_blob64(handle, position, $0.baseAddress, UInt64($0.count), csqlite_transient())
+                }
+            }
+            guard rc == SQLITE_OK else { throw connection.error(rc, "cannot bind parameter \(position)") }
+        }
+    }
+
+    /// Advances to the next row: true while there is one, false when the statement is done.
+    @discardableResult
+    func step() throws(ODataError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(rc, "statement failed")
+        }
+    }
+
+    /// Runs the statement to its end, for statements that return no rows.
+    func run(_ values: [SQLValue] = []) throws(ODataError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    func isNull(at column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+
+    func int(at column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+
+    func double(at column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+
+    func text(at column: Int) -> String? {
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}

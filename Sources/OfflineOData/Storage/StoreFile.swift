@@ -1,0 +1,113 @@
+import CSQLite
+
+/// An open OfflineOData store file: an SQLite database in WAL mode with a format version.
+///
+/// Opening creates the file when it does not exist, migrates an older store, and refuses anything
+/// that is not a store (another SQLite database, a file of another kind, a newer format).
+/// One connection, serialized by a lock, so a `StoreFile` may be used from any thread.
+public final class StoreFile: @unchecked Sendable {
+    /// The path the store was opened with.
+    public let path: String
+    private let lock = Lock()
+    /// Guarded by `lock`; nil once closed.
+    private var connection: SQLiteConnection?
+
+    /// Opens the store at `path`, creating it if there is no file there.
+    ///
+    /// - Throws: ``ODataError`` with ``ODataError/Code/misuse`` for an empty path,
+    ///   ``ODataError/Code/cannotOpen`` when the path cannot be opened or created, and
+    ///   ``ODataError/Code/notAStore`` when the file is not an OfflineOData store.
+    public init(path: String) throws(ODataError) {
+        guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
+        guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
+        let db = try SQLiteConnection(path: path, create: true)
+        try Self.prepare(db)
+        self.path = path
+        self.connection = db
+    }
+
+    /// The store file's format version (``StoreFormat/currentVersion`` once opened).
+    public func formatVersion() throws(ODataError) -> Int {
+        try withConnection { db throws(ODataError) in
+            guard let text = try db.scalarText("SELECT value FROM ood_store_info WHERE key = ?1", [.text("format_version")]),
+                  let version = Int(text)
+            else { throw ODataError(.notAStore, "the store has no format version") }
+            return version
+        }
+    }
+
+    /// The journal mode SQLite reports (`wal` for a file store).
+    public func journalMode() throws(ODataError) -> String {
+        try withConnection { db throws(ODataError) in try db.scalarText("PRAGMA journal_mode") ?? "" }
+    }
+
+    /// Closes the store. Later calls throw ``ODataError/Code/misuse``; closing twice is harmless.
+    public func close() {
+        lock.withLock {
+            connection?.close()
+            connection = nil
+        }
+    }
+
+    /// Runs `body` with the connection, serialized with every other use of this store.
+    func withConnection<T>(_ body: (SQLiteConnection) throws(ODataError) -> T) throws(ODataError) -> T {
+        try lock.withLock { () throws(ODataError) -> T in
+            guard let connection else { throw ODataError(.misuse, "the store is closed") }
+            return try body(connection)
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Checks that `db` is a store (or an empty database to make one), then migrates it.
+    private static func prepare(_ db: SQLiteConnection) throws(ODataError) {
+        let applicationID: Int64
+        let objectCount: Int64
+        do {
+            // The first read of the file: a file that is not SQLite fails here with SQLITE_NOTADB.
+            applicationID = try db.scalarInt("PRAGMA application_id") ?? 0
+            objectCount = try db.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
+        } catch {
+            throw notAStore(db.path, error.code == .notAStore ? "it is not an SQLite database" : error.message)
+        }
+        if applicationID != StoreFormat.applicationID {
+            guard applicationID == 0, objectCount == 0 else {
+                throw notAStore(db.path, "it is an SQLite database of another application")
+            }
+        }
+        let mode = try db.scalarText("PRAGMA journal_mode = WAL") ?? ""
+        // In-memory databases cannot use WAL; every file store does.
+        if mode != "wal", mode != "memory" {
+            throw ODataError(.storage, "cannot switch '\(db.path)' to WAL journal mode (got '\(mode)')")
+        }
+        // Durable commits: every committed change (the request queue above all) survives a crash.
+        try db.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        try migrate(db, isNew: applicationID == 0)
+    }
+
+    private static func migrate(_ db: SQLiteConnection, isNew: Bool) throws(ODataError) {
+        var version = 0
+        if !isNew {
+            guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+                  let stored = Int(text)
+            else { throw notAStore(db.path, "its format version is missing") }
+            version = stored
+        }
+        guard version <= StoreFormat.currentVersion else {
+            throw notAStore(db.path, "its format version \(version) is newer than this engine's (\(StoreFormat.currentVersion))")
+        }
+        guard version < StoreFormat.currentVersion else { return }
+        try db.transaction { () throws(ODataError) in
+            for step in version..<StoreFormat.currentVersion {
+                try db.execute(StoreFormat.migrations[step])
+            }
+            try db.prepare("INSERT OR REPLACE INTO ood_store_info (key, value) VALUES ('format_version', ?1)")
+                .run([.text(String(StoreFormat.currentVersion))])
+            try db.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
+        }
+    }
+
+    private static func notAStore(_ path: String, _ reason: String) -> ODataError {
+        ODataError(.notAStore, "'\(path)' is not an OfflineOData store: \(reason)")
+    }
+}

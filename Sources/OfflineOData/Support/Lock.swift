@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain mutual-exclusion lock around a critical section.
+///
+/// Used instead of `Synchronization.Mutex` where the guarded state is a non-Sendable reference
+/// (an SQLite connection) and the section returns arbitrary values: `Mutex.withLock` demands
+/// `sending` values, which such sections cannot give. Not recursive: callers that may re-enter
+/// (callbacks into their own store) check for it before locking.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
