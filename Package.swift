@@ -48,6 +48,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`: the engine's benchmarks, each against a baseline measured in the same run.
+        .executableTarget(
+            name: "offline-odata-benchmarks",
+            dependencies: ["OfflineOData"],
+            path: "Benchmarks/OfflineODataBenchmarks"
+        ),
         .testTarget(
             name: "OfflineODataTests",
             dependencies: ["OfflineOData"]

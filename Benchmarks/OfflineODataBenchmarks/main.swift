@@ -1,0 +1,14 @@
+/// `swift run -c release offline-odata-benchmarks [NAME...]`: runs the engine's Swift benchmarks.
+///
+/// Each benchmark is a function in its own file, registered here by name. With no names, all run.
+let benchmarks: [(name: String, run: () throws -> Void)] = [
+]
+
+let selected = Array(CommandLine.arguments.dropFirst())
+for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
+    do {
+        try benchmark.run()
+    } catch {
+        print("\(benchmark.name): failed: \(error)")
+    }
+}
