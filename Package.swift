@@ -9,6 +9,8 @@ let cBoundaryLinkerSettings: [LinkerSetting] = [
     .unsafeFlags([
         "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/OfflineODataC/exports.map",
         "-Xlinker", "-soname=libofflineodata.so.0",
+        // lld, not gold: gold leaves local Swift metadata symbols in the dynamic symbol table.
+        "-use-ld=lld",
     ], .when(platforms: [.linux])),
 ]
 

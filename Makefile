@@ -1,0 +1,72 @@
+# The project's commands. `make test` is what CI runs (.ci/run); it installs what it needs itself.
+#
+#   make demo         the main job on the bundled sample service (not there yet: issue 10)
+#   make test         every suite: Swift, C/C++ (ctest), the tool, Python
+#   make bench        the benchmarks, each against a baseline measured in the same run
+#   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
+
+SHELL := /bin/bash
+BUILD_DIR ?= build
+PREFIX ?= /usr/local
+# The release build of the library and tool (CMake drives it; pip reuses it).
+SWIFT_SCRATCH := $(CURDIR)/.build-release
+VENV := $(CURDIR)/.venv
+PYTHON := $(VENV)/bin/python
+LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
+
+.PHONY: all deps venv swift-test cmake-build ctest pytest test bench install demo clean
+
+all: cmake-build
+
+deps:
+	@scripts/install-deps.sh
+
+# A virtual environment with the Python test tools.
+$(PYTHON):
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet "pytest>=7"
+
+venv: $(PYTHON)
+
+swift-test: deps
+	swift build --build-tests
+	swift test
+
+$(BUILD_DIR)/CMakeCache.txt: | deps $(PYTHON)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	      -DOOD_SWIFT_SCRATCH=$(SWIFT_SCRATCH) -DOOD_PYTHON=$(PYTHON)
+
+cmake-build: deps $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR)
+
+# C, C++, header self-test, export check, install check (ctest). The Python suites are registered
+# with ctest too, for CMake users; here they run through pytest directly, so their counts show.
+ctest: cmake-build
+	cd $(BUILD_DIR) && ctest --output-on-failure -E '^(python|tool)$$'
+
+pytest: cmake-build
+	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/tool
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) PYTHONPATH=bindings/python \
+	    $(PYTHON) -m pytest -q bindings/python/tests
+
+test: swift-test ctest pytest
+
+bench: cmake-build
+	@echo "== C ABI call overhead"
+	$(BUILD_DIR)/Benchmarks/ood_bench_call_overhead
+	@echo "== Python ctypes call"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
+	@echo "== Swift engine benchmarks (release)"
+	swift run -c release --scratch-path $(CURDIR)/.build-bench offline-odata-benchmarks
+
+install: cmake-build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+demo:
+	@echo "make demo: the sample service and the demo scenario are not there yet (project issue 10)."
+	@echo "Until then: 'make test' runs every suite, and 'offline-odata store create PATH' creates a store."
+	@exit 1
+
+clean:
+	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz
