@@ -10,5 +10,13 @@ static inline CURLcode ccurl_setopt_string(CURL *h, CURLoption o, const char *v)
 static inline CURLcode ccurl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_setopt_callback(CURL *h, CURLoption o, ccurl_data_callback cb) { return curl_easy_setopt(h, o, cb); }
+static inline CURLcode ccurl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
+
+/* The transfer-progress callback, through which a running transfer is cancelled. */
+typedef int (*ccurl_progress_callback)(void *clientp, curl_off_t dltotal, curl_off_t dlnow,
+                                       curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode ccurl_setopt_progress(CURL *h, ccurl_progress_callback cb) {
+    return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cb);
+}
 #endif

@@ -1,0 +1,288 @@
+import CCurl
+import Synchronization
+
+/// Sends HTTP requests to an OData service through libcurl.
+///
+/// One curl handle is kept for the transport's life, so connections, TLS sessions and the
+/// cookies the service sets (SAP Gateway's session and CSRF cookies) are reused from request to
+/// request. Requests on one transport are serialized; a download or an upload sends one request
+/// at a time anyway. A request can be cancelled from any thread through its ``HTTPCancellation``.
+///
+/// Errors never contain credentials: user names, passwords and tokens travel in curl options,
+/// never in URLs or messages, and a URL's user-info part is removed before it is quoted.
+public final class HTTPTransport: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var handle: UnsafeMutableRawPointer?
+    private var options: HTTPOptions
+
+    public init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
+        guard curlGlobalInitialization == CURLE_OK else {
+            throw ODataError(.network, "libcurl could not be initialized")
+        }
+        guard let easy = curl_easy_init() else { throw ODataError(.network, "libcurl could not create a handle") }
+        handle = easy
+        self.options = options
+    }
+
+    deinit {
+        if let handle { curl_easy_cleanup(handle) }
+    }
+
+    /// The options in force.
+    public var currentOptions: HTTPOptions { lock.withLock { options } }
+
+    /// Replaces the options (headers, cookies, credentials, timeouts) for the requests after this call.
+    public func update(_ newOptions: HTTPOptions) {
+        lock.withLock { options = newOptions }
+    }
+
+    /// Sends `request` and returns the service's answer, whatever its HTTP status.
+    ///
+    /// - Parameters:
+    ///   - cancellation: cancels the request from another thread.
+    ///   - onBody: if given, receives the body chunk by chunk as it arrives (and the response's
+    ///     `body` stays empty); returning false stops the transfer with ``ODataError/Code/aborted``.
+    /// - Throws: ``ODataError/Code/network`` when the service cannot be reached, the connection
+    ///   breaks or a timeout passes; ``ODataError/Code/aborted`` when cancelled or stopped.
+    public func send(
+        _ request: HTTPRequest,
+        cancellation: HTTPCancellation? = nil,
+        onBody: ((UnsafeRawBufferPointer) -> Bool)? = nil
+    ) throws(ODataError) -> HTTPResponse {
+        try lock.withLock { () throws(ODataError) -> HTTPResponse in
+            guard let handle else { throw ODataError(.misuse, "the HTTP transport is closed") }
+            return try perform(request, on: handle, cancellation: cancellation, onBody: onBody)
+        }
+    }
+
+    // MARK: - One transfer
+
+    private func perform(
+        _ request: HTTPRequest,
+        on easy: UnsafeMutableRawPointer,
+        cancellation: HTTPCancellation?,
+        onBody: ((UnsafeRawBufferPointer) -> Bool)?
+    ) throws(ODataError) -> HTTPResponse {
+        // Start from defaults; the connection cache, TLS sessions and cookies survive a reset.
+        curl_easy_reset(easy)
+        let transfer = Transfer(onBody: onBody, cancellation: cancellation)
+        let context = Unmanaged.passRetained(transfer)
+        defer { context.release() }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+        try configure(easy, for: request)
+        for header in requestHeaders(for: request) {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        // No "Expect: 100-continue" round trip before a body.
+        headerList = curl_slist_append(headerList, "Expect:")
+        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+
+        _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context.toOpaque())
+        _ = ccurl_setopt_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, raw in
+            guard let raw else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
+            let length = size &* count
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+        }
+        _ = ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context.toOpaque())
+        _ = ccurl_setopt_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, raw in
+            guard let raw else { return 0 }
+            let length = size &* count
+            Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
+                .receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+            return length
+        }
+        _ = ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, context.toOpaque())
+        _ = ccurl_setopt_progress(easy) { raw, _, _, _, _ in
+            guard let raw else { return 0 }
+            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().isCancelled ? 1 : 0
+        }
+
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
+            let body = request.body ?? []
+            return body.withUnsafeBytes { bytes -> CURLcode in
+                if request.body != nil || request.method == "POST" {
+                    // A one-byte stand-in when the body is empty: curl needs a valid pointer.
+                    let zero: [UInt8] = [0]
+                    _ = ccurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+                    let rc = zero.withUnsafeBytes { empty in
+                        ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS,
+                                             UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? empty.baseAddress))
+                    }
+                    if rc != CURLE_OK { return rc }
+                    if request.method != "POST" {
+                        _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
+                    }
+                }
+                return curl_easy_perform(easy)
+            }
+        }
+        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+
+        guard code == CURLE_OK else {
+            let detail = errorBuffer.withUnsafeBufferPointer { buffer -> String in
+                guard let base = buffer.baseAddress, base.pointee != 0 else {
+                    return String(cString: curl_easy_strerror(code))
+                }
+                return String(cString: base)
+            }
+            throw transferError(code, detail: detail, request: request, transfer: transfer)
+        }
+        var status = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+    }
+
+    /// Method, URL and the options of this transport.
+    private func configure(_ easy: UnsafeMutableRawPointer, for request: HTTPRequest) throws(ODataError) {
+        guard ccurl_setopt_string(easy, CURLOPT_URL, request.url) == CURLE_OK else {
+            throw ODataError(.misuse, "not a URL libcurl accepts: \(redactedURL(request.url))")
+        }
+        switch request.method {
+        case "GET": _ = ccurl_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case "HEAD": _ = ccurl_setopt_long(easy, CURLOPT_NOBODY, 1)
+        case "POST": _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
+        default:
+            guard !request.method.isEmpty, request.method.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+                throw ODataError(.misuse, "not an HTTP method: '\(request.method)'")
+            }
+            if request.body == nil { _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
+        }
+        _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        _ = ccurl_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
+        _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
+        _ = ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds(options.requestTimeout))
+        // Every encoding this libcurl can decode (gzip, deflate, br, zstd).
+        _ = ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = ccurl_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent)
+        _ = ccurl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
+        _ = ccurl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
+        if let caFile = options.caFile { _ = ccurl_setopt_string(easy, CURLOPT_CAINFO, caFile) }
+        if let caPath = options.caPath { _ = ccurl_setopt_string(easy, CURLOPT_CAPATH, caPath) }
+        switch options.authentication {
+        case .basic(let user, let password):
+            _ = ccurl_setopt_long(easy, CURLOPT_HTTPAUTH, curlAuthBasic)
+            _ = ccurl_setopt_string(easy, CURLOPT_USERNAME, user)
+            _ = ccurl_setopt_string(easy, CURLOPT_PASSWORD, password)
+        case .bearer(let token):
+            _ = ccurl_setopt_long(easy, CURLOPT_HTTPAUTH, curlAuthBearer)
+            _ = ccurl_setopt_string(easy, CURLOPT_XOAUTH2_BEARER, token)
+        case nil:
+            break
+        }
+        // The cookie engine keeps what the service sets; configured cookies are sent on top.
+        _ = ccurl_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        if !options.cookies.isEmpty {
+            let cookie = options.cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+            _ = ccurl_setopt_string(easy, CURLOPT_COOKIE, cookie)
+        }
+    }
+
+    /// The transport's headers first, then the request's own, which win on a repeated name.
+    private func requestHeaders(for request: HTTPRequest) -> [HTTPHeader] {
+        var result = options.headers
+        for header in request.headers {
+            let name = asciiLowercased(header.name)
+            result.removeAll { asciiLowercased($0.name) == name }
+            result.append(header)
+        }
+        return result
+    }
+
+    private func transferError(_ code: CURLcode, detail: String, request: HTTPRequest, transfer: Transfer) -> ODataError {
+        let target = "\(request.method) \(redactedURL(request.url))"
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK:
+            return ODataError(.aborted, "\(target): cancelled")
+        case CURLE_WRITE_ERROR where transfer.consumerStopped:
+            return ODataError(.aborted, "\(target): stopped by the receiver of the body")
+        case CURLE_OPERATION_TIMEDOUT:
+            return ODataError(.network, "\(target): timed out (\(detail))")
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return ODataError(.network, "\(target): cannot connect (\(detail))")
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
+            return ODataError(.network, "\(target): the connection broke before the answer was complete (\(detail))")
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            return ODataError(.misuse, "\(target): not a usable URL (\(detail))")
+        default:
+            return ODataError(.network, "\(target): \(detail)")
+        }
+    }
+}
+
+/// Cancels a request from any thread.
+public final class HTTPCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// The state of one transfer, reached from curl's callbacks through their user pointer.
+private final class Transfer {
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+    var consumerStopped = false
+    let onBody: ((UnsafeRawBufferPointer) -> Bool)?
+    let cancellation: HTTPCancellation?
+
+    init(onBody: ((UnsafeRawBufferPointer) -> Bool)?, cancellation: HTTPCancellation?) {
+        self.onBody = onBody
+        self.cancellation = cancellation
+    }
+
+    var isCancelled: Bool { cancellation?.isCancelled ?? false }
+
+    func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard let onBody else {
+            body.append(contentsOf: chunk)
+            return true
+        }
+        if onBody(chunk) { return true }
+        consumerStopped = true
+        return false
+    }
+
+    /// One raw header line. A status line starts the headers of a new response (after a
+    /// redirect or a `100 Continue`), so the headers kept are those of the final response.
+    func receiveHeaderLine(_ raw: UnsafeRawBufferPointer) {
+        var line = String(decoding: raw, as: UTF8.self)
+        while let last = line.utf8.last, last == 13 || last == 10 { line.removeLast() }
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon])
+        let value = String(line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
+        headers.append(HTTPHeader(name, value))
+    }
+}
+
+/// `curl_global_init` must run once, before any other thread uses libcurl.
+private let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+/// CURLAUTH_BASIC and CURLAUTH_BEARER: macros with casts, which Swift does not import.
+private let curlAuthBasic = 1
+private let curlAuthBearer = 1 << 6
+
+private func milliseconds(_ seconds: Double) -> Int {
+    guard seconds.isFinite, seconds > 0 else { return 0 }
+    return Int(min(seconds * 1000, Double(Int32.max)))
+}
+
+/// `url` without its user-info part (`https://user:secret@host/` becomes `https://host/`).
+func redactedURL(_ url: String) -> String {
+    guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return url }
+    let authorityStart = schemeEnd.upperBound
+    let rest = url.utf8[authorityStart...]
+    let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? url.utf8.endIndex
+    guard let at = url.utf8[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return url }
+    return String(url[..<authorityStart]) + String(url[url.utf8.index(after: at)...])
+}
