@@ -24,6 +24,12 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        guard SQLFunctions.register(on: db) == SQLITE_OK else {
+            let detail = String(cString: sqlite3_errmsg(db))
+            sqlite3_close_v2(db)
+            handle = nil
+            throw ODataError(.storage, "cannot register the store's SQL functions: \(detail)")
+        }
         // Wait briefly instead of failing when another connection holds the write lock.
         sqlite3_busy_timeout(db, 5_000)
     }

@@ -1,0 +1,120 @@
+import CSQLite
+
+/// The collation and functions every store connection has, which give SQL the OData semantics
+/// SQLite lacks (DESIGN.md §5).
+///
+/// - `OOD_DECIMAL`: a collation that compares `Edm.Decimal` text numerically, so a decimal column
+///   keeps its exact text yet sorts, compares and is indexed by value.
+/// - `ood_decimal_add/sub/mul/div(a, b)`, `ood_decimal_round/floor/ceiling(a)`: exact decimal
+///   arithmetic on text; division by zero is an error, as OData requires.
+/// - `ood_lower(s)`, `ood_upper(s)`: Unicode case mapping (SQLite's `lower`/`upper` are ASCII only).
+/// - `ood_int_div(a, b)`, `ood_int_mod(a, b)`: integer `div`/`mod` that fail on zero instead of
+///   giving NULL (truncating towards zero; `mod` takes the dividend's sign).
+enum SQLFunctions {
+    static let decimalCollation = "OOD_DECIMAL"
+
+    static func register(on db: OpaquePointer) -> Int32 {
+        var rc = sqlite3_create_collation_v2(db, decimalCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
+            Int32(compareDecimalText(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
+                                     UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
+        }, nil)
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        let binaryDecimal: [(String, Int32)] = [("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3)]
+        for (name, operation) in binaryDecimal where rc == SQLITE_OK {
+            rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
+                guard let context, let arguments, count == 2 else { return }
+                let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+                guard let a = decimalArgument(arguments[0]), let b = decimalArgument(arguments[1]) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let result: ExactDecimal? = switch operation {
+                case 0: a + b
+                case 1: a - b
+                case 2: a * b
+                default: ExactDecimal.divide(a, by: b)
+                }
+                guard let result else {
+                    sqlite3_result_error(context, "division by zero", -1)
+                    return
+                }
+                resultText(context, result.description)
+            }, nil, nil, nil)
+        }
+        let unaryDecimal: [(String, Int32)] = [("ood_decimal_round", 0), ("ood_decimal_floor", 1), ("ood_decimal_ceiling", 2)]
+        for (name, operation) in unaryDecimal where rc == SQLITE_OK {
+            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
+                guard let context, let arguments, count == 1 else { return }
+                let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+                guard let value = decimalArgument(arguments[0]) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let result = operation == 0 ? value.rounded() : operation == 1 ? value.floor() : value.ceiling()
+                resultText(context, result.description)
+            }, nil, nil, nil)
+        }
+        let caseMappings: [(String, Int32)] = [("ood_lower", 0), ("ood_upper", 1)]
+        for (name, operation) in caseMappings where rc == SQLITE_OK {
+            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
+                guard let context, let arguments, count == 1 else { return }
+                guard let text = textArgument(arguments[0]) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let upper = Int(bitPattern: sqlite3_user_data(context)) == 2
+                resultText(context, upper ? text.uppercased() : text.lowercased())
+            }, nil, nil, nil)
+        }
+        let integerOperations: [(String, Int32)] = [("ood_int_div", 0), ("ood_int_mod", 1)]
+        for (name, operation) in integerOperations where rc == SQLITE_OK {
+            rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
+                guard let context, let arguments, count == 2 else { return }
+                guard let a = arguments[0], let b = arguments[1],
+                      sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL
+                else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let dividend = sqlite3_value_int64(a), divisor = sqlite3_value_int64(b)
+                guard divisor != 0 else {
+                    sqlite3_result_error(context, "division by zero", -1)
+                    return
+                }
+                let isMod = Int(bitPattern: sqlite3_user_data(context)) == 2
+                let (quotient, overflow) = dividend.dividedReportingOverflow(by: divisor)
+                let (remainder, _) = dividend.remainderReportingOverflow(dividingBy: divisor)
+                if !isMod && overflow {
+                    sqlite3_result_error(context, "integer overflow", -1)
+                    return
+                }
+                sqlite3_result_int64(context, isMod ? remainder : quotient)
+            }, nil, nil, nil)
+        }
+        return rc
+    }
+}
+
+/// A function argument as an exact decimal: integers and text exactly, reals through their text.
+private func decimalArgument(_ value: OpaquePointer?) -> ExactDecimal? {
+    guard let value else { return nil }
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return ExactDecimal(sqlite3_value_int64(value))
+    case SQLITE_FLOAT:
+        let double = sqlite3_value_double(value)
+        return double.isFinite ? ExactDecimal("\(double)") : nil
+    case SQLITE_TEXT:
+        guard let bytes = sqlite3_value_text(value) else { return nil }
+        return ExactDecimal(utf8: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
+    default: return nil
+    }
+}
+
+private func textArgument(_ value: OpaquePointer?) -> String? {
+    guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+}
+
+private func resultText(_ context: OpaquePointer, _ text: String) {
+    sqlite3_result_text64(context, text, UInt64(text.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+}
