@@ -175,7 +175,7 @@ OOD_API ood_status ood_store_close(ood_store *store);
  * The format version of an open store file.
  *
  * @param store The store.
- * @param[out] out Receives the format version (1 for stores of this version), or 0 on failure.
+ * @param[out] out Receives the format version (2 for stores of this version), or 0 on failure.
  * @return OOD_OK; OOD_MISUSE if `store` or `out` is NULL; OOD_STORAGE on an SQLite failure.
  * Thread safety: any thread.
  */

@@ -41,6 +41,29 @@ public final class StoreFile: @unchecked Sendable {
         try withConnection { db throws(ODataError) in try db.scalarText("PRAGMA journal_mode") ?? "" }
     }
 
+    /// The defining requests, in the order they were given.
+    public func definingRequests() throws(ODataError) -> [DefiningRequest] {
+        try withConnection { db throws(ODataError) in try DefiningRequestTable.all(in: db) }
+    }
+
+    /// Replaces the defining requests. A request kept under the same name and URL keeps its
+    /// download state; names must be unique and URLs non-empty.
+    public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
+        try withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in try DefiningRequestTable.replace(with: requests, in: db) }
+        }
+    }
+
+    /// The requests waiting to be uploaded, in upload order.
+    public func queuedRequests() throws(ODataError) -> [QueuedRequest] {
+        try withConnection { db throws(ODataError) in try RequestQueueTable.all(in: db) }
+    }
+
+    /// The requests the service refused, with its answers.
+    public func errorArchive() throws(ODataError) -> [ArchivedRequest] {
+        try withConnection { db throws(ODataError) in try RequestQueueTable.archived(in: db) }
+    }
+
     /// Closes the store. Later calls throw ``ODataError/Code/misuse``; closing twice is harmless.
     public func close() {
         lock.withLock {

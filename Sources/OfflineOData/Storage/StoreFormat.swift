@@ -16,5 +16,45 @@ enum StoreFormat {
         """
         CREATE TABLE ood_store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;
         """,
+        // 2: defining requests, the request queue and the error archive.
+        """
+        CREATE TABLE ood_defining_request (
+            name TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            last_download TEXT,
+            delta_link TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE ood_request_queue (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            method TEXT NOT NULL,
+            url TEXT NOT NULL,
+            body TEXT,
+            headers TEXT,
+            entity_set TEXT,
+            entity_id INTEGER,
+            etag TEXT,
+            content_id TEXT,
+            transaction_id TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX ood_request_queue_entity ON ood_request_queue (entity_set, entity_id);
+        CREATE TABLE ood_error_archive (
+            id INTEGER PRIMARY KEY,
+            method TEXT NOT NULL,
+            url TEXT NOT NULL,
+            body TEXT,
+            headers TEXT,
+            entity_set TEXT,
+            entity_id INTEGER,
+            etag TEXT,
+            content_id TEXT,
+            transaction_id TEXT,
+            created_at TEXT NOT NULL,
+            http_status INTEGER,
+            message TEXT NOT NULL,
+            failed_at TEXT NOT NULL
+        );
+        """,
     ]
 }

@@ -15,7 +15,7 @@ import Testing
         let path = folder.file("a.store")
         try StoreFile(path: path).close()
         let again = try StoreFile(path: path)
-        #expect(try again.formatVersion() == 1)
+        #expect(try again.formatVersion() == StoreFormat.currentVersion)
         again.close()
     }
 

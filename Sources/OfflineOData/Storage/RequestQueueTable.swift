@@ -1,0 +1,133 @@
+/// A local change waiting to be uploaded: the OData request that makes the same change on the
+/// service, and what the engine needs to send it correctly later.
+public struct QueuedRequest: Sendable, Equatable {
+    /// Its place in the queue: requests are uploaded in increasing `id` order.
+    public var id: Int64
+    public var method: String
+    /// Relative to the service root; may refer to an entity created offline by its Content-ID.
+    public var url: String
+    /// The JSON body, if any.
+    public var body: String?
+    /// Extra headers, as a JSON object text, if any.
+    public var headers: String?
+    public var entitySet: String?
+    /// The local row of the entity the request changes.
+    public var entityID: Int64?
+    /// The ETag the entity had when it was changed, sent as `If-Match`.
+    public var etag: String?
+    /// How later requests in the same `$batch` refer to an entity this request creates.
+    public var contentID: String?
+    /// Requests with the same transaction id are uploaded in one change set.
+    public var transactionID: String?
+    public var createdAt: String
+
+    public init(id: Int64 = 0, method: String, url: String, body: String? = nil, headers: String? = nil,
+                entitySet: String? = nil, entityID: Int64? = nil, etag: String? = nil,
+                contentID: String? = nil, transactionID: String? = nil, createdAt: String = "") {
+        self.id = id
+        self.method = method
+        self.url = url
+        self.body = body
+        self.headers = headers
+        self.entitySet = entitySet
+        self.entityID = entityID
+        self.etag = etag
+        self.contentID = contentID
+        self.transactionID = transactionID
+        self.createdAt = createdAt
+    }
+}
+
+/// A request the service refused (a 4xx), kept with the service's answer until the user acts.
+public struct ArchivedRequest: Sendable, Equatable {
+    public var request: QueuedRequest
+    public var httpStatus: Int?
+    public var message: String
+    public var failedAt: String
+}
+
+/// The `ood_request_queue` and `ood_error_archive` tables.
+///
+/// Appends happen in the same SQLite transaction as the local change they describe (the caller
+/// opens it), and the store commits with `synchronous = FULL`, so the queue and the tables never
+/// disagree after a crash.
+enum RequestQueueTable {
+    private static let columns =
+        "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at"
+
+    /// Appends `request` (its `id` and, if empty, `createdAt` are assigned) and returns its id.
+    @discardableResult
+    static func append(_ request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> Int64 {
+        let insert = try db.prepare("""
+            INSERT INTO ood_request_queue (method, url, body, headers, entity_set, entity_id, etag,
+                                           content_id, transaction_id, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            """)
+        try insert.run(values(of: request).dropFirst().map { $0 })
+        return try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+    }
+
+    /// The queue in upload order.
+    static func all(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id", [], in: db)
+    }
+
+    static func count(in db: SQLiteConnection) throws(ODataError) -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM ood_request_queue") ?? 0)
+    }
+
+    /// Removes a request the service accepted.
+    static func remove(id: Int64, in db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("DELETE FROM ood_request_queue WHERE id = ?1").run([.integer(id)])
+    }
+
+    /// Moves a refused request to the error archive with the service's status and message.
+    static func archive(id: Int64, httpStatus: Int?, message: String, in db: SQLiteConnection) throws(ODataError) {
+        let move = try db.prepare("""
+            INSERT INTO ood_error_archive (\(columns), http_status, message, failed_at)
+            SELECT \(columns), ?2, ?3, ?4 FROM ood_request_queue WHERE id = ?1
+            """)
+        try move.run([.integer(id), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(message), .text(utcTimestamp())])
+        try remove(id: id, in: db)
+    }
+
+    /// The error archive, oldest first.
+    static func archived(in db: SQLiteConnection) throws(ODataError) -> [ArchivedRequest] {
+        let statement = try db.prepare(
+            "SELECT \(columns), http_status, message, failed_at FROM ood_error_archive ORDER BY id")
+        try statement.bind([])
+        var result: [ArchivedRequest] = []
+        while try statement.step() {
+            result.append(ArchivedRequest(
+                request: request(from: statement),
+                httpStatus: statement.isNull(at: 11) ? nil : Int(statement.int(at: 11)),
+                message: statement.text(at: 12) ?? "", failedAt: statement.text(at: 13) ?? ""))
+        }
+        return result
+    }
+
+    private static func select(_ sql: String, _ arguments: [SQLValue], in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        let statement = try db.prepare(sql)
+        try statement.bind(arguments)
+        var result: [QueuedRequest] = []
+        while try statement.step() { result.append(request(from: statement)) }
+        return result
+    }
+
+    private static func request(from statement: Statement) -> QueuedRequest {
+        func optionalInt(_ column: Int) -> Int64? { statement.isNull(at: column) ? nil : statement.int(at: column) }
+        return QueuedRequest(
+            id: statement.int(at: 0), method: statement.text(at: 1) ?? "", url: statement.text(at: 2) ?? "",
+            body: statement.text(at: 3), headers: statement.text(at: 4), entitySet: statement.text(at: 5),
+            entityID: optionalInt(6), etag: statement.text(at: 7), contentID: statement.text(at: 8),
+            transactionID: statement.text(at: 9), createdAt: statement.text(at: 10) ?? "")
+    }
+
+    private static func values(of request: QueuedRequest) -> [SQLValue] {
+        func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+        return [.integer(request.id), .text(request.method), .text(request.url), text(request.body),
+                text(request.headers), text(request.entitySet), request.entityID.map(SQLValue.integer) ?? .null,
+                text(request.etag), text(request.contentID), text(request.transactionID),
+                .text(request.createdAt.isEmpty ? utcTimestamp() : request.createdAt)]
+    }
+}
