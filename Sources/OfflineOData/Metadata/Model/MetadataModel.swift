@@ -1,0 +1,228 @@
+/// The model of one `$metadata` document: what the stores, the SQL mapping and the URL binder
+/// look names up in.
+///
+/// A model only exists fully read and validated (``MetadataReader/read(_:options:)``): every type
+/// reference in it resolves, every entity type has a key, and every navigation target and binding
+/// resolves. It is immutable and can be shared between threads.
+///
+/// Names are qualified with their schema's namespace (`RMTSAMPLEFLIGHT.Travelagency`); lookups
+/// also accept the schema's alias in place of the namespace.
+public final class MetadataModel: Sendable {
+    /// The protocol version of the document.
+    public let version: ODataVersion
+    /// The `Version` attribute of `edmx:Edmx` as written (`1.0`, `4.0`, `4.01`).
+    public let edmxVersion: String
+    public let schemas: [Schema]
+    public let references: [DocumentReference]
+    /// Defects the reader tolerated (only when ``MetadataReader/Options/isStrict`` is off), each
+    /// with its line and column. Real services publish them: an association end naming an entity
+    /// set instead of a type, a binding to an entity set that does not exist, an enum value beyond
+    /// 64 bits, a key naming no property. The model holds nothing that depends on a defect (the
+    /// binding is dropped, the value is nil, the key property is missing from
+    /// ``keyProperties(of:)``), so everything else in it is resolved as usual.
+    public let diagnostics: [ODataError]
+
+    private let aliases: [String: String]
+    private let entityTypesByName: [String: EntityType]
+    private let complexTypesByName: [String: ComplexType]
+    private let enumTypesByName: [String: EnumType]
+    private let typeDefinitionsByName: [String: TypeDefinition]
+    private let operationsByName: [String: [Operation]]
+    private let termsByName: [String: Term]
+    private let associationsByName: [String: Association]
+    private let containersByName: [String: EntityContainer]
+    /// The default container: the only one, or the one marked default, or the first.
+    public let entityContainer: EntityContainer?
+
+    init(version: ODataVersion, edmxVersion: String, schemas: [Schema], references: [DocumentReference],
+         diagnostics: [ODataError] = []) {
+        self.diagnostics = diagnostics
+        self.version = version
+        self.edmxVersion = edmxVersion
+        self.schemas = schemas
+        self.references = references
+        var aliases: [String: String] = [:]
+        var entityTypes: [String: EntityType] = [:]
+        var complexTypes: [String: ComplexType] = [:]
+        var enumTypes: [String: EnumType] = [:]
+        var typeDefinitions: [String: TypeDefinition] = [:]
+        var operations: [String: [Operation]] = [:]
+        var terms: [String: Term] = [:]
+        var associations: [String: Association] = [:]
+        var containers: [String: EntityContainer] = [:]
+        var defaultContainer: EntityContainer?
+        for reference in references {
+            for include in reference.includes { if let alias = include.alias { aliases[alias] = include.namespace } }
+        }
+        for schema in schemas {
+            if let alias = schema.alias { aliases[alias] = schema.namespace }
+            for type in schema.entityTypes { entityTypes[type.qualifiedName] = type }
+            for type in schema.complexTypes { complexTypes[type.qualifiedName] = type }
+            for type in schema.enumTypes { enumTypes[type.qualifiedName] = type }
+            for type in schema.typeDefinitions { typeDefinitions[type.qualifiedName] = type }
+            for operation in schema.operations { operations[operation.qualifiedName, default: []].append(operation) }
+            for term in schema.terms { terms[term.qualifiedName] = term }
+            for association in schema.associations { associations[association.qualifiedName] = association }
+            for container in schema.entityContainers {
+                containers[container.qualifiedName] = container
+                if defaultContainer == nil || (container.isDefault && defaultContainer?.isDefault != true) {
+                    defaultContainer = container
+                }
+            }
+        }
+        self.aliases = aliases
+        entityTypesByName = entityTypes
+        complexTypesByName = complexTypes
+        enumTypesByName = enumTypes
+        typeDefinitionsByName = typeDefinitions
+        operationsByName = operations
+        termsByName = terms
+        associationsByName = associations
+        containersByName = containers
+        entityContainer = defaultContainer
+    }
+
+    // MARK: Names
+
+    /// Replaces a leading alias by its namespace (`self.Product` → `NS.Product`); other names unchanged.
+    public func qualifiedName(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        if let namespace = aliases[String(name[..<dot])] { return namespace + name[dot...] }
+        return name
+    }
+
+    /// The namespaces declared by this document's schemas.
+    public var namespaces: [String] { schemas.map(\.namespace) }
+
+    // MARK: Types
+
+    public func entityType(named name: String) -> EntityType? { entityTypesByName[qualifiedName(name)] }
+    public func complexType(named name: String) -> ComplexType? { complexTypesByName[qualifiedName(name)] }
+    public func enumType(named name: String) -> EnumType? { enumTypesByName[qualifiedName(name)] }
+    public func typeDefinition(named name: String) -> TypeDefinition? { typeDefinitionsByName[qualifiedName(name)] }
+    public func term(named name: String) -> Term? { termsByName[qualifiedName(name)] }
+    public func association(named name: String) -> Association? { associationsByName[qualifiedName(name)] }
+
+    /// All overloads of a V4 function or action.
+    public func operations(named name: String) -> [Operation] { operationsByName[qualifiedName(name)] ?? [] }
+
+    /// The entity type followed by its base types, nearest first. Stops at a cycle (validation
+    /// rejects cycles, this only keeps the walk finite).
+    public func typeHierarchy(of type: EntityType) -> [EntityType] {
+        var chain = [type]
+        var seen: Set<String> = [type.qualifiedName]
+        var current = type
+        while let baseName = current.baseType, let base = entityType(named: baseName), seen.insert(base.qualifiedName).inserted {
+            chain.append(base)
+            current = base
+        }
+        return chain
+    }
+
+    /// The complex type followed by its base types, nearest first.
+    public func typeHierarchy(of type: ComplexType) -> [ComplexType] {
+        var chain = [type]
+        var seen: Set<String> = [type.qualifiedName]
+        var current = type
+        while let baseName = current.baseType, let base = complexType(named: baseName), seen.insert(base.qualifiedName).inserted {
+            chain.append(base)
+            current = base
+        }
+        return chain
+    }
+
+    /// Whether `type` is `ancestor` or derives from it.
+    public func entityType(_ type: EntityType, isOrDerivesFrom ancestor: String) -> Bool {
+        let ancestorName = qualifiedName(ancestor)
+        return typeHierarchy(of: type).contains { $0.qualifiedName == ancestorName }
+    }
+
+    /// The effective key: the `PropertyRef`s of the nearest type in the hierarchy that declares a key.
+    public func key(of type: EntityType) -> [PropertyRef] {
+        typeHierarchy(of: type).lazy.compactMap(\.key).first ?? []
+    }
+
+    /// The key's properties (for simple, non-path `PropertyRef`s), in key order.
+    public func keyProperties(of type: EntityType) -> [Property] {
+        key(of: type).compactMap { property($0.name, of: type) }
+    }
+
+    /// All structural properties, inherited ones first.
+    public func properties(of type: EntityType) -> [Property] {
+        typeHierarchy(of: type).reversed().flatMap(\.properties)
+    }
+
+    /// All navigation properties, inherited ones first.
+    public func navigationProperties(of type: EntityType) -> [NavigationProperty] {
+        typeHierarchy(of: type).reversed().flatMap(\.navigationProperties)
+    }
+
+    /// A structural property, own or inherited.
+    public func property(_ name: String, of type: EntityType) -> Property? {
+        for candidate in typeHierarchy(of: type) { if let found = candidate.property(named: name) { return found } }
+        return nil
+    }
+
+    /// A navigation property, own or inherited.
+    public func navigationProperty(_ name: String, of type: EntityType) -> NavigationProperty? {
+        for candidate in typeHierarchy(of: type) {
+            if let found = candidate.navigationProperty(named: name) { return found }
+        }
+        return nil
+    }
+
+    // MARK: Container
+
+    /// All containers, by qualified name.
+    public func entityContainer(named name: String) -> EntityContainer? { containersByName[qualifiedName(name)] }
+
+    public func entitySet(named name: String) -> EntitySet? { entityContainer?.entitySet(named: name) }
+    public func singleton(named name: String) -> Singleton? { entityContainer?.singleton(named: name) }
+    public func functionImport(named name: String) -> FunctionImport? { entityContainer?.functionImport(named: name) }
+    public func actionImport(named name: String) -> ActionImport? { entityContainer?.actionImport(named: name) }
+
+    /// The entity type of an entity set of the default container.
+    public func entityType(ofEntitySet name: String) -> EntityType? {
+        entitySet(named: name).flatMap { entityType(named: $0.entityType) }
+    }
+
+    // MARK: Counts
+
+    /// How many of each kind of element the document declares (all schemas, all containers).
+    public var counts: ElementCounts {
+        var counts = ElementCounts()
+        for schema in schemas {
+            counts.entityTypes += schema.entityTypes.count
+            counts.complexTypes += schema.complexTypes.count
+            counts.enumTypes += schema.enumTypes.count
+            counts.typeDefinitions += schema.typeDefinitions.count
+            counts.functions += schema.operations.count { $0.kind == .function }
+            counts.actions += schema.operations.count { $0.kind == .action }
+            counts.associations += schema.associations.count
+            for container in schema.entityContainers {
+                counts.entitySets += container.entitySets.count
+                counts.singletons += container.singletons.count
+                counts.functionImports += container.functionImports.count
+                counts.actionImports += container.actionImports.count
+            }
+        }
+        return counts
+    }
+}
+
+/// Element counts of a model, for summaries (`offline-odata metadata`) and tests.
+public struct ElementCounts: Sendable, Hashable {
+    public var entityTypes = 0
+    public var complexTypes = 0
+    public var enumTypes = 0
+    public var typeDefinitions = 0
+    public var entitySets = 0
+    public var singletons = 0
+    public var functionImports = 0
+    public var actionImports = 0
+    /// Function elements, overloads counted one by one.
+    public var functions = 0
+    /// Action elements, overloads counted one by one.
+    public var actions = 0
+    public var associations = 0
+}

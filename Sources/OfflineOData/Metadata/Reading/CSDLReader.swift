@@ -1,0 +1,207 @@
+/// What the reader produces before validation: the document's parts, names still as written.
+struct CSDLDocument {
+    var edmxVersion: String
+    var version: ODataVersion
+    var schemas: [Schema]
+    var references: [DocumentReference]
+}
+
+/// Reads an EDMX document (EDMX 1.0 with DataServiceVersion 1.0–3.0, or EDMX 4.0/4.01) from an
+/// ``XMLStream`` into model parts, in one streaming pass.
+///
+/// The reader is strict about structure it models (a required attribute missing, a facet that is
+/// not a number, two keys) and lenient about everything else: elements of foreign namespaces
+/// (SAP `gp:`, `atom:link`) and unknown CSDL elements are skipped, foreign attributes are kept as
+/// data. Resolution of names and the semantic checks happen afterwards (``ModelValidator``).
+final class CSDLReader {
+    let stream: XMLStream
+    let options: MetadataReader.Options
+    /// Tolerated defects (see ``MetadataModel/diagnostics``).
+    private(set) var diagnostics: [ODataError] = []
+
+    init(stream: XMLStream, options: MetadataReader.Options) {
+        self.stream = stream
+        self.options = options
+    }
+
+    /// Records a defect that leaves the rest of the model usable; an error in strict mode.
+    func tolerate(_ defect: ODataError) throws(ODataError) {
+        if options.isStrict { throw defect }
+        diagnostics.append(defect)
+    }
+
+    func readDocument() throws(ODataError) -> CSDLDocument {
+        var event = try stream.next()
+        while event == .text { event = try stream.next() }
+        guard event == .elementStart else {
+            throw ODataError(.metadata, "the document has no root element", line: 1, column: 1)
+        }
+        let rootKind = stream.namespaceKind
+        guard CSDLElement.table.value(for: stream.localNamePointer) == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
+            let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
+            throw stream.error("the root element is <\(stream.qualifiedTagName)> (\(namespace)), not edmx:Edmx of an EDMX namespace")
+        }
+        var edmxVersion = ""
+        try stream.forEachAttribute { attribute throws(ODataError) in
+            if attribute.namespaceKind == .none, attribute.csdlName == .version { edmxVersion = attribute.value }
+        }
+        var dataServiceVersion: String?
+        var sawDataServices = false
+        var schemas: [Schema] = []
+        var references: [DocumentReference] = []
+        try stream.forEachChild { () throws(ODataError) in
+            let kind = stream.namespaceKind
+            guard kind == .edmxV1 || kind == .edmxV4 else { return try stream.skipElement() }
+            switch CSDLElement.table.value(for: stream.localNamePointer) {
+            case .reference:
+                references.append(try readReference())
+            case .dataServices:
+                if sawDataServices { throw stream.error("edmx:Edmx has more than one edmx:DataServices") }
+                sawDataServices = true
+                try stream.forEachAttribute { attribute throws(ODataError) in
+                    if attribute.namespaceKind == .dataServicesMetadata, attribute.csdlName == .dataServiceVersion {
+                        dataServiceVersion = attribute.value
+                    }
+                }
+                try stream.forEachChild { () throws(ODataError) in
+                    let isSchema = CSDLElement.table.value(for: stream.localNamePointer) == .schema
+                    if isSchema && stream.namespaceKind == .csdl {
+                        schemas.append(try readSchema())
+                    } else if isSchema {
+                        let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
+                        throw stream.error("<\(stream.qualifiedTagName)> is in namespace '\(namespace)', which is not a CSDL namespace")
+                    } else {
+                        try stream.skipElement()
+                    }
+                }
+            default:
+                try stream.skipElement()
+            }
+        }
+        // Read to the end, so that anything malformed after the root is still reported.
+        while try stream.next() != .endOfDocument {}
+        guard sawDataServices else {
+            throw ODataError(.metadata, "the document has no edmx:DataServices element", line: 1, column: 1)
+        }
+        let version = try protocolVersion(edmxNamespace: rootKind, edmxVersion: edmxVersion, dataServiceVersion: dataServiceVersion)
+        return CSDLDocument(edmxVersion: edmxVersion, version: version, schemas: schemas, references: references)
+    }
+
+    /// EDMX 1.0 documents say their protocol version in `m:DataServiceVersion` (1.0 when absent);
+    /// V4 documents in `Version`.
+    private func protocolVersion(edmxNamespace: XMLNamespaceKind, edmxVersion: String, dataServiceVersion: String?) throws(ODataError) -> ODataVersion {
+        if edmxNamespace == .edmxV4 {
+            switch edmxVersion {
+            case "4.0": return .v4
+            case "4.01": return .v401
+            default: throw ODataError(.metadata, "unsupported EDMX version '\(edmxVersion)' (expected 4.0 or 4.01)", line: 2)
+            }
+        }
+        let declared = dataServiceVersion ?? "1.0"
+        switch declared.split(separator: ".").first {
+        case "1": return .v1
+        case "2": return .v2
+        case "3": return .v3
+        default: throw ODataError(.metadata, "unsupported DataServiceVersion '\(declared)' (expected 1.0 to 3.0)", line: 3)
+        }
+    }
+
+    private func readReference() throws(ODataError) -> DocumentReference {
+        var reference = DocumentReference(uri: "", sourceLine: SourceLine(stream.line))
+        try stream.forEachAttribute { attribute throws(ODataError) in
+            if attribute.namespaceKind == .none, attribute.csdlName == .uri { reference.uri = attribute.value }
+        }
+        try stream.forEachChild { () throws(ODataError) in
+            let kind = stream.namespaceKind
+            if (kind == .edmxV4 || kind == .edmxV1), CSDLElement.table.value(for: stream.localNamePointer) == .include {
+                var namespace: String?
+                var alias: String?
+                try stream.forEachAttribute { attribute throws(ODataError) in
+                    guard attribute.namespaceKind == .none else { return }
+                    switch attribute.csdlName {
+                    case .namespace: namespace = attribute.value
+                    case .alias: alias = attribute.value
+                    default: break
+                    }
+                }
+                guard let namespace, !namespace.isEmpty else { throw stream.error("edmx:Include has no Namespace") }
+                reference.includes.append(.init(namespace: namespace, alias: alias))
+            }
+            try stream.skipElement()
+        }
+        return reference
+    }
+
+    /// The current element's kind, when it is in a CSDL namespace; `.other` otherwise.
+    var currentElement: CSDLElement {
+        guard stream.namespaceKind == .csdl else { return .other }
+        return CSDLElement.table.value(for: stream.localNamePointer) ?? .other
+    }
+
+    // MARK: Schema
+
+    private func readSchema() throws(ODataError) -> Schema {
+        var schema = Schema(namespace: "", sourceLine: SourceLine(stream.line))
+        try stream.forEachAttribute { attribute throws(ODataError) in
+            switch (attribute.namespaceKind, attribute.csdlName) {
+            case (.none, .namespace): schema.namespace = attribute.value
+            case (.none, .alias): schema.alias = attribute.value
+            default: keepForeign(attribute, in: &schema.foreignAttributes)
+            }
+        }
+        guard !schema.namespace.isEmpty else { throw stream.error("Schema has no Namespace") }
+        let namespace = schema.namespace
+        try stream.forEachChild { () throws(ODataError) in
+            switch currentElement {
+            case .entityType: schema.entityTypes.append(try readEntityType(namespace: namespace))
+            case .complexType: schema.complexTypes.append(try readComplexType(namespace: namespace))
+            case .enumType: schema.enumTypes.append(try readEnumType(namespace: namespace))
+            case .typeDefinition: schema.typeDefinitions.append(try readTypeDefinition(namespace: namespace))
+            case .term: schema.terms.append(try readTerm(namespace: namespace))
+            case .function: schema.operations.append(try readOperation(.function, namespace: namespace))
+            case .action: schema.operations.append(try readOperation(.action, namespace: namespace))
+            case .entityContainer: schema.entityContainers.append(try readEntityContainer(namespace: namespace))
+            case .association: schema.associations.append(try readAssociation(namespace: namespace))
+            case .annotations: schema.annotationGroups.append(try readAnnotationGroup())
+            case .annotation: schema.annotations.append(try readAnnotation())
+            default: try stream.skipElement()
+            }
+        }
+        return schema
+    }
+
+    // MARK: Attribute helpers
+
+    /// Keeps attributes of foreign namespaces (and `m:` ones the model has no field for) as data.
+    func keepForeign(_ attribute: XMLAttributeView, in list: inout [XMLAttribute]) {
+        switch attribute.namespaceKind {
+        case .foreign, .dataServicesMetadata: list.append(attribute.asData)
+        default: break
+        }
+    }
+
+    /// An `xs:boolean` attribute value.
+    func boolean(_ attribute: XMLAttributeView) throws(ODataError) -> Bool {
+        // xs:boolean is lower case; some SAP services write `True`, which is read the same.
+        switch attribute.value {
+        case "true", "1", "True", "TRUE": return true
+        case "false", "0", "False", "FALSE": return false
+        case let other: throw stream.error("\(attribute.name)=\"\(other)\" is not a boolean", attribute: attribute.name)
+        }
+    }
+
+    /// A non-empty required attribute, or an error naming the element and the attribute.
+    func required(_ value: String?, _ attribute: String, of element: String) throws(ODataError) -> String {
+        guard let value, !value.isEmpty else { throw stream.error("\(element) has no \(attribute) attribute") }
+        return value
+    }
+
+    /// A `Type`-like attribute parsed into a type reference.
+    func typeReference(_ attribute: XMLAttributeView) throws(ODataError) -> TypeReference {
+        let text = attribute.value
+        guard let reference = TypeReference(parsing: text) else {
+            throw stream.error("\(attribute.name)=\"\(text)\" is not a type name", attribute: attribute.name)
+        }
+        return reference
+    }
+}

@@ -1,0 +1,57 @@
+/// Reads a `$metadata` document into a validated ``MetadataModel``.
+///
+/// ```swift
+/// let model = try MetadataReader.read(bytes)
+/// let agency = model.entityType(ofEntitySet: "TravelagencyCollection")
+/// ```
+///
+/// The document is read in one streaming pass over the bytes (libxml2's `xmlTextReader`, network
+/// access off, nothing printed), then checked as a whole: a document is either accepted with
+/// every reference resolved, or rejected with one ``ODataError`` of code `.metadata` that names
+/// the line, the column and the fault. It is never half accepted.
+public enum MetadataReader {
+    /// Choices about what a reader accepts.
+    public struct Options: Sendable, Hashable {
+        /// Whether a type name in the reserved `Edm` namespace that no OData version defines
+        /// (`Edm.Float`, seen in real SAP test services) is kept as ``TypeReference/Kind/unknownEdmType``
+        /// instead of rejecting the document. On by default: such a name cannot be a dangling
+        /// reference to one of the document's own types, and losing the whole service for one
+        /// property helps nobody; a store refuses to use the property instead.
+        public var acceptsUnknownEdmTypes: Bool = true
+        /// Whether defects that real services publish and that leave the rest of the model usable
+        /// are errors. Off by default: they are then listed in ``MetadataModel/diagnostics`` and
+        /// the model holds nothing that depends on them. See ``MetadataModel/diagnostics``.
+        public var isStrict: Bool = false
+
+        public init(acceptsUnknownEdmTypes: Bool = true, isStrict: Bool = false) {
+            self.acceptsUnknownEdmTypes = acceptsUnknownEdmTypes
+            self.isStrict = isStrict
+        }
+    }
+
+    /// Reads and validates a document given as bytes (UTF-8 or any encoding its XML declaration names;
+    /// a UTF-8 byte order mark is fine).
+    public static func read(_ bytes: [UInt8], options: Options = Options()) throws(ODataError) -> MetadataModel {
+        let result: Result<MetadataModel, ODataError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ODataError) in try read(buffer, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// Reads and validates a document given as text.
+    public static func read(_ text: String, options: Options = Options()) throws(ODataError) -> MetadataModel {
+        try read(Array(text.utf8), options: options)
+    }
+
+    /// Reads and validates a document in memory that stays valid for the duration of the call.
+    public static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
+        let stream = try XMLStream(bytes: bytes)
+        let reader = CSDLReader(stream: stream, options: options)
+        let document = try reader.readDocument()
+        var validator = ModelValidator(document: document, locator: stream.locator, options: options)
+        validator.diagnostics = reader.diagnostics
+        let schemas = try validator.validate()
+        return MetadataModel(version: document.version, edmxVersion: document.edmxVersion,
+                             schemas: schemas, references: document.references, diagnostics: validator.diagnostics)
+    }
+}

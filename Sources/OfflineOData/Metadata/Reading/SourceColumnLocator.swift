@@ -1,0 +1,141 @@
+/// Finds the column of an element (or of one of its attributes) on a known line of the document.
+///
+/// libxml2's reader knows each node's line but not its column, and the parser's own position runs
+/// ahead of the node being read. Errors are rare, so the column is found afterwards by looking at
+/// the bytes of that line: the start tag `<[prefix:]Name`, then the attribute `Name=` inside it.
+struct SourceColumnLocator {
+    let bytes: UnsafeRawBufferPointer
+
+    /// The line and 1-based column (in characters) of the element's start tag, or of its attribute.
+    ///
+    /// libxml2 may record the line where a multi-line start tag ends, so the search takes the last
+    /// start tag with that name that begins at most a few lines earlier. Without a match the line
+    /// stays as given and the column is nil.
+    func locate(line: Int, element: String, attribute: String? = nil) -> (line: Int, column: Int?) {
+        guard line > 0, let lineStart = offset(ofLine: line) else { return (line, nil) }
+        let name = Array(element.utf8)
+        let windowStart = offset(ofLine: max(1, line - 30)) ?? lineStart
+        let lineEnd = endOfLine(from: lineStart)
+        guard !name.isEmpty, let tagStart = lastTag(name, from: windowStart, before: lineEnd) else { return (line, nil) }
+        var target = tagStart
+        if let attribute, let attributeStart = findAttribute(Array(attribute.utf8), from: tagStart) {
+            target = attributeStart
+        }
+        let (targetLine, targetLineStart) = lineAndStart(of: target)
+        return (targetLine, characterCount(from: targetLineStart, to: target) + 1)
+    }
+
+    /// Convenience for callers that only need the column on the given line.
+    func column(line: Int, element: String, attribute: String? = nil) -> Int? {
+        locate(line: line, element: element, attribute: attribute).column
+    }
+
+    private func endOfLine(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        return index
+    }
+
+    /// The 1-based line number and line start of `offset` (errors are rare: a plain count will do).
+    private func lineAndStart(of offset: Int) -> (Int, Int) {
+        var line = 1
+        var start = 0
+        var index = 0
+        while index < offset && index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { line += 1; start = index + 1 }
+            index += 1
+        }
+        return (line, start)
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    private func offset(ofLine line: Int) -> Int? {
+        var current = 1
+        var index = 0
+        while current < line {
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "\n") { current += 1 }
+            index += 1
+        }
+        return index <= bytes.count ? index : nil
+    }
+
+    /// The last start tag with this local name that begins in `start..<end`.
+    private func lastTag(_ name: [UInt8], from start: Int, before end: Int) -> Int? {
+        var found: Int?
+        var index = start
+        while let next = findTag(name, from: index), next < end {
+            found = next
+            index = next + 1
+        }
+        return found
+    }
+
+    /// The offset of `<` of a start tag with this local name, searching from `start` onward.
+    private func findTag(_ name: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "<") {
+                var nameStart = index + 1
+                // Skip a prefix (`edmx:`).
+                var scan = nameStart
+                while scan < bytes.count, isNameByte(bytes[scan]) { scan += 1 }
+                if scan < bytes.count, bytes[scan] == UInt8(ascii: ":") { nameStart = scan + 1 }
+                if matches(name, at: nameStart), !isNameByte(byte(at: nameStart + name.count)) { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The offset of `Name=` (preceded by white space) inside the tag starting at `tagStart`.
+    private func findAttribute(_ name: [UInt8], from tagStart: Int) -> Int? {
+        var index = tagStart + 1
+        var quote: UInt8?
+        while index < bytes.count {
+            let current = bytes[index]
+            if let open = quote {
+                if current == open { quote = nil }
+            } else if current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") {
+                quote = current
+            } else if current == UInt8(ascii: ">") {
+                return nil
+            } else if isSpace(current), matches(name, at: index + 1) {
+                var after = index + 1 + name.count
+                while after < bytes.count, isSpace(bytes[after]) { after += 1 }
+                if byte(at: after) == UInt8(ascii: "=") { return index + 1 }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func matches(_ name: [UInt8], at start: Int) -> Bool {
+        guard start >= 0, start + name.count <= bytes.count else { return false }
+        for (offset, expected) in name.enumerated() where bytes[start + offset] != expected { return false }
+        return true
+    }
+
+    private func byte(at index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private func isNameByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+            || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+
+    /// Characters (not continuation bytes) between two offsets; a tab counts as one.
+    private func characterCount(from start: Int, to end: Int) -> Int {
+        var count = 0
+        var index = start
+        while index < end && index < bytes.count {
+            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+}

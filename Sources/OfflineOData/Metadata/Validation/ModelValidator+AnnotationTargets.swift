@@ -1,0 +1,76 @@
+/// `<Annotations Target="...">`: the target path is well formed (an error otherwise), and when it
+/// names an element of this document's own namespaces, that element exists (a tolerated defect). Targets in other namespaces (vocabularies,
+/// referenced documents) are kept unchecked: the reader never fetches those documents.
+extension ModelValidator {
+    mutating func checkAnnotationTargets() throws(ODataError) {
+        for schema in schemas {
+            for group in schema.annotationGroups {
+                try checkTarget(group, in: schema.namespace)
+            }
+        }
+    }
+
+    private mutating func checkTarget(_ group: AnnotationGroup, in namespace: String) throws(ODataError) {
+        let target = group.target
+        func reject(_ reason: String) -> ODataError {
+            fault("Annotations Target \"\(target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
+        }
+        var segments: [Substring] = []
+        var depth = 0
+        var segmentStart = target.startIndex
+        for index in target.indices {
+            switch target[index] {
+            case "(": depth += 1
+            case ")":
+                depth -= 1
+                if depth < 0 { throw reject("has an unbalanced ')'") }
+            case "/" where depth == 0:
+                segments.append(target[segmentStart..<index])
+                segmentStart = target.index(after: index)
+            default: break
+            }
+        }
+        if depth != 0 { throw reject("has an unclosed '('") }
+        segments.append(target[segmentStart...])
+        for segment in segments {
+            if segment.isEmpty { throw reject("has an empty path segment") }
+            guard let open = segment.firstIndex(of: "(") else { continue }
+            guard segment.last == ")" else { throw reject("has text after a parameter list") }
+            let inner = segment[segment.index(after: open)..<segment.index(before: segment.endIndex)]
+            // An empty list `()` names the overload without parameters; otherwise no item may be empty.
+            if !inner.isEmpty {
+                for item in splitTopLevel(inner) where item.allSatisfy({ $0 == " " }) {
+                    throw reject("has an empty parameter type in its parameter list")
+                }
+            }
+        }
+        guard let first = segments.first else { return }
+        let head = first.firstIndex(of: "(").map { String(first[..<$0]) } ?? String(first)
+        guard head.contains(".") else { throw reject("does not start with a qualified name") }
+        let qualified = qualify(head, in: namespace)
+        if ownNamespaces.contains(self.namespace(of: qualified)) && declarations[qualified] == nil && operationKinds[qualified] == nil {
+            // SAP-generated documents annotate types they do not declare; the annotations are
+            // only kept as data, so this is a tolerated defect.
+            try tolerate(reject("names \(qualified), which is not declared in the document"))
+        }
+    }
+
+    /// Splits at commas that are not inside parentheses (`Collection(NS.T),NS.U`).
+    private func splitTopLevel(_ text: Substring) -> [Substring] {
+        var items: [Substring] = []
+        var depth = 0
+        var start = text.startIndex
+        for index in text.indices {
+            switch text[index] {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0:
+                items.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        items.append(text[start...])
+        return items
+    }
+}

@@ -1,0 +1,110 @@
+/// Navigation properties lead to entity types; partners and referential constraints resolve.
+extension ModelValidator {
+    mutating func resolveNavigationProperties() throws(ODataError) {
+        for s in schemas.indices {
+            let namespace = schemas[s].namespace
+            for t in schemas[s].entityTypes.indices {
+                let owner = schemas[s].entityTypes[t].qualifiedName
+                for n in schemas[s].entityTypes[t].navigationProperties.indices {
+                    var navigation = schemas[s].entityTypes[t].navigationProperties[n]
+                    try resolveNavigation(&navigation, owner: owner, in: namespace)
+                    schemas[s].entityTypes[t].navigationProperties[n] = navigation
+                }
+            }
+            for t in schemas[s].complexTypes.indices {
+                let owner = schemas[s].complexTypes[t].qualifiedName
+                for n in schemas[s].complexTypes[t].navigationProperties.indices {
+                    var navigation = schemas[s].complexTypes[t].navigationProperties[n]
+                    try resolveNavigation(&navigation, owner: owner, in: namespace)
+                    schemas[s].complexTypes[t].navigationProperties[n] = navigation
+                }
+            }
+        }
+    }
+
+    private func resolveNavigation(_ navigation: inout NavigationProperty, owner: String, in namespace: String) throws(ODataError) {
+        let what = "NavigationProperty \(navigation.name) of \(owner)"
+        if navigation.association == nil {
+            try resolve(&navigation.type, in: namespace, what: what, at: navigation.sourceLine, element: "NavigationProperty")
+            switch navigation.type.kind {
+            case .entity, .external, .abstract(.entityType): break
+            default:
+                throw fault("\(what) has the type \(navigation.type), which is not an entity type", at: navigation.sourceLine,
+                            element: "NavigationProperty", attribute: "Type")
+            }
+        }
+        let target = navigation.type.name
+        guard entityType(named: target) != nil else { return }
+        if let partner = navigation.partner {
+            guard case .navigation = member(partner, ofType: target) else {
+                throw fault("\(what) has the Partner \(partner), which is not a navigation property of \(target)",
+                            at: navigation.sourceLine, element: "NavigationProperty", attribute: "Partner")
+            }
+        }
+        for constraint in navigation.referentialConstraints {
+            guard resolvesToProperty(constraint.property, ofType: owner) else {
+                throw fault("ReferentialConstraint of \(what) names the Property \(constraint.property), which \(owner) does not have",
+                            at: navigation.sourceLine, element: "NavigationProperty")
+            }
+            guard resolvesToProperty(constraint.referencedProperty, ofType: target) else {
+                throw fault("ReferentialConstraint of \(what) names the ReferencedProperty \(constraint.referencedProperty), which \(target) does not have",
+                            at: navigation.sourceLine, element: "NavigationProperty")
+            }
+        }
+    }
+
+    /// Whether a property path (`ID`, `Address/City`) leads to a structural property.
+    func resolvesToProperty(_ path: String, ofType typeName: String) -> Bool {
+        var current = typeName
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            guard case .property(let property) = member(String(segment), ofType: current) else { return false }
+            current = property.type.name
+        }
+        return !path.isEmpty
+    }
+
+    /// Entity types have keys (own or inherited) made of their own properties.
+    ///
+    /// What needs a key is what an entity set holds: the types of entity sets and of
+    /// collection-valued containment navigation (the rule of OData 4.01). A keyless type used
+    /// there is an error in V4 documents and a tolerated defect in EDMX 1.0 (V2/V3) documents,
+    /// where SAP-flavoured services have them (the SAP Cloud SDK's test service on purpose). Any
+    /// other keyless non-abstract type is fine in 4.01 and a tolerated defect before 4.01
+    /// (Microsoft Graph v1.0 declares `admin` without a key for its singleton).
+    mutating func checkKeys() throws(ODataError) {
+        var needKeys: Set<String> = []
+        for schema in schemas {
+            for container in schema.entityContainers {
+                for set in container.entitySets { needKeys.insert(qualify(set.entityType, in: schema.namespace)) }
+            }
+            for type in schema.entityTypes {
+                for navigation in type.navigationProperties where navigation.containsTarget && navigation.type.isCollection {
+                    needKeys.insert(navigation.type.name)
+                }
+            }
+        }
+        for schema in schemas {
+            for type in schema.entityTypes {
+                let chain = hierarchy(of: type)
+                guard let keyed = chain.first(where: { $0.key != nil }), let key = keyed.key else {
+                    if type.isAbstract { continue }
+                    let problem = fault("EntityType \(type.qualifiedName) has no key (neither its own Key nor one inherited from a base type)",
+                                        at: type.sourceLine, element: "EntityType")
+                    if needKeys.contains(type.qualifiedName) {
+                        if version.usesV4Protocol { throw problem }
+                        try tolerate(problem)
+                    } else if version != .v401 {
+                        try tolerate(problem)
+                    }
+                    continue
+                }
+                guard keyed.qualifiedName == type.qualifiedName else { continue }
+                for reference in key where !resolvesToProperty(reference.name, ofType: type.qualifiedName) {
+                    // The OASIS example special-characters.xml has this defect.
+                    try tolerate(fault("the Key of EntityType \(type.qualifiedName) names \(reference.name), which is not a property of the type",
+                                       at: reference.sourceLine, element: "PropertyRef", attribute: "Name"))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,367 @@
+/// The semantic checks after reading, which also finish the model: they replace aliases by
+/// namespaces, resolve every type reference, turn V2 associations into navigation, and reject
+/// the document at the first fault, naming its line and column.
+///
+/// Checked: names are declared once; every type reference resolves (`Edm.*` primitives,
+/// `Collection(...)`, qualified names via namespace or alias, types of referenced documents);
+/// base types exist, are of the same kind and form no cycle; every non-abstract entity type has a
+/// key (own or inherited) made of its own properties; navigation properties lead to entity types;
+/// partners, referential constraints, navigation bindings, entity sets, singletons, imports and
+/// annotation targets resolve.
+struct ModelValidator {
+    /// What a qualified name declares.
+    enum Declaration {
+        case entityType(schema: Int, index: Int)
+        case complexType(schema: Int, index: Int)
+        case enumType
+        case typeDefinition(schema: Int, index: Int)
+        case term
+        case entityContainer(schema: Int, index: Int)
+        case association(schema: Int, index: Int)
+    }
+
+    var schemas: [Schema]
+    let references: [DocumentReference]
+    let locator: SourceColumnLocator
+    let options: MetadataReader.Options
+    var declarations: [String: Declaration] = [:]
+    /// Functions and actions by qualified name (overloads share a name).
+    var operationKinds: [String: Set<Operation.Kind>] = [:]
+    /// Bound operations left out because their signature does not resolve.
+    var droppedOperations: Set<String> = []
+    var aliases: [String: String] = [:]
+    var ownNamespaces: Set<String> = []
+    var externalNamespaces: Set<String> = []
+    let version: ODataVersion
+    /// Tolerated defects, see ``MetadataModel/diagnostics``.
+    var diagnostics: [ODataError] = []
+
+    init(document: CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
+        version = document.version
+        schemas = document.schemas
+        references = document.references
+        self.locator = locator
+        self.options = options
+    }
+
+    /// Runs every check and returns the finished schemas.
+    mutating func validate() throws(ODataError) -> [Schema] {
+        try declareNames()
+        try resolveTypeDefinitions()
+        try resolveStructuredTypes()
+        try resolveAssociationNavigation()
+        try resolveNavigationProperties()
+        try checkKeys()
+        try resolveOperations()
+        try resolveContainers()
+        try bindAssociationSets()
+        try checkBindings()
+        try checkAnnotationTargets()
+        return schemas
+    }
+
+    // MARK: Errors
+
+    /// Records a defect that leaves the rest of the model usable; an error in strict mode.
+    mutating func tolerate(_ defect: ODataError) throws(ODataError) {
+        if options.isStrict { throw defect }
+        diagnostics.append(defect)
+    }
+
+    /// An error at a declared element (or one of its attributes), with line and column.
+    func fault(_ message: String, at line: SourceLine, element: String, attribute: String? = nil) -> ODataError {
+        guard line.line > 0 else { return ODataError(.metadata, message) }
+        let place = locator.locate(line: line.line, element: element, attribute: attribute)
+        return ODataError(.metadata, message, line: place.line, column: place.column)
+    }
+
+    // MARK: Names
+
+    private mutating func declareNames() throws(ODataError) {
+        for reference in references {
+            for include in reference.includes {
+                externalNamespaces.insert(include.namespace)
+                if let alias = include.alias { aliases[alias] = include.namespace }
+            }
+        }
+        for (schemaIndex, schema) in schemas.enumerated() {
+            if !ownNamespaces.insert(schema.namespace).inserted {
+                throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
+                            element: "Schema", attribute: "Namespace")
+            }
+            if let alias = schema.alias {
+                if let existing = aliases[alias], existing != schema.namespace {
+                    throw fault("the alias \(alias) is used for both \(existing) and \(schema.namespace)", at: schema.sourceLine,
+                                element: "Schema", attribute: "Alias")
+                }
+                aliases[alias] = schema.namespace
+            }
+            let namespace = schema.namespace
+            for (index, type) in schema.entityTypes.enumerated() {
+                try declare(namespace + "." + type.name, .entityType(schema: schemaIndex, index: index), type.sourceLine, "EntityType")
+            }
+            for (index, type) in schema.complexTypes.enumerated() {
+                try declare(namespace + "." + type.name, .complexType(schema: schemaIndex, index: index), type.sourceLine, "ComplexType")
+            }
+            for type in schema.enumTypes {
+                try declare(namespace + "." + type.name, .enumType, type.sourceLine, "EnumType")
+            }
+            for (index, type) in schema.typeDefinitions.enumerated() {
+                try declare(namespace + "." + type.name, .typeDefinition(schema: schemaIndex, index: index), type.sourceLine, "TypeDefinition")
+            }
+            for term in schema.terms {
+                try declare(namespace + "." + term.name, .term, term.sourceLine, "Term")
+            }
+            for (index, container) in schema.entityContainers.enumerated() {
+                try declare(namespace + "." + container.name, .entityContainer(schema: schemaIndex, index: index),
+                            container.sourceLine, "EntityContainer")
+            }
+            for (index, association) in schema.associations.enumerated() {
+                try declare(namespace + "." + association.name, .association(schema: schemaIndex, index: index),
+                            association.sourceLine, "Association")
+            }
+            for operation in schema.operations {
+                let name = namespace + "." + operation.name
+                var kinds = operationKinds[name] ?? []
+                if kinds.isEmpty || kinds.contains(operation.kind) {
+                    // First declaration, or an overload.
+                } else {
+                    // A function and an action of the same name (Microsoft Graph has `browse`): both are
+                    // kept, told apart by kind wherever they are looked up.
+                    try tolerate(fault("\(name) is declared both as a function and as an action", at: operation.sourceLine,
+                                       element: operation.kind.rawValue, attribute: "Name"))
+                }
+                kinds.insert(operation.kind)
+                operationKinds[name] = kinds
+            }
+        }
+        // Operations live beside types in a namespace; Microsoft Graph has a complex type and a
+        // function both called `image`. Lookups are by kind, so both are kept.
+        for schema in schemas {
+            for operation in schema.operations where declarations[operation.qualifiedName] != nil {
+                try tolerate(fault("\(operation.qualifiedName) is declared both as a type (or container) and as a \(operation.kind.rawValue.lowercased())",
+                                   at: operation.sourceLine, element: operation.kind.rawValue, attribute: "Name"))
+            }
+        }
+    }
+
+    private mutating func declare(_ name: String, _ declaration: Declaration, _ line: SourceLine, _ element: String) throws(ODataError) {
+        if declarations[name] != nil {
+            throw fault("\(name) is declared twice", at: line, element: element, attribute: "Name")
+        }
+        declarations[name] = declaration
+    }
+
+    /// A name as written, qualified: a leading alias replaced by its namespace; a name without
+    /// any namespace taken to be in `namespace` (some V2 services write `ReturnType="Product"`).
+    func qualify(_ name: String, in namespace: String) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return namespace + "." + name }
+        if let aliased = aliases[String(name[..<dot])] { return aliased + name[dot...] }
+        return name
+    }
+
+    /// The namespace part of a qualified name.
+    func namespace(of qualifiedName: String) -> String {
+        guard let dot = qualifiedName.lastIndex(of: ".") else { return "" }
+        return String(qualifiedName[..<dot])
+    }
+
+    // MARK: Type references
+
+    /// Resolves a type reference in place, or fails naming the element and attribute it came from.
+    func resolve(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+                 element: String, attribute: String = "Type") throws(ODataError) {
+        var name = qualify(reference.name, in: namespace)
+        if !reference.name.contains("."), declarations[name] == nil {
+            // An unqualified name (pyodata's SAP example writes `ReturnType="TemperatureMeasurement"`
+            // in a schema other than the type's): take the one schema that declares it.
+            let candidates = ownNamespaces.map { $0 + "." + reference.name }.filter { declarations[$0] != nil }
+            if candidates.count == 1, let only = candidates.first { name = only }
+        }
+        reference.name = name
+        if self.namespace(of: name) == "Edm" {
+            if let primitive = PrimitiveType.named(name) {
+                reference.kind = .primitive(primitive)
+            } else if let abstract = AbstractType(rawValue: name) {
+                reference.kind = .abstract(abstract)
+            } else if options.acceptsUnknownEdmTypes {
+                reference.kind = .unknownEdmType
+            } else {
+                throw fault("\(what) has the type \(name), which is not an Edm primitive type", at: line, element: element, attribute: attribute)
+            }
+            return
+        }
+        switch declarations[name] {
+        case .entityType: reference.kind = .entity
+        case .complexType: reference.kind = .complex
+        case .enumType: reference.kind = .enumeration
+        case .typeDefinition(let schema, let index):
+            let underlying = schemas[schema].typeDefinitions[index].underlyingType.primitiveType ?? .string
+            reference.kind = .definition(underlying: underlying)
+        case nil where externalNamespaces.contains(self.namespace(of: name)):
+            reference.kind = .external
+        case nil:
+            throw fault("\(what) has the type \(name), which is not declared in the document", at: line,
+                        element: element, attribute: attribute)
+        default:
+            throw fault("\(what) has the type \(name), which is not a type", at: line, element: element, attribute: attribute)
+        }
+    }
+
+    private mutating func resolveTypeDefinitions() throws(ODataError) {
+        for s in schemas.indices {
+            let namespace = schemas[s].namespace
+            for t in schemas[s].typeDefinitions.indices {
+                var definition = schemas[s].typeDefinitions[t]
+                let what = "TypeDefinition \(definition.name)"
+                let name = qualify(definition.underlyingType.name, in: namespace)
+                guard let primitive = PrimitiveType.named(name), !definition.underlyingType.isCollection else {
+                    throw fault("\(what) has the UnderlyingType \(definition.underlyingType), which is not an Edm primitive type",
+                                at: definition.sourceLine, element: "TypeDefinition", attribute: "UnderlyingType")
+                }
+                definition.underlyingType = TypeReference(name: name, kind: .primitive(primitive))
+                schemas[s].typeDefinitions[t] = definition
+            }
+        }
+    }
+
+    private mutating func resolveStructuredTypes() throws(ODataError) {
+        for s in schemas.indices {
+            let namespace = schemas[s].namespace
+            for t in schemas[s].entityTypes.indices {
+                var type = schemas[s].entityTypes[t]
+                if let base = type.baseType {
+                    let name = qualify(base, in: namespace)
+                    guard case .entityType = declarations[name] else {
+                        throw fault("EntityType \(type.name) has the BaseType \(name), which is not an entity type of the document",
+                                    at: type.sourceLine, element: "EntityType", attribute: "BaseType")
+                    }
+                    type.baseType = name
+                }
+                try resolveProperties(&type.properties, in: namespace, owner: "EntityType \(type.name)")
+                schemas[s].entityTypes[t] = type
+            }
+            for t in schemas[s].complexTypes.indices {
+                var type = schemas[s].complexTypes[t]
+                if let base = type.baseType {
+                    let name = qualify(base, in: namespace)
+                    guard case .complexType = declarations[name] else {
+                        throw fault("ComplexType \(type.name) has the BaseType \(name), which is not a complex type of the document",
+                                    at: type.sourceLine, element: "ComplexType", attribute: "BaseType")
+                    }
+                    type.baseType = name
+                }
+                try resolveProperties(&type.properties, in: namespace, owner: "ComplexType \(type.name)")
+                schemas[s].complexTypes[t] = type
+            }
+            for t in schemas[s].terms.indices {
+                var term = schemas[s].terms[t]
+                do {
+                    try resolve(&term.type, in: namespace, what: "Term \(term.name)", at: term.sourceLine, element: "Term")
+                } catch {
+                    // Terms only describe annotations, which the engine keeps uninterpreted; Olingo's
+                    // TripPin copy types one with an alias it never declares. The type stays unresolved.
+                    try tolerate(error)
+                }
+                schemas[s].terms[t] = term
+            }
+        }
+        try checkInheritanceCycles()
+    }
+
+    private func resolveProperties(_ properties: inout [Property], in namespace: String, owner: String) throws(ODataError) {
+        var seen: Set<String> = []
+        for p in properties.indices {
+            let property = properties[p]
+            if !seen.insert(property.name).inserted {
+                throw fault("\(owner) declares the property \(property.name) twice", at: property.sourceLine,
+                            element: "Property", attribute: "Name")
+            }
+            try resolve(&properties[p].type, in: namespace, what: "Property \(property.name) of \(owner)",
+                        at: property.sourceLine, element: "Property")
+        }
+    }
+
+    private func checkInheritanceCycles() throws(ODataError) {
+        for schema in schemas {
+            for type in schema.entityTypes {
+                var seen: Set<String> = [schema.namespace + "." + type.name]
+                var current = type
+                while let base = current.baseType, let next = entityType(named: base) {
+                    if !seen.insert(base).inserted {
+                        throw fault("EntityType \(type.name) inherits from itself (through \(base))", at: type.sourceLine,
+                                    element: "EntityType", attribute: "BaseType")
+                    }
+                    current = next
+                }
+            }
+            for type in schema.complexTypes {
+                var seen: Set<String> = [schema.namespace + "." + type.name]
+                var current = type
+                while let base = current.baseType, let next = complexType(named: base) {
+                    if !seen.insert(base).inserted {
+                        throw fault("ComplexType \(type.name) inherits from itself (through \(base))", at: type.sourceLine,
+                                    element: "ComplexType", attribute: "BaseType")
+                    }
+                    current = next
+                }
+            }
+        }
+    }
+
+    // MARK: Lookups (valid once names are declared)
+
+    func entityType(named qualifiedName: String) -> EntityType? {
+        guard case .entityType(let schema, let index) = declarations[qualifiedName] else { return nil }
+        return schemas[schema].entityTypes[index]
+    }
+
+    func complexType(named qualifiedName: String) -> ComplexType? {
+        guard case .complexType(let schema, let index) = declarations[qualifiedName] else { return nil }
+        return schemas[schema].complexTypes[index]
+    }
+
+    /// The entity type and its base types, nearest first (finite even for cycles).
+    func hierarchy(of type: EntityType) -> [EntityType] {
+        var chain = [type]
+        var seen: Set<String> = [type.qualifiedName]
+        var current = type
+        while let base = current.baseType, let next = entityType(named: base), seen.insert(base).inserted {
+            chain.append(next)
+            current = next
+        }
+        return chain
+    }
+
+    func hierarchy(of type: ComplexType) -> [ComplexType] {
+        var chain = [type]
+        var seen: Set<String> = [type.qualifiedName]
+        var current = type
+        while let base = current.baseType, let next = complexType(named: base), seen.insert(base).inserted {
+            chain.append(next)
+            current = next
+        }
+        return chain
+    }
+
+    /// A structural or navigation member of an entity or complex type (with inherited ones).
+    enum Member {
+        case property(Property)
+        case navigation(NavigationProperty)
+    }
+
+    func member(_ name: String, ofType typeName: String) -> Member? {
+        if let type = entityType(named: typeName) {
+            for candidate in hierarchy(of: type) {
+                if let found = candidate.properties.first(where: { $0.name == name }) { return .property(found) }
+                if let found = candidate.navigationProperties.first(where: { $0.name == name }) { return .navigation(found) }
+            }
+        } else if let type = complexType(named: typeName) {
+            for candidate in hierarchy(of: type) {
+                if let found = candidate.properties.first(where: { $0.name == name }) { return .property(found) }
+                if let found = candidate.navigationProperties.first(where: { $0.name == name }) { return .navigation(found) }
+            }
+        }
+        return nil
+    }
+}
