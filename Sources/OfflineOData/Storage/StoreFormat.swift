@@ -16,7 +16,8 @@ enum StoreFormat {
         """
         CREATE TABLE ood_store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;
         """,
-        // 2: defining requests, the request queue and the error archive.
+        // 2: defining requests, which entities they hold, links without referential constraints,
+        //    the request queue and the error archive.
         """
         CREATE TABLE ood_defining_request (
             name TEXT PRIMARY KEY NOT NULL,
@@ -25,6 +26,22 @@ enum StoreFormat {
             last_download TEXT,
             delta_link TEXT
         ) WITHOUT ROWID;
+        CREATE TABLE ood_membership (
+            entity_set TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            defining_request TEXT NOT NULL,
+            PRIMARY KEY (entity_set, entity_id, defining_request)
+        ) WITHOUT ROWID;
+        CREATE INDEX ood_membership_request ON ood_membership (defining_request, entity_set);
+        CREATE TABLE ood_link (
+            source_set TEXT NOT NULL,
+            source_id INTEGER NOT NULL,
+            navigation TEXT NOT NULL,
+            target_set TEXT NOT NULL,
+            target_id INTEGER NOT NULL,
+            PRIMARY KEY (source_set, navigation, source_id, target_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX ood_link_target ON ood_link (target_set, target_id);
         CREATE TABLE ood_request_queue (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             method TEXT NOT NULL,

@@ -1,0 +1,83 @@
+/// The table that holds one entity set: a column per stored value of the set's type and of every
+/// type derived from it, plus the engine's system columns.
+///
+/// System columns (the prefix `_ood_` is reserved: a model property named so is refused):
+/// - `_ood_id`: the entity's local identity (the SQLite rowid), stable for the entity's life in
+///   the store, also for entities created offline whose key the service has not assigned yet;
+/// - `_ood_type`: the entity's concrete type, when it is a type derived from the set's type;
+/// - `_ood_etag`: the ETag the service last sent;
+/// - `_ood_change`: the pending local change, NULL when none (see ``LocalChange``);
+/// - `_ood_error`: 1 when an uploaded change of the entity was refused and sits in the error archive.
+public struct EntitySetTable: Sendable {
+    /// The entity set's name in the model.
+    public let entitySet: String
+    /// The qualified name of the set's entity type.
+    public let entityType: String
+    /// The SQL table name (`es/TravelagencyCollection`), quoted where used.
+    public let name: String
+    /// Every stored value, the set's type's first (in declaration order, inherited first).
+    public let columns: [StoredColumn]
+    /// The key, in key order; empty when the type has no usable key.
+    public let keyColumns: [StoredColumn]
+    /// Columns on the dependent side of a referential constraint: indexed for `$expand` joins.
+    public let foreignKeyColumns: [StoredColumn]
+
+    public var quotedName: String { quoteIdentifier(name) }
+
+    /// The column of a property path (`["Address", "City"]`), if it is stored as one column.
+    public func column(path: [String]) -> StoredColumn? {
+        columnsByName[path.joined(separator: "/")]
+    }
+
+    /// The column named by a `/`-joined path.
+    public func column(named name: String) -> StoredColumn? { columnsByName[name] }
+
+    private let columnsByName: [String: StoredColumn]
+
+    init(entitySet: String, entityType: String, columns: [StoredColumn], keyColumns: [StoredColumn],
+         foreignKeyColumns: [StoredColumn]) {
+        self.entitySet = entitySet
+        self.entityType = entityType
+        self.name = "es/" + entitySet
+        self.columns = columns
+        self.keyColumns = keyColumns
+        self.foreignKeyColumns = foreignKeyColumns
+        var byName: [String: StoredColumn] = [:]
+        for column in columns { byName[column.name] = column }
+        columnsByName = byName
+    }
+
+    /// `CREATE TABLE` and its indexes.
+    var createStatements: [String] {
+        var definitions = [
+            "\"_ood_id\" INTEGER PRIMARY KEY",
+            "\"_ood_type\" TEXT",
+            "\"_ood_etag\" TEXT",
+            "\"_ood_change\" TEXT",
+            "\"_ood_error\" INTEGER NOT NULL DEFAULT 0",
+        ]
+        definitions += columns.map { "\($0.quotedName) \($0.sqlDeclaration)" }
+        var statements = ["CREATE TABLE IF NOT EXISTS \(quotedName) (\n    \(definitions.joined(separator: ",\n    "))\n)"]
+        // The key identifies an entity. Entities created offline may not have one yet (NULLs are
+        // distinct in a UNIQUE index), hence no NOT NULL on key columns.
+        if !keyColumns.isEmpty {
+            let keyList = keyColumns.map(\.quotedName).joined(separator: ", ")
+            statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/key")) ON \(quotedName) (\(keyList))")
+        }
+        for column in foreignKeyColumns where !keyColumns.contains(column) {
+            statements.append("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/" + column.name)) ON \(quotedName) (\(column.quotedName))")
+        }
+        statements.append("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/_ood_change")) ON \(quotedName) (\"_ood_change\") WHERE \"_ood_change\" IS NOT NULL")
+        return statements
+    }
+}
+
+/// A pending local change of an entity, as `_ood_change` records it.
+public enum LocalChange: String, Sendable {
+    /// Created offline, not yet uploaded.
+    case created
+    /// Changed offline (PATCH, PUT or MERGE), not yet uploaded.
+    case updated
+    /// Deleted offline: hidden from reads, kept until the delete is uploaded.
+    case deleted
+}

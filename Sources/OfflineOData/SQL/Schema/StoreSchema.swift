@@ -1,0 +1,130 @@
+/// The tables of a store, derived from its `$metadata`: one ``EntitySetTable`` per entity set of
+/// the default entity container.
+///
+/// Decisions, for the next engineer:
+/// - Complex properties are flattened into one column per leaf (`Address/City`), so `$filter`
+///   and `$orderby` reach their fields; nesting deeper than ``maximumComplexDepth`` and complex
+///   types that contain themselves are kept as JSON instead.
+/// - Collections, geo values and untyped values are kept as JSON text.
+/// - An entity set also holds entities of types derived from its type, so its table has the
+///   columns of those types too; a name two derived types both declare keeps the first one's column.
+/// - Stream properties and media resources are not stored (the offline store has no media).
+/// - An entity type without a usable key (real documents have them) gives a table without a key
+///   index: its entities are read as a collection and cannot be addressed by key.
+public struct StoreSchema: Sendable {
+    public let tables: [EntitySetTable]
+    private let tablesByEntitySet: [String: EntitySetTable]
+
+    static let maximumComplexDepth = 8
+    static let reservedPrefix = "_ood_"
+
+    /// Maps every entity set of `model`'s default container to a table.
+    ///
+    /// - Throws: ``ODataError/Code/metadata`` when the model has no entity container, or a
+    ///   property uses the reserved prefix `_ood_`.
+    public init(model: MetadataModel) throws(ODataError) {
+        guard let container = model.entityContainer else {
+            throw ODataError(.metadata, "the $metadata document has no entity container, so there is nothing to store")
+        }
+        var tables: [EntitySetTable] = []
+        for entitySet in container.entitySets {
+            guard let type = model.entityType(named: entitySet.entityType) else {
+                throw ODataError(.metadata, "entity set '\(entitySet.name)' names the unknown type '\(entitySet.entityType)'")
+            }
+            tables.append(try Self.table(for: entitySet, of: type, in: model))
+        }
+        self.tables = tables
+        var byName: [String: EntitySetTable] = [:]
+        for table in tables { byName[table.entitySet] = table }
+        tablesByEntitySet = byName
+    }
+
+    public func table(forEntitySet name: String) -> EntitySetTable? { tablesByEntitySet[name] }
+
+    /// `CREATE TABLE IF NOT EXISTS` statements for every table and index.
+    var createStatements: [String] { tables.flatMap(\.createStatements) }
+
+    // MARK: - Building
+
+    private static func table(for entitySet: EntitySet, of type: EntityType, in model: MetadataModel) throws(ODataError) -> EntitySetTable {
+        var builder = ColumnBuilder(model: model)
+        for property in model.properties(of: type) {
+            try builder.add(property, declaredBy: type.qualifiedName)
+        }
+        // Types derived from the set's type add their own properties.
+        for schema in model.schemas {
+            for derived in schema.entityTypes where derived.qualifiedName != type.qualifiedName
+                && model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
+                for property in derived.properties {
+                    try builder.add(property, declaredBy: derived.qualifiedName)
+                }
+            }
+        }
+        let columns = builder.columns
+        var byName: [String: StoredColumn] = [:]
+        for column in columns { byName[column.name] = column }
+        let keyColumns = model.key(of: type).compactMap { byName[$0.name] }
+        var foreignKeys: [StoredColumn] = []
+        for navigation in model.navigationProperties(of: type) {
+            for constraint in navigation.referentialConstraints {
+                if let column = byName[constraint.property], !foreignKeys.contains(column) { foreignKeys.append(column) }
+            }
+        }
+        // A type without a usable key (lenient reading keeps such documents) still gets a table:
+        // its entities can be read as a collection, never addressed by key.
+        let usableKey = keyColumns.count == model.key(of: type).count ? keyColumns : []
+        return EntitySetTable(entitySet: entitySet.name, entityType: type.qualifiedName, columns: columns,
+                              keyColumns: usableKey, foreignKeyColumns: foreignKeys)
+    }
+}
+
+/// Collects the stored columns of an entity type, flattening complex properties.
+private struct ColumnBuilder {
+    let model: MetadataModel
+    private(set) var columns: [StoredColumn] = []
+    private var names: Set<String> = []
+
+    init(model: MetadataModel) { self.model = model }
+
+    mutating func add(_ property: Property, declaredBy type: String) throws(ODataError) {
+        guard !property.name.hasPrefix(StoreSchema.reservedPrefix) else {
+            throw ODataError(.metadata, "property '\(property.name)' of '\(type)' uses the prefix '_ood_', which the store reserves")
+        }
+        add(property, path: [property.name], nullable: property.isNullable, declaredBy: type, depth: 0, visiting: [])
+    }
+
+    private mutating func add(_ property: Property, path: [String], nullable: Bool, declaredBy type: String,
+                              depth: Int, visiting: Set<String>) {
+        let reference = property.type
+        let content: StoredColumn.Content
+        if reference.isCollection {
+            content = .json
+        } else {
+            switch reference.kind {
+            case .primitive(let primitive), .definition(let primitive):
+                guard primitive != .stream else { return }
+                content = .primitive(primitive)
+            case .enumeration:
+                content = .enumeration(typeName: reference.name)
+            case .complex:
+                if depth < StoreSchema.maximumComplexDepth, !visiting.contains(reference.name),
+                   let complex = model.complexType(named: reference.name) {
+                    for member in model.typeHierarchy(of: complex).reversed().flatMap(\.properties) {
+                        add(member, path: path + [member.name], nullable: nullable || member.isNullable,
+                            declaredBy: type, depth: depth + 1, visiting: visiting.union([reference.name]))
+                    }
+                    return
+                }
+                content = .json
+            default:
+                content = .json
+            }
+        }
+        let name = path.joined(separator: "/")
+        guard names.insert(name).inserted else { return }
+        var maxLength: Int?
+        if case .length(let length) = property.facets.maxLength { maxLength = length }
+        columns.append(StoredColumn(path: path, content: content, isNullable: nullable, maxLength: maxLength,
+                                    declaringType: type, property: property))
+    }
+}

@@ -1,0 +1,91 @@
+/// How the store keeps one value of an entity: a primitive property, a leaf of a complex property
+/// (complex properties are flattened so `$filter` reaches their fields), or a collection.
+public struct StoredColumn: Sendable, Hashable {
+    /// What the column holds, which decides its SQL type, its collation and its codec.
+    public enum Content: Sendable, Hashable {
+        /// One primitive value, in the stored form of ``StorageForm``.
+        case primitive(PrimitiveType)
+        /// An enum member's name (`Sales`), with the enum's qualified type name.
+        case enumeration(typeName: String)
+        /// A collection (of primitives, enums or complex values) or a geo value, as JSON text.
+        case json
+    }
+
+    /// The property path from the entity: `["Address", "City"]`.
+    public let path: [String]
+    public let content: Content
+    /// Whether the model allows null here (a leaf of a nullable complex property is nullable).
+    public let isNullable: Bool
+    /// `MaxLength` in characters, when the model states a number.
+    public let maxLength: Int?
+    /// The entity type that declares the property: the set's type, or a type derived from it.
+    public let declaringType: String
+    /// The property as the model declares it (for a complex leaf: the leaf property).
+    public let property: Property
+
+    /// The SQL column name: the property path joined by `/` (identifiers never contain `/`).
+    public var name: String { path.joined(separator: "/") }
+
+    /// The column's name, quoted for SQL text.
+    public var quotedName: String { quoteIdentifier(name) }
+
+    /// The primitive type of a primitive column.
+    public var primitiveType: PrimitiveType? {
+        if case .primitive(let type) = content { return type }
+        return nil
+    }
+
+    /// The SQL declaration: type affinity and, for numbers kept as text, the numeric collation.
+    public var sqlDeclaration: String {
+        switch content {
+        case .primitive(let type): StorageForm.of(type).sqlDeclaration
+        case .enumeration, .json: "TEXT"
+        }
+    }
+}
+
+/// How each primitive type is kept in SQLite, so that SQL comparisons give OData's answers.
+public enum StorageForm: Sendable, Equatable {
+    /// 64-bit integers: all integer types, and Boolean as 0/1.
+    case integer
+    /// IEEE doubles: Double and Single.
+    case real
+    /// Exact decimal text with the `OOD_DECIMAL` collation: Decimal, and Duration as seconds.
+    case decimalText
+    /// Fixed-width text ordered as its values: dates, instants in UTC, times of day, GUIDs.
+    case orderedText
+    /// Text compared byte by byte (case-sensitive): String.
+    case text
+    /// Bytes: Binary.
+    case blob
+    /// Kept as its JSON text, not comparable in `$filter`: geo types, streams.
+    case opaqueJSON
+
+    public static func of(_ type: PrimitiveType) -> StorageForm {
+        switch type {
+        case .boolean, .byte, .sByte, .int16, .int32, .int64: .integer
+        case .double, .single: .real
+        case .decimal, .duration: .decimalText
+        case .date, .dateTime, .dateTimeOffset, .time, .timeOfDay, .guid: .orderedText
+        case .string: .text
+        case .binary: .blob
+        default: .opaqueJSON
+        }
+    }
+
+    var sqlDeclaration: String {
+        switch self {
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .decimalText: "TEXT COLLATE \(SQLFunctions.decimalCollation)"
+        case .orderedText, .text, .opaqueJSON: "TEXT"
+        case .blob: "BLOB"
+        }
+    }
+}
+
+/// `identifier` quoted for SQL text: the names come from `$metadata`, so they are quoted, never
+/// trusted (a `"` inside is doubled). Values are never quoted: they are bound.
+public func quoteIdentifier(_ identifier: String) -> String {
+    "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}
