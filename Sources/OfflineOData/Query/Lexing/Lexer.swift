@@ -96,7 +96,13 @@ struct Lexer {
                 } else {
                     index = scanDottedName(from: index)
                     if at(index) == UInt8(ascii: "'") {
-                        index = try scanQuoted(from: index)
+                        // An unterminated prefixed string is usually text after a closed string
+                        // (`'O'Neil'`): report it where that text starts.
+                        do throws(ODataError) {
+                            index = try scanQuoted(from: index)
+                        } catch {
+                            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
+                        }
                         kind = .prefixedString
                     } else {
                         kind = .name

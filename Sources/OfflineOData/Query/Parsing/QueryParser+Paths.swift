@@ -7,13 +7,21 @@ extension QueryParser {
         if root == .implicit {
             if token.kind == .name, try peek().kind == .openParen {
                 let next = try peek()
+                if !next.spaceBefore && (string(token) == "any" || string(token) == "all") {
+                    throw error("\(string(token)) must follow a collection-valued path", at: next)
+                }
                 if !next.spaceBefore && !string(token).contains(".") {
                     // Unqualified name with arguments first in an expression: a collection with a key.
                     let after = try Lexer(text, from: next.end, to: lexer.end, dialect: dialect).peek()
                     if after.kind == .closeParen { throw error("a key or '(' argument expected", at: next) }
                 }
             }
-            segments.append(try parseSegment(afterSlash: false))
+            let first = try parseSegment(afterSlash: false)
+            if case .name(let name) = first.kind, name.contains("."), first.argumentLists.isEmpty,
+               !(token.kind == .slash && !token.spaceBefore) {
+                throw text.error("a qualified name in an expression must be a type cast followed by '/' or a function call with '(...)'", at: lexer.position)
+            }
+            segments.append(first)
         }
         var end = segments.last?.range.end ?? range(start).end
         while token.kind == .slash && !token.spaceBefore {

@@ -286,7 +286,13 @@ struct QueryParser {
         var arguments: [ExpressionSyntax] = []
         if token.kind != .closeParen {
             while true {
-                arguments.append(try parseExpression())
+                if (function == .cast || function == .isof), token.kind == .name, try peek().kind == .closeParen {
+                    // The type argument: a (qualified) type name, not a member path.
+                    arguments.append(ExpressionSyntax(.typeName(string(token)), range: range(token)))
+                    try advance()
+                } else {
+                    arguments.append(try parseExpression())
+                }
                 guard token.kind == .comma else { break }
                 try advance()
             }

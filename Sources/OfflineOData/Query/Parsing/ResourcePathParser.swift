@@ -38,8 +38,20 @@ struct ResourcePathParser {
     }
 
     private func parseSegment(_ text: DecodedText, from start: Int, to end: Int, first: Bool) throws(ODataError) -> PathSegmentSyntax {
-        var parser = try QueryParser(Lexer(text, from: start, to: end, dialect: dialect, pathMode: true), maxDepth: maxDepth)
+        var parser: QueryParser
+        do throws(ODataError) {
+            parser = try QueryParser(Lexer(text, from: start, to: end, dialect: dialect, pathMode: true), maxDepth: maxDepth)
+        } catch {
+            if first || dialect == .v2 { throw error }
+            return try keyAsSegment(text, from: start, to: end, original: error)
+        }
         let token = parser.token
+        if token.kind == .dollarName && parser.string(token) == "$filter" {
+            var segment = try parser.parseSegment(afterSlash: true)
+            try parser.expectEnd()
+            segment.range = text.range(start, end)
+            return segment
+        }
         if token.spaceBefore { throw text.error("unexpected whitespace in a path", at: start) }
         switch token.kind {
         case .dollarName:
@@ -72,17 +84,16 @@ struct ResourcePathParser {
                 }
                 _ = try parser.expect(.closeParen, "')'")
                 kind = .crossjoin(names)
-            case "$filter":
-                var segment = try parser.parseSegment(afterSlash: true)
-                segment.range = text.range(start, end)
-                try parser.expectEnd()
-                return segment
             default:
                 throw parser.error("unknown path segment \(name)", at: token)
             }
             try parser.expectEnd()
             return PathSegmentSyntax(kind, range: text.range(start, end))
         case .name, .atName:
+            if first, token.kind == .name, let dot = parser.string(token).utf8.firstIndex(of: UInt8(ascii: ".")) {
+                let offset = parser.string(token).utf8.distance(from: parser.string(token).utf8.startIndex, to: dot)
+                throw text.error("a resource path starts with an entity set, singleton or operation import, not a qualified name", at: token.start + offset)
+            }
             do throws(ODataError) {
                 var segment = try parser.parseSegment(afterSlash: true)
                 try parser.expectEnd()

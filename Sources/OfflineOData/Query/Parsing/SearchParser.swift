@@ -135,10 +135,23 @@ struct SearchParser {
         if byte == UInt8(ascii: ")") { throw text.error("search term expected", at: position) }
         var content: [UInt8] = []
         let quoted = byte == UInt8(ascii: "'")
+        if quoted {
+            // 4.01 searchExpr-incomplete: a single-quoted run is one word whatever it holds.
+            content.append(byte)
+            position += 1
+            while position < end && at(position) != UInt8(ascii: "'") {
+                content.append(at(position))
+                position += 1
+            }
+            if position < end {
+                content.append(at(position))
+                position += 1
+            }
+        }
         while position < end {
             let current = at(position)
             if ByteClass.isSpace(current) || isStop(position) { break }
-            if !quoted && (current == UInt8(ascii: "(") || current == UInt8(ascii: ")") || current == UInt8(ascii: "\"")) {
+            if (current == UInt8(ascii: "(") || current == UInt8(ascii: ")") || current == UInt8(ascii: "\"")) {
                 if current == UInt8(ascii: "(") || (current == UInt8(ascii: "\"") && !text.wasEncoded(position)) {
                     throw text.error("'\(Character(Unicode.Scalar(current)))' cannot appear inside a search word", at: position)
                 }
