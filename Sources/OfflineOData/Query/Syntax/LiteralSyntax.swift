@@ -73,4 +73,25 @@ public struct LiteralSyntax: Sendable, Equatable {
         case .enumeration(let typeName, _): typeName
         }
     }
+
+    /// Every EDM type the spec's literal rules let this literal denote, for the binder to pick from
+    /// against the other operand: `255` may be Byte, SByte (no), Int16, Int32, Int64, Decimal, Single
+    /// or Double; `3.14` Decimal, Double or Single; an unprefixed `'...'` also an enum or a Duration.
+    public var compatibleEdmTypeNames: [String] {
+        switch kind {
+        case .null: return []
+        case .integer(let value):
+            var names: [String] = []
+            if (0...255).contains(value) { names.append("Edm.Byte") }
+            if (-128...127).contains(value) { names.append("Edm.SByte") }
+            if (Int64(Int16.min)...Int64(Int16.max)).contains(value) { names.append("Edm.Int16") }
+            if (Int64(Int32.min)...Int64(Int32.max)).contains(value) { names.append("Edm.Int32") }
+            return names + ["Edm.Int64", "Edm.Decimal", "Edm.Single", "Edm.Double"]
+        case .decimal: return ["Edm.Decimal", "Edm.Single", "Edm.Double"]
+        case .double: return ["Edm.Double", "Edm.Single", "Edm.Decimal"]
+        case .single: return ["Edm.Single", "Edm.Double"]
+        case .string: return ["Edm.String", "Edm.Duration"]
+        default: return defaultEdmTypeName.map { [$0] } ?? []
+        }
+    }
 }
