@@ -23,7 +23,8 @@ struct DecodedText {
             break
         }
         if !hasPercent {
-            bytes = Array(original[lower..<upper])
+            // The whole input undecoded shares the caller's storage instead of copying it.
+            bytes = lower == 0 && upper == original.count ? original : Array(original[lower..<upper])
             origins = nil
             return
         }

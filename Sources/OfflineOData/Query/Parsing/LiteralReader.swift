@@ -3,6 +3,7 @@
 enum LiteralReader {
     /// The literal a token denotes, or nil when the token is not a literal (a plain name).
     static func literal(_ token: Token, in text: DecodedText, dialect: Dialect) throws(ODataError) -> LiteralSyntax? {
+        if token.kind == .name && !Keyword.mayBeLiteralName(text, token.start, token.end) { return nil }
         let raw = text.string(token.start, token.end)
         let range = text.range(token.start, token.end)
         let kind: LiteralSyntax.Kind
@@ -18,13 +19,19 @@ enum LiteralReader {
         case .prefixedString:
             kind = try prefixed(token, in: text, dialect: dialect)
         case .name:
-            switch raw.utf8.count {
-            case 3 where raw == "INF": kind = .double(.infinity)
-            case 3 where raw == "NaN": kind = .double(.nan)
-            case 4 where lowercased(raw) == "null": kind = .null
-            case 4 where lowercased(raw) == "true": kind = .boolean(true)
-            case 5 where lowercased(raw) == "false": kind = .boolean(false)
-            default: return nil
+            let packed = Keyword.packLowercased(text, token.start, token.end)
+            if packed == Keyword.pack("null") {
+                kind = .null
+            } else if packed == Keyword.pack("true") {
+                kind = .boolean(true)
+            } else if packed == Keyword.pack("false") {
+                kind = .boolean(false)
+            } else if raw == "INF" {
+                kind = .double(.infinity)
+            } else if raw == "NaN" {
+                kind = .double(.nan)
+            } else {
+                return nil
             }
         default:
             return nil
@@ -34,6 +41,12 @@ enum LiteralReader {
 
     /// `'O''Neil'` content to `O'Neil`.
     static func unescape(_ text: DecodedText, _ start: Int, _ end: Int) -> String {
+        var hasQuote = false
+        for index in max(start, 0)..<max(start, end) where text.byte(index) == UInt8(ascii: "'") {
+            hasQuote = true
+            break
+        }
+        if !hasQuote { return text.string(start, end) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, end - start))
         var index = start

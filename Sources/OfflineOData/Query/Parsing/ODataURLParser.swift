@@ -156,7 +156,7 @@ public struct ODataURLParser: Sendable {
         if options.id == nil { throw ODataError(.syntax, "$entity needs an $id query option", offset: length) }
         if path.segments.count == 1 {
             for option in [SystemQueryOption.select, .expand] {
-                if let range = options.ranges[option] {
+                if let range = options.range(of: option) {
                     throw ODataError(.syntax, "$select and $expand on $entity need a type cast segment ($entity/Namespace.Type)", offset: range.offset)
                 }
             }

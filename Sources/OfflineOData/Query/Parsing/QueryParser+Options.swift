@@ -28,8 +28,8 @@ extension QueryParser {
                 if let allowed, !allowed.contains(option) {
                     throw error("\(string(token)) is not allowed here", at: token)
                 }
-                if options.ranges[option] != nil { throw error("duplicate query option \(string(token))", at: token) }
-                options.ranges[option] = range(nameToken)
+                if options.range(of: option) != nil { throw error("duplicate query option \(string(token))", at: token) }
+                options.optionRanges.append(.init(option: option, range: range(nameToken)))
                 try advance()
                 if token.kind != .equals || token.spaceBefore { throw error("'=' expected", at: token) }
                 try advance()
@@ -71,8 +71,7 @@ extension QueryParser {
         case .search:
             var search = SearchParser(text: text, position: token.start, end: lexer.end, nested: true, maxDepth: maxDepth)
             options.search = try search.parse()
-            lexer.reset(to: search.position)
-            try advance()
+            try resume(at: search.position)
         default:
             throw error("\(string(nameToken)) is not allowed in nested options", at: nameToken)
         }

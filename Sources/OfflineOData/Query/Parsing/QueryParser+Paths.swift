@@ -2,24 +2,24 @@
 /// parenthesized argument lists shared with the resource path.
 extension QueryParser {
     /// A path starting at the current token (`.implicit`) or after an already consumed root.
-    mutating func parseMemberPath(root: MemberPathSyntax.Root, start: Token) throws(ODataError) -> ExpressionSyntax {
+    mutating func parseMemberPath(root: MemberPathSyntax.Root, start: Token, next peeked: Token?) throws(ODataError) -> ExpressionSyntax {
         var segments: [PathSegmentSyntax] = []
         if root == .implicit {
-            if token.kind == .name, try peek().kind == .openParen {
-                let next = try peek()
-                if !next.spaceBefore && (string(token) == "any" || string(token) == "all") {
+            if token.kind == .name, let next = peeked, next.kind == .openParen {
+                if !next.spaceBefore && (isWord("any") || isWord("all")) {
                     throw error("\(string(token)) must follow a collection-valued path", at: next)
                 }
-                if !next.spaceBefore && !string(token).contains(".") {
+                if !next.spaceBefore && !isQualified(token) {
                     // Unqualified name with arguments first in an expression: a collection with a key.
                     let after = try Lexer(text, from: next.end, to: lexer.end, dialect: dialect).peek()
                     if after.kind == .closeParen { throw error("a key or '(' argument expected", at: next) }
                 }
             }
+            let firstIsQualified = token.kind == .name && isQualified(token)
             let first = try parseSegment(afterSlash: false)
-            if case .name(let name) = first.kind, name.contains("."), first.argumentLists.isEmpty,
+            if firstIsQualified, first.argumentLists.isEmpty,
                !(token.kind == .slash && !token.spaceBefore) {
-                throw text.error("a qualified name in an expression must be a type cast followed by '/' or a function call with '(...)'", at: lexer.position)
+                throw ODataError(.syntax, "a qualified name in an expression must be a type cast followed by '/' or a function call with '(...)'", offset: first.range.end)
             }
             segments.append(first)
         }
@@ -45,10 +45,13 @@ extension QueryParser {
         let start = token
         switch token.kind {
         case .name:
+            let isAny = isWord("any")
+            let isLambda = afterSlash && (isAny || isWord("all")) && text.byte(token.end) == UInt8(ascii: "(")
+                && (string(token) == "any" || string(token) == "all")
             let name = string(token)
             try advance()
-            if afterSlash && (name == "any" || name == "all") && token.kind == .openParen && !token.spaceBefore {
-                return try parseLambda(name == "any" ? .any : .all, start: start)
+            if isLambda && token.kind == .openParen && !token.spaceBefore {
+                return try parseLambda(isAny ? .any : .all, start: start)
             }
             return try parseArgumentLists(for: .name(name), start: start)
         case .atName:
@@ -155,7 +158,7 @@ extension QueryParser {
             try advance()
             return PathSegmentSyntax(.lambda(LambdaSyntax(quantifier: .any, variable: nil, predicate: nil)), range: range(from: start.start, to: close.end))
         }
-        guard token.kind == .name, !string(token).contains(".") else { throw error("lambda variable expected", at: token) }
+        guard token.kind == .name, !isQualified(token) else { throw error("lambda variable expected", at: token) }
         let variable = string(token)
         try advance()
         _ = try expect(.colon, "':'")

@@ -11,6 +11,8 @@ struct QueryParser {
     let dialect: Dialect
     let maxDepth: Int
     var depth = 0
+    /// The token after `token` once ``peek()`` has lexed it, and where the lexer stands after it.
+    private var lookahead: (token: Token, position: Int)?
     /// True in a resource path: key and parameter values must be literals or aliases.
     let pathMode: Bool
 
@@ -25,11 +27,30 @@ struct QueryParser {
     }
 
     mutating func advance() throws(ODataError) {
-        token = try lexer.next()
+        if let lookahead {
+            token = lookahead.token
+            lexer.reset(to: lookahead.position)
+            self.lookahead = nil
+        } else {
+            token = try lexer.next()
+        }
     }
 
-    /// The next token after the current one.
-    func peek() throws(ODataError) -> Token { try lexer.peek() }
+    /// The next token after the current one, lexed once and kept for ``advance()``.
+    mutating func peek() throws(ODataError) -> Token {
+        if let lookahead { return lookahead.token }
+        var copy = lexer
+        let next = try copy.next()
+        lookahead = (next, copy.position)
+        return next
+    }
+
+    /// Moves the lexer to a byte position (after a sub-parser scanned raw bytes) and reads the token there.
+    mutating func resume(at position: Int) throws(ODataError) {
+        lookahead = nil
+        lexer.reset(to: position)
+        token = try lexer.next()
+    }
 
     func error(_ message: String, at token: Token) -> ODataError {
         text.error(message, at: token.start)
@@ -41,15 +62,16 @@ struct QueryParser {
 
     func range(from start: Int, to end: Int) -> SourceRange { text.range(start, end) }
 
-    /// Whether the current token is the name `word`, ignoring ASCII case.
+    /// Whether the current token is the name `word` (lowercase ASCII, at most 8 bytes), ignoring case.
     func isWord(_ word: StaticString, _ candidate: Token? = nil) -> Bool {
         let token = candidate ?? self.token
-        guard token.kind == .name, token.end - token.start == word.utf8CodeUnitCount else { return false }
-        let pointer = word.utf8Start
-        for offset in 0..<word.utf8CodeUnitCount where ByteClass.lower(text.byte(token.start + offset)) != pointer[offset] {
-            return false
-        }
-        return true
+        return token.kind == .name && Keyword.packLowercased(text, token.start, token.end) == Keyword.pack(word)
+    }
+
+    /// Whether the token's bytes contain a dot (a qualified name).
+    func isQualified(_ token: Token) -> Bool {
+        for index in token.start..<token.end where text.byte(index) == UInt8(ascii: ".") { return true }
+        return false
     }
 
     /// A description of the current token for messages.
@@ -91,29 +113,9 @@ struct QueryParser {
         try parseBinary(minimumPrecedence: 1)
     }
 
-    private mutating func binaryOperator() -> BinaryOperator? {
+    private func binaryOperator() -> BinaryOperator? {
         guard token.kind == .name, token.end - token.start <= 5 else { return nil }
-        var lowered: [UInt8] = []
-        for index in token.start..<token.end { lowered.append(ByteClass.lower(text.byte(index))) }
-        switch String(decoding: lowered, as: UTF8.self) {
-        case "or": return .or
-        case "and": return .and
-        case "eq": return .eq
-        case "ne": return .ne
-        case "gt": return .gt
-        case "ge": return .ge
-        case "lt": return .lt
-        case "le": return .le
-        case "add": return .add
-        case "sub": return .sub
-        case "mul": return .mul
-        case "div": return .div
-        case "divby": return .divby
-        case "mod": return .mod
-        case "has": return .has
-        case "in": return .in
-        default: return nil
-        }
+        return Keyword.binaryOperator(Keyword.packLowercased(text, token.start, token.end))
     }
 
     private mutating func parseBinary(minimumPrecedence: Int) throws(ODataError) -> ExpressionSyntax {
@@ -192,7 +194,7 @@ struct QueryParser {
         while token.kind == .comma {
             try advance()
             let item = try parseExpression()
-            guard case .literal = item.kind else { throw text.error("a list after 'in' holds literals only", at: lexer.position) }
+            guard case .literal = item.kind else { throw ODataError(.syntax, "a list after 'in' holds literals only", offset: item.range.offset) }
             items.append(item)
         }
         let close = try expect(.closeParen, "')' or ','")
@@ -216,20 +218,19 @@ struct QueryParser {
             try advance()
             return ExpressionSyntax(.literal(literal), range: literal.range)
         case .name:
-            if let literal = try LiteralReader.literal(token, in: text, dialect: dialect) {
-                let next = try peek()
-                if !(next.kind == .slash && !next.spaceBefore) && !(next.kind == .openParen && !next.spaceBefore) {
-                    try advance()
-                    return ExpressionSyntax(.literal(literal), range: literal.range)
-                }
-            }
             let next = try peek()
+            let attached = !next.spaceBefore && (next.kind == .slash || next.kind == .openParen)
+            if !attached, Keyword.mayBeLiteralName(text, token.start, token.end),
+               let literal = try LiteralReader.literal(token, in: text, dialect: dialect) {
+                try advance()
+                return ExpressionSyntax(.literal(literal), range: literal.range)
+            }
             if next.kind == .openParen && !next.spaceBefore {
                 if let function = try canonicalFunction(token) {
                     return try parseFunctionCall(function)
                 }
             }
-            return try parseMemberPath(root: .implicit, start: start)
+            return try parseMemberPath(root: .implicit, start: start, next: next)
         case .dollarName:
             let name = string(token)
             let root: MemberPathSyntax.Root
@@ -241,12 +242,12 @@ struct QueryParser {
             }
             if root == .root && dialect == .v2 { throw error("$root is OData V4 syntax", at: token) }
             try advance()
-            return try parseMemberPath(root: root, start: start)
+            return try parseMemberPath(root: root, start: start, next: nil)
         case .atName:
             let name = String(string(token).dropFirst())
             try advance()
             if token.kind == .slash && !token.spaceBefore {
-                return try parseMemberPath(root: .alias(name), start: start)
+                return try parseMemberPath(root: .alias(name), start: start, next: nil)
             }
             return ExpressionSyntax(.parameterAlias(name), range: range(start))
         case .openBracket, .openBrace, .doubleQuote:
@@ -261,7 +262,7 @@ struct QueryParser {
     /// The canonical function a name denotes when it is called, or nil for other functions.
     private func canonicalFunction(_ token: Token) throws(ODataError) -> CanonicalFunction? {
         let name = string(token)
-        if name.hasPrefix("geo.") {
+        if token.end - token.start > 4 && Keyword.packLowercased(text, token.start, token.start + 4) == Keyword.pack("geo.") {
             throw ODataError(.unsupported, "geospatial functions such as '\(name)' are not supported", offset: text.origin(token.start))
         }
         guard let function = CanonicalFunction(rawValue: name) else { return nil }

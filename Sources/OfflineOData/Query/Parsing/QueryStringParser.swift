@@ -54,11 +54,11 @@ struct QueryStringParser {
                 name: name, value: hasValue ? try decodedString(from: equals + 1, to: end) : nil, range: optionRange))
             return
         }
-        if options.ranges[option] != nil {
+        if options.range(of: option) != nil {
             throw ODataError(.syntax, "duplicate system query option '\(name)'", offset: start)
         }
         guard hasValue else { throw ODataError(.syntax, "'=' expected after \(name)", offset: equals) }
-        options.ranges[option] = optionRange
+        options.optionRanges.append(.init(option: option, range: optionRange))
         let valueStart = equals + 1
         switch option {
         case .filter:

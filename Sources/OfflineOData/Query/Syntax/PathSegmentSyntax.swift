@@ -35,15 +35,31 @@ public struct PathSegmentSyntax: Sendable, Equatable {
     /// Parenthesized groups written right after the segment: key predicates or function arguments.
     public var argumentLists: [ArgumentListSyntax]
     /// Nested options of `$count(...)` in an expression (`Products/$count($filter=Price gt 5) gt 2`).
-    public var countOptions: QueryOptionsSyntax?
+    public var countOptions: QueryOptionsSyntax? {
+        get { countOptionsBox?.value }
+        set { countOptionsBox = newValue.map(OptionsBox.init) }
+    }
     public var range: SourceRange
+    /// Boxed, because the options are large and rare while segments are copied often.
+    private var countOptionsBox: OptionsBox?
 
     public init(_ kind: Kind, argumentLists: [ArgumentListSyntax] = [], countOptions: QueryOptionsSyntax? = nil, range: SourceRange) {
         self.kind = kind
         self.argumentLists = argumentLists
-        self.countOptions = countOptions
         self.range = range
+        countOptionsBox = countOptions.map(OptionsBox.init)
     }
+
+    public static func == (lhs: PathSegmentSyntax, rhs: PathSegmentSyntax) -> Bool {
+        lhs.kind == rhs.kind && lhs.argumentLists == rhs.argumentLists && lhs.range == rhs.range
+            && lhs.countOptions == rhs.countOptions
+    }
+}
+
+/// An immutable heap box for rarely present nested options.
+final class OptionsBox: Sendable {
+    let value: QueryOptionsSyntax
+    init(_ value: QueryOptionsSyntax) { self.value = value }
 }
 
 /// `(...)` after a path segment: `()`, `(1)`, `('a')`, `(ID=1,Size=5)`, `(color=@c)`.

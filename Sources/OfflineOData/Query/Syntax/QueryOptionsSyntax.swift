@@ -27,8 +27,23 @@ public struct QueryOptionsSyntax: Sendable, Equatable {
     public var parameterAliases: [ParameterAliasSyntax] = []
     /// Options not starting with `$` or `@` (V4 4.01 names without `$` excepted).
     public var customOptions: [CustomQueryOptionSyntax] = []
-    /// Where each system option was written, for error messages of later stages.
-    public var ranges: [SystemQueryOption: SourceRange] = [:]
+    /// Where each system option was written, in the order written (a short array: no hashing).
+    public var optionRanges: [OptionRange] = []
+
+    /// Where `option` was written, for error messages of later stages.
+    public func range(of option: SystemQueryOption) -> SourceRange? {
+        optionRanges.first { $0.option == option }?.range
+    }
+
+    public struct OptionRange: Sendable, Equatable {
+        public var option: SystemQueryOption
+        public var range: SourceRange
+
+        public init(option: SystemQueryOption, range: SourceRange) {
+            self.option = option
+            self.range = range
+        }
+    }
 
     public init() {}
 
