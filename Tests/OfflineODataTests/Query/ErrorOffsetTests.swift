@@ -59,9 +59,11 @@ struct QueryErrorOffsetTests {
         let geo = parseError { () throws(ODataError) in try parser.parseFilter("geo.distance(A,B) lt 5") }
         #expect(geo?.code == .unsupported)
         #expect(geo?.offset == 0)
-        let json = parseError { () throws(ODataError) in try parser.parseFilter("Name in [\"a\"]") }
-        #expect(json?.code == .unsupported)
+        let json = parseError { () throws(ODataError) in try ODataURLParser(dialect: .v2).parseFilter("Name eq [\"a\"]") }
+        #expect(json?.code == .syntax)
         #expect(json?.offset == 8)
+        let unterminated = parseError { () throws(ODataError) in try parser.parseFilter("Name in [\"a]") }
+        #expect(unterminated?.offset == 12)
         let apply = parseError { () throws(ODataError) in try parser.parseQueryOptions("$apply=groupby((Name))") }
         #expect(apply?.code == .unsupported)
     }

@@ -28,6 +28,8 @@ enum ExpressionShape {
         case .parameterAlias(let name): return "@" + name
         case .typeName(let name): return name
         case .list(let items): return "(" + items.map(of).joined(separator: ",") + ")"
+        case .array(let items): return "[" + items.map(of).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { "\($0.name):" + of($0.value) }.joined(separator: ",") + "}"
         }
     }
 

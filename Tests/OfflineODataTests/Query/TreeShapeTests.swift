@@ -152,3 +152,33 @@ struct QueryTreeShapeTests {
         }
     }
 }
+
+/// 4.01 JSON array and object literals inside expressions.
+@Suite("Query: JSON literals")
+struct QueryJSONLiteralTests {
+    let parser = ODataURLParser(dialect: .v4)
+
+    @Test func arraysAndObjects() throws {
+        let filter = try parser.parseFilter(#"Name in ["Milk", "Ch\"eese"] and Address eq {"Street":"Main","No":1 add 2,"Tags":[]}"#)
+        guard case .binary(.and, let left, let right) = filter.kind,
+              case .binary(.in, _, let array) = left.kind, case .array(let items) = array.kind,
+              case .binary(.eq, _, let object) = right.kind, case .object(let members) = object.kind else {
+            Issue.record("unexpected \(filter.kind)")
+            return
+        }
+        #expect(items.count == 2)
+        if case .literal(let literal) = items.last?.kind { #expect(literal.kind == .string("Ch\"eese")) }
+        #expect(members.map(\.name) == ["Street", "No", "Tags"])
+        #expect(members.last?.value.kind == .array([]))
+    }
+
+    @Test func percentEncodedJSON() throws {
+        let filter = try parser.parseFilter("Model.Available(complex=%7B%22Name%22:%22a%5Cu0041%22%7D)")
+        guard case .path(let path) = filter.kind, case .object(let members)? = path.segments.first?.argumentLists.first?.arguments.first?.value.kind,
+              case .literal(let value)? = members.first?.value.kind else {
+            Issue.record("unexpected \(filter.kind)")
+            return
+        }
+        #expect(value.kind == .string("aA"))
+    }
+}

@@ -58,7 +58,14 @@ struct Lexer {
         case UInt8(ascii: "]"): kind = .closeBracket; index += 1
         case UInt8(ascii: "{"): kind = .openBrace; index += 1
         case UInt8(ascii: "}"): kind = .closeBrace; index += 1
-        case UInt8(ascii: "\""): kind = .doubleQuote; index += 1
+        case UInt8(ascii: "\""):
+            if pathMode {
+                kind = .doubleQuote
+                index += 1
+            } else {
+                index = try scanJSONString(from: index)
+                kind = .jsonString
+            }
         case UInt8(ascii: "$"):
             index += 1
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
@@ -152,6 +159,21 @@ struct Lexer {
             }
             index += 1
         }
+    }
+
+    /// A `"..."` JSON string from its opening quote; returns the index after the closing quote.
+    private func scanJSONString(from start: Int) throws(ODataError) -> Int {
+        var index = start + 1
+        while index < end {
+            let byte = at(index)
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { return index + 1 }
+            index += 1
+        }
+        throw text.error("unterminated JSON string (it starts at offset \(text.origin(start)))", at: min(index, end))
     }
 
     /// A token starting with a digit or a sign and a digit: GUID, date, DateTimeOffset, time or number.

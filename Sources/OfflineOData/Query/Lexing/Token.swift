@@ -9,6 +9,8 @@ enum TokenKind: UInt8, Sendable {
     case atName
     /// `'...'` with doubled quotes inside.
     case string
+    /// `"..."` with JSON backslash escapes (in 4.01 JSON array and object literals).
+    case jsonString
     /// A name written right before a quoted string: `datetime'...'`, `binary'...'`, `Sales.Pattern'Yellow'`.
     case prefixedString
     /// An integer, decimal or double literal, with its sign and (V2) suffix; also `-INF`.

@@ -10,6 +10,8 @@ enum LiteralReader {
         switch token.kind {
         case .string:
             kind = .string(unescape(text, token.start + 1, token.end - 1))
+        case .jsonString:
+            kind = .string(try unescapeJSON(text, token.start + 1, token.end - 1))
         case .number:
             kind = try number(raw, token: token, in: text, dialect: dialect)
         case .date: kind = .date(raw)
@@ -56,6 +58,50 @@ enum LiteralReader {
             index += byte == UInt8(ascii: "'") && text.byte(index + 1) == UInt8(ascii: "'") ? 2 : 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// JSON string content with its backslash escapes resolved.
+    static func unescapeJSON(_ text: DecodedText, _ start: Int, _ end: Int) throws(ODataError) -> String {
+        var scalars = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        func flush() {
+            scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+            bytes.removeAll(keepingCapacity: true)
+        }
+        var index = start
+        while index < end {
+            let byte = text.byte(index)
+            guard byte == UInt8(ascii: "\\") else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = text.byte(index + 1)
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escaped)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var value: UInt32 = 0
+                for offset in 0..<4 {
+                    guard let digit = hexValue(text.byte(index + offset)), index + offset < end else {
+                        throw text.error("four hexadecimal digits expected after \\u", at: index + offset)
+                    }
+                    value = value << 4 | UInt32(digit)
+                }
+                index += 4
+                flush()
+                scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+            default:
+                throw text.error("invalid escape in a JSON string", at: index - 1)
+            }
+        }
+        flush()
+        return String(scalars)
     }
 
     private static func lowercased(_ text: String) -> String {

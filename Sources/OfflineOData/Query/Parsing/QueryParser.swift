@@ -211,7 +211,7 @@ struct QueryParser {
             let inner = try parseExpression()
             let close = try expect(.closeParen, "')'")
             return ExpressionSyntax(inner.kind, range: range(from: start.start, to: close.end))
-        case .string, .number, .date, .dateTimeOffset, .timeOfDay, .guid, .prefixedString:
+        case .string, .jsonString, .number, .date, .dateTimeOffset, .timeOfDay, .guid, .prefixedString:
             guard let literal = try LiteralReader.literal(token, in: text, dialect: dialect) else {
                 throw error("literal expected", at: token)
             }
@@ -250,13 +250,55 @@ struct QueryParser {
                 return try parseMemberPath(root: .alias(name), start: start, next: nil)
             }
             return ExpressionSyntax(.parameterAlias(name), range: range(start))
-        case .openBracket, .openBrace, .doubleQuote:
-            throw ODataError(.unsupported, "JSON array and object literals are not supported", offset: text.origin(token.start))
+        case .openBracket:
+            return try parseJSONArray()
+        case .openBrace:
+            return try parseJSONObject()
         case .end:
             throw error("expression expected, found end of input", at: token)
         default:
             throw error("expression expected, found \(describe(token))", at: token)
         }
+    }
+
+    /// `[value, ...]`: 4.01 JSON array whose items are expressions.
+    private mutating func parseJSONArray() throws(ODataError) -> ExpressionSyntax {
+        guard dialect == .v4 else { throw error("JSON array literals are OData V4 syntax", at: token) }
+        try enter()
+        defer { depth -= 1 }
+        let open = try expect(.openBracket, "'['")
+        var items: [ExpressionSyntax] = []
+        if token.kind != .closeBracket {
+            while true {
+                items.append(try parseExpression())
+                guard token.kind == .comma else { break }
+                try advance()
+            }
+        }
+        let close = try expect(.closeBracket, items.isEmpty ? "']'" : "',' or ']'")
+        return ExpressionSyntax(.array(items), range: range(from: open.start, to: close.end))
+    }
+
+    /// `{"name": value, ...}`: 4.01 JSON object whose member values are expressions.
+    private mutating func parseJSONObject() throws(ODataError) -> ExpressionSyntax {
+        guard dialect == .v4 else { throw error("JSON object literals are OData V4 syntax", at: token) }
+        try enter()
+        defer { depth -= 1 }
+        let open = try expect(.openBrace, "'{'")
+        var members: [JSONMemberSyntax] = []
+        if token.kind != .closeBrace {
+            while true {
+                let nameToken = try expect(.jsonString, "member name in double quotes")
+                let name = try LiteralReader.unescapeJSON(text, nameToken.start + 1, nameToken.end - 1)
+                _ = try expect(.colon, "':'")
+                let value = try parseExpression()
+                members.append(JSONMemberSyntax(name: name, value: value, range: range(nameToken).union(value.range)))
+                guard token.kind == .comma else { break }
+                try advance()
+            }
+        }
+        let close = try expect(.closeBrace, members.isEmpty ? "'}'" : "',' or '}'")
+        return ExpressionSyntax(.object(members), range: range(from: open.start, to: close.end))
     }
 
     /// The canonical function a name denotes when it is called, or nil for other functions.

@@ -15,6 +15,10 @@ public struct ExpressionSyntax: Sendable, Equatable {
         case typeName(String)
         /// The right operand of `in`: `('a','b')`.
         case list([ExpressionSyntax])
+        /// A 4.01 JSON array, `["a", 1, Name]`; its items are expressions (JSON strings are string literals).
+        case array([ExpressionSyntax])
+        /// A 4.01 JSON object, `{"Street":"Main", "No": 1 add 2}`.
+        case object([JSONMemberSyntax])
     }
 
     public var kind: Kind
@@ -22,6 +26,19 @@ public struct ExpressionSyntax: Sendable, Equatable {
 
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
+        self.range = range
+    }
+}
+
+/// One `"name": value` member of a JSON object in an expression.
+public struct JSONMemberSyntax: Sendable, Equatable {
+    public var name: String
+    public var value: ExpressionSyntax
+    public var range: SourceRange
+
+    public init(name: String, value: ExpressionSyntax, range: SourceRange) {
+        self.name = name
+        self.value = value
         self.range = range
     }
 }
