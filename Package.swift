@@ -23,6 +23,7 @@ let package = Package(
         // The engine as a Swift module.
         .library(name: "OfflineOData", targets: ["OfflineOData"]),
         .executable(name: "offline-odata", targets: ["offline-odata"]),
+        .executable(name: "offline-odata-conformance", targets: ["offline-odata-conformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,6 +56,12 @@ let package = Package(
             name: "offline-odata-benchmarks",
             dependencies: ["OfflineOData"],
             path: "Benchmarks/OfflineODataBenchmarks"
+        ),
+        // `swift run offline-odata-conformance`: the OASIS ABNF test cases against the parser.
+        .executableTarget(
+            name: "offline-odata-conformance",
+            dependencies: ["OfflineOData"],
+            path: "Tests/ConformanceRunner"
         ),
         .testTarget(
             name: "OfflineODataTests",

@@ -1,0 +1,113 @@
+/// One part of the URL (a path segment, an option value), percent-decoded, with a map from every
+/// decoded byte back to its offset in the original text.
+///
+/// Parts are split on the raw delimiters (`/`, `?`, `&`, `=`) before decoding, so `%2F` inside a
+/// key and `%26` inside a `$search` stay data. The lexer works on the decoded bytes; every offset
+/// it reports goes through ``origin(_:)`` so errors point into what the user typed.
+struct DecodedText {
+    /// The decoded bytes.
+    private(set) var bytes: [UInt8]
+    /// Offset in the original of decoded byte 0 when nothing was encoded (the common, fast case).
+    private let base: Int
+    /// When something was encoded: the original offset of each decoded byte, plus one for the end.
+    private let origins: [Int]?
+
+    /// Decodes `original[start..<end]`. A `%` not followed by two hex digits is a syntax error.
+    init(_ original: [UInt8], from start: Int, to end: Int) throws(ODataError) {
+        let lower = max(0, min(start, original.count))
+        let upper = max(lower, min(end, original.count))
+        base = lower
+        var hasPercent = false
+        for index in lower..<upper where original[index] == UInt8(ascii: "%") {
+            hasPercent = true
+            break
+        }
+        if !hasPercent {
+            // The whole input undecoded shares the caller's storage instead of copying it.
+            bytes = lower == 0 && upper == original.count ? original : Array(original[lower..<upper])
+            origins = nil
+            return
+        }
+        var decoded: [UInt8] = []
+        var map: [Int] = []
+        decoded.reserveCapacity(upper - lower)
+        map.reserveCapacity(upper - lower + 1)
+        var index = lower
+        while index < upper {
+            let byte = original[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < upper,
+                      let high = hexValue(original[index + 1]), let low = hexValue(original[index + 2]) else {
+                    throw ODataError(.syntax, "'%' must be followed by two hexadecimal digits", offset: index)
+                }
+                decoded.append(high << 4 | low)
+                map.append(index)
+                index += 3
+            } else {
+                decoded.append(byte)
+                map.append(index)
+                index += 1
+            }
+        }
+        map.append(upper)
+        bytes = decoded
+        origins = map
+    }
+
+    /// Wraps bytes that need no decoding and start at `base` in the original.
+    init(plain bytes: [UInt8], base: Int) {
+        self.bytes = bytes
+        self.base = base
+        origins = nil
+    }
+
+    var count: Int { bytes.count }
+
+    /// The byte at `index`, or 0 outside the text (0 never occurs in a URL, so it reads as "stop").
+    @inline(__always)
+    func byte(_ index: Int) -> UInt8 {
+        index >= 0 && index < bytes.count ? bytes[index] : 0
+    }
+
+    /// The original offset of decoded byte `index` (the end of the part for `index == count`).
+    func origin(_ index: Int) -> Int {
+        guard let origins else { return base + max(0, min(index, bytes.count)) }
+        let clamped = max(0, min(index, origins.count - 1))
+        return origins.isEmpty ? base : origins[clamped]
+    }
+
+    /// Whether decoded byte `index` was written as `%XX` (then it is data, never a delimiter).
+    func wasEncoded(_ index: Int) -> Bool {
+        guard origins != nil, index >= 0, index < bytes.count else { return false }
+        return origin(index + 1) - origin(index) > 1
+    }
+
+    /// The original range covering decoded bytes `start..<end`.
+    func range(_ start: Int, _ end: Int) -> SourceRange {
+        let from = origin(start)
+        return SourceRange(offset: from, length: max(0, origin(end) - from))
+    }
+
+    /// Decoded bytes `start..<end` as a string (invalid UTF-8 is repaired, never trapped on).
+    func string(_ start: Int, _ end: Int) -> String {
+        let lower = max(0, min(start, bytes.count))
+        let upper = max(lower, min(end, bytes.count))
+        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+    }
+
+    /// A syntax error at decoded byte `index`.
+    func error(_ message: String, at index: Int) -> ODataError {
+        ODataError(.syntax, message, offset: origin(index))
+    }
+}
+
+/// The value of an ASCII hex digit, or nil.
+@inline(__always)
+func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}

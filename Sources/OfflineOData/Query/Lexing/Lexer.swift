@@ -1,0 +1,230 @@
+/// The pull lexer: the parser asks for the next token and decides what it means in context.
+///
+/// It reads decoded bytes `position..<end` of a ``DecodedText``. Literals that need several
+/// characters of look-ahead (dates, times, GUIDs, numbers) are recognised here and validated digit
+/// by digit. In a resource path a raw `/` (not `%2F`) never belongs to a token, because it always
+/// separates segments; `pathMode` makes the lexer honour that.
+struct Lexer {
+    let text: DecodedText
+    let end: Int
+    let dialect: Dialect
+    let pathMode: Bool
+    private(set) var position: Int
+
+    init(_ text: DecodedText, from start: Int = 0, to end: Int? = nil, dialect: Dialect, pathMode: Bool = false) {
+        self.text = text
+        self.end = min(end ?? text.count, text.count)
+        self.dialect = dialect
+        self.pathMode = pathMode
+        position = start
+    }
+
+    @inline(__always)
+    func at(_ index: Int) -> UInt8 { index < end ? text.byte(index) : 0 }
+
+    /// Moves to a byte position (after a sub-parser such as `$search` scanned raw bytes).
+    mutating func reset(to index: Int) { position = index }
+
+    /// The next token, without consuming it.
+    func peek() throws(ODataError) -> Token {
+        var copy = self
+        return try copy.next()
+    }
+
+    mutating func next() throws(ODataError) -> Token {
+        var index = position
+        while ByteClass.isSpace(at(index)) { index += 1 }
+        let spaceBefore = index > position
+        let start = index
+        let kind: TokenKind
+        let byte = at(index)
+        switch byte {
+        case 0 where index >= end:
+            kind = .end
+        case UInt8(ascii: "'"):
+            index = try scanQuoted(from: index)
+            kind = .string
+        case UInt8(ascii: "("): kind = .openParen; index += 1
+        case UInt8(ascii: ")"): kind = .closeParen; index += 1
+        case UInt8(ascii: ","): kind = .comma; index += 1
+        case UInt8(ascii: "/"):
+            kind = pathMode && text.wasEncoded(index) ? .other : .slash
+            index += 1
+        case UInt8(ascii: ":"): kind = .colon; index += 1
+        case UInt8(ascii: "="): kind = .equals; index += 1
+        case UInt8(ascii: ";"): kind = .semicolon; index += 1
+        case UInt8(ascii: "*"): kind = .star; index += 1
+        case UInt8(ascii: "["): kind = .openBracket; index += 1
+        case UInt8(ascii: "]"): kind = .closeBracket; index += 1
+        case UInt8(ascii: "{"): kind = .openBrace; index += 1
+        case UInt8(ascii: "}"): kind = .closeBrace; index += 1
+        case UInt8(ascii: "\""):
+            if pathMode {
+                kind = .doubleQuote
+                index += 1
+            } else {
+                index = try scanJSONString(from: index)
+                kind = .jsonString
+            }
+        case UInt8(ascii: "$"):
+            index += 1
+            while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+            kind = .dollarName
+        case UInt8(ascii: "@"):
+            index = scanDottedName(from: index + 1)
+            if at(index) == UInt8(ascii: "#") {
+                index += 1
+                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+            }
+            kind = .atName
+        case UInt8(ascii: "-"), UInt8(ascii: "+"):
+            let next = at(index + 1)
+            if ByteClass.isDigit(next) {
+                (kind, index) = try scanNumeric(from: index)
+            } else if byte == UInt8(ascii: "-") && next == UInt8(ascii: "I") && at(index + 2) == UInt8(ascii: "N")
+                && at(index + 3) == UInt8(ascii: "F") && !ByteClass.isIdentifierPart(at(index + 4)) {
+                kind = .number
+                index += 4
+            } else if byte == UInt8(ascii: "-") {
+                kind = .minus
+                index += 1
+            } else {
+                kind = .other
+                index += 1
+            }
+        default:
+            if ByteClass.isDigit(byte) {
+                (kind, index) = try scanNumeric(from: index)
+            } else if ByteClass.isIdentifierStart(byte) {
+                let scanner = TemporalScanner(text: text, end: end)
+                if ByteClass.isHexDigit(byte) && scanner.looksLikeGuid(at: index) {
+                    index = try scanner.scanGuid(from: index)
+                    kind = .guid
+                } else {
+                    index = scanDottedName(from: index)
+                    if at(index) == UInt8(ascii: "'") {
+                        // An unterminated prefixed string is usually text after a closed string
+                        // (`'O'Neil'`): report it where that text starts.
+                        do throws(ODataError) {
+                            index = try scanQuoted(from: index)
+                        } catch {
+                            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
+                        }
+                        kind = .prefixedString
+                    } else {
+                        kind = .name
+                    }
+                }
+            } else {
+                kind = .other
+                index += 1
+            }
+        }
+        position = index
+        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore)
+    }
+
+    /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).
+    private func scanDottedName(from start: Int) -> Int {
+        var index = start
+        while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+        while at(index) == UInt8(ascii: "."), index > start {
+            let next = at(index + 1)
+            if ByteClass.isIdentifierStart(next) {
+                index += 2
+                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+            } else if next == UInt8(ascii: "*") {
+                return index + 2
+            } else {
+                break
+            }
+        }
+        return index
+    }
+
+    /// A `'...'` string from its opening quote; returns the index after the closing quote.
+    private func scanQuoted(from start: Int) throws(ODataError) -> Int {
+        var index = start + 1
+        while true {
+            let byte = at(index)
+            if index >= end || (pathMode && byte == UInt8(ascii: "/") && !text.wasEncoded(index)) {
+                throw text.error("unterminated string literal (it starts at offset \(text.origin(start)))", at: index)
+            }
+            if byte == UInt8(ascii: "'") {
+                if at(index + 1) == UInt8(ascii: "'") {
+                    index += 2
+                    continue
+                }
+                return index + 1
+            }
+            index += 1
+        }
+    }
+
+    /// A `"..."` JSON string from its opening quote; returns the index after the closing quote.
+    private func scanJSONString(from start: Int) throws(ODataError) -> Int {
+        var index = start + 1
+        while index < end {
+            let byte = at(index)
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { return index + 1 }
+            index += 1
+        }
+        throw text.error("unterminated JSON string (it starts at offset \(text.origin(start)))", at: min(index, end))
+    }
+
+    /// A token starting with a digit or a sign and a digit: GUID, date, DateTimeOffset, time or number.
+    private func scanNumeric(from start: Int) throws(ODataError) -> (TokenKind, Int) {
+        let scanner = TemporalScanner(text: text, end: end)
+        let signed = at(start) == UInt8(ascii: "-") || at(start) == UInt8(ascii: "+")
+        if !signed && scanner.looksLikeGuid(at: start) {
+            return (.guid, try scanner.scanGuid(from: start))
+        }
+        let digitsStart = signed ? start + 1 : start
+        var index = digitsStart
+        while ByteClass.isDigit(at(index)) { index += 1 }
+        let digitCount = index - digitsStart
+        let after = at(index)
+        if dialect == .v4 && at(start) != UInt8(ascii: "+") && digitCount >= 4 && after == UInt8(ascii: "-") && ByteClass.isDigit(at(index + 1)) {
+            let dateEnd = try scanner.scanDate(from: start)
+            if ByteClass.lower(at(dateEnd)) == UInt8(ascii: "t") && ByteClass.isDigit(at(dateEnd + 1)) {
+                return (.dateTimeOffset, try scanner.scanDateTimeOffset(from: start))
+            }
+            return (.date, dateEnd)
+        }
+        if dialect == .v2 && digitCount >= 4 && after == UInt8(ascii: "-") && ByteClass.isDigit(at(index + 1)) {
+            throw text.error("bare dates are OData V4 syntax; V2 writes datetime'2012-09-03T00:00'", at: start)
+        }
+        if dialect == .v2 && !signed && digitCount == 2 && after == UInt8(ascii: ":") {
+            throw text.error("bare times are OData V4 syntax; V2 writes time'PT13H20M'", at: start)
+        }
+        if dialect == .v4 && !signed && digitCount == 2 && after == UInt8(ascii: ":") {
+            return (.timeOfDay, try scanner.scanTimeOfDay(from: start, allowLeapSecond: false))
+        }
+        if after == UInt8(ascii: ".") {
+            index += 1
+            guard ByteClass.isDigit(at(index)) else { throw text.error("digits expected after the decimal point", at: index) }
+            while ByteClass.isDigit(at(index)) { index += 1 }
+        }
+        if ByteClass.lower(at(index)) == UInt8(ascii: "e") {
+            index += 1
+            if at(index) == UInt8(ascii: "+") || at(index) == UInt8(ascii: "-") { index += 1 }
+            guard ByteClass.isDigit(at(index)) else { throw text.error("digits expected in the exponent", at: index) }
+            while ByteClass.isDigit(at(index)) { index += 1 }
+        }
+        let suffix = ByteClass.lower(at(index))
+        if suffix == UInt8(ascii: "m") || suffix == UInt8(ascii: "l") || suffix == UInt8(ascii: "d") || suffix == UInt8(ascii: "f") {
+            guard dialect == .v2 else {
+                throw text.error("the numeric suffix '\(Character(Unicode.Scalar(at(index))))' is OData V2 syntax; V4 writes plain numbers", at: index)
+            }
+            index += 1
+        }
+        if ByteClass.isIdentifierPart(at(index)) || at(index) == UInt8(ascii: ".") {
+            throw text.error("unexpected character in a number", at: index)
+        }
+        return (.number, index)
+    }
+}

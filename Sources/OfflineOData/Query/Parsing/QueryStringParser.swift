@@ -1,0 +1,162 @@
+/// The query part, `name=value&name=value`: split on the raw `&` and `=` of the original text
+/// (so `%26` and `%3D` stay data), then each value decoded and parsed by its option's grammar.
+struct QueryStringParser {
+    let original: [UInt8]
+    let dialect: Dialect
+    let maxDepth: Int
+
+    func parse(from start: Int, to end: Int) throws(ODataError) -> QueryOptionsSyntax {
+        var options = QueryOptionsSyntax()
+        var optionStart = start
+        while optionStart <= end {
+            var optionEnd = optionStart
+            while optionEnd < end && original[optionEnd] != UInt8(ascii: "&") { optionEnd += 1 }
+            if optionEnd > optionStart {
+                try parseOption(from: optionStart, to: optionEnd, into: &options)
+            }
+            optionStart = optionEnd + 1
+        }
+        return options
+    }
+
+    private func parseOption(from start: Int, to end: Int, into options: inout QueryOptionsSyntax) throws(ODataError) {
+        var equals = start
+        while equals < end && original[equals] != UInt8(ascii: "=") { equals += 1 }
+        let nameText = try DecodedText(original, from: start, to: equals)
+        let name = nameText.string(0, nameText.count)
+        let hasValue = equals < end
+        let optionRange = SourceRange(offset: start, length: end - start)
+        let first = nameText.byte(0)
+
+        if first == UInt8(ascii: "@") {
+            guard dialect == .v4 else { throw ODataError(.syntax, "parameter aliases are OData V4 syntax", offset: start) }
+            guard hasValue else { throw ODataError(.syntax, "'=' expected after a parameter alias", offset: equals) }
+            try checkIdentifier(nameText, from: 1)
+            var parser = try parser(from: equals + 1, to: end)
+            let value = try parser.parseWholeExpression()
+            options.parameterAliases.append(ParameterAliasSyntax(name: String(name.dropFirst()), value: value, range: optionRange))
+            return
+        }
+        let lowered = String(decoding: name.utf8.map(ByteClass.lower), as: UTF8.self)
+        var option: SystemQueryOption?
+        if first == UInt8(ascii: "$") {
+            option = SystemQueryOption(rawValue: String(lowered.dropFirst()))
+            if option == nil {
+                var bad = 1
+                while bad < nameText.count && ByteClass.isIdentifierPart(nameText.byte(bad)) { bad += 1 }
+                throw nameText.error("unknown system query option '\(name)'", at: bad < nameText.count ? bad : 0)
+            }
+        } else if dialect == .v4 {
+            option = SystemQueryOption(rawValue: lowered)
+        }
+        guard let option else {
+            options.customOptions.append(CustomQueryOptionSyntax(
+                name: name, value: hasValue ? try decodedString(from: equals + 1, to: end) : nil, range: optionRange))
+            return
+        }
+        if options.range(of: option) != nil {
+            throw ODataError(.syntax, "duplicate system query option '\(name)'", offset: start)
+        }
+        guard hasValue else { throw ODataError(.syntax, "'=' expected after \(name)", offset: equals) }
+        options.optionRanges.append(.init(option: option, range: optionRange))
+        let valueStart = equals + 1
+        switch option {
+        case .filter:
+            var parser = try parser(from: valueStart, to: end)
+            options.filter = try parser.parseWholeExpression()
+        case .orderby:
+            var parser = try parser(from: valueStart, to: end)
+            try parser.rejectLeadingSpace()
+            options.orderBy = try parser.parseOrderByItems()
+            try parser.expectEnd()
+        case .select:
+            var parser = try parser(from: valueStart, to: end)
+            try parser.rejectLeadingSpace()
+            options.select = try parser.parseSelectItems()
+            try parser.expectEnd()
+        case .expand:
+            var parser = try parser(from: valueStart, to: end)
+            try parser.rejectLeadingSpace()
+            options.expand = try parser.parseExpandItems()
+            try parser.expectEnd()
+        case .compute:
+            var parser = try parser(from: valueStart, to: end)
+            options.compute = try parser.parseComputeItems()
+            try parser.expectEnd()
+        case .top, .skip, .index:
+            let value = try integer(from: valueStart, to: end, allowNegative: option == .index)
+            if option == .top { options.top = value } else if option == .skip { options.skip = value } else { options.index = value }
+        case .count:
+            guard dialect == .v4 else {
+                throw ODataError(.syntax, "$count as a query option is OData V4 syntax; V2 writes $inlinecount=allpages", offset: start)
+            }
+            let value = try decodedString(from: valueStart, to: end)
+            switch String(decoding: value.utf8.map(ByteClass.lower), as: UTF8.self) {
+            case "true": options.count = true
+            case "false": options.count = false
+            default: throw ODataError(.syntax, "$count must be true or false", offset: valueStart)
+            }
+        case .inlinecount:
+            guard dialect == .v2 else {
+                throw ODataError(.syntax, "$inlinecount is OData V2 syntax; V4 writes $count=true", offset: start)
+            }
+            let value = try decodedString(from: valueStart, to: end)
+            guard let mode = QueryOptionsSyntax.InlineCount(rawValue: value) else {
+                throw ODataError(.syntax, "$inlinecount must be allpages or none", offset: valueStart)
+            }
+            options.inlineCount = mode
+        case .search:
+            let text = try DecodedText(original, from: valueStart, to: end)
+            var search = SearchParser(text: text, position: 0, end: text.count, nested: false, maxDepth: maxDepth)
+            options.search = try search.parse()
+        case .skiptoken: options.skipToken = try decodedString(from: valueStart, to: end)
+        case .deltatoken: options.deltaToken = try decodedString(from: valueStart, to: end)
+        case .format: options.format = try decodedString(from: valueStart, to: end)
+        case .id: options.id = try decodedString(from: valueStart, to: end)
+        case .schemaversion: options.schemaVersion = try decodedString(from: valueStart, to: end)
+        case .levels:
+            throw ODataError(.syntax, "$levels is only allowed inside $expand", offset: start)
+        case .apply:
+            throw ODataError(.unsupported, "$apply (data aggregation) is not supported", offset: start)
+        }
+    }
+
+    private func parser(from start: Int, to end: Int) throws(ODataError) -> QueryParser {
+        let text = try DecodedText(original, from: start, to: end)
+        return try QueryParser(Lexer(text, dialect: dialect), maxDepth: maxDepth)
+    }
+
+    private func decodedString(from start: Int, to end: Int) throws(ODataError) -> String {
+        let text = try DecodedText(original, from: start, to: end)
+        return text.string(0, text.count)
+    }
+
+    private func integer(from start: Int, to end: Int, allowNegative: Bool) throws(ODataError) -> Int64 {
+        let text = try DecodedText(original, from: start, to: end)
+        var digits: [UInt8] = []
+        for index in 0..<text.count {
+            let byte = text.byte(index)
+            guard ByteClass.isDigit(byte) || (index == 0 && byte == UInt8(ascii: "-") && allowNegative) else {
+                throw text.error("digits expected", at: index)
+            }
+            digits.append(byte)
+        }
+        guard !digits.isEmpty else { throw text.error("digits expected", at: 0) }
+        guard let value = LiteralReader.integer(digits) else { throw text.error("integer out of range", at: 0) }
+        return value
+    }
+
+    private func checkIdentifier(_ text: DecodedText, from start: Int) throws(ODataError) {
+        guard ByteClass.isIdentifierStart(text.byte(start)) else { throw text.error("identifier expected", at: start) }
+        for index in start..<text.count where !ByteClass.isIdentifierPart(text.byte(index)) {
+            throw text.error("identifier expected", at: index)
+        }
+    }
+}
+
+extension QueryParser {
+    /// Option values start right after `=`.
+    func rejectLeadingSpace() throws(ODataError) {
+        if token.spaceBefore { throw error("unexpected whitespace", at: token) }
+    }
+}

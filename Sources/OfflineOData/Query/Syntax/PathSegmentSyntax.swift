@@ -1,0 +1,87 @@
+/// One `/`-separated segment of a resource path or of a member path in an expression.
+///
+/// Without the model, `Categories(1)`, `ProductsByColor(color='red')` and `Orders(ID=1)` look the
+/// same: a name followed by parenthesized ``ArgumentListSyntax`` groups. The binder decides whether a
+/// name is an entity set, a property, a type cast or a function, and whether a group is a key
+/// predicate or a parameter list. Groups are kept in order: `F(x=1)(2)` has two.
+public struct PathSegmentSyntax: Sendable, Equatable {
+    public indirect enum Kind: Sendable, Equatable {
+        /// An identifier or a qualified name (`Model.Customer`, `Model.*`, `*`).
+        case name(String)
+        /// A key written as its own segment (4.01 key-as-segment), `Customers/1`.
+        case keyValue(LiteralSyntax)
+        /// `@Core.Messages` as a path segment.
+        case annotation(String)
+        case count
+        case value
+        /// V4 `$ref`.
+        case ref
+        /// V2 `$links`.
+        case links
+        case metadata
+        case batch
+        case entity
+        case all
+        case each
+        case query
+        case crossjoin([String])
+        /// 4.01 `/$filter(expr)` path segment.
+        case filter(ExpressionSyntax)
+        /// `any(...)`/`all(...)` in an expression path.
+        case lambda(LambdaSyntax)
+    }
+
+    public var kind: Kind
+    /// Parenthesized groups written right after the segment: key predicates or function arguments.
+    public var argumentLists: [ArgumentListSyntax]
+    /// Nested options of `$count(...)` in an expression (`Products/$count($filter=Price gt 5) gt 2`).
+    public var countOptions: QueryOptionsSyntax? {
+        get { countOptionsBox?.value }
+        set { countOptionsBox = newValue.map(OptionsBox.init) }
+    }
+    public var range: SourceRange
+    /// Boxed, because the options are large and rare while segments are copied often.
+    private var countOptionsBox: OptionsBox?
+
+    public init(_ kind: Kind, argumentLists: [ArgumentListSyntax] = [], countOptions: QueryOptionsSyntax? = nil, range: SourceRange) {
+        self.kind = kind
+        self.argumentLists = argumentLists
+        self.range = range
+        countOptionsBox = countOptions.map(OptionsBox.init)
+    }
+
+    public static func == (lhs: PathSegmentSyntax, rhs: PathSegmentSyntax) -> Bool {
+        lhs.kind == rhs.kind && lhs.argumentLists == rhs.argumentLists && lhs.range == rhs.range
+            && lhs.countOptions == rhs.countOptions
+    }
+}
+
+/// An immutable heap box for rarely present nested options.
+final class OptionsBox: Sendable {
+    let value: QueryOptionsSyntax
+    init(_ value: QueryOptionsSyntax) { self.value = value }
+}
+
+/// `(...)` after a path segment: `()`, `(1)`, `('a')`, `(ID=1,Size=5)`, `(color=@c)`.
+public struct ArgumentListSyntax: Sendable, Equatable {
+    public var arguments: [ArgumentSyntax]
+    public var range: SourceRange
+
+    public init(arguments: [ArgumentSyntax], range: SourceRange) {
+        self.arguments = arguments
+        self.range = range
+    }
+}
+
+/// One argument: positional (`(1)`) when `name` is nil, named (`ID=1`) otherwise.
+public struct ArgumentSyntax: Sendable, Equatable {
+    public var name: String?
+    public var value: ExpressionSyntax
+    public var range: SourceRange
+
+    public init(name: String?, value: ExpressionSyntax, range: SourceRange) {
+        self.name = name
+        self.value = value
+        self.range = range
+    }
+}

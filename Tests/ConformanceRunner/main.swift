@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import OfflineOData
+
+/// `swift run offline-odata-conformance`: runs the OASIS ABNF test cases (4.01 YAML) and the 4.0
+/// corpus (jaystack `cases.json`) through the model-free parser and compares against the floor in
+/// `Tests/Conformance/floor.txt`. Positive cases must parse; negative ones must fail, and the
+/// error offset is compared with `FailAt`.
+
+struct TestCase {
+    var name: String
+    var rule: String
+    var input: String
+    var failAt: Int?
+}
+
+struct Tally {
+    var passed = 0
+    var total = 0
+    var negatives = 0
+    var failAtAgreed = 0
+    var byRule: [String: (passed: Int, total: Int)] = [:]
+    var skipped: [String: Int] = [:]
+    var failures: [String] = []
+}
+
+func run(_ cases: [TestCase], mapping: RuleMapping) -> Tally {
+    var tally = Tally()
+    for testCase in cases {
+        let outcome: ODataError?
+        switch mapping.treatment(for: testCase.rule) {
+        case .skip(let reason):
+            tally.skipped[reason, default: 0] += 1
+            continue
+        case .run(_, let entry):
+            do throws(ODataError) {
+                try entry(testCase.input)
+                outcome = nil
+            } catch {
+                outcome = error
+            }
+        }
+        if testCase.failAt == nil, let outcome, outcome.code == .unsupported {
+            tally.skipped["positive cases using geo.* functions (rejected as unsupported by design)", default: 0] += 1
+            tally.failures.append("  UNSUPPORTED [\(testCase.rule)] \(testCase.input) — \(outcome.message)")
+            continue
+        }
+        let passed: Bool
+        if let failAt = testCase.failAt {
+            passed = outcome != nil
+            tally.negatives += 1
+            if let offset = outcome?.offset, offset == failAt {
+                tally.failAtAgreed += 1
+            } else if passed {
+                tally.failures.append("  FailAt \(failAt) but error at \(outcome?.offset.map(String.init) ?? "-"): [\(testCase.rule)] \(testCase.input) — \(outcome?.message ?? "")")
+            }
+        } else {
+            passed = outcome == nil
+        }
+        tally.total += 1
+        var entry = tally.byRule[testCase.rule] ?? (0, 0)
+        entry.total += 1
+        if passed {
+            tally.passed += 1
+            entry.passed += 1
+        } else {
+            let detail = outcome.map { "error at \($0.offset.map(String.init) ?? "-"): \($0.message)" } ?? "accepted, expected failure at \(testCase.failAt ?? 0)"
+            tally.failures.append("  FAIL [\(testCase.rule)] \(testCase.input) — \(detail)")
+        }
+        tally.byRule[testCase.rule] = entry
+    }
+    return tally
+}
+
+func loadYAMLCases(_ path: String) -> [TestCase]? {
+    guard let bytes = readWholeFile(path) else { return nil }
+    var reader = YAMLSubsetReader(String(decoding: bytes, as: UTF8.self))
+    return reader.read().testCases.compactMap { fields in
+        guard let rule = fields["Rule"], let input = fields["Input"] else { return nil }
+        return TestCase(name: fields["Name"] ?? "", rule: rule, input: input, failAt: fields["FailAt"].flatMap { Int($0) })
+    }
+}
+
+func loadJSONCases(_ path: String) -> [TestCase]? {
+    guard let bytes = readWholeFile(path) else { return nil }
+    var reader = JSONSubsetReader(bytes)
+    guard case .array(let items)? = reader.read() else { return nil }
+    return items.compactMap { item in
+        guard let rule = item["-Rule"]?.text, let input = item["Input"]?.text else { return nil }
+        return TestCase(name: item["-Name"]?.text ?? "", rule: rule, input: input, failAt: item["-FailAt"]?.text.flatMap { Int($0) })
+    }
+}
+
+/// `key number` lines.
+func readFloor(_ path: String) -> [String: Int] {
+    guard let bytes = readWholeFile(path) else { return [:] }
+    var floor: [String: Int] = [:]
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let value = Int(parts[1]) { floor[String(parts[0])] = value }
+    }
+    return floor
+}
+
+let root = fixturesRoot()
+let verbose = CommandLine.arguments.contains("--verbose")
+guard let yamlCases = loadYAMLCases(root + "/oasis-odata-abnf/odata-abnf-testcases.yaml") else {
+    print("cannot read oasis-odata-abnf/odata-abnf-testcases.yaml under \(root) (set OOD_FIXTURES)")
+    exit(2)
+}
+let jsonCases = loadJSONCases(root + "/jaystack-odata-v4-parser/cases.json") ?? []
+let mapping = RuleMapping()
+let oasis = run(yamlCases, mapping: mapping)
+let corpus40 = run(jsonCases, mapping: mapping)
+
+print("OASIS 4.01 test cases (\(yamlCases.count) read), by rule:")
+for (rule, counts) in oasis.byRule.sorted(by: { $0.value.total > $1.value.total || ($0.value.total == $1.value.total && $0.key < $1.key) }) {
+    print("  \(rule): \(counts.passed)/\(counts.total)")
+}
+print("ABNF conformance: \(oasis.passed)/\(oasis.total)")
+print("FailAt agreement: \(oasis.failAtAgreed)/\(oasis.negatives)")
+print("Skipped: \(oasis.skipped.values.reduce(0, +))")
+for (reason, count) in oasis.skipped.sorted(by: { $0.value > $1.value }) {
+    print("  \(count) \(reason)")
+}
+print("4.0 corpus (jaystack cases.json, \(jsonCases.count) read): \(corpus40.passed)/\(corpus40.total), FailAt agreement \(corpus40.failAtAgreed)/\(corpus40.negatives), skipped \(corpus40.skipped.values.reduce(0, +))")
+if verbose {
+    print("OASIS failures and FailAt disagreements:")
+    oasis.failures.forEach { print($0) }
+    print("4.0 corpus failures and FailAt disagreements:")
+    corpus40.failures.forEach { print($0) }
+}
+
+let floor = readFloor("Tests/Conformance/floor.txt")
+var belowFloor: [String] = []
+for (key, value) in [("abnf-passed", oasis.passed), ("failat-agreement", oasis.failAtAgreed), ("v40-passed", corpus40.passed)] {
+    if let minimum = floor[key], value < minimum { belowFloor.append("\(key) \(value) < floor \(minimum)") }
+}
+if !belowFloor.isEmpty {
+    print("REGRESSION: " + belowFloor.joined(separator: "; "))
+    exit(1)
+}

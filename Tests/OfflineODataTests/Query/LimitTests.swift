@@ -1,0 +1,54 @@
+import Testing
+@testable import OfflineOData
+
+/// Depth and length limits end in a `.syntax` error, never a crash or a stack overflow.
+@Suite("Query: limits")
+struct QueryLimitTests {
+    @Test func hundredThousandNestedParenthesesFailCleanly() {
+        let input = String(repeating: "(", count: 100_000) + "true" + String(repeating: ")", count: 100_000)
+        let parser = ODataURLParser(limits: .init(maxDepth: 100, maxLength: 1_000_000))
+        let error = parseError { () throws(ODataError) in try parser.parseFilter(input) }
+        #expect(error?.code == .syntax)
+        #expect(error?.message.contains("deeper") == true)
+        #expect((error?.offset ?? 0) > 0)
+    }
+
+    @Test func deepNestingOfEveryKindIsBounded() {
+        let parser = ODataURLParser(limits: .init(maxDepth: 100, maxLength: 1_000_000))
+        let inputs = [
+            String(repeating: "not ", count: 50_000) + "true",
+            String(repeating: "-", count: 50_000) + "x",
+            String(repeating: "a/any(x:", count: 20_000) + "true" + String(repeating: ")", count: 20_000),
+            String(repeating: "concat(", count: 20_000) + "'a'" + String(repeating: ",'b')", count: 20_000),
+        ]
+        for input in inputs {
+            #expect(parseError { () throws(ODataError) in try parser.parseFilter(input) }?.code == .syntax)
+        }
+        let expand = "$expand=" + String(repeating: "A($expand=", count: 20_000) + "B" + String(repeating: ")", count: 20_000)
+        #expect(parseError { () throws(ODataError) in try parser.parseQueryOptions(expand) }?.code == .syntax)
+        let search = "$search=" + String(repeating: "(", count: 50_000) + "a" + String(repeating: ")", count: 50_000)
+        #expect(parseError { () throws(ODataError) in try parser.parseQueryOptions(search) }?.code == .syntax)
+    }
+
+    @Test func nestingWithinTheLimitParses() throws {
+        let parser = ODataURLParser(limits: .init(maxDepth: 100))
+        let input = String(repeating: "(", count: 20) + "true" + String(repeating: ")", count: 20)
+        _ = try parser.parseFilter(input)
+    }
+
+    @Test func lengthLimit() {
+        let parser = ODataURLParser(limits: .init(maxDepth: 100, maxLength: 64))
+        let error = parseError { () throws(ODataError) in try parser.parse("Products?$filter=" + String(repeating: "a", count: 100)) }
+        #expect(error?.code == .syntax)
+        #expect(error?.offset == 64)
+        #expect(parseError { () throws(ODataError) in try ODataURLParser().parseFilter(String(repeating: "a", count: 70_000)) }?.code == .syntax)
+    }
+
+    @Test func integerOverflowIsDetected() {
+        let v2 = ODataURLParser(dialect: .v2)
+        let error = parseError { () throws(ODataError) in try v2.parseLiteral("99999999999999999999") }
+        #expect(error?.code == .syntax)
+        #expect(parseError { () throws(ODataError) in try v2.parseLiteral("9223372036854775808L") }?.code == .syntax)
+        #expect(parseError { () throws(ODataError) in try ODataURLParser().parseQueryOptions("$top=99999999999999999999") }?.code == .syntax)
+    }
+}
