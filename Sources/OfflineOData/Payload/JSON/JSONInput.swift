@@ -1,0 +1,35 @@
+/// The reader's own copy of the input, followed by zero padding.
+///
+/// Copying once (a memcpy, small next to parsing) lets the reader keep a stable pointer for its whole
+/// life without unsafe pointer escapes, and the padding lets the hot loops read a few bytes past the
+/// end without a bounds check per byte: a zero byte stops every scan, and is then told apart from a
+/// real control character by comparing the index with ``count``.
+final class JSONInput {
+    /// Readable zero bytes after the input; at least the 8 of ``JSONStringScanner``'s word loads.
+    static let padding = 16
+
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + JSONInput.padding)
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
+        }
+        (base + bytes.count).initialize(repeating: 0, count: JSONInput.padding)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The input without the padding.
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The bytes of `range`, clamped to the input so that a token from another reader cannot read
+    /// out of bounds.
+    func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        let lower = min(max(range.lowerBound, 0), count)
+        let upper = min(max(range.upperBound, lower), count)
+        return UnsafeBufferPointer(start: base + lower, count: upper - lower)
+    }
+}
