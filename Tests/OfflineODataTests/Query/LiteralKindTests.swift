@@ -17,7 +17,7 @@ struct QueryLiteralKindTests {
     /// prefix, enum members) are not URL literals and are left out.
     static func primitiveCases() -> [PrimitiveCase] {
         guard let bytes = Fixtures.bytes("jaystack-odata-v4-parser/primitive-cases.json") else { return [] }
-        var reader = JSONSubsetReader(bytes)
+        var reader = FixtureJSONReader(bytes)
         guard case .array(let items)? = reader.read() else { return [] }
         return items.compactMap { item in
             guard item["-FailAt"] == nil, let rule = item["-Rule"]?.text, let input = item["Input"]?.text,

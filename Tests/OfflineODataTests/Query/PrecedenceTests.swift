@@ -8,18 +8,18 @@ struct QueryPrecedenceTests {
 
     struct Auth0Case: CustomTestStringConvertible {
         var input: String
-        var expected: JSONValue
+        var expected: FixtureJSON
         var testDescription: String { input }
     }
 
     static func auth0Cases() -> [Auth0Case] {
         guard let index = Fixtures.bytes("auth0-node-odata-parser/index.json") else { return [] }
-        var reader = JSONSubsetReader(index)
+        var reader = FixtureJSONReader(index)
         guard case .array(let cases)? = reader.read()?["cases"] else { return [] }
         return cases.compactMap { entry in
             guard let file = entry["expected_file"]?.text, !file.hasPrefix("apply/"), let input = entry["input"]?.text,
                   let bytes = Fixtures.bytes("auth0-node-odata-parser/data/" + file) else { return nil }
-            var fileReader = JSONSubsetReader(bytes)
+            var fileReader = FixtureJSONReader(bytes)
             guard let expected = fileReader.read()?["expected"]?["$filter"] else { return nil }
             return Auth0Case(input: input, expected: expected)
         }

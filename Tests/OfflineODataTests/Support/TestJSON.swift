@@ -1,12 +1,12 @@
 /// A small JSON reader for the fixtures the query tests compare against (no Foundation in tests
 /// either): objects, arrays, strings, and other scalars kept as their text.
-indirect enum JSONValue {
+indirect enum FixtureJSON {
     case string(String)
     case scalar(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([FixtureJSON])
+    case object([(String, FixtureJSON)])
 
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> FixtureJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -19,7 +19,7 @@ indirect enum JSONValue {
     }
 }
 
-struct JSONSubsetReader {
+struct FixtureJSONReader {
     private let bytes: [UInt8]
     private var position = 0
 
@@ -31,12 +31,12 @@ struct JSONSubsetReader {
         while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
     }
 
-    mutating func read() -> JSONValue? {
+    mutating func read() -> FixtureJSON? {
         skipSpace()
         switch at(position) {
         case UInt8(ascii: "{"):
             position += 1
-            var members: [(String, JSONValue)] = []
+            var members: [(String, FixtureJSON)] = []
             skipSpace()
             if at(position) == UInt8(ascii: "}") { position += 1; return .object(members) }
             while true {
@@ -55,7 +55,7 @@ struct JSONSubsetReader {
             }
         case UInt8(ascii: "["):
             position += 1
-            var items: [JSONValue] = []
+            var items: [FixtureJSON] = []
             skipSpace()
             if at(position) == UInt8(ascii: "]") { position += 1; return .array(items) }
             while true {
