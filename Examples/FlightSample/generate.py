@@ -87,7 +87,7 @@ CARRIERS = [
     ("AF", "Air France", "EUR", "http://www.airfrance.fr"),
     ("BA", "British Airways", "GBP", None),
     ("CA", "Air China", "CNY", "http://www.airchina.com.cn"),
-    ("LX", "Swiss Int'l Air Lines", "CHF", "http://www.swiss.com"),
+    ("LX", "Swiss Int'l Air", "CHF", "http://www.swiss.com"),
     ("U2", "easyJet", "GBP", "http://www.easyjet.com"),
     ("NH", "All Nippon Airways", "JPY", "http://www.ana.co.jp"),
     ("SR", "Swissair_Legacy 100%", "CHF", None),
