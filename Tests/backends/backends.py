@@ -172,7 +172,7 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
     """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/."""
     seed = seed_file(data)
     cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(METADATA_V4), str(seed),
-           "--port", str(port)]
+           "--port", str(port), "--change-stamp", "ChangedAt"]
     if page_size:
         cmd += ["--page-size", str(page_size)]
     for name in autokey:

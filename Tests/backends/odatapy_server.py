@@ -16,6 +16,8 @@
 * --page-size N: server-driven paging (@odata.nextLink with $skiptoken); 0 (default) = no paging.
 * --autokey SET: POST to SET may omit its last key part; the server assigns max+1 (zero-padded to
   MaxLength for string keys such as agencynum "00000041").
+* --change-stamp PROP: every create/update sets the DateTimeOffset PROP to now (UTC, ms), as
+  SAP services do with their change timestamps (the ETag stays odatapy's version counter).
 * POST /_reset restores the seed (data, links, ETags, change log) and answers 204.
 * Function and action imports of the flight sample are implemented when the EDMX declares them:
   GetAgencyDetails(agencynum=...), GetFlightDetails(carrid=...,connid=...,fldate=...),
@@ -24,6 +26,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import decimal
 import json
 import socketserver
@@ -115,9 +118,10 @@ class LinkingStore(InMemoryDataStore):
     where the to-one links declared by referential constraints (and their partners) are re-derived.
     """
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, change_stamp: str | None = None) -> None:
         super().__init__()
         self.model = model
+        self.change_stamp = change_stamp
 
     def _to_one(self, set_name: str):
         et = self.model.type_of(set_name)
@@ -164,12 +168,37 @@ class LinkingStore(InMemoryDataStore):
                     if bucket is not None:
                         self.relations[bucket_key] = [e for e in bucket if e is not entity]
 
+    def complete(self, set_name: str, entity: Entity) -> None:
+        """Give every declared property a value (null when absent), as a real service does.
+
+        odatapy stores a POSTed entity with only the properties the payload had, and then
+        serves it without the others (not even as null).
+        """
+        props = self.model.type_of(set_name)["props"]
+        present = {p.name for p in entity.properties}
+        for name, attrs in props.items():
+            if name not in present:
+                entity.properties.append(Property(name=name, value=None,
+                                                  value_type=ValueType.PRIMITIVE,
+                                                  type=attrs.get("Type")))
+
+    def stamp(self, set_name: str, entity: Entity) -> None:
+        """Set the --change-stamp property (a DateTimeOffset) to now, UTC, milliseconds."""
+        name = self.change_stamp
+        if name and self.model.type_of(set_name)["props"].get(name, {}).get("Type") == \
+                "Edm.DateTimeOffset":
+            now = dt.datetime.now(dt.timezone.utc)
+            entity.set_property(name, now.replace(microsecond=now.microsecond // 1000 * 1000),
+                                ValueType.PRIMITIVE, "Edm.DateTimeOffset")
+
     def record_change(self, entity_set: str, entity: Entity, kind: str) -> None:
         with self._lock:
             if entity_set in self.model.sets:
                 if kind == "deleted":
                     self.unlink(entity_set, entity)
                 else:
+                    self.complete(entity_set, entity)
+                    self.stamp(entity_set, entity)
                     self.link(entity_set, entity)
             super().record_change(entity_set, entity, kind)
 
@@ -183,7 +212,9 @@ class LinkingStore(InMemoryDataStore):
                 props = self.model.types[fqn]["props"]
                 entities = []
                 for row in rows:
-                    entity = Entity(type=fqn)
+                    # Every set has ETags; set the first version now so that reads which do not
+                    # ask odatapy for the ETag ($select lists) still show it.
+                    entity = Entity(type=fqn, etag='W/"1"')
                     for name, value in row.items():
                         if name not in props:
                             raise SystemExit(f"{set_name}: unknown property {name!r}")
@@ -191,6 +222,7 @@ class LinkingStore(InMemoryDataStore):
                         entity.properties.append(Property(
                             name=name, value=typed(ptype, props[name], value),
                             value_type=ValueType.PRIMITIVE, type=ptype))
+                    self.complete(set_name, entity)
                     entities.append(entity)
                 self.data[set_name] = entities
             # Index principals by referenced properties, then link every dependent once.
@@ -315,8 +347,10 @@ def register_sample_functions(processor: Processor, model: Model) -> None:
 # --------------------------------------------------------------------------- HTTP
 
 class Service:
-    def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str]):
+    def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str],
+                 change_stamp: str | None = None):
         self.model = Model(edmx)
+        self.change_stamp = change_stamp
         self.seed = seed
         self.autokey = autokey
         odata = OData.new_instance()
@@ -333,7 +367,7 @@ class Service:
         for name in self.autokey:
             if name not in self.model.sets:
                 raise SystemExit(f"--autokey: unknown entity set {name!r}")
-        store = LinkingStore(self.model)
+        store = LinkingStore(self.model, self.change_stamp)
         store.load(self.seed)
         store.declare_key_auto_generating(*self.autokey)
         return store
@@ -372,12 +406,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--page-size", type=int, default=0)
     parser.add_argument("--autokey", action="append", default=[], metavar="SET")
+    parser.add_argument("--change-stamp", metavar="PROPERTY",
+                        help="a DateTimeOffset property the server sets to now on every write")
     args = parser.parse_args(argv)
     with open(args.edmx, "rb") as f:
         edmx = f.read()
     with open(args.seed, encoding="utf-8") as f:
         seed = json.load(f)
-    service = Service(edmx, seed, args.page_size or None, args.autokey)
+    service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp)
     httpd = make_server("127.0.0.1", args.port, service, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)
     print(f"READY {httpd.server_address[1]}", flush=True)

@@ -235,6 +235,10 @@ class TestV4:
         assert reply.json()["agencynum"] == new
         assert reply.header("Location").endswith("TravelagencyCollection('%s')" % new)
         assert reply.header("ETag") == 'W/"1"'
+        created = reply.json()
+        assert created["STREET"] is None and created["CREDITLIMIT"] is None  # the server fills nulls
+        stamped = dt.datetime.fromisoformat(created["ChangedAt"].replace("Z", "+00:00"))
+        assert abs(dt.datetime.now(dt.timezone.utc) - stamped) < dt.timedelta(minutes=5)
         # A booking naming the new agency by foreign key is linked both ways (the server does it).
         reply = call(v4.url("BookingCollection"), "POST",
                      {"carrid": "AA", "connid": "0017", "fldate": "2016-01-20",
@@ -253,7 +257,10 @@ class TestV4:
         assert stale.status == 412
         ok = call(url, "PATCH", {"TELEPHONE": "+49 69 0"}, {"If-Match": 'W/"1"'})
         assert ok.status == 204 and ok.header("ETag") == 'W/"2"'
-        assert call(url).json()["TELEPHONE"] == "+49 69 0"
+        after = call(url).json()
+        assert after["TELEPHONE"] == "+49 69 0"
+        stamped = dt.datetime.fromisoformat(after["ChangedAt"].replace("Z", "+00:00"))
+        assert abs(dt.datetime.now(dt.timezone.utc) - stamped) < dt.timedelta(minutes=5)
         assert call(url, "PATCH", {"TELEPHONE": "x"}, {"If-Match": 'W/"1"'}).status == 412
         assert call(url, "DELETE").status == 428
         assert call(url, "DELETE", headers={"If-Match": 'W/"2"'}).status == 204
