@@ -13,7 +13,8 @@ line (or fails with the server's stderr), and `.stop()` (or leaving the `with` b
 that process. The data is the flight sample's generator output; `data` is a size name from SIZES,
 a dict of generator arguments, or the path of a seed JSON file.
 
-Command line (for `make demo` and manual poking); runs until Ctrl-C:
+Command line (for `make demo` and manual poking); runs until Ctrl-C or SIGTERM, then stops its
+backend:
 
     python Tests/backends/backends.py serve v4|v2 [--size small|medium|large] [--port N]
                                                [--page-size N] [--no-csrf]
@@ -26,6 +27,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -127,7 +129,10 @@ class Backend:
                         return int(line.split()[1])
             elif self.process.poll() is not None:
                 break
-        self.process.poll()
+        try:
+            self.process.wait(timeout=2)  # stdout closed: the server is exiting
+        except subprocess.TimeoutExpired:
+            pass
         state = (f"exited with status {self.process.returncode}"
                  if self.process.returncode is not None else f"not ready after {timeout:.0f} s")
         raise BackendError(f"{self.kind} backend {state}.\nstdout: {buffered.decode(errors='replace')}"
@@ -207,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port)
     else:
         backend = start_v2(csrf=not args.no_csrf, data=args.size, port=args.port)
+    # Stop the backend on Ctrl-C and on SIGTERM alike (a background job may have SIGINT ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with backend:
         print(backend.service_root, flush=True)
         try:

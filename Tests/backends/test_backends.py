@@ -648,3 +648,24 @@ class TestV2:
         assert reply.status == 200 and reply.json()["d"]["TELEPHONE"] == "+49 69 4711"
         assert call(v2.url("TravelagencyCollection('00000003')"), headers=JSON).header("ETag") != before
         assert call(v2.url(path), "GET", headers=JSON).status == 405
+
+
+# =========================================================================== the launcher
+
+def test_launcher_reports_a_failing_server_with_its_stderr(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"NoSuchCollection": []}', encoding="utf-8")
+    with pytest.raises(backends.BackendError) as failure:
+        backends.start_v4(data=bad, timeout=30)
+    assert "exited" in str(failure.value) and "NoSuchCollection" in str(failure.value)
+
+
+def test_launcher_stops_exactly_its_process():
+    server = backends.start_v4(data="tiny")
+    pid = server.pid
+    assert call(server.url("CarrierCollection")).status == 200
+    server.stop()
+    assert server.process.returncode is not None
+    with pytest.raises(ProcessLookupError):
+        import os
+        os.kill(pid, 0)
