@@ -368,7 +368,7 @@ class TestV4:
         assert reply.status == 200 and reply.json()["TELEPHONE"] == "+49 69 4711"
         assert reply.header("ETag") == 'W/"2"'
         assert call(v4.url("TravelagencyCollection('00000003')")).json()["TELEPHONE"] == "+49 69 4711"
-        assert call(v4.url("UpdateAgencyPhoneNo"), "GET").status in (400, 405)
+        assert call(v4.url("UpdateAgencyPhoneNo"), "GET").status == 405
 
 
 # =========================================================================== V2: mock-sap
