@@ -157,6 +157,30 @@ class LinkingStore(InMemoryDataStore):
                 if not any(e is entity for e in bucket):
                     bucket.append(entity)
 
+    def add_relation(self, entity_set: str, key: str, nav: str, target: Entity) -> None:
+        """A POST to a collection navigation (`Agency('1')/AgencyBookings`, `$1/AgencyBookings` in
+        a changeset) or a `$ref` write: also set the new member's foreign key from its owner, as a
+        service with referential constraints does (odatapy only records the link)."""
+        with self._lock:
+            super().add_relation(entity_set, key, nav, target)
+            if entity_set not in self.model.sets:
+                return
+            nav_def = self.model.type_of(entity_set)["navs"].get(nav)
+            target_set = self.model.sets[entity_set]["bindings"].get(nav)
+            if not nav_def or not nav_def["many"] or not nav_def["partner"] or not target_set:
+                return
+            partner = self.model.types[nav_def["type"]]["navs"].get(nav_def["partner"], {})
+            constraints = partner.get("constraints") or []
+            owner = next((e for e in self.data.get(entity_set, [])
+                          if self.model.key_of(entity_set, e) == key), None)
+            if owner is None or not constraints:
+                return
+            props = self.model.types[nav_def["type"]]["props"]
+            for prop, ref in constraints:
+                target.set_property(prop, owner.get_value(ref), ValueType.PRIMITIVE,
+                                    props[prop].get("Type"))
+            self.link(target_set, target)
+
     def unlink(self, set_name: str, entity: Entity) -> None:
         key = self.model.key_of(set_name, entity)
         for nav_name, nav, target_set in self._to_one(set_name):

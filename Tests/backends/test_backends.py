@@ -72,6 +72,25 @@ def q(text: str) -> str:
     return urllib.parse.quote(text, safe="$(),/=:'*")
 
 
+def batch_payload(boundary: str, changeset: str, ops, gets=()) -> str:
+    """A multipart $batch: one changeset of (content_id, method, path, body), then GETs."""
+    text = f"--{boundary}\r\nContent-Type: multipart/mixed; boundary={changeset}\r\n\r\n"
+    for cid, method, path, body in ops:
+        text += (f"--{changeset}\r\nContent-Type: application/http\r\n"
+                 f"Content-Transfer-Encoding: binary\r\nContent-ID: {cid}\r\n\r\n"
+                 f"{method} {path} HTTP/1.1\r\nContent-Type: application/json\r\n"
+                 "Accept: application/json\r\n\r\n" + json.dumps(body) + "\r\n")
+    text += f"--{changeset}--\r\n"
+    for path in gets:
+        text += (f"--{boundary}\r\nContent-Type: application/http\r\n"
+                 "Content-Transfer-Encoding: binary\r\n\r\n"
+                 f"GET {path} HTTP/1.1\r\nAccept: application/json\r\n\r\n")
+    return text + f"--{boundary}--\r\n"
+
+
+BATCH = {"Content-Type": "multipart/mixed; boundary=batch_1"}
+
+
 # --------------------------------------------------------------------------- seed helpers
 
 def agencies(seed, pred=lambda a: True):
@@ -293,6 +312,19 @@ class TestV4:
         assert reply.status == 200
         assert re.findall(r"HTTP/1.1 (\d{3})", reply.text)[0] == "409"
         assert call(v4.url("TravelagencyCollection('90000003')")).status == 404
+
+    def test_batch_content_id_reference(self, v4):
+        payload = batch_payload("batch_1", "changeset_1", [
+            (1, "POST", "TravelagencyCollection", {"agencynum": "90000001", "NAME": "Ref"}),
+            (2, "POST", "$1/AgencyBookings", {"carrid": "AA", "connid": "0017", "fldate": "2016-01-20",
+                                              "bookid": "90000001", "PASSNAME": "Via $1"})])
+        reply = call(v4.url("$batch"), "POST", payload, BATCH)
+        assert reply.status == 200
+        assert re.findall(r"HTTP/1.1 (\d{3})", reply.text) == ["201", "201"]
+        booking = call(v4.url("BookingCollection(carrid='AA',connid='0017',fldate=2016-01-20,"
+                              "bookid='90000001')?$expand=BookingAgency")).json()
+        assert booking["agencynum"] == "90000001"      # FK set from the owner (the server does it)
+        assert booking["BookingAgency"]["NAME"] == "Ref"
 
     def test_delta(self, v4, seed):
         first = call(v4.url("TravelagencyCollection"),
@@ -606,6 +638,28 @@ class TestV2:
         assert reply.status == 202
         assert re.findall(r"HTTP/1.1 (\d{3})", reply.text)[0] in ("400", "409")
         assert call(v2.url("TravelagencyCollection('90000003')"), headers=JSON).status == 404
+
+    def test_quirk_batch_content_id_reference_fails(self, v2):
+        payload = batch_payload("batch_1", "changeset_1", [
+            (1, "POST", "TravelagencyCollection", {"agencynum": "90000001", "NAME": "Ref"}),
+            (2, "POST", "$1/AgencyBookings", {"carrid": "AA", "connid": "0017",
+                                              "fldate": "/Date(1453248000000)/", "bookid": "90000001"})])
+        reply = v2_write(v2, "$batch", "POST", payload, BATCH)
+        assert reply.status == 202
+        assert re.findall(r"HTTP/1.1 (\d{3})", reply.text) == ["404"]   # "segment '$1'"; rolled back
+        assert "Resource not found for the segment '$1'" in reply.text
+        assert call(v2.url("TravelagencyCollection('90000001')"), headers=JSON).status == 404
+
+    def test_create_booking_links_by_foreign_key(self, v2, seed):
+        reply = v2_write(v2, "BookingCollection", "POST", {
+            "carrid": "AA", "connid": "0017", "fldate": "/Date(1453248000000)/", "bookid": "90000002",
+            "agencynum": "00000001", "SMOKER": True, "LUGGWEIGHT": "12.5", "PASSNAME": "Zoë"})
+        assert reply.status == 201
+        d = reply.json()["d"]
+        assert (d["LUGGWEIGHT"], d["SMOKER"], d["fldate"]) == ("12.5000", True, "/Date(1453248000000)/")
+        got = v2_results(call(v2.url("TravelagencyCollection('00000001')/AgencyBookings"), headers=JSON))
+        assert "90000002" in {b["bookid"] for b in got}
+        assert len(got) == 1 + sum(b["agencynum"] == "00000001" for b in seed["BookingCollection"])
 
     def test_delta(self, v2, seed):
         first = call(v2.url("TravelagencyCollection?$filter=" + q("COUNTRY eq 'DE'")),
