@@ -566,6 +566,8 @@ class TestV2:
         url = v2.url("TravelagencyCollection")
         denied = call(url, "POST", {"agencynum": "90000001", "NAME": "No Token"}, JSON)
         assert denied.status == 403 and denied.header("x-csrf-token") == "Required"
+        on_metadata = call(v2.url("$metadata"), headers={"X-CSRF-Token": "Fetch"})
+        assert on_metadata.status == 200 and len(on_metadata.header("x-csrf-token")) > 10
         opener, token = csrf_session(v2)
         reply = call(url, "POST", {"agencynum": "90000001", "NAME": "With Token"},
                      {"X-CSRF-Token": token, **JSON}, opener=opener)
