@@ -227,6 +227,26 @@ class TestV4:
         assert flight_key(got["BookedFlight"]) == flight_key(booking)
         assert (got["BookingAgency"] or {}).get("agencynum") == booking["agencynum"]
 
+    def test_orderby_top_skip_and_navigation_filter(self, v4, seed):
+        page = call(v4.url("BookingCollection?$orderby=bookid desc&$top=5&$skip=2&$select=bookid"
+                           .replace(" ", "%20"))).json()
+        ids = sorted((b["bookid"] for b in seed["BookingCollection"]), reverse=True)
+        assert [b["bookid"] for b in page["value"]] == ids[2:7]
+        url = v4.url("BookingCollection?$select=bookid&$filter=" + q("BookingAgency/CITY eq 'Beijing'"))
+        got, _ = v4_read_all(url)
+        beijing = agencies(seed, lambda a: a["CITY"] == "Beijing")
+        assert {b["bookid"] for b in got} == {b["bookid"] for b in seed["BookingCollection"]
+                                              if b["agencynum"] in beijing}
+        flights = call(v4.url("CarrierCollection('LH')/CarrierFlights/$count"),
+                       headers={"Accept": "text/plain"})
+        assert int(flights.text) == sum(f["carrid"] == "LH" for f in seed["FlightCollection"])
+
+    def test_put_resets_omitted_properties(self, v4):
+        url = v4.url("CarrierCollection('AZ')")
+        assert call(url, "PUT", {"carrid": "AZ", "CARRNAME": "ITA"}, {"If-Match": 'W/"1"'}).status == 204
+        got = call(url).json()
+        assert (got["CARRNAME"], got["CURRCODE"], got["URL"]) == ("ITA", None, None)
+
     def test_key_reads(self, v4, seed):
         agency = call(v4.url("TravelagencyCollection('00000002')"))
         assert agency.status == 200 and agency.json()["NAME"] == "O'Brien & Co Travel"
