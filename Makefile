@@ -3,6 +3,7 @@
 #   make demo         the main job on the bundled sample service (not there yet: issue 10)
 #   make test         every suite: Swift, C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
+#   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
 
 SHELL := /bin/bash
@@ -14,7 +15,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test cmake-build ctest pytest pytest-backends test bench \
+.PHONY: all deps venv backends-venv swift-test conformance cmake-build ctest pytest pytest-backends test bench \
         install demo clean
 
 all: cmake-build
@@ -45,6 +46,10 @@ swift-test: deps
 	swift build --build-tests
 	swift test
 
+# The OASIS OData ABNF test cases and the 4.0 corpus; fails below Tests/Conformance/floor.txt.
+conformance: deps
+	swift run offline-odata-conformance
+
 $(BUILD_DIR)/CMakeCache.txt: | deps $(PYTHON)
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	      -DOOD_SWIFT_SCRATCH=$(SWIFT_SCRATCH) -DOOD_PYTHON=$(PYTHON)
@@ -66,7 +71,7 @@ pytest: cmake-build
 pytest-backends: backends-venv
 	$(PYTHON) -m pytest -q Tests/backends
 
-test: swift-test ctest pytest pytest-backends
+test: swift-test conformance ctest pytest pytest-backends
 
 bench: cmake-build
 	@echo "== C ABI call overhead"
