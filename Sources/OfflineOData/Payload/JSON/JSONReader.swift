@@ -35,7 +35,7 @@
 /// Incremental input: the reader parses one complete document held in memory. The HTTP layer
 /// accumulates one page (bounded by the server's page size, about 1-5 MB) and hands it over whole;
 /// this keeps the hot loops free of "need more bytes" states, and memory stays flat across pages.
-public struct JSONReader {
+public struct JSONReader: Sendable {
     /// Limits the reader enforces.
     public struct Options: Sendable {
         /// How many arrays and objects may be open at once. Deeper input is a syntax error.
@@ -55,7 +55,7 @@ public struct JSONReader {
     }
 
     /// What the reader expects next.
-    private enum State {
+    private enum State: Sendable {
         case documentStart
         case valueAfterColon
         case valueAfterComma
@@ -65,7 +65,7 @@ public struct JSONReader {
         case finished
     }
 
-    private enum Container: UInt8 {
+    private enum Container: UInt8, Sendable {
         case object
         case array
     }

@@ -5,26 +5,27 @@
 /// Everything else, `/` and non-ASCII included, is written as raw UTF-8 (shorter, and what OData
 /// services send).
 enum JSONStringEscaper {
-    /// The most bytes ``writeQuoted(_:to:)`` writes for `count` bytes of text: every byte may become
-    /// a six-byte `\u00xx`, plus the quotes. Nil when that does not fit in an `Int`.
-    static func maximumQuotedLength(_ count: Int) -> Int? {
-        let (escaped, overflow) = count.multipliedReportingOverflow(by: 6)
-        let (total, overflow2) = escaped.addingReportingOverflow(2)
-        return overflow || overflow2 ? nil : total
-    }
+    /// Text longer than this is escaped a segment at a time, so that the room reserved for the
+    /// worst case (six bytes per byte) stays small whatever the length of the string.
+    static let segmentLength = 4096
 
-    /// Writes `"…"` for the UTF-8 text `text` (which must be well-formed; Swift strings are) at
-    /// `output`, which has room for ``maximumQuotedLength(_:)`` bytes, and returns the bytes written.
-    /// Unescaped runs are copied in one piece.
+    /// Writes `"…"` for the UTF-8 text `text` (at most ``segmentLength`` bytes) at `output`, which
+    /// has room for `6 * text.count + 2` bytes, and returns the bytes written.
     @inline(__always)
     static func writeQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>) -> Int {
-        guard let source = text.baseAddress else {
-            output[0] = UInt8(ascii: "\"")
-            output[1] = UInt8(ascii: "\"")
-            return 2
-        }
         output[0] = UInt8(ascii: "\"")
-        var o = 1
+        let written = 1 &+ writeEscaped(text, to: output + 1)
+        output[written] = UInt8(ascii: "\"")
+        return written &+ 1
+    }
+
+    /// Writes the escaped form of `text` (no quotes) at `output`, which has room for
+    /// `6 * text.count` bytes, and returns the bytes written. Unescaped runs are copied in one piece.
+    /// Escaping is byte by byte, so a segment may end inside a multi-byte UTF-8 sequence.
+    @inline(__always)
+    static func writeEscaped(_ text: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let source = text.baseAddress else { return 0 }
+        var o = 0
         var runStart = 0
         var i = 0
         let count = text.count
@@ -46,9 +47,7 @@ enum JSONStringEscaper {
             runStart = i
         }
         (output + o).update(from: source + runStart, count: count - runStart)
-        o += count - runStart
-        output[o] = UInt8(ascii: "\"")
-        return o + 1
+        return o + count - runStart
     }
 
     /// True when some byte of `word` is below 0x20, a quote or a backslash.

@@ -15,7 +15,7 @@
 /// writer.endObject()
 /// let body = try writer.finish()
 /// ```
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     /// What ``writeNumber(_:nonFinite:)-(Double,_)`` does with infinities and NaN, which JSON numbers cannot express.
     public enum NonFiniteDoubles: Sendable {
         /// Throw ``ODataError/Code/misuse``.
@@ -123,8 +123,19 @@ public struct JSONWriter {
 
     @inline(__always)
     private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>) {
-        guard let room = JSONStringEscaper.maximumQuotedLength(text.count) else { return }
-        write(room: room) { JSONStringEscaper.writeQuoted(text, to: $0) }
+        let segment = JSONStringEscaper.segmentLength
+        if text.count <= segment {
+            write(room: 6 &* text.count &+ 2) { JSONStringEscaper.writeQuoted(text, to: $0) }
+            return
+        }
+        writeByte(UInt8(ascii: "\""))
+        var start = 0
+        while start < text.count {
+            let piece = UnsafeBufferPointer(rebasing: text[start..<min(start &+ segment, text.count)])
+            write(room: 6 &* piece.count) { JSONStringEscaper.writeEscaped(piece, to: $0) }
+            start &+= segment
+        }
+        writeByte(UInt8(ascii: "\""))
     }
 
     @inline(__always)
@@ -136,6 +147,7 @@ public struct JSONWriter {
 
     // MARK: - Containers
 
+    /// Opens an object (`{`); write keys and values, then ``endObject()``.
     public mutating func beginObject() {
         beforeValue()
         writeByte(UInt8(ascii: "{"))
@@ -143,12 +155,14 @@ public struct JSONWriter {
         depth &+= 1
     }
 
+    /// Closes the innermost object (`}`).
     public mutating func endObject() {
         writeByte(UInt8(ascii: "}"))
         needsComma = true
         depth &-= 1
     }
 
+    /// Opens an array (`[`); write values, then ``endArray()``.
     public mutating func beginArray() {
         beforeValue()
         writeByte(UInt8(ascii: "["))
@@ -156,6 +170,7 @@ public struct JSONWriter {
         depth &+= 1
     }
 
+    /// Closes the innermost array (`]`).
     public mutating func endArray() {
         writeByte(UInt8(ascii: "]"))
         needsComma = true
@@ -182,6 +197,7 @@ public struct JSONWriter {
 
     // MARK: - Scalars
 
+    /// Writes a string value, escaped as RFC 8259 requires (see ``JSONStringEscaper``).
     public mutating func writeString(_ value: String) {
         beforeValue()
         var value = value
@@ -197,6 +213,7 @@ public struct JSONWriter {
         repaired.withUTF8 { writeQuoted($0) }
     }
 
+    /// Writes an integer in decimal, exactly.
     public mutating func writeNumber(_ value: Int64) {
         beforeValue()
         write(room: 20) { output in
@@ -223,6 +240,7 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes an integer in decimal, exactly.
     public mutating func writeNumber(_ value: Int) { writeNumber(Int64(value)) }
 
     /// Writes a double as the shortest text that reads back as the same double.
@@ -271,6 +289,7 @@ public struct JSONWriter {
         text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes `true` or `false`.
     public mutating func writeBool(_ value: Bool) {
         beforeValue()
         write(room: 5) { output in
@@ -284,6 +303,7 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes `null`.
     public mutating func writeNull() {
         beforeValue()
         write(room: 4) { output in
