@@ -38,7 +38,7 @@ extension JSONReader {
                     value = .array(children)
                 }
             case .string(let token): value = .string(decodedString(token))
-            case .number(let token): value = .number(number(token))
+            case .number(let token): value = .number(JSONNumber(validated: text(of: token)))
             case .bool(let flag): value = .bool(flag)
             case .null: value = .null
             case .end: throw .jsonSyntax("expected a value, found the end of the document", at: startOffset)

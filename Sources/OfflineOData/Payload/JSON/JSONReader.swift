@@ -364,8 +364,11 @@ public struct JSONReader: Sendable {
         return text.utf8.withContiguousStorageIfAvailable { bytes.elementsEqual($0) } ?? bytes.elementsEqual(text.utf8)
     }
 
-    /// A number token's exact text as a ``JSONNumber``.
-    public func number(_ token: JSONToken) -> JSONNumber { JSONNumber(validated: text(of: token)) }
+    /// A number token's exact text as a ``JSONNumber``; nil when `token` is not a number token.
+    public func number(_ token: JSONToken) -> JSONNumber? {
+        let bytes = input.slice(token.range)
+        return JSONNumberGrammar.isValid(bytes) ? JSONNumber(validated: String(decoding: bytes, as: UTF8.self)) : nil
+    }
 
     /// A number token as an exact `Int64`; nil when it has a fraction or exponent or does not fit.
     public func int64(_ token: JSONToken) -> Int64? {

@@ -27,6 +27,8 @@ import Testing
         ])
         #expect(reader.decodedString(JSONToken(range: 24..<27, hasEscapes: true)) == "b\n")
         #expect(reader.text(of: JSONToken(range: 29..<33)) == "-2.5")
+        #expect(reader.number(JSONToken(range: 29..<33))?.text == "-2.5")
+        #expect(reader.number(JSONToken(range: 2..<3)) == nil)
         #expect(try reader.next() == .end)
     }
 
