@@ -21,6 +21,9 @@ extension JSONReader {
                 frames.append((false, values.count, keys.count))
                 continue
             case .key(let token):
+                guard !frames.isEmpty else {
+                    throw .jsonSyntax("expected a value, found an object key", at: startOffset)
+                }
                 keys.append((decodedString(token), token.range.lowerBound - 1))
                 continue
             case .objectEnd, .arrayEnd:

@@ -71,6 +71,18 @@ import Testing
         var reader = JSONReader(text: "[]")
         _ = try reader.next()
         #expect(throws: ODataError.self) { try reader.skipValue() }
+        var objectReader = JSONReader(text: #"{"a":1}"#)
+        _ = try objectReader.next()
+        #expect(throws: ODataError.self) { try objectReader.skipValue() }
+    }
+
+    @Test func readValueRefusesToStartAtAKeyOrAnEnd() throws {
+        var reader = JSONReader(text: #"{"a":1}"#)
+        _ = try reader.next()
+        #expect(throws: ODataError.self) { try reader.readValue() }
+        var arrayReader = JSONReader(text: "[]")
+        _ = try arrayReader.next()
+        #expect(throws: ODataError.self) { try arrayReader.readValue() }
     }
 
     @Test func walksAV4PageWithTheHelpers() throws {
