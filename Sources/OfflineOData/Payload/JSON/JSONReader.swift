@@ -35,6 +35,8 @@
 /// Incremental input: the reader parses one complete document held in memory. The HTTP layer
 /// accumulates one page (bounded by the server's page size, about 1-5 MB) and hands it over whole;
 /// this keeps the hot loops free of "need more bytes" states, and memory stays flat across pages.
+/// The reader copies the page once on creation (see ``JSONInput``), so the caller's buffer can be
+/// reused at once; tokens stay valid as long as the reader (or a copy of it) lives.
 public struct JSONReader: Sendable {
     /// Limits the reader enforces.
     public struct Options: Sendable {
