@@ -41,7 +41,10 @@ public struct JSONWriter: Sendable {
     /// write checks the room once and then stores through a pointer.
     private var storage: [UInt8]
     private var length = 0
+    /// The next key or value needs a comma before it.
     private var needsComma = false
+    /// A comma is due before the next byte written (see ``write(room:_:)``).
+    private var pendingComma = false
     private var depth = 0
     private var hasValue = false
 
@@ -78,6 +81,7 @@ public struct JSONWriter: Sendable {
         result.removeSubrange(length...)
         length = 0
         needsComma = false
+        pendingComma = false
         hasValue = false
         return result
     }
@@ -85,14 +89,20 @@ public struct JSONWriter: Sendable {
     // MARK: - Output buffer
 
     /// Runs `body` with a pointer to at least `room` free bytes; `body` returns how many it wrote.
+    /// A pending comma goes first, in the same step, so that each value costs one buffer access.
     @inline(__always)
     private mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if storage.count &- length < room { grow(room) }
+        let comma = pendingComma
+        let total = room &+ 1
+        if storage.count &- length < total { grow(total) }
         let start = length
         let written = storage.withUnsafeMutableBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress, buffer.count &- start >= room else { return 0 }
-            return body(base + start)
+            guard let base = buffer.baseAddress, buffer.count &- start >= total else { return 0 }
+            guard comma else { return body(base + start) }
+            base[start] = UInt8(ascii: ",")
+            return 1 &+ body(base + start + 1)
         }
+        pendingComma = false
         length = start &+ written
     }
 
@@ -140,7 +150,7 @@ public struct JSONWriter: Sendable {
 
     @inline(__always)
     private mutating func beforeValue() {
-        if needsComma { writeByte(UInt8(ascii: ",")) }
+        pendingComma = needsComma
         needsComma = true
         hasValue = true
     }
@@ -181,7 +191,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes an object member's name; the member's value comes next.
     public mutating func writeKey(_ name: String) {
-        if needsComma { writeByte(UInt8(ascii: ",")) }
+        pendingComma = needsComma
         var name = name
         name.withUTF8 { writeQuoted($0) }
         writeByte(UInt8(ascii: ":"))
@@ -190,7 +200,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes a key escaped beforehand (the fast way for keys repeated in every entity).
     public mutating func writeKey(_ key: EncodedKey) {
-        if needsComma { writeByte(UInt8(ascii: ",")) }
+        pendingComma = needsComma
         key.bytes.withUnsafeBufferPointer { writeBytes(UnsafeRawBufferPointer($0)) }
         needsComma = false
     }
