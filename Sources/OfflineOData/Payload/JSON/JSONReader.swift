@@ -140,6 +140,7 @@ public struct JSONReader: Sendable {
         return event
     }
 
+    @inline(__always)
     private mutating func step() throws(ODataError) -> JSONEvent {
         let p = input.base
         let count = input.count
