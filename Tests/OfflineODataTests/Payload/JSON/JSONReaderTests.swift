@@ -132,6 +132,24 @@ import Testing
         #expect(next == "n")
     }
 
+    @Test func exposesRawBytesAndDepth() throws {
+        var reader = JSONReader(text: #"[{"k":"a\"b"}]"#)
+        #expect(reader.inputCount == 14)
+        _ = try reader.next()
+        _ = try reader.next()
+        #expect(reader.depth == 2)
+        guard case .key(let key) = try reader.next(), case .string(let value) = try reader.next() else {
+            Issue.record("expected a key and a string")
+            return
+        }
+        #expect(reader.bytes(of: key) == Array("k".utf8))
+        #expect(reader.withBytes(of: value) { Array($0) } == Array(#"a\"b"#.utf8))
+        #expect(reader.text(of: value) == #"a\"b"#)
+        #expect(reader.decodedString(value) == "a\"b")
+        #expect(try reader.next() == .objectEnd)
+        #expect(reader.depth == 1)
+    }
+
     @Test func peekDoesNotConsume() throws {
         var reader = JSONReader(text: "[true]")
         #expect(try reader.peek() == .arrayStart)
