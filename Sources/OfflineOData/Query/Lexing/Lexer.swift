@@ -223,6 +223,11 @@ struct Lexer {
             index += 1
         }
         if ByteClass.isIdentifierPart(at(index)) || at(index) == UInt8(ascii: ".") {
+            let guidShaped = at(start + 8) == UInt8(ascii: "-")
+            if !signed && !guidShaped && index - digitsStart == digitCount && ByteClass.isIdentifierStart(at(index)) {
+                // `0time`, `2x4`: a name cannot start with a digit; the whole token is wrong.
+                throw text.error("a name cannot start with a digit", at: start)
+            }
             throw text.error("unexpected character in a number", at: index)
         }
         return (.number, index)

@@ -226,6 +226,9 @@ struct QueryParser {
                 return ExpressionSyntax(.literal(literal), range: literal.range)
             }
             if next.kind == .openParen && !next.spaceBefore {
+                if dialect == .v4 && isWord("case") && string(token) == "case" {
+                    return try parseConditional()
+                }
                 if let function = try canonicalFunction(token) {
                     return try parseFunctionCall(function)
                 }
@@ -259,6 +262,26 @@ struct QueryParser {
         default:
             throw error("expression expected, found \(describe(token))", at: token)
         }
+    }
+
+    /// `case(condition:value, ...)`, from the name `case`.
+    private mutating func parseConditional() throws(ODataError) -> ExpressionSyntax {
+        try enter()
+        defer { depth -= 1 }
+        let start = token
+        try advance()
+        _ = try expect(.openParen, "'('")
+        var clauses: [ConditionalClauseSyntax] = []
+        while true {
+            let condition = try parseExpression()
+            _ = try expect(.colon, "':'")
+            let value = try parseExpression()
+            clauses.append(ConditionalClauseSyntax(condition: condition, value: value))
+            guard token.kind == .comma else { break }
+            try advance()
+        }
+        let close = try expect(.closeParen, "',' or ')'")
+        return ExpressionSyntax(.conditional(clauses), range: range(from: start.start, to: close.end))
     }
 
     /// `[value, ...]`: 4.01 JSON array whose items are expressions.

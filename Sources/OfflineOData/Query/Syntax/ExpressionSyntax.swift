@@ -19,6 +19,8 @@ public struct ExpressionSyntax: Sendable, Equatable {
         case array([ExpressionSyntax])
         /// A 4.01 JSON object, `{"Street":"Main", "No": 1 add 2}`.
         case object([JSONMemberSyntax])
+        /// 4.01 `case(condition:value, ...)`: the first clause whose condition holds gives the value.
+        case conditional([ConditionalClauseSyntax])
     }
 
     public var kind: Kind
@@ -27,6 +29,17 @@ public struct ExpressionSyntax: Sendable, Equatable {
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
+    }
+}
+
+/// One `condition:value` clause of `case(...)`.
+public struct ConditionalClauseSyntax: Sendable, Equatable {
+    public var condition: ExpressionSyntax
+    public var value: ExpressionSyntax
+
+    public init(condition: ExpressionSyntax, value: ExpressionSyntax) {
+        self.condition = condition
+        self.value = value
     }
 }
 
