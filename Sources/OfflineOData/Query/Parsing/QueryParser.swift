@@ -39,9 +39,8 @@ struct QueryParser {
     /// The next token after the current one, lexed once and kept for ``advance()``.
     mutating func peek() throws(ODataError) -> Token {
         if let lookahead { return lookahead.token }
-        var copy = lexer
-        let next = try copy.next()
-        lookahead = (next, copy.position)
+        let next = try lexer.token(at: lexer.position)
+        lookahead = (next, next.end)
         return next
     }
 

@@ -26,7 +26,7 @@ struct ResourcePathParser {
                 }
             } else {
                 if let previous = segments.last {
-                    try checkFollows(previous, slashAt: slashBefore, in: text, count: segments.count)
+                    try checkFollows(previous, slashAt: slashBefore, in: text)
                 }
                 segments.append(try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty))
             }
@@ -128,12 +128,10 @@ struct ResourcePathParser {
     }
 
     /// Segments that end a path, and what may follow what.
-    private func checkFollows(_ previous: PathSegmentSyntax, slashAt slash: Int, in text: DecodedText, count: Int) throws(ODataError) {
+    private func checkFollows(_ previous: PathSegmentSyntax, slashAt slash: Int, in text: DecodedText) throws(ODataError) {
         switch previous.kind {
         case .count, .value, .ref, .metadata, .batch, .query:
             throw text.error("nothing may follow \(name(previous.kind)) in a path", at: slash)
-        case .crossjoin where count > 0:
-            break
         default:
             break
         }
