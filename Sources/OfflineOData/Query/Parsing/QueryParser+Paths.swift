@@ -30,9 +30,7 @@ extension QueryParser {
             end = segment.range.end
             segments.append(segment)
         }
-        if root != .implicit && segments.isEmpty && root != .it && root != .this {
-            if case .root = root { throw error("'/' expected after $root", at: token) }
-        }
+        if root == .root && segments.isEmpty { throw error("'/' expected after $root", at: token) }
         let startOffset = range(start).offset
         return ExpressionSyntax(.path(MemberPathSyntax(root: root, segments: segments)),
                                 range: SourceRange(offset: startOffset, length: max(0, end - startOffset)))

@@ -20,10 +20,8 @@ struct ResourcePathParser {
                 segmentEnd += 1
             }
             if segmentEnd == segmentStart {
-                // An empty segment is allowed only as a trailing slash.
-                if segmentEnd < text.count || (segments.isEmpty && segmentStart == 0) {
-                    if segmentEnd < text.count { throw text.error("empty path segment", at: segmentStart) }
-                }
+                // An empty segment is allowed only as a trailing slash (or an empty path).
+                if segmentEnd < text.count { throw text.error("empty path segment", at: segmentStart) }
             } else {
                 if let previous = segments.last {
                     try checkFollows(previous, slashAt: slashBefore, in: text)
