@@ -117,9 +117,9 @@ struct QueryParser {
         return Keyword.binaryOperator(Keyword.packLowercased(text, token.start, token.end))
     }
 
+    /// Precedence climbing. It recurses only to a tighter level (at most seven deep), so the depth
+    /// limit is counted where nesting is unbounded: parentheses, calls, unary chains, paths.
     private mutating func parseBinary(minimumPrecedence: Int) throws(ODataError) -> ExpressionSyntax {
-        try enter()
-        defer { depth -= 1 }
         var left = try parseUnary()
         while let op = binaryOperator(), op.precedence >= minimumPrecedence, op != .has, op != .in {
             let operatorToken = token
@@ -134,10 +134,10 @@ struct QueryParser {
     }
 
     private mutating func parseUnary() throws(ODataError) -> ExpressionSyntax {
-        try enter()
-        defer { depth -= 1 }
         let start = token
         if token.kind == .minus {
+            try enter()
+            defer { depth -= 1 }
             try advance()
             let operand = try parseUnary()
             return ExpressionSyntax(.unary(.negate, operand), range: range(start).union(operand.range))
@@ -145,6 +145,8 @@ struct QueryParser {
         if isWord("not") {
             let next = try peek()
             if next.spaceBefore || next.kind == .openParen {
+                try enter()
+                defer { depth -= 1 }
                 try advance()
                 let operand = try parseUnary()
                 return ExpressionSyntax(.unary(.not, operand), range: range(start).union(operand.range))
