@@ -73,8 +73,8 @@ extension QueryParser {
                 guard dialect == .v4 else { throw error("$filter path segments are OData V4 syntax", at: start) }
                 _ = try expect(.openParen, "'('")
                 let expression = try parseExpression()
-                _ = try expect(.closeParen, "')'")
-                return try parseArgumentLists(for: .filter(expression), start: start)
+                let close = try expect(.closeParen, "')'")
+                return try parseArgumentLists(for: .filter(expression), start: start, headEnd: close.end)
             default:
                 throw error("unexpected \(describe(start)) in a path", at: start)
             }
@@ -84,10 +84,10 @@ extension QueryParser {
     }
 
     /// Collects the `(...)` groups written right after a segment name.
-    mutating func parseArgumentLists(for kind: PathSegmentSyntax.Kind, start: Token) throws(ODataError) -> PathSegmentSyntax {
+    /// `headEnd` is where the segment's own text ends (after `$filter(...)`, the closing parenthesis).
+    mutating func parseArgumentLists(for kind: PathSegmentSyntax.Kind, start: Token, headEnd: Int? = nil) throws(ODataError) -> PathSegmentSyntax {
         var lists: [ArgumentListSyntax] = []
-        var end = lexer.text.origin(start.end)
-        if case .filter = kind { end = text.origin(lexer.position) }
+        var end = text.origin(headEnd ?? start.end)
         while token.kind == .openParen && !token.spaceBefore {
             let list = try parseArgumentList()
             end = list.range.end

@@ -93,6 +93,11 @@ struct QueryParser {
         }
     }
 
+    /// Option values start right after `=`: whitespace there is an error.
+    func rejectLeadingSpace() throws(ODataError) {
+        if token.spaceBefore { throw error("unexpected whitespace", at: token) }
+    }
+
     /// Fails unless the whole input was used.
     func expectEnd() throws(ODataError) {
         if token.kind != .end { throw error("unexpected \(describe(token))", at: token) }

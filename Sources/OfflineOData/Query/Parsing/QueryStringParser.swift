@@ -153,10 +153,3 @@ struct QueryStringParser {
         }
     }
 }
-
-extension QueryParser {
-    /// Option values start right after `=`.
-    func rejectLeadingSpace() throws(ODataError) {
-        if token.spaceBefore { throw error("unexpected whitespace", at: token) }
-    }
-}
