@@ -7,8 +7,8 @@
 /// ```
 /// Errors are `ODataError(.syntax, ..., offset:)` with the character offset in the text passed in
 /// (`.unsupported` for geospatial literals and functions, JSON values inside a resource path, and
-/// `$apply`). Every limit is checked: input
-/// longer than ``Limits/maxLength`` or nested deeper than ``Limits/maxDepth`` is an error, not a crash.
+/// `$apply`). Every limit is checked: input longer than ``Limits/maxLength`` or nested deeper than
+/// ``Limits/maxDepth`` is an error, not a crash.
 public struct ODataURLParser: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Maximum nesting of parentheses, operators, paths and nested options.
