@@ -32,6 +32,9 @@ struct ResourcePathParser {
             segmentStart = segmentEnd + 1
         }
         try checkFirst(segments, in: text)
+        if segments.last?.kind == .links {
+            throw text.error("$links must be followed by a navigation property", at: text.count)
+        }
         return ResourcePathSyntax(segments: segments, range: SourceRange(offset: start, length: end - start))
     }
 
