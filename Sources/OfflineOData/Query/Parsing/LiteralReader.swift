@@ -217,14 +217,14 @@ enum LiteralReader {
         }
         if prefix.utf8.contains(UInt8(ascii: ".")) {
             if lowerPrefix.hasPrefix("geo.") || lowerPrefix == "geography" || lowerPrefix == "geometry" {
-                throw ODataError(.unsupported, "geospatial literals are not supported", offset: text.origin(token.start))
+                throw ODataError(.unsupported, "unsupported: geospatial literals are not implemented", offset: text.origin(token.start))
             }
             guard dialect == .v4 else { throw text.error("enumeration literals are OData V4 syntax", at: token.start) }
             return .enumeration(typeName: prefix, value: content)
         }
         switch (lowerPrefix, dialect) {
         case ("geography", _), ("geometry", _):
-            throw ODataError(.unsupported, "geospatial literals are not supported", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: geospatial literals are not implemented", offset: text.origin(token.start))
         case ("duration", .v4):
             try requireWhole(try DurationScanner(text: text, end: contentEnd).scan(from: contentStart))
             return .duration(content)

@@ -135,7 +135,7 @@ extension QueryParser {
             return ExpressionSyntax(.parameterAlias(String(text.string(start.start, start.end).dropFirst())), range: range(start))
         }
         if token.kind == .openBracket || token.kind == .openBrace {
-            throw ODataError(.unsupported, "JSON array and object values in a resource path are not supported; pass them as a parameter alias (@p)", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: JSON array and object values in a resource path; pass them as a parameter alias (@p)", offset: text.origin(token.start))
         }
         if let literal = try LiteralReader.literal(token, in: text, dialect: dialect) {
             try advance()

@@ -334,7 +334,7 @@ struct QueryParser {
     private func canonicalFunction(_ token: Token) throws(ODataError) -> CanonicalFunction? {
         let name = string(token)
         if token.end - token.start > 4 && Keyword.packLowercased(text, token.start, token.start + 4) == Keyword.pack("geo.") {
-            throw ODataError(.unsupported, "geospatial functions such as '\(name)' are not supported", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: geospatial functions such as '\(name)' are not implemented", offset: text.origin(token.start))
         }
         guard let function = CanonicalFunction(rawValue: name) else { return nil }
         switch (function, dialect) {

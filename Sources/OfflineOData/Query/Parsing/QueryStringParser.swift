@@ -117,7 +117,7 @@ struct QueryStringParser {
         case .levels:
             throw ODataError(.syntax, "$levels is only allowed inside $expand", offset: start)
         case .apply:
-            throw ODataError(.unsupported, "$apply (data aggregation) is not supported", offset: start)
+            throw ODataError(.unsupported, "unsupported: $apply (data aggregation) is not implemented", offset: start)
         }
     }
 
