@@ -117,6 +117,7 @@ struct QueryParser {
         try parseBinary(minimumPrecedence: 1)
     }
 
+    @inline(__always)
     private func binaryOperator() -> BinaryOperator? {
         guard token.kind == .name, token.end - token.start <= 5 else { return nil }
         return Keyword.binaryOperator(Keyword.packLowercased(text, token.start, token.end))
@@ -161,6 +162,7 @@ struct QueryParser {
     }
 
     /// A primary followed by `has` or `in`, which bind tighter than the unary operators.
+    @inline(__always)
     private mutating func parsePostfix() throws(ODataError) -> ExpressionSyntax {
         var left = try parsePrimary()
         while let op = binaryOperator(), op == .has || op == .in {

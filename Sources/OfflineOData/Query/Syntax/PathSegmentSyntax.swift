@@ -5,7 +5,7 @@
 /// name is an entity set, a property, a type cast or a function, and whether a group is a key
 /// predicate or a parameter list. Groups are kept in order: `F(x=1)(2)` has two.
 public struct PathSegmentSyntax: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+    public indirect enum Kind: Sendable, Equatable {
         /// An identifier or a qualified name (`Model.Customer`, `Model.*`, `*`).
         case name(String)
         /// A key written as its own segment (4.01 key-as-segment), `Customers/1`.
