@@ -73,13 +73,15 @@ func run(_ cases: [TestCase], mapping: RuleMapping) -> Tally {
     return tally
 }
 
-func loadYAMLCases(_ path: String) -> [TestCase]? {
+func loadYAML(_ path: String) -> (cases: [TestCase], constraints: [String: [String]])? {
     guard let bytes = readWholeFile(path) else { return nil }
     var reader = YAMLSubsetReader(String(decoding: bytes, as: UTF8.self))
-    return reader.read().testCases.compactMap { fields in
+    let document = reader.read()
+    let cases: [TestCase] = document.testCases.compactMap { fields in
         guard let rule = fields["Rule"], let input = fields["Input"] else { return nil }
         return TestCase(name: fields["Name"] ?? "", rule: rule, input: input, failAt: fields["FailAt"].flatMap { Int($0) })
     }
+    return (cases, document.constraints)
 }
 
 func loadJSONCases(_ path: String) -> [TestCase]? {
@@ -105,12 +107,12 @@ func readFloor(_ path: String) -> [String: Int] {
 
 let root = fixturesRoot()
 let verbose = CommandLine.arguments.contains("--verbose")
-guard let yamlCases = loadYAMLCases(root + "/oasis-odata-abnf/odata-abnf-testcases.yaml") else {
+guard let (yamlCases, constraints) = loadYAML(root + "/oasis-odata-abnf/odata-abnf-testcases.yaml") else {
     print("cannot read oasis-odata-abnf/odata-abnf-testcases.yaml under \(root) (set OOD_FIXTURES)")
     exit(2)
 }
 let jsonCases = loadJSONCases(root + "/jaystack-odata-v4-parser/cases.json") ?? []
-let mapping = RuleMapping()
+let mapping = RuleMapping(customNames: constraints["customName"].map(Set.init))
 let oasis = run(yamlCases, mapping: mapping)
 let corpus40 = run(jsonCases, mapping: mapping)
 

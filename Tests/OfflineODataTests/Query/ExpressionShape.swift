@@ -29,6 +29,7 @@ enum ExpressionShape {
         case .typeName(let name): return name
         case .list(let items): return "(" + items.map(of).joined(separator: ",") + ")"
         case .array(let items): return "[" + items.map(of).joined(separator: ",") + "]"
+        case .conditional(let clauses): return "case(" + clauses.map { of($0.condition) + ":" + of($0.value) }.joined(separator: ",") + ")"
         case .object(let members): return "{" + members.map { "\($0.name):" + of($0.value) }.joined(separator: ",") + "}"
         }
     }
