@@ -229,7 +229,8 @@ enum LiteralReader {
             try requireWhole(try DurationScanner(text: text, end: contentEnd).scan(from: contentStart))
             return .duration(content)
         case ("binary", .v4):
-            guard let bytes = Base64.decode(text, contentStart, contentEnd) else {
+            guard contentStart <= contentEnd, contentEnd <= text.bytes.count,
+                  let bytes = Base64Codec.decode(text.bytes[contentStart..<contentEnd]) else {
                 throw text.error("malformed base64url in binary literal", at: contentStart)
             }
             return .binary(bytes)
