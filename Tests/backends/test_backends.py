@@ -726,6 +726,64 @@ class TestV2:
         assert call(v2.url(path), "GET", headers=JSON).status == 405
 
 
+# =========================================================================== the seed scenarios
+
+# The URLs of the project's normative scenarios (the SAP blog posts in the seeds), character for
+# character. On the wire only the spaces are percent-encoded, as every HTTP client must.
+SEED_US = "TravelagencyCollection?$filter=country eq 'US'"            # the defining request
+SEED_BEIJING = "TravelagencyCollection?$filter=city eq 'Beijing'"
+SEED_ROME = "TravelagencyCollection?$filter=city eq 'Rome'"
+SEED_FLIGHTS = "FlightCollection?$filter=fldate gt datetime'2013-09-16T00:00'"   # V2 literal
+
+
+def verbatim(backend, seed_url: str) -> str:
+    wire = seed_url.replace(" ", "%20")
+    assert urllib.parse.unquote(wire) == seed_url
+    return backend.url(wire)
+
+
+def test_seed_v4_defining_request_us(v4, seed):
+    got, _ = v4_read_all(verbatim(v4, SEED_US))
+    expected = agencies(seed, lambda a: a["country"] == "US")
+    assert expected and {a["agencynum"] for a in got} == expected
+    assert len(got) == len(expected) and all(a["country"] == "US" for a in got)
+
+
+def test_seed_v4_city_filters(v4, seed):
+    for url, city in ((SEED_BEIJING, "Beijing"), (SEED_ROME, "Rome")):
+        got, _ = v4_read_all(verbatim(v4, url))
+        expected = agencies(seed, lambda a: a["city"] == city)
+        assert expected and {a["agencynum"] for a in got} == expected, city
+        assert all(a["city"] == city for a in got)
+
+
+def test_seed_v2_defining_request_us_json(v2, seed):
+    reply = call(verbatim(v2, SEED_US) + "&$format=json")
+    assert reply.header("Content-Type").startswith("application/json")
+    rows = v2_results(reply)
+    expected = agencies(seed, lambda a: a["country"] == "US")
+    assert expected and {r["agencynum"] for r in rows} == expected
+    assert len(rows) == len(expected) and all(r["country"] == "US" for r in rows)
+
+
+def test_seed_v2_city_filters(v2, seed):
+    for url, city in ((SEED_BEIJING, "Beijing"), (SEED_ROME, "Rome")):
+        rows = v2_results(call(verbatim(v2, url), headers=JSON))
+        expected = agencies(seed, lambda a: a["city"] == city)
+        assert expected and {r["agencynum"] for r in rows} == expected, city
+
+
+def test_seed_v2_flights_after_2013_09_16(v2, seed):
+    rows = v2_results(call(verbatim(v2, SEED_FLIGHTS), headers=JSON))
+    got = [(r["carrid"], r["connid"], v2_date(r["fldate"]).date().isoformat()) for r in rows]
+    flights = {flight_key(f) for f in seed["FlightCollection"]}
+    expected = {k for k in flights if k[2] > "2013-09-16"}
+    assert len(got) == len(set(got)) and set(got) == expected
+    # The data straddles the date, and its boundary: the flight on 2013-09-16 itself is not after.
+    assert expected and flights - expected
+    assert ("LH", "0400", "2013-09-17") in expected and ("LH", "0400", "2013-09-16") not in expected
+
+
 # =========================================================================== the launcher
 
 def test_launcher_reports_a_failing_server_with_its_stderr(tmp_path):

@@ -136,6 +136,20 @@ def test_awkward_values_are_there(default_output):
     assert "王小明" in {b["passname"] for b in data["BookingCollection"]}
 
 
+@pytest.mark.parametrize("size", ["tiny", "small"])
+def test_seed_scenarios_find_data(size):
+    # The seed URLs (country eq 'US', city eq 'Beijing' / 'Rome', fldate gt 2013-09-16) must
+    # select some rows and leave others out, even in the small sizes the tests use.
+    data = backends.load_seed(size)
+    agencies = data["TravelagencyCollection"]
+    for name, value in (("country", "US"), ("city", "Beijing"), ("city", "Rome")):
+        matching = [a for a in agencies if a[name] == value]
+        assert 0 < len(matching) < len(agencies), (name, value)
+    dates = {f["fldate"] for f in data["FlightCollection"]}
+    assert {"2013-09-16", "2013-09-17"} <= dates
+    assert any(d < "2013-09-16" for d in dates) and any(d > "2013-09-17" for d in dates)
+
+
 def test_scales_to_100k_bookings_in_bounded_time_and_memory(tmp_path):
     out = tmp_path / "big.json"
     script = (
