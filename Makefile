@@ -1,7 +1,7 @@
 # The project's commands. `make test` is what CI runs (.ci/run); it installs what it needs itself.
 #
 #   make demo         the main job on the bundled sample service (not there yet: issue 10)
-#   make test         every suite: Swift, C/C++ (ctest), the tool, Python
+#   make test         every suite: Swift, C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
 
@@ -14,7 +14,8 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv swift-test cmake-build ctest pytest test bench install demo clean
+.PHONY: all deps venv backends-venv swift-test cmake-build ctest pytest pytest-backends test bench \
+        install demo clean
 
 all: cmake-build
 
@@ -26,8 +27,19 @@ $(PYTHON):
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet "pytest>=7"
+	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	touch $(BACKENDS_STAMP)
 
 venv: $(PYTHON)
+
+# The real OData services the integration tests start (odatapy for V4, mock-sap for V2), pinned in
+# Tests/backends/requirements.txt; reinstalled into the venv whenever that file changes.
+BACKENDS_STAMP := $(VENV)/.backends-requirements
+$(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
+	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	touch $@
+
+backends-venv: $(BACKENDS_STAMP)
 
 swift-test: deps
 	swift build --build-tests
@@ -50,7 +62,11 @@ pytest: cmake-build
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) PYTHONPATH=bindings/python \
 	    $(PYTHON) -m pytest -q bindings/python/tests
 
-test: swift-test ctest pytest
+# The backends, their probes, the flight sample's generator and $metadata (Tests/backends/README.md).
+pytest-backends: backends-venv
+	$(PYTHON) -m pytest -q Tests/backends
+
+test: swift-test ctest pytest pytest-backends
 
 bench: cmake-build
 	@echo "== C ABI call overhead"

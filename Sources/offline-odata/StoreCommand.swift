@@ -6,33 +6,148 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Create and inspect store files.",
-        subcommands: [Create.self]
+        subcommands: [Create.self, Info.self]
     )
 
-    /// `offline-odata store create PATH`.
+    /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a store file (or check that PATH already is one).",
+            abstract: "Create a store file, for a service when --metadata is given.",
             discussion: """
-                Example:
-                  offline-odata store create travel.store
+                Without --metadata, creates an empty store file (or checks that STORE already is one).
+                With --metadata, the store is made for that service: its tables come from the
+                $metadata document, which the store keeps, and --defining names the reads whose
+                results it will hold.
 
-                Exit codes: 0 the store exists now; 1 PATH cannot be opened or is not a store.
+                Examples:
+                  offline-odata store create travel.store
+                  offline-odata store create travel.store --metadata metadata.xml \\
+                      --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'" \\
+                      --defining "Flights=FlightCollection"
+
+                Exit codes: 0 the store exists now; 1 an error (the message says which); 64 a usage error.
                 """
         )
 
         @Argument(help: "The path of the store file.")
         var path: String
 
+        @Option(help: "The service's $metadata document (a file).")
+        var metadata: String?
+
+        @Flag(help: "Speak OData V2 (the default is the document's version).")
+        var v2 = false
+
+        @Flag(help: "Speak OData V4 (the default is the document's version).")
+        var v4 = false
+
+        @Option(name: .customLong("defining"), help: "A defining request, NAME=URL (repeatable).")
+        var definingRequests: [String] = []
+
+        @Option(name: .customLong("service"), help: "The service root URL, for later downloads.")
+        var serviceRoot: String?
+
+        func validate() throws {
+            if v2 && v4 { throw ValidationError("--v2 and --v4 exclude each other") }
+            if metadata == nil && (!definingRequests.isEmpty || v2 || v4) {
+                throw ValidationError("--defining, --v2 and --v4 need --metadata")
+            }
+            for text in definingRequests where !text.contains("=") {
+                throw ValidationError("--defining takes NAME=URL, not '\(text)'")
+            }
+        }
+
         func run() throws {
-            let existed = fileExists(path)
-            do {
-                let store = try StoreFile(path: path)
+            do throws(ODataError) {
+                guard let metadata else {
+                    try createEmpty()
+                    return
+                }
+                let document = String(decoding: try readWholeFile(metadata), as: UTF8.self)
+                let requests = definingRequests.map { text -> DefiningRequest in
+                    let name = text.prefix { $0 != "=" }
+                    return DefiningRequest(name: String(name), url: String(text.dropFirst(name.count + 1)))
+                }
+                let store = try OfflineStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
+                                                    definingRequests: requests, serviceRoot: serviceRoot)
                 defer { store.close() }
-                let version = try store.formatVersion()
-                let mode = try store.journalMode()
-                let verb = existed ? "already a store" : "created"
-                print("\(path): \(verb) (format version \(version), journal mode \(mode))")
+                let dialect = store.dialect == .v4 ? "V4" : "V2"
+                print("\(path): created for \(store.model.namespaces.joined(separator: ", ")) (OData \(dialect), "
+                      + "\(store.schema.tables.count) entity sets, \(requests.count) defining requests)")
+            } catch {
+                exitWithError(error)
+            }
+        }
+
+        private func createEmpty() throws(ODataError) {
+            let existed = fileExists(path)
+            let store = try StoreFile(path: path)
+            defer { store.close() }
+            let version = try store.formatVersion()
+            let mode = try store.journalMode()
+            let verb = existed ? "already a store" : "created"
+            print("\(path): \(verb) (format version \(version), journal mode \(mode))")
+        }
+    }
+
+    /// `offline-odata store info STORE [--json]`.
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what a store holds: its service model, dialect and defining requests.",
+            discussion: """
+                Example:
+                  offline-odata store info travel.store --json
+
+                Exit codes: 0 success; 1 STORE is not a store made for a service (the message says why).
+                """
+        )
+
+        @Argument(help: "The path of the store file.")
+        var path: String
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            do throws(ODataError) {
+                guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+                let store = try OfflineStore.open(path: path)
+                defer { store.close() }
+                let requests = try store.definingRequests()
+                let version = try store.file.formatVersion()
+                let sets = store.schema.tables.map(\.entitySet)
+                let root = try store.serviceRoot()
+                if json {
+                    var writer = JSONWriter()
+                    writer.beginObject()
+                    writer.writeKey("path"); writer.writeString(path)
+                    writer.writeKey("formatVersion"); writer.writeNumber(version)
+                    writer.writeKey("dialect"); writer.writeString(store.dialect == .v4 ? "v4" : "v2")
+                    writer.writeKey("namespaces"); writer.writeValue(.array(store.model.namespaces.map { .string($0) }))
+                    writer.writeKey("serviceRoot"); root.map { writer.writeString($0) } ?? writer.writeNull()
+                    writer.writeKey("entitySets"); writer.writeValue(.array(sets.map { .string($0) }))
+                    writer.writeKey("definingRequests")
+                    writer.beginArray()
+                    for request in requests {
+                        writer.beginObject()
+                        writer.writeKey("name"); writer.writeString(request.name)
+                        writer.writeKey("url"); writer.writeString(request.url)
+                        writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                    writer.endObject()
+                    print(String(decoding: writer.bytes, as: UTF8.self))
+                } else {
+                    print("store:            \(path) (format version \(version))")
+                    print("service:          \(store.model.namespaces.joined(separator: ", ")), OData \(store.dialect == .v4 ? "V4" : "V2")")
+                    print("service root:     \(root ?? "(not set)")")
+                    print("entity sets:      \(sets.count): \(sets.joined(separator: ", "))")
+                    print("defining requests: \(requests.count)")
+                    for request in requests {
+                        print("  \(request.name) = \(request.url)  (last download: \(request.lastDownload ?? "never"))")
+                    }
+                }
             } catch {
                 exitWithError(error)
             }

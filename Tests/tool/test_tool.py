@@ -1,4 +1,6 @@
 """The command-line tool: every subcommand, its help, its success and its errors."""
+import json
+import os
 import re
 import sqlite3
 
@@ -66,3 +68,54 @@ def test_store_create_without_a_path_is_a_usage_error(tool):
     result = tool("store", "create")
     assert result.returncode == 64
     assert "Missing expected argument" in result.stderr
+
+
+FLIGHT_V4 = os.path.join(os.path.dirname(__file__), "..", "..", "Examples", "FlightSample", "metadata-v4.xml")
+
+
+def test_store_create_for_a_service_and_info(tool, tmp_path):
+    path = str(tmp_path / "travel.store")
+    result = tool("store", "create", path, "--metadata", FLIGHT_V4,
+                  "--defining", "Agencies=TravelagencyCollection?$top=5", "--defining", "Flights=FlightCollection",
+                  "--service", "http://127.0.0.1:1/")
+    assert result.returncode == 0, result.stderr
+    assert "created for RMTSAMPLEFLIGHT (OData V4, 4 entity sets, 2 defining requests)" in result.stdout
+    info = tool("store", "info", path, "--json")
+    assert info.returncode == 0, info.stderr
+    data = json.loads(info.stdout)
+    assert data["dialect"] == "v4"
+    assert data["serviceRoot"] == "http://127.0.0.1:1/"
+    assert [r["name"] for r in data["definingRequests"]] == ["Agencies", "Flights"]
+    assert "FlightCollection" in data["entitySets"]
+    text = tool("store", "info", path)
+    assert "Agencies = TravelagencyCollection?$top=5" in text.stdout
+
+
+def test_store_create_refuses_a_function_import(tool, tmp_path):
+    path = tmp_path / "f.store"
+    result = tool("store", "create", str(path), "--metadata", FLIGHT_V4, "--defining", "X=GetAgencyDetails(agencynum='1')")
+    assert result.returncode == 1
+    assert "does not run operations" in result.stderr
+    assert not path.exists()
+
+
+def test_store_create_with_broken_metadata(tool, tmp_path):
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<edmx:Edmx Version='4.0'")
+    result = tool("store", "create", str(tmp_path / "b.store"), "--metadata", str(broken))
+    assert result.returncode == 1
+    assert "line" in result.stderr
+
+
+def test_store_create_usage_errors(tool, tmp_path):
+    assert tool("store", "create", str(tmp_path / "x.store"), "--defining", "A=B").returncode == 64
+    assert tool("store", "create", str(tmp_path / "x.store"), "--metadata", FLIGHT_V4, "--v2", "--v4").returncode == 64
+
+
+def test_store_info_help_and_errors(tool, tmp_path):
+    assert "Example" in tool("store", "info", "--help").stdout
+    missing = tool("store", "info", str(tmp_path / "missing.store"))
+    assert missing.returncode == 1 and "does not exist" in missing.stderr
+    tool("store", "create", str(tmp_path / "empty.store"))
+    empty = tool("store", "info", str(tmp_path / "empty.store"))
+    assert empty.returncode == 1 and "without a service model" in empty.stderr

@@ -67,6 +67,8 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For errors in documents (`$metadata`): the 1-based line and column of the fault.
     public var line: Int?
     public var column: Int?
+    /// For errors the service answered: its HTTP status (`412`, `500`, ...).
+    public var httpStatus: Int?
 
     public init(_ code: Code, _ message: String, offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
         self.code = code

@@ -1,0 +1,91 @@
+/// An offline store: a store file with its service's model, its defining requests and its tables.
+///
+/// A store is made once from a `$metadata` document (``create(path:metadata:dialect:definingRequests:serviceRoot:)``),
+/// which it keeps, so that ``open(path:)`` needs no service. It speaks one OData dialect, the
+/// service's: V2 stores accept V2 URL syntax and answer in V2 JSON, V4 stores likewise.
+public final class OfflineStore: @unchecked Sendable {
+    public let file: StoreFile
+    public let model: MetadataModel
+    public let schema: StoreSchema
+    public let dialect: Dialect
+
+    private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) {
+        self.file = file
+        self.model = model
+        self.schema = schema
+        self.dialect = dialect
+    }
+
+    /// Makes a new store at `path` for the service described by `metadata`.
+    ///
+    /// - Parameters:
+    ///   - dialect: the OData dialect; by default the document's (V1 to V3 documents speak V2).
+    ///   - definingRequests: named reads whose results the store will hold; each must read a
+    ///     collection of the model (a function import is refused).
+    /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
+    ///   when the file already holds a store with a model, and the errors of the defining requests.
+    public static func create(path: String, metadata: String, dialect: Dialect? = nil,
+                              definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil) throws(ODataError) -> OfflineStore {
+        let model = try MetadataReader.read(metadata)
+        let schema = try StoreSchema(model: model)
+        let chosenDialect = dialect ?? (model.version.usesV4Protocol ? .v4 : .v2)
+        for request in definingRequests {
+            try DefiningRequestCheck.check(request, model: model, dialect: chosenDialect)
+        }
+        let file = try StoreFile(path: path)
+        do throws(ODataError) {
+            try file.withConnection { db throws(ODataError) in
+                guard try StoreInfoTable.value("metadata", in: db) == nil else {
+                    throw ODataError(.misuse, "'\(path)' already holds a store for a service: open it instead of creating it")
+                }
+                try db.transaction { () throws(ODataError) in
+                    for statement in schema.createStatements { try db.execute(statement) }
+                    try StoreInfoTable.setValue(metadata, for: "metadata", in: db)
+                    try StoreInfoTable.setValue(chosenDialect == .v4 ? "v4" : "v2", for: "dialect", in: db)
+                    try StoreInfoTable.setValue(serviceRoot, for: "service_root", in: db)
+                    try DefiningRequestTable.replace(with: definingRequests, in: db)
+                }
+            }
+        } catch {
+            file.close()
+            throw error
+        }
+        return OfflineStore(file: file, model: model, schema: schema, dialect: chosenDialect)
+    }
+
+    /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
+    ///
+    /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
+    public static func open(path: String) throws(ODataError) -> OfflineStore {
+        let file = try StoreFile(path: path)
+        do throws(ODataError) {
+            let (metadata, dialectText) = try file.withConnection { db throws(ODataError) in
+                (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value("dialect", in: db))
+            }
+            guard let metadata else {
+                throw ODataError(.notAStore, "'\(path)' is a store without a service model: create it with a $metadata document")
+            }
+            let model = try MetadataReader.read(metadata)
+            let schema = try StoreSchema(model: model)
+            return OfflineStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
+        } catch {
+            file.close()
+            throw error
+        }
+    }
+
+    /// The service root recorded at creation, if any.
+    public func serviceRoot() throws(ODataError) -> String? {
+        try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
+    }
+
+    public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
+
+    /// Replaces the defining requests, after checking each against the model.
+    public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
+        for request in requests { try DefiningRequestCheck.check(request, model: model, dialect: dialect) }
+        try file.setDefiningRequests(requests)
+    }
+
+    public func close() { file.close() }
+}

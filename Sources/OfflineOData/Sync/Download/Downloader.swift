@@ -1,0 +1,71 @@
+/// Downloads one defining request, page after page, over HTTP, handing each page to a sink.
+///
+/// It follows server-driven paging to the end, asks for changes only when it has a delta link
+/// from the last download, and keeps the newest delta link the service offers on any page
+/// (odatapy puts it on the first page, the specification on the last). It knows the wire forms of
+/// V2 and V4 services (headers, error bodies) but not the store: the caller owns the transaction
+/// the sink writes in, so a failed download changes nothing.
+struct Downloader {
+    let transport: HTTPTransport
+    let serviceRoot: String
+    let dialect: Dialect
+    /// Asked of V4 services with `Prefer: odata.maxpagesize`; nil leaves the page size to the service.
+    var preferredPageSize: Int?
+    /// A guard against services whose next links never end.
+    var maximumPages = 1_000_000
+
+    /// Downloads `request` (or the changes since its `deltaLink`) into `sink`.
+    ///
+    /// - Parameters:
+    ///   - progress: called after every page; returning false stops the download (``ODataError/Code/aborted``).
+    /// - Throws: ``ODataError/Code/network`` and ``ODataError/Code/http`` for transport and service
+    ///   failures (with the service's own error message), ``ODataError/Code/aborted`` when stopped,
+    ///   and whatever the sink throws for a page it cannot take.
+    func download(_ request: DefiningRequest, useDelta: Bool, into sink: inout some PageSink,
+                  cancellation: HTTPCancellation? = nil,
+                  progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> DownloadOutcome {
+        let isDelta = useDelta && request.deltaLink != nil
+        var url = ServiceURL.resolve((isDelta ? request.deltaLink : nil) ?? request.url, against: serviceRoot)
+        var pages = 0
+        var entities = 0
+        var deltaLink: String?
+        while true {
+            let response = try transport.send(HTTPRequest(url: url, headers: headers()), cancellation: cancellation)
+            guard (200..<300).contains(response.status) else {
+                throw ServiceError.from(response, request: "GET \(redactedURL(url))")
+            }
+            let summary = try sink.accept(page: response.body)
+            pages += 1
+            entities += summary.entities
+            if let link = summary.deltaLink { deltaLink = link }
+            let report = DownloadProgress(definingRequest: request.name, pages: pages, entities: entities,
+                                          expectedEntities: summary.count, isDelta: isDelta)
+            guard progress(report) else {
+                throw ODataError(.aborted, "the download of '\(request.name)' was stopped after \(pages) pages")
+            }
+            guard let next = summary.nextLink else { break }
+            guard pages < maximumPages else {
+                throw ODataError(.network, "the service sent more than \(maximumPages) pages for '\(request.name)'")
+            }
+            url = ServiceURL.resolve(next, against: serviceRoot)
+        }
+        return DownloadOutcome(definingRequest: request.name, pages: pages, entities: entities, isDelta: isDelta,
+                               deltaLink: deltaLink)
+    }
+
+    /// The request headers of every page: JSON, the protocol version, and for V4 the preferences.
+    private func headers() -> [HTTPHeader] {
+        switch dialect {
+        case .v2:
+            return [HTTPHeader("Accept", "application/json"), HTTPHeader("MaxDataServiceVersion", "2.0"),
+                    HTTPHeader("DataServiceVersion", "2.0")]
+        case .v4:
+            // Change tracking is asked for on every page: next links do not carry the preference.
+            var preferences = ["odata.track-changes"]
+            if let preferredPageSize { preferences.append("odata.maxpagesize=\(preferredPageSize)") }
+            return [HTTPHeader("Accept", "application/json;odata.metadata=minimal"),
+                    HTTPHeader("OData-MaxVersion", "4.01"), HTTPHeader("OData-Version", "4.0"),
+                    HTTPHeader("Prefer", preferences.joined(separator: ","))]
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Builds the absolute URLs the engine sends: a store's relative URLs against its service root,
+/// and the links services return (`@odata.nextLink` may be relative), percent-encoding what a URL
+/// may not contain (the spaces and quotes of `$filter=country eq 'US'`).
+enum ServiceURL {
+    /// `relative` resolved against `serviceRoot`; an absolute URL is returned as it is.
+    static func resolve(_ relative: String, against serviceRoot: String) -> String {
+        if hasScheme(relative) { return encoded(relative) }
+        if relative.hasPrefix("/") {
+            // Host-relative: keep scheme and authority of the root.
+            guard let schemeEnd = serviceRoot.utf8.firstRange(of: "://".utf8) else { return encoded(relative) }
+            let afterScheme = serviceRoot.utf8[schemeEnd.upperBound...]
+            let authorityEnd = afterScheme.firstIndex(of: UInt8(ascii: "/")) ?? serviceRoot.utf8.endIndex
+            return String(serviceRoot[..<authorityEnd]) + encoded(relative)
+        }
+        let root = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        return root + encoded(relative)
+    }
+
+    static func hasScheme(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        let scheme = text[..<colon]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }
+            && text[colon...].hasPrefix("://")
+    }
+
+    /// Percent-encodes the bytes a URL cannot carry as they are; existing `%XX` escapes stay.
+    static func encoded(_ text: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if isAllowed(byte) {
+                result.append(byte)
+            } else {
+                result.append(UInt8(ascii: "%"))
+                result.append(hex[Int(byte >> 4)])
+                result.append(hex[Int(byte & 15)])
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Unreserved and reserved characters of RFC 3986, and `%` (already encoded text), but not `+`:
+    /// many servers decode a raw `+` in a query as a space, which breaks `+02:00` offsets.
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~:/?#[]@!$&'()*,;=%".utf8.contains(byte)
+        }
+    }
+}

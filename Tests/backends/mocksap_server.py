@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""The flight sample as an SAP Gateway-flavoured OData V2 service on mock-sap 0.22.0.
+
+    python Tests/backends/mocksap_server.py EDMX_V2 SEED [--port 0] [--no-csrf] [--require-if-match]
+
+* Service root: http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/ (127.0.0.1 only).
+  Prints exactly `READY <port>` on stdout once it accepts requests; runs until killed.
+* The entity types, keys, properties and associations are read from EDMX_V2
+  (Examples/FlightSample/metadata-v2.xml) and registered through mock-sap's schema module
+  (`mocksap.schema._register` and `SERVICES`: a private API, mock-sap's README says to edit
+  schema.py instead). mock-sap then stores the rows in SQLite and serves reads, writes, $batch,
+  `__delta`/`!deltatoken` and ETags from the `ChangedAt` property (ConcurrencyMode="Fixed").
+* `GET .../$metadata` answers with EDMX_V2 itself, byte for byte: mock-sap's own generated document
+  differs in association names, multiplicities and function imports (see README.md), and clients
+  should use ours. mock-sap's generated document stays available at `GET /_native_metadata`.
+* CSRF is on unless --no-csrf: a write without a token gets 403 + `x-csrf-token: Required`; fetch
+  one with `X-CSRF-Token: Fetch` on a GET.
+* Function imports of the sample are answered here (mock-sap has none for custom services):
+  GET  GetAgencyDetails?agencynum='00000001'                        -> Travelagency
+  GET  GetFlightDetails?carrid='AA'&connid='0017'&fldate=datetime'2016-01-20T00:00:00' -> FlightDetails
+  POST UpdateAgencyPhoneNo?agencynum='00000001'&TELEPHONE='+1 555'  -> Travelagency (CSRF applies)
+* POST /_reset restores the seed (rows and the delta's deletion log) and answers 204.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+from mocksap import schema
+from mocksap import store
+from mocksap.odata import SapError, to_db_value
+from mocksap.schema import EntityType, Nav, Prop, Service
+from mocksap.server import Config, make_server
+from mocksap.service import Response, _render  # private: renders one row as SAP does
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample_functions import flight_details  # noqa: E402  (shared route data)
+
+EDM = "{http://schemas.microsoft.com/ado/2008/09/edm}"
+SAP = "{http://www.sap.com/Protocols/SAPData}"
+SERVICE_NAME = "RMTSAMPLEFLIGHT_SRV"
+
+
+def register(edmx: bytes) -> tuple[Service, dict]:
+    """Register the EDMX's entity types and one V2 service with mock-sap's schema module."""
+    root = ET.fromstring(edmx)
+    schema_el = next(root.iter(EDM + "Schema"))
+    ns = schema_el.get("Namespace")
+    assocs = {}
+    for a in schema_el.findall(EDM + "Association"):
+        ends = {e.get("Role"): (e.get("Type").split(".")[-1], e.get("Multiplicity"))
+                for e in a.findall(EDM + "End")}
+        rc = a.find(EDM + "ReferentialConstraint")
+        principal = rc.find(EDM + "Principal")
+        dependent = rc.find(EDM + "Dependent")
+        assocs[f"{ns}.{a.get('Name')}"] = {
+            "ends": ends,
+            "principal": principal.get("Role"),
+            "pairs": list(zip([r.get("Name") for r in principal.findall(EDM + "PropertyRef")],
+                              [r.get("Name") for r in dependent.findall(EDM + "PropertyRef")])),
+        }
+    types = {}
+    for et in schema_el.findall(EDM + "EntityType"):
+        keys = {r.get("Name") for r in et.findall(f"{EDM}Key/{EDM}PropertyRef")}
+        props = []
+        for p in et.findall(EDM + "Property"):
+            a = p.attrib
+            props.append(Prop(
+                a["Name"], a["Type"], key=a["Name"] in keys,
+                nullable=a.get("Nullable", "true") != "false",
+                max_length=int(a["MaxLength"]) if a.get("MaxLength") else None,
+                precision=int(a["Precision"]) if a.get("Precision") and a["Type"] == "Edm.Decimal" else None,
+                scale=int(a["Scale"]) if a.get("Scale") else None,
+                label=a.get(SAP + "label", ""),
+                creatable=a.get(SAP + "creatable") != "false",
+                updatable=a.get(SAP + "updatable") != "false",
+                concurrency=a.get("ConcurrencyMode") == "Fixed"))
+        navs = []
+        for n in et.findall(EDM + "NavigationProperty"):
+            assoc = assocs[n.get("Relationship")]
+            to_type, multiplicity = assoc["ends"][n.get("ToRole")]
+            if n.get("FromRole") == assoc["principal"]:
+                join = list(assoc["pairs"])                     # principal column -> dependent
+            else:
+                join = [(d, p) for p, d in assoc["pairs"]]      # dependent column -> principal
+            navs.append(Nav(n.get("Name"), to_type, "*" if multiplicity == "*" else "1", join))
+        types[et.get("Name")] = schema._register(
+            EntityType(et.get("Name"), props=props, navs=navs, edm_suffix=""))
+    container = schema_el.find(EDM + "EntityContainer")
+    sets = {es.get("Name"): es.get("EntityType").split(".")[-1]
+            for es in container.findall(EDM + "EntitySet")}
+    service = Service(SERVICE_NAME, ns, "Flight sample (RMTSAMPLEFLIGHT)", sets, version=2)
+    schema.SERVICES[SERVICE_NAME] = service
+    return service, types
+
+
+class FlightSample:
+    """Seed loading, reset, and the function imports, on top of a running mock-sap."""
+
+    def __init__(self, httpd, service: Service, edmx: bytes, seed: dict):
+        self.httpd = httpd
+        self.mock = httpd.mock
+        self.service = service
+        self.edmx = edmx
+        self.seed = seed
+
+    def load(self) -> None:
+        conn = self.mock.conn
+        with self.mock.lock:
+            for set_name, type_name in self.service.sets.items():
+                et = schema.ENTITY_TYPES[type_name]
+                conn.execute('DELETE FROM "%s"' % et.table)
+                conn.execute("DELETE FROM deleted_entity WHERE entity_type = ?", (et.name,))
+                rows = self.seed.get(set_name, [])
+                if not rows:
+                    continue
+                names = [p.name for p in et.props]
+                sql = 'INSERT INTO "%s" (%s) VALUES (%s)' % (
+                    et.table, ", ".join('"%s"' % n for n in names), ", ".join("?" * len(names)))
+                conn.executemany(sql, ([to_db_value(p, row.get(p.name)) for p in et.props]
+                                       for row in rows))
+            conn.commit()
+
+    # -- function imports ------------------------------------------------------------------
+    def function(self, handler, method: str, name: str, query: str, headers: dict) -> Response:
+        params = {}
+        for key, raw in parse_qsl(query, keep_blank_values=True):
+            if key.startswith("$") or key.startswith("sap-"):
+                continue
+            params[key] = raw
+        ctx = self.mock.context(handler._base_url(headers), self.mock.config.client)
+        agency_type = schema.ENTITY_TYPES["Travelagency"]
+        expected = {"GetAgencyDetails": "GET", "GetFlightDetails": "GET",
+                    "UpdateAgencyPhoneNo": "POST"}[name]
+        if method != expected:
+            raise SapError("Function import %s requires HTTP method %s" % (name, expected), 405)
+
+        def literal(key, prop):
+            if key not in params:
+                raise SapError("Parameter '%s' is missing" % key, 400)
+            raw = params[key]
+            text = raw[raw.index("'") + 1:-1] if raw.endswith("'") and "'" in raw else raw
+            return to_db_value(prop, text.replace("''", "'"))
+
+        if name in ("GetAgencyDetails", "UpdateAgencyPhoneNo"):
+            keys = {"agencynum": literal("agencynum", agency_type.prop("agencynum"))}
+            row = store.get(ctx.conn, agency_type, keys)
+            if row is None:
+                raise SapError("Resource not found for agency %s" % keys["agencynum"], 404)
+            if name == "UpdateAgencyPhoneNo":
+                phone = literal("TELEPHONE", agency_type.prop("TELEPHONE"))
+                store.update(ctx.conn, agency_type, keys, {"TELEPHONE": phone})
+                row = store.get(ctx.conn, agency_type, keys)
+            entity = _render(ctx, row, agency_type, self.service, None, {})
+            return Response(body={"d": entity}, headers={"DataServiceVersion": "1.0"})
+
+        flight_type = schema.ENTITY_TYPES["Flight"]
+        keys = {k: literal(k, flight_type.prop(k)) for k in ("carrid", "connid", "fldate")}
+        row = store.get(ctx.conn, flight_type, keys)
+        if row is None:
+            raise SapError("Resource not found for flight %s" % keys, 404)
+        details = flight_details(row["carrid"], row["connid"])
+        details["distance"] = str(details["distance"])
+        details["seatsFree"] = (row["SEATSMAX"] or 0) - (row["SEATSOCC"] or 0)
+        details = {"__metadata": {"type": "%s.FlightDetails" % self.service.namespace},
+                   **details}
+        return Response(body={"d": {"GetFlightDetails": details}},
+                        headers={"DataServiceVersion": "1.0"})
+
+
+FUNCTIONS = ("GetAgencyDetails", "GetFlightDetails", "UpdateAgencyPhoneNo")
+
+
+def install(httpd, sample: FlightSample) -> None:
+    """Route /_reset, $metadata and the function imports before mock-sap's own dispatch."""
+    base = httpd.RequestHandlerClass
+    root = sample.service.path + "/"
+
+    class FlightHandler(base):
+        def _serve(self, method, path, query, headers, body, opts, client):
+            if path == "/_reset" and method == "POST":
+                sample.load()
+                return Response(204, body=b"", content_type=None)
+            if path == "/_native_metadata" and method == "GET":
+                from mocksap.metadata import metadata_document
+                return Response(body=metadata_document(sample.service),
+                                content_type="application/xml")
+            if path.startswith(root):
+                rest = path[len(root):]
+                if rest == "$metadata":
+                    csrf = self._check_csrf(method, path, headers)  # issues a token on Fetch
+                    if csrf is not None:
+                        return csrf
+                    return Response(body=sample.edmx, content_type="application/xml",
+                                    headers={"DataServiceVersion": "2.0"})
+                if rest in FUNCTIONS:
+                    csrf = self._check_csrf(method, path, headers)
+                    if csrf is not None:
+                        return csrf
+                    return sample.function(self, method, rest, query, headers)
+            return super()._serve(method, path, query, headers, body, opts, client)
+
+    httpd.RequestHandlerClass = FlightHandler
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Flight sample OData V2 backend (mock-sap)")
+    parser.add_argument("edmx")
+    parser.add_argument("seed")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--no-csrf", action="store_true")
+    parser.add_argument("--require-if-match", action="store_true",
+                        help="answer 428 to writes without If-Match")
+    args = parser.parse_args(argv)
+    edmx = Path(args.edmx).read_bytes()
+    with open(args.seed, encoding="utf-8") as f:
+        seed = json.load(f)
+    service, _types = register(edmx)
+    httpd = make_server(Config(host="127.0.0.1", port=args.port, csrf=not args.no_csrf,
+                               require_if_match=args.require_if_match, quiet=True,
+                               log_requests=False))
+    sample = FlightSample(httpd, service, edmx, seed)
+    sample.load()
+    install(httpd, sample)
+    print("READY %d" % httpd.server_address[1], flush=True)
+    try:
+        httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""A generic OData V4 test backend on odatapy 5.3.0: any CSDL 4.0 EDMX plus a seed JSON file.
+
+    python Tests/backends/odatapy_server.py EDMX SEED [--port 0] [--page-size N] [--autokey SET]...
+
+* Serves the EDMX's service at http://127.0.0.1:PORT/ (binds 127.0.0.1 only) and prints exactly
+  `READY <port>` on stdout once it accepts requests. Runs until killed.
+* SEED is `{"<EntitySet>": [{...}, ...], ...}` in V4 JSON value form (as
+  Examples/FlightSample/generate.py writes it); values are converted to the EDMX's types.
+* Navigation is derived from the EDMX's referential constraints (odatapy keeps links in a relation
+  table of its own and does not look at foreign keys): for the seed, and again after every
+  create/update/delete, so a POSTed Booking with agencynum "00000007" shows up under
+  TravelagencyCollection('00000007')/AgencyBookings.
+* Every entity set carries ETags (W/"n" version counters): PATCH/PUT/DELETE without If-Match → 428,
+  with a stale one → 412.
+* --page-size N: server-driven paging (@odata.nextLink with $skiptoken); 0 (default) = no paging.
+* --autokey SET: POST to SET may omit its last key part; the server assigns max+1 (zero-padded to
+  MaxLength for string keys such as agencynum "00000041").
+* --change-stamp PROP: every create/update sets the DateTimeOffset PROP to now (UTC, ms), as
+  SAP services do with their change timestamps (the ETag stays odatapy's version counter).
+* POST /_reset restores the seed (data, links, ETags, change log) and answers 204.
+* Function and action imports of the flight sample are implemented when the EDMX declares them:
+  GetAgencyDetails(agencynum=...), GetFlightDetails(carrid=...,connid=...,fldate=...),
+  POST UpdateAgencyPhoneNo {"agencynum": ..., "TELEPHONE": ...}.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import decimal
+import json
+import socketserver
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from odatapy.data import ComplexValue, Entity, Property, ValueType
+from odatapy.edm.primitives import EdmPrimitiveTypeKind, Facets, get_primitive_type
+from odatapy.edm.xml_io import XmlEdmProvider
+from odatapy.errors import ODataApplicationException
+from odatapy.http.status import HttpStatusCode
+from odatapy.server import OData
+from odatapy.server.adapters.wsgi import ODataWSGIApp
+from odatapy.server.inmemory import InMemoryDataStore, InMemoryProcessor
+from odatapy.server.processor import ActionProcessor, CustomETagSupport
+from odatapy.server.serializer.json_serializer import EntitySerializerOptions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sample_functions import flight_details  # noqa: E402
+
+EDM = "{http://docs.oasis-open.org/odata/ns/edm}"
+
+
+# --------------------------------------------------------------------------- the model
+
+class Model:
+    """What the server needs from the EDMX, read with ElementTree."""
+
+    def __init__(self, edmx: bytes) -> None:
+        root = ET.fromstring(edmx)
+        self.types: dict[str, dict] = {}      # qualified name -> {props, keys, navs}
+        self.sets: dict[str, dict] = {}       # set name -> {type, bindings}
+        for schema in root.iter(EDM + "Schema"):
+            ns = schema.get("Namespace")
+            for et in schema.findall(EDM + "EntityType"):
+                props = {p.get("Name"): p.attrib for p in et.findall(EDM + "Property")}
+                keys = [r.get("Name") for r in et.findall(f"{EDM}Key/{EDM}PropertyRef")]
+                navs = {}
+                for n in et.findall(EDM + "NavigationProperty"):
+                    target = n.get("Type")
+                    many = target.startswith("Collection(")
+                    navs[n.get("Name")] = {
+                        "type": target[11:-1] if many else target,
+                        "many": many,
+                        "partner": n.get("Partner"),
+                        "constraints": [(c.get("Property"), c.get("ReferencedProperty"))
+                                        for c in n.findall(EDM + "ReferentialConstraint")],
+                    }
+                self.types[f"{ns}.{et.get('Name')}"] = {"props": props, "keys": keys,
+                                                         "navs": navs}
+            for container in schema.findall(EDM + "EntityContainer"):
+                for es in container.findall(EDM + "EntitySet"):
+                    self.sets[es.get("Name")] = {
+                        "type": es.get("EntityType"),
+                        "bindings": {b.get("Path"): b.get("Target")
+                                     for b in es.findall(EDM + "NavigationPropertyBinding")},
+                    }
+
+    def type_of(self, set_name: str) -> dict:
+        return self.types[self.sets[set_name]["type"]]
+
+    def key_of(self, set_name: str, entity: Entity) -> str:
+        """The relation-table key odatapy's InMemoryProcessor uses (its _key_of)."""
+        return "|".join(repr(entity.get_value(k)) for k in self.type_of(set_name)["keys"])
+
+
+def typed(type_name: str, attrs: dict, value: Any) -> Any:
+    """A seed JSON value as the Python value odatapy holds for that EDM type."""
+    if value is None or type_name == "Edm.String":
+        return value
+    if type_name == "Edm.Decimal":
+        return decimal.Decimal(str(value))
+    if type_name in ("Edm.Boolean", "Edm.Int16", "Edm.Int32", "Edm.Int64", "Edm.Byte",
+                     "Edm.SByte", "Edm.Double", "Edm.Single") and not isinstance(value, str):
+        return value
+    kind = EdmPrimitiveTypeKind.get_by_name(type_name[4:])
+    return get_primitive_type(kind).value_of_string(str(value), Facets())
+
+
+# --------------------------------------------------------------------------- store
+
+class LinkingStore(InMemoryDataStore):
+    """An InMemoryDataStore that keeps navigation links in step with foreign keys.
+
+    odatapy calls record_change(set, entity, kind) after every create, update and delete; that is
+    where the to-one links declared by referential constraints (and their partners) are re-derived.
+    """
+
+    def __init__(self, model: Model, change_stamp: str | None = None) -> None:
+        super().__init__()
+        self.model = model
+        self.change_stamp = change_stamp
+
+    def _to_one(self, set_name: str):
+        et = self.model.type_of(set_name)
+        for nav_name, nav in et["navs"].items():
+            target_set = self.model.sets[set_name]["bindings"].get(nav_name)
+            if nav["constraints"] and not nav["many"] and target_set:
+                yield nav_name, nav, target_set
+
+    def link(self, set_name: str, entity: Entity, index: dict | None = None) -> None:
+        key = self.model.key_of(set_name, entity)
+        for nav_name, nav, target_set in self._to_one(set_name):
+            fk = tuple(entity.get_value(p) for p, _ in nav["constraints"])
+            principal = None
+            if None not in fk:
+                if index is not None:
+                    principal = index[(target_set, nav_name)].get(fk)
+                else:
+                    refs = [r for _, r in nav["constraints"]]
+                    principal = next((e for e in self.data.get(target_set, [])
+                                      if tuple(e.get_value(r) for r in refs) == fk), None)
+            previous = self.relations.get((set_name, key, nav_name)) or []
+            partner = nav["partner"]
+            for old in previous:
+                if partner and old is not principal:
+                    bucket_key = (target_set, self.model.key_of(target_set, old), partner)
+                    bucket = self.relations.get(bucket_key)
+                    if bucket is not None:
+                        self.relations[bucket_key] = [e for e in bucket if e is not entity]
+            self.relations[(set_name, key, nav_name)] = [principal] if principal else []
+            if principal is not None and partner:
+                bucket = self.relations.setdefault(
+                    (target_set, self.model.key_of(target_set, principal), partner), [])
+                if not any(e is entity for e in bucket):
+                    bucket.append(entity)
+
+    def add_relation(self, entity_set: str, key: str, nav: str, target: Entity) -> None:
+        """A POST to a collection navigation (`Agency('1')/AgencyBookings`, `$1/AgencyBookings` in
+        a changeset) or a `$ref` write: also set the new member's foreign key from its owner, as a
+        service with referential constraints does (odatapy only records the link)."""
+        with self._lock:
+            super().add_relation(entity_set, key, nav, target)
+            if entity_set not in self.model.sets:
+                return
+            nav_def = self.model.type_of(entity_set)["navs"].get(nav)
+            target_set = self.model.sets[entity_set]["bindings"].get(nav)
+            if not nav_def or not nav_def["many"] or not nav_def["partner"] or not target_set:
+                return
+            partner = self.model.types[nav_def["type"]]["navs"].get(nav_def["partner"], {})
+            constraints = partner.get("constraints") or []
+            owner = next((e for e in self.data.get(entity_set, [])
+                          if self.model.key_of(entity_set, e) == key), None)
+            if owner is None or not constraints:
+                return
+            props = self.model.types[nav_def["type"]]["props"]
+            for prop, ref in constraints:
+                target.set_property(prop, owner.get_value(ref), ValueType.PRIMITIVE,
+                                    props[prop].get("Type"))
+            self.link(target_set, target)
+
+    def unlink(self, set_name: str, entity: Entity) -> None:
+        key = self.model.key_of(set_name, entity)
+        for nav_name, nav, target_set in self._to_one(set_name):
+            partner = nav["partner"]
+            for old in self.relations.get((set_name, key, nav_name)) or []:
+                if partner:
+                    bucket_key = (target_set, self.model.key_of(target_set, old), partner)
+                    bucket = self.relations.get(bucket_key)
+                    if bucket is not None:
+                        self.relations[bucket_key] = [e for e in bucket if e is not entity]
+
+    def complete(self, set_name: str, entity: Entity) -> None:
+        """Give every declared property a value (null when absent), as a real service does.
+
+        odatapy stores a POSTed entity with only the properties the payload had, and then
+        serves it without the others (not even as null).
+        """
+        props = self.model.type_of(set_name)["props"]
+        present = {p.name for p in entity.properties}
+        for name, attrs in props.items():
+            if name not in present:
+                entity.properties.append(Property(name=name, value=None,
+                                                  value_type=ValueType.PRIMITIVE,
+                                                  type=attrs.get("Type")))
+
+    def stamp(self, set_name: str, entity: Entity) -> None:
+        """Set the --change-stamp property (a DateTimeOffset) to now, UTC, milliseconds."""
+        name = self.change_stamp
+        if name and self.model.type_of(set_name)["props"].get(name, {}).get("Type") == \
+                "Edm.DateTimeOffset":
+            now = dt.datetime.now(dt.timezone.utc)
+            entity.set_property(name, now.replace(microsecond=now.microsecond // 1000 * 1000),
+                                ValueType.PRIMITIVE, "Edm.DateTimeOffset")
+
+    def record_change(self, entity_set: str, entity: Entity, kind: str) -> None:
+        with self._lock:
+            if entity_set in self.model.sets:
+                if kind == "deleted":
+                    self.unlink(entity_set, entity)
+                else:
+                    self.complete(entity_set, entity)
+                    self.stamp(entity_set, entity)
+                    self.link(entity_set, entity)
+            super().record_change(entity_set, entity, kind)
+
+    def load(self, seed: dict) -> None:
+        """Fill the store from seed JSON and link everything (no change-log entries)."""
+        with self._lock:
+            for set_name, rows in seed.items():
+                if set_name not in self.model.sets:
+                    raise SystemExit(f"seed names an unknown entity set {set_name!r}")
+                fqn = self.model.sets[set_name]["type"]
+                props = self.model.types[fqn]["props"]
+                entities = []
+                for row in rows:
+                    # Every set has ETags; set the first version now so that reads which do not
+                    # ask odatapy for the ETag ($select lists) still show it.
+                    entity = Entity(type=fqn, etag='W/"1"')
+                    for name, value in row.items():
+                        if name not in props:
+                            raise SystemExit(f"{set_name}: unknown property {name!r}")
+                        ptype = props[name].get("Type")
+                        entity.properties.append(Property(
+                            name=name, value=typed(ptype, props[name], value),
+                            value_type=ValueType.PRIMITIVE, type=ptype))
+                    self.complete(set_name, entity)
+                    entities.append(entity)
+                self.data[set_name] = entities
+            # Index principals by referenced properties, then link every dependent once.
+            index: dict = {}
+            for set_name in self.model.sets:
+                for nav_name, nav, target_set in self._to_one(set_name):
+                    refs = [r for _, r in nav["constraints"]]
+                    index[(target_set, nav_name)] = {
+                        tuple(e.get_value(r) for r in refs): e
+                        for e in self.data.get(target_set, [])}
+                    partner = nav["partner"]
+                    if partner:
+                        for e in self.data.get(target_set, []):
+                            self.relations.setdefault(
+                                (target_set, self.model.key_of(target_set, e), partner), [])
+            for set_name in self.model.sets:
+                self.data.setdefault(set_name, [])
+                if any(True for _ in self._to_one(set_name)):
+                    for entity in self.data[set_name]:
+                        self.link(set_name, entity, index)
+
+
+# --------------------------------------------------------------------------- processor
+
+class AllSetsHaveETags(CustomETagSupport):
+    def has_etag(self, entity_set_or_singleton: Any) -> bool:
+        return True
+
+
+class Processor(InMemoryProcessor, ActionProcessor):
+    """InMemoryProcessor plus server-generated keys for string keys and the sample's actions."""
+
+    model: Model
+
+    def _next_key(self, entity_set):
+        et = self.model.type_of(entity_set.name)
+        name = et["keys"][-1]
+        attrs = et["props"][name]
+        values = [e.get_value(name) for e in self.store.entities(entity_set.name)]
+        if attrs.get("Type") == "Edm.String":
+            numbers = [int(v) for v in values if isinstance(v, str) and v.isdigit()]
+            width = int(attrs.get("MaxLength") or 0)
+            return name, str(max(numbers, default=0) + 1).zfill(width)
+        numbers = [v for v in values if isinstance(v, int)]
+        return name, max(numbers, default=0) + 1
+
+    def _assign_keys(self, entity_set, entity: Entity) -> None:
+        keys = self.model.type_of(entity_set.name)["keys"]
+        missing = [k for k in keys if entity.get_value(k) is None]
+        if (missing == keys[-1:] and len(keys) > 1
+                and self.store.is_key_auto_generating(entity_set.name)):
+            name, value = self._next_key(entity_set)
+            entity.set_property(name, value, ValueType.PRIMITIVE,
+                                self.model.type_of(entity_set.name)["props"][name].get("Type"))
+            return
+        super()._assign_keys(entity_set, entity)
+
+    def process_action(self, request, response, uri_info, request_ct, response_ct) -> None:
+        part = uri_info.last_resource
+        if part.name != "UpdateAgencyPhoneNo":
+            raise ODataApplicationException(f"Action {part.name} is not implemented.",
+                                            HttpStatusCode.NOT_IMPLEMENTED)
+        with self.store.lock:
+            edm = self.service_metadata.edm
+            action = part.action
+            params = self.odata.create_deserializer(request_ct).action_parameters(
+                edm, action, request.body)
+            agencynum = params["agencynum"].value
+            agency = next((e for e in self.store.entities("TravelagencyCollection")
+                           if e.get_value("agencynum") == agencynum), None)
+            if agency is None:
+                raise ODataApplicationException(f"No agency {agencynum!r}.",
+                                                HttpStatusCode.NOT_FOUND, code="404")
+            phone = params.get("TELEPHONE")
+            agency.set_property("TELEPHONE", phone.value if phone else None,
+                                ValueType.PRIMITIVE, "Edm.String")
+            entity_set = edm.get_entity_set("TravelagencyCollection")
+            self._bump_etag(entity_set, agency)
+            self.store.record_change("TravelagencyCollection", agency, "changed")
+            self._ensure_id(request, entity_set, agency)
+            serializer = self._serializer(response_ct, request)
+            body = serializer.entity(edm, entity_set.entity_type, agency, EntitySerializerOptions(
+                context_url=self._context(request, "TravelagencyCollection/$entity"),
+                service_version=self._version(request)))
+            etag = self._etag_of(entity_set, agency)
+            if etag:
+                response.set_header("ETag", etag)
+            self._write(request, response, body, response_ct)
+
+
+def register_sample_functions(processor: Processor, model: Model) -> None:
+    """The flight sample's function imports (only when the EDMX has those sets)."""
+    if not {"TravelagencyCollection", "FlightCollection"} <= set(model.sets):
+        return
+
+    def get_agency_details(target, part):
+        agencynum = part.typed_parameters.get("agencynum")
+        return next((e for e in processor.store.entities("TravelagencyCollection")
+                     if e.get_value("agencynum") == agencynum), None)
+
+    def get_flight_details(target, part):
+        p = part.typed_parameters
+        flight = next((e for e in processor.store.entities("FlightCollection")
+                       if e.get_value("carrid") == p.get("carrid")
+                       and e.get_value("connid") == p.get("connid")
+                       and e.get_value("fldate") == p.get("fldate")), None)
+        if flight is None:
+            raise ODataApplicationException("Flight not found.", HttpStatusCode.NOT_FOUND,
+                                            code="404")
+        details = flight_details(flight.get_value("carrid"), flight.get_value("connid"))
+        details["seatsFree"] = ((flight.get_value("SEATSMAX") or 0)
+                                - (flight.get_value("SEATSOCC") or 0))
+        types = {"flightTime": "Edm.Int32", "seatsFree": "Edm.Int32", "distance": "Edm.Decimal"}
+        return ComplexValue(type_name="RMTSAMPLEFLIGHT.FlightDetails", properties=[
+            Property(name=k, value=v, value_type=ValueType.PRIMITIVE,
+                     type=types.get(k, "Edm.String")) for k, v in details.items()])
+
+    processor.register_function("GetAgencyDetails", get_agency_details)
+    processor.register_function("GetFlightDetails", get_flight_details)
+
+
+# --------------------------------------------------------------------------- HTTP
+
+class Service:
+    def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str],
+                 change_stamp: str | None = None):
+        self.model = Model(edmx)
+        self.change_stamp = change_stamp
+        self.seed = seed
+        self.autokey = autokey
+        odata = OData.new_instance()
+        metadata = odata.create_service_metadata(XmlEdmProvider(edmx))
+        self.handler = odata.create_handler(metadata)
+        self.processor = Processor(self.new_store(), page_size=page_size)
+        self.processor.model = self.model
+        self.handler.register(self.processor)
+        self.handler.register(AllSetsHaveETags())
+        register_sample_functions(self.processor, self.model)
+        self.app = ODataWSGIApp(self.handler)
+
+    def new_store(self) -> LinkingStore:
+        for name in self.autokey:
+            if name not in self.model.sets:
+                raise SystemExit(f"--autokey: unknown entity set {name!r}")
+        store = LinkingStore(self.model, self.change_stamp)
+        store.load(self.seed)
+        store.declare_key_auto_generating(*self.autokey)
+        return store
+
+    def reset(self) -> None:
+        old = self.processor.store
+        with old.lock:
+            self.processor.store = self.new_store()
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") == "/_reset":
+            if environ.get("REQUEST_METHOD") != "POST":
+                start_response("405 Method Not Allowed", [("Allow", "POST"),
+                                                          ("Content-Length", "0")])
+                return [b""]
+            self.reset()
+            start_response("204 No Content", [])
+            return [b""]
+        return self.app(environ, start_response)
+
+
+class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+    request_queue_size = 64
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Generic OData V4 test backend (odatapy)")
+    parser.add_argument("edmx")
+    parser.add_argument("seed")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--page-size", type=int, default=0)
+    parser.add_argument("--autokey", action="append", default=[], metavar="SET")
+    parser.add_argument("--change-stamp", metavar="PROPERTY",
+                        help="a DateTimeOffset property the server sets to now on every write")
+    args = parser.parse_args(argv)
+    with open(args.edmx, "rb") as f:
+        edmx = f.read()
+    with open(args.seed, encoding="utf-8") as f:
+        seed = json.load(f)
+    service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp)
+    httpd = make_server("127.0.0.1", args.port, service, server_class=ThreadingWSGIServer,
+                        handler_class=QuietHandler)
+    print(f"READY {httpd.server_address[1]}", flush=True)
+    try:
+        httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
