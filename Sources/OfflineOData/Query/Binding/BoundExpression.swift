@@ -1,0 +1,110 @@
+/// A `$filter` or `$orderby` expression after binding: names resolved, types known, literals in
+/// their stored form. Booleans follow OData's two-valued logic; the translator makes SQL agree.
+public struct BoundExpression: Sendable {
+    public indirect enum Kind: Sendable {
+        /// A literal, already converted to the stored form of ``BoundExpression/type``.
+        case literal(BoundValue)
+        case null
+        /// The value of a property, reached from a range variable through to-one navigations.
+        case member(BoundMember)
+        case comparison(ComparisonOperator, BoundExpression, BoundExpression)
+        case and(BoundExpression, BoundExpression)
+        case or(BoundExpression, BoundExpression)
+        case not(BoundExpression)
+        case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
+        case negate(BoundExpression)
+        /// A canonical function; the arguments are bound and type-checked.
+        case function(CanonicalFunction, [BoundExpression])
+        /// `x in (a, b)`: equal to one of the items (null equals null, as with `eq`).
+        case `in`(BoundExpression, [BoundExpression])
+        /// `Flags has Ns.Color'Red'`.
+        case has(BoundExpression, BoundValue)
+        /// `Nav/any(v: ...)`, `Nav/all(v: ...)`, also over collection properties. The predicate's
+        /// range variable is scope number ``BoundLambda/scope``.
+        case lambda(BoundLambda)
+        /// `Nav/$count` or `Collection/$count`.
+        case count(BoundCollectionSource)
+        /// SAP offline extensions: `sap.islocal()`, `sap.hasPendingChanges()` of a range variable.
+        case localState(LocalStateTest, scope: Int)
+        /// `isof(Model.Derived)` of a range variable: the entity's concrete type is one of `types`.
+        case isOf(types: [String], scope: Int)
+    }
+
+    public var kind: Kind
+    public var type: BoundType
+    /// Where the expression was written in the original URL.
+    public var range: SourceRange
+
+    public init(_ kind: Kind, type: BoundType, range: SourceRange) {
+        self.kind = kind
+        self.type = type
+        self.range = range
+    }
+}
+
+public enum ComparisonOperator: String, Sendable { case eq, ne, gt, ge, lt, le }
+
+public enum ArithmeticOperator: String, Sendable { case add, sub, mul, div, divby, mod }
+
+public enum LocalStateTest: Sendable {
+    /// Created offline and not yet uploaded.
+    case isLocal
+    /// Any pending local change (created, updated or deleted).
+    case hasPendingChanges
+}
+
+/// The type of a bound expression.
+public enum BoundType: Sendable, Equatable, CustomStringConvertible {
+    case primitive(PrimitiveType)
+    case enumeration(String)
+    /// The `null` literal, which fits any type.
+    case null
+    case entity(String)
+    /// A collection property (stored as JSON); `element` is the item's type where primitive.
+    case collection(element: PrimitiveType?)
+    /// A complex value or an untyped one: not comparable.
+    case other(String)
+
+    public var primitive: PrimitiveType? {
+        if case .primitive(let type) = self { return type }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .primitive(let type): type.rawValue
+        case .enumeration(let name): name
+        case .null: "null"
+        case .entity(let name): name
+        case .collection(let element): "Collection(\(element?.rawValue ?? "?"))"
+        case .other(let name): name
+        }
+    }
+}
+
+/// A property reached from a range variable: `$it` is scope 0, each lambda variable the next.
+public struct BoundMember: Sendable {
+    public var scope: Int
+    /// To-one navigations followed before the property (`Agency/City`).
+    public var navigations: [BoundNavigation]
+    /// The property path in the final entity (`["Address", "City"]`); empty for a lambda variable
+    /// over a primitive collection, which denotes the item itself.
+    public var propertyPath: [String]
+}
+
+/// What a lambda or `$count` ranges over.
+public enum BoundCollectionSource: Sendable {
+    /// Related entities: from a range variable through to-one navigations, then the to-many one.
+    case navigation(scope: Int, path: [BoundNavigation], collection: BoundNavigation)
+    /// The items of a collection property (stored as JSON).
+    case items(BoundMember, element: PrimitiveType?)
+}
+
+public struct BoundLambda: Sendable {
+    public var quantifier: LambdaSyntax.Quantifier
+    public var source: BoundCollectionSource
+    /// The scope number of the lambda variable inside the predicate.
+    public var scope: Int
+    /// nil for `any()`.
+    public var predicate: BoundExpression?
+}

@@ -1,0 +1,104 @@
+/// The canonical functions of URL Conventions §5.1.1.4-7: argument types, literal arguments typed
+/// against the parameter, and result types.
+extension ExpressionBinder {
+    private enum Parameter {
+        case string, integer, dateLike, timeLike, instant, numeric, duration
+    }
+
+    mutating func bindFunction(_ function: CanonicalFunction, _ arguments: [ExpressionSyntax], range: SourceRange) throws(ODataError) -> BoundExpression {
+        if function == .substringof {
+            // V2 substringof(needle, haystack) is V4 contains(haystack, needle).
+            guard arguments.count == 2, let needle = arguments.first, let haystack = arguments.last else {
+                throw binder.semantic("substringof takes 2 arguments", at: range)
+            }
+            return try bindFunction(.contains, [haystack, needle], range: range)
+        }
+        let signature: ([Parameter], BoundType?)
+        switch function {
+        case .contains, .startswith, .endswith: signature = ([.string, .string], .primitive(.boolean))
+        case .indexof: signature = ([.string, .string], .primitive(.int32))
+        case .concat: signature = ([.string, .string], .primitive(.string))
+        case .length: signature = ([.string], .primitive(.int32))
+        case .tolower, .toupper, .trim: signature = ([.string], .primitive(.string))
+        case .substring: signature = (arguments.count == 3 ? [.string, .integer, .integer] : [.string, .integer], .primitive(.string))
+        case .year, .month, .day: signature = ([.dateLike], .primitive(.int32))
+        case .hour, .minute, .second: signature = ([.timeLike], .primitive(.int32))
+        case .fractionalseconds: signature = ([.timeLike], .primitive(.decimal))
+        case .date: signature = ([.instant], .primitive(.date))
+        case .time: signature = ([.instant], .primitive(.timeOfDay))
+        case .totaloffsetminutes: signature = ([.instant], .primitive(.int32))
+        case .totalseconds: signature = ([.duration], .primitive(.decimal))
+        case .now, .mindatetime, .maxdatetime: signature = ([], .primitive(.dateTimeOffset))
+        case .round, .floor, .ceiling: signature = ([.numeric], nil)
+        case .isof:
+            return try bindIsOf(arguments, range: range)
+        case .cast:
+            throw binder.unsupported("cast is not supported in offline $filter", at: range)
+        case .matchesPattern:
+            throw binder.unsupported("matchesPattern is not supported in offline $filter (SQLite has no regular expressions)", at: range)
+        case .hassubset, .hassubsequence:
+            throw binder.unsupported("\(function.rawValue) is not supported in offline $filter", at: range)
+        case .substringof:
+            throw ODataError(.internalError, "substringof was rewritten above")
+        }
+        let (parameters, fixedResult) = signature
+        guard parameters.count == arguments.count else {
+            throw binder.semantic("\(function.rawValue) takes \(parameters.count) argument(s), not \(arguments.count)", at: range)
+        }
+        var bound: [BoundExpression] = []
+        for (parameter, argument) in zip(parameters, arguments) {
+            bound.append(try bindArgument(argument, as: parameter, of: function))
+        }
+        var result = fixedResult ?? bound.first?.type ?? .null
+        if fixedResult == nil, let type = result.primitive, TypePromotion.isInteger(type) { result = .primitive(type) }
+        return BoundExpression(.function(function, bound), type: result, range: range)
+    }
+
+    private mutating func bindArgument(_ argument: ExpressionSyntax, as parameter: Parameter, of function: CanonicalFunction) throws(ODataError) -> BoundExpression {
+        if let literal = literalSyntax(argument) {
+            let preferred: PrimitiveType? = switch parameter {
+            case .string: .string
+            case .integer: .int32
+            case .duration: .duration
+            default: nil
+            }
+            if let preferred {
+                if case .null = literal.kind { return BoundExpression(.null, type: .null, range: argument.range) }
+                let target: PrimitiveType = (preferred == .int32 && LiteralCoercion.naturalType(literal) == .int64) ? .int64 : preferred
+                guard let value = LiteralCoercion.value(literal, as: target) else {
+                    throw binder.semantic("\(function.rawValue) needs \(target.rawValue) here, not the literal \(literal.text)", at: literal.range)
+                }
+                return BoundExpression(.literal(value), type: .primitive(target), range: literal.range)
+            }
+        }
+        let bound = try bind(argument)
+        if bound.type == .null { return bound }
+        guard let type = bound.type.primitive, accepts(parameter, type) else {
+            throw binder.semantic("\(function.rawValue) cannot take \(bound.type) here", at: argument.range)
+        }
+        return bound
+    }
+
+    private func accepts(_ parameter: Parameter, _ type: PrimitiveType) -> Bool {
+        switch parameter {
+        case .string: type == .string
+        case .integer: TypePromotion.isInteger(type)
+        case .dateLike: [.date, .dateTime, .dateTimeOffset].contains(type)
+        case .timeLike: [.dateTime, .dateTimeOffset, .timeOfDay, .time].contains(type)
+        case .instant: [.dateTime, .dateTimeOffset].contains(type)
+        case .numeric: TypePromotion.isNumeric(type)
+        case .duration: type == .duration
+        }
+    }
+
+    /// `isof(Model.Derived)`: whether `$it` is of that type (or derives from it).
+    private func bindIsOf(_ arguments: [ExpressionSyntax], range: SourceRange) throws(ODataError) -> BoundExpression {
+        guard arguments.count == 1, let only = arguments.first, case .typeName(let name) = only.kind else {
+            throw binder.unsupported("only isof(Type) of the current entity is supported in offline $filter", at: range)
+        }
+        guard let type = model.entityType(named: name) else {
+            throw binder.semantic("unknown entity type '\(name)'", at: only.range)
+        }
+        return BoundExpression(.isOf(types: binder.typesAdmitted(by: type), scope: 0), type: .primitive(.boolean), range: range)
+    }
+}

@@ -1,0 +1,106 @@
+/// Logical, comparison, arithmetic, `in` and `has` operators, with URL Conventions §5.1.1 typing.
+extension ExpressionBinder {
+    mutating func bindBinary(_ op: BinaryOperator, _ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax,
+                             range: SourceRange) throws(ODataError) -> BoundExpression {
+        switch op {
+        case .and, .or:
+            let left = try bind(lhs), right = try bind(rhs)
+            try requireBoolean(left, at: lhs.range, for: op.rawValue)
+            try requireBoolean(right, at: rhs.range, for: op.rawValue)
+            return BoundExpression(op == .and ? .and(left, right) : .or(left, right), type: .primitive(.boolean), range: range)
+        case .eq, .ne, .gt, .ge, .lt, .le:
+            let (left, right) = try bindOperands(lhs, rhs)
+            try checkComparable(left, right, op: op, rhsRange: rhs.range)
+            let comparison = ComparisonOperator(rawValue: op.rawValue) ?? .eq
+            return BoundExpression(.comparison(comparison, left, right), type: .primitive(.boolean), range: range)
+        case .add, .sub, .mul, .div, .divby, .mod:
+            let (left, right) = try bindOperands(lhs, rhs)
+            let type = try arithmeticType(op, left, right, lhs: lhs, rhs: rhs)
+            let arithmetic = ArithmeticOperator(rawValue: op.rawValue) ?? .add
+            return BoundExpression(.arithmetic(arithmetic, left, right), type: type, range: range)
+        case .in:
+            let left = try bind(lhs)
+            guard case .list(let items) = rhs.kind else {
+                throw binder.unsupported("'in' needs a parenthesized list of values offline", at: rhs.range)
+            }
+            var bound: [BoundExpression] = []
+            for item in items {
+                if let literal = literalSyntax(item), left.type != .null {
+                    bound.append(try coerce(literal, to: comparisonTarget(left.type, literal), against: left.type, range: item.range))
+                } else {
+                    let value = try bind(item)
+                    try checkComparable(left, value, op: .eq, rhsRange: item.range)
+                    bound.append(value)
+                }
+            }
+            return BoundExpression(.in(left, bound), type: .primitive(.boolean), range: range)
+        case .has:
+            let left = try bind(lhs)
+            guard case .enumeration(let enumName) = left.type else {
+                throw binder.semantic("'has' needs an enumeration on its left, not \(left.type)", at: lhs.range)
+            }
+            guard let literal = literalSyntax(rhs) else { throw binder.semantic("'has' needs an enumeration literal", at: rhs.range) }
+            let right = try coerce(literal, to: .enumeration(enumName), against: left.type, range: rhs.range)
+            guard case .literal(let value) = right.kind else { throw binder.semantic("'has' needs an enumeration literal", at: rhs.range) }
+            return BoundExpression(.has(left, value), type: .primitive(.boolean), range: range)
+        }
+    }
+
+    /// Binds both operands; a literal operand takes the type the other operand gives it.
+    mutating func bindOperands(_ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax) throws(ODataError) -> (BoundExpression, BoundExpression) {
+        let leftLiteral = literalSyntax(lhs), rightLiteral = literalSyntax(rhs)
+        if let rightLiteral, leftLiteral == nil {
+            let left = try bind(lhs)
+            if left.type == .null { return (left, try bindLiteral(rightLiteral)) }
+            return (left, try coerce(rightLiteral, to: comparisonTarget(left.type, rightLiteral), against: left.type, range: rhs.range))
+        }
+        if let leftLiteral, rightLiteral == nil {
+            let right = try bind(rhs)
+            if right.type == .null { return (try bindLiteral(leftLiteral), right) }
+            return (try coerce(leftLiteral, to: comparisonTarget(right.type, leftLiteral), against: right.type, range: lhs.range), right)
+        }
+        return (try bind(lhs), try bind(rhs))
+    }
+
+    /// The type a literal takes against an operand of type `other`: the other's type, or the
+    /// promoted numeric type when the literal needs a wider one (`IntProp gt 2.5` compares as Double).
+    func comparisonTarget(_ other: BoundType, _ literal: LiteralSyntax) -> BoundType {
+        guard case .primitive(let otherType) = other, TypePromotion.isNumeric(otherType),
+              let natural = LiteralCoercion.naturalType(literal), TypePromotion.isNumeric(natural) else { return other }
+        if LiteralCoercion.value(literal, as: otherType) != nil { return other }
+        if TypePromotion.isInteger(otherType), natural == .decimal { return .primitive(.double) }
+        return .primitive(TypePromotion.promote(otherType, natural) ?? otherType)
+    }
+
+    func checkComparable(_ left: BoundExpression, _ right: BoundExpression, op: BinaryOperator, rhsRange: SourceRange) throws(ODataError) {
+        if left.type == .null || right.type == .null { return }
+        switch (left.type, right.type) {
+        case (.primitive(let a), .primitive(let b)) where TypePromotion.comparable(a, b):
+            return
+        case (.enumeration(let a), .enumeration(let b)) where a == b:
+            return
+        default:
+            break
+        }
+        throw binder.semantic("cannot compare \(left.type) with \(right.type) using '\(op.rawValue)'", at: rhsRange)
+    }
+
+    func arithmeticType(_ op: BinaryOperator, _ left: BoundExpression, _ right: BoundExpression,
+                        lhs: ExpressionSyntax, rhs: ExpressionSyntax) throws(ODataError) -> BoundType {
+        func numeric(_ expression: BoundExpression, _ syntax: ExpressionSyntax) throws(ODataError) -> PrimitiveType? {
+            if expression.type == .null { return nil }
+            guard let type = expression.type.primitive, TypePromotion.isNumeric(type) else {
+                if let type = expression.type.primitive, [.dateTimeOffset, .date, .duration, .dateTime].contains(type) {
+                    throw binder.unsupported("date and duration arithmetic is not supported in offline $filter", at: syntax.range)
+                }
+                throw binder.semantic("'\(op.rawValue)' needs numbers, not \(expression.type)", at: syntax.range)
+            }
+            return type
+        }
+        let a = try numeric(left, lhs), b = try numeric(right, rhs)
+        guard let promoted = TypePromotion.promote(a ?? b ?? .int32, b ?? a ?? .int32) else { return .null }
+        if op == .divby && TypePromotion.isInteger(promoted) { return .primitive(.decimal) }
+        if a == nil || b == nil { return .null }
+        return .primitive(promoted)
+    }
+}

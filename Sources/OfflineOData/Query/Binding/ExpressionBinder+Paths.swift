@@ -1,0 +1,175 @@
+/// Member paths in expressions: properties (through complex properties), to-one navigation chains
+/// (`Agency/City`), casts, lambdas over to-many navigations and collections, `$count`, and the SAP
+/// offline functions `sap.islocal()` and `sap.hasPendingChanges()`.
+extension ExpressionBinder {
+    mutating func bindPath(_ path: MemberPathSyntax, range: SourceRange) throws(ODataError) -> BoundExpression {
+        var segments = path.segments[...]
+        var scope = 0
+        switch path.root {
+        case .implicit:
+            if case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
+                scope = index
+                segments = segments.dropFirst()
+            }
+        case .it:
+            scope = 0
+        case .this:
+            scope = scopes.count - 1
+        case .root:
+            throw binder.unsupported("$root is not supported in offline $filter", at: range)
+        case .alias(let name):
+            guard segments.isEmpty else { throw binder.unsupported("paths below a parameter alias are not supported", at: range) }
+            return try bind(ExpressionSyntax(.parameterAlias(name), range: range))
+        }
+        guard let variable = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+            throw ODataError(.internalError, "range variable \(scope) is missing")
+        }
+        switch variable.kind {
+        case .item(let element):
+            guard let first = segments.first else {
+                let type: BoundType = element.map { .primitive($0) } ?? .other("complex item")
+                return BoundExpression(.member(BoundMember(scope: scope, navigations: [], propertyPath: [])), type: type, range: range)
+            }
+            throw binder.unsupported("members of collection items are not supported in offline $filter", at: first.range)
+        case .entity(let set, let type):
+            return try walk(segments, scope: scope, set: set, type: type, range: range)
+        }
+    }
+
+    private mutating func walk(_ segments: ArraySlice<PathSegmentSyntax>, scope: Int, set startSet: String, type startType: EntityType,
+                               range: SourceRange) throws(ODataError) -> BoundExpression {
+        var set = startSet
+        var type = startType
+        var navigations: [BoundNavigation] = []
+        var propertyPath: [String] = []
+        var complex: ComplexType?
+        var index = segments.startIndex
+        while index < segments.endIndex {
+            let segment = segments[index]
+            let isLast = index == segments.index(before: segments.endIndex)
+            guard case .name(let name) = segment.kind else {
+                throw binder.semantic("unexpected segment in a member path", at: segment.range)
+            }
+            if let complexType = complex {
+                guard let property = model.typeHierarchy(of: complexType).lazy.compactMap({ $0.properties.first { $0.name == name } }).first else {
+                    throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segment.range)
+                }
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
+                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
+            if name.contains(".") {
+                let lowered = name.lowercased()
+                if lowered == "sap.islocal" || lowered == "sap.haspendingchanges" {
+                    guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
+                        throw binder.semantic("\(name)() takes no arguments and applies to the entity itself", at: segment.range)
+                    }
+                    let test: LocalStateTest = lowered == "sap.islocal" ? .isLocal : .hasPendingChanges
+                    return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
+                }
+                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
+                    type = derived
+                    index += 1
+                    continue
+                }
+                throw binder.semantic("unknown function or type '\(name)'", at: segment.range)
+            }
+            guard segment.argumentLists.isEmpty else {
+                throw binder.semantic("'\(name)' is not a function", at: segment.range)
+            }
+            if let property = model.property(name, of: type) {
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
+                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
+            if let navigation = model.navigationProperty(name, of: type) {
+                let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type, at: segment.range)
+                guard let target = model.entityType(named: bound.targetType) else {
+                    throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
+                }
+                if bound.isCollection {
+                    let source = BoundCollectionSource.navigation(scope: scope, path: navigations, collection: bound)
+                    return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: target),
+                                                   after: segments[(index + 1)...], name: name, at: segment.range, range: range)
+                }
+                navigations.append(bound)
+                set = bound.targetSet
+                type = target
+                index += 1
+                continue
+            }
+            throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
+        }
+        if complex != nil {
+            throw binder.semantic("a complex value cannot be used here; name one of its properties", at: range)
+        }
+        return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)),
+                               type: .entity(type.qualifiedName), range: range)
+    }
+
+    /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.
+    private mutating func leafOrContinue(_ property: Property, segments: ArraySlice<PathSegmentSyntax>, index: Int, scope: Int,
+                                         navigations: [BoundNavigation], propertyPath: [String], complex: inout ComplexType?,
+                                         range: SourceRange) throws(ODataError) -> BoundExpression? {
+        let member = BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)
+        let rest = segments[(index + 1)...]
+        let reference = property.type
+        if reference.isCollection {
+            let element = reference.primitiveType
+            let source = BoundCollectionSource.items(member, element: element)
+            if rest.isEmpty { return BoundExpression(.member(member), type: .collection(element: element), range: range) }
+            return try collectionOperation(source, variable: .item(element), after: rest, name: property.name, at: segments[index].range, range: range)
+        }
+        let type: BoundType
+        switch reference.kind {
+        case .primitive(let primitive), .definition(let primitive):
+            type = .primitive(primitive)
+        case .enumeration:
+            type = .enumeration(model.qualifiedName(reference.name))
+        case .complex:
+            complex = model.complexType(named: reference.name)
+            if complex == nil { throw binder.semantic("unknown complex type '\(reference.name)'", at: segments[index].range) }
+            return nil
+        default:
+            type = .other(reference.name)
+        }
+        if let next = rest.first {
+            throw binder.semantic("'\(property.name)' is a primitive property; nothing can follow it", at: next.range)
+        }
+        return BoundExpression(.member(member), type: type, range: range)
+    }
+
+    /// `Coll/any(...)`, `Coll/all(...)`, `Coll/$count`.
+    private mutating func collectionOperation(_ source: BoundCollectionSource, variable: RangeVariable.Kind,
+                                              after rest: ArraySlice<PathSegmentSyntax>, name: String, at segmentRange: SourceRange,
+                                              range: SourceRange) throws(ODataError) -> BoundExpression {
+        guard let next = rest.first, rest.count == 1 else {
+            throw binder.semantic("'\(name)' is a collection: use any(), all() or $count on it", at: rest.first?.range ?? segmentRange)
+        }
+        switch next.kind {
+        case .count:
+            if next.countOptions != nil {
+                throw binder.unsupported("options inside $count are not supported in offline $filter", at: next.range)
+            }
+            return BoundExpression(.count(source), type: .primitive(.int64), range: range)
+        case .lambda(let lambda):
+            let scope = scopes.count
+            var predicate: BoundExpression?
+            if let body = lambda.predicate, let variableName = lambda.variable {
+                scopes.append(RangeVariable(name: variableName, kind: variable))
+                defer { scopes.removeLast() }
+                let bound = try bind(body)
+                try requireBoolean(bound, at: body.range, for: lambda.quantifier.rawValue)
+                predicate = bound
+            }
+            return BoundExpression(.lambda(BoundLambda(quantifier: lambda.quantifier, source: source, scope: scope, predicate: predicate)),
+                                   type: .primitive(.boolean), range: range)
+        default:
+            throw binder.semantic("'\(name)' is a collection: use any(), all() or $count on it", at: next.range)
+        }
+    }
+}
