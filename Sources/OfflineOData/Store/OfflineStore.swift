@@ -87,5 +87,20 @@ public final class OfflineStore: @unchecked Sendable {
         try file.setDefiningRequests(requests)
     }
 
+    /// Applies a local create, update or delete and queues it for upload, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - method: `POST`, `PUT`, `PATCH`, `MERGE` (V2 stores) or `DELETE`.
+    ///   - url: relative to the service root, in the store's dialect (`TravelagencyCollection('00000001')`).
+    ///   - body: the entity's JSON (for all methods but DELETE).
+    /// - Throws: ``ODataError/Code/syntax`` or ``ODataError/Code/semantic`` for a request the model
+    ///   does not allow, ``ODataError/Code/constraint`` for values the model forbids or a duplicate
+    ///   key, ``ODataError/Code/notFound`` for an entity the store does not have, and
+    ///   ``ODataError/Code/unsupported`` for operations. Nothing is changed or queued then.
+    public func write(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> WriteOutcome {
+        let writer = LocalWriter(model: model, schema: schema, dialect: dialect)
+        return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
+    }
+
     public func close() { file.close() }
 }
