@@ -9,6 +9,11 @@ public final class OfflineStore: @unchecked Sendable {
     public let schema: StoreSchema
     public let dialect: Dialect
 
+    /// The transport to the service, made on first use; guarded by `transportLock`.
+    private var transport: HTTPTransport?
+    private var httpOptions = HTTPOptions()
+    private let transportLock = Lock()
+
     private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) {
         self.file = file
         self.model = model
@@ -100,6 +105,44 @@ public final class OfflineStore: @unchecked Sendable {
     public func write(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> WriteOutcome {
         let writer = LocalWriter(model: model, schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
+    }
+
+    // MARK: - The service
+
+    /// Sets timeouts, TLS, credentials, headers and cookies for the requests to the service; takes
+    /// effect for the next request, also while a download or an upload runs.
+    public func setHTTPOptions(_ options: HTTPOptions) {
+        transportLock.withLock {
+            httpOptions = options
+            transport?.update(options)
+        }
+    }
+
+    func serviceTransport() throws(ODataError) -> HTTPTransport {
+        try transportLock.withLock { () throws(ODataError) -> HTTPTransport in
+            if let transport { return transport }
+            let made = try HTTPTransport(options: httpOptions)
+            transport = made
+            return made
+        }
+    }
+
+    func requireServiceRoot() throws(ODataError) -> String {
+        guard let root = try serviceRoot(), !root.isEmpty else {
+            throw ODataError(.misuse, "the store has no service root: give one when creating it (--service)")
+        }
+        return root
+    }
+
+    /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
+    ///
+    /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
+    ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped.
+    public func upload(cancellation: HTTPCancellation? = nil,
+                       progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+        let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                file: file, schema: schema)
+        return try uploader.upload(cancellation: cancellation, progress: progress)
     }
 
     public func close() { file.close() }
