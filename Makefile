@@ -15,7 +15,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test conformance cmake-build ctest pytest pytest-backends test bench \
+.PHONY: all deps venv backends-venv swift-test conformance cmake-build ctest pytest pytest-backends pytest-sync test bench \
         install demo clean
 
 all: cmake-build
@@ -71,7 +71,11 @@ pytest: cmake-build
 pytest-backends: backends-venv
 	$(PYTHON) -m pytest -q Tests/backends
 
-test: swift-test conformance ctest pytest pytest-backends
+# Sync against the real test backends, through the tool.
+pytest-sync: cmake-build backends-venv
+	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/sync
+
+test: swift-test conformance ctest pytest pytest-backends pytest-sync
 
 bench: cmake-build
 	@echo "== C ABI call overhead"

