@@ -51,7 +51,7 @@ let package = Package(
         // `make bench`: the engine's benchmarks, each against a baseline measured in the same run.
         .executableTarget(
             name: "offline-odata-benchmarks",
-            dependencies: ["OfflineOData"],
+            dependencies: ["OfflineOData", "CLibXML2"],
             path: "Benchmarks/OfflineODataBenchmarks"
         ),
         .testTarget(

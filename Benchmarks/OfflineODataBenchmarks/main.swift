@@ -2,6 +2,7 @@
 ///
 /// Each benchmark is a function in its own file, registered here by name. With no names, all run.
 let benchmarks: [(name: String, run: () throws -> Void)] = [
+    ("metadata", metadataBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())

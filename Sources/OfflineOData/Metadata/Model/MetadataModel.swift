@@ -86,9 +86,8 @@ public final class MetadataModel: Sendable {
 
     /// Replaces a leading alias by its namespace (`self.Product` → `NS.Product`); other names unchanged.
     public func qualifiedName(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return name }
-        if let namespace = aliases[String(name[..<dot])] { return namespace + name[dot...] }
-        return name
+        guard let prefix = QualifiedNames.prefix(of: name), let namespace = aliases[String(prefix)] else { return name }
+        return namespace + QualifiedNames.suffix(of: name)
     }
 
     /// The namespaces declared by this document's schemas.

@@ -3,21 +3,28 @@ extension ModelValidator {
     mutating func resolveNavigationProperties() throws(ODataError) {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
-            for t in schemas[s].entityTypes.indices {
-                let owner = schemas[s].entityTypes[t].qualifiedName
-                for n in schemas[s].entityTypes[t].navigationProperties.indices {
-                    var navigation = schemas[s].entityTypes[t].navigationProperties[n]
+            // Resolved first, stored afterwards: the checks look other types up in `schemas`.
+            var resolvedEntityNavigation: [(type: Int, index: Int, navigation: NavigationProperty)] = []
+            for (t, type) in schemas[s].entityTypes.enumerated() where !type.navigationProperties.isEmpty {
+                let owner = type.qualifiedName
+                for (n, var navigation) in type.navigationProperties.enumerated() {
                     try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    schemas[s].entityTypes[t].navigationProperties[n] = navigation
+                    resolvedEntityNavigation.append((t, n, navigation))
                 }
             }
-            for t in schemas[s].complexTypes.indices {
-                let owner = schemas[s].complexTypes[t].qualifiedName
-                for n in schemas[s].complexTypes[t].navigationProperties.indices {
-                    var navigation = schemas[s].complexTypes[t].navigationProperties[n]
+            var resolvedComplexNavigation: [(type: Int, index: Int, navigation: NavigationProperty)] = []
+            for (t, type) in schemas[s].complexTypes.enumerated() where !type.navigationProperties.isEmpty {
+                let owner = type.qualifiedName
+                for (n, var navigation) in type.navigationProperties.enumerated() {
                     try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    schemas[s].complexTypes[t].navigationProperties[n] = navigation
+                    resolvedComplexNavigation.append((t, n, navigation))
                 }
+            }
+            for change in resolvedEntityNavigation {
+                schemas[s].entityTypes[change.type].navigationProperties[change.index] = change.navigation
+            }
+            for change in resolvedComplexNavigation {
+                schemas[s].complexTypes[change.type].navigationProperties[change.index] = change.navigation
             }
         }
     }
@@ -34,9 +41,9 @@ extension ModelValidator {
             }
         }
         let target = navigation.type.name
-        guard entityType(named: target) != nil else { return }
+        guard case .entityType = declarations[target] else { return }
         if let partner = navigation.partner {
-            guard case .navigation = member(partner, ofType: target) else {
+            guard member(partner, ofType: target)?.isNavigation == true else {
                 throw fault("\(what) has the Partner \(partner), which is not a navigation property of \(target)",
                             at: navigation.sourceLine, element: "NavigationProperty", attribute: "Partner")
             }
@@ -57,8 +64,8 @@ extension ModelValidator {
     func resolvesToProperty(_ path: String, ofType typeName: String) -> Bool {
         var current = typeName
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            guard case .property(let property) = member(String(segment), ofType: current) else { return false }
-            current = property.type.name
+            guard let found = member(String(segment), ofType: current), !found.isNavigation else { return false }
+            current = found.typeName
         }
         return !path.isEmpty
     }
