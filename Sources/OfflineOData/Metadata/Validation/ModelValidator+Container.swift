@@ -40,12 +40,15 @@ extension ModelValidator {
 
     /// The overloads of a V4 operation by qualified name.
     func overloads(of qualifiedName: String) -> [Operation] {
-        let namespace = namespace(of: qualifiedName)
-        guard let schema = schemas.first(where: { $0.namespace == namespace }) else { return [] }
-        return schema.operations.filter { $0.qualifiedName == qualifiedName }
+        operationIndex.overloads[qualifiedName] ?? []
     }
 
     mutating func resolveContainers() throws(ODataError) {
+        var overloads: [String: [Operation]] = [:]
+        for schema in schemas {
+            for operation in schema.operations { overloads[operation.qualifiedName, default: []].append(operation) }
+        }
+        operationIndex.overloads = overloads
         for s in schemas.indices {
             let namespace = schemas[s].namespace
             for c in schemas[s].entityContainers.indices {

@@ -40,6 +40,26 @@ extension ModelValidator {
                             element: "NavigationProperty", attribute: "Type")
             }
         }
+    }
+
+    /// Partners and referential constraints resolve (checked once all navigation types are known).
+    func checkNavigationLinks() throws(ODataError) {
+        for schema in schemas {
+            for type in schema.entityTypes {
+                for navigation in type.navigationProperties {
+                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                }
+            }
+            for type in schema.complexTypes {
+                for navigation in type.navigationProperties {
+                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                }
+            }
+        }
+    }
+
+    private func checkLinks(of navigation: NavigationProperty, owner: String) throws(ODataError) {
+        let what = "NavigationProperty \(navigation.name) of \(owner)"
         let target = navigation.type.name
         guard case .entityType = declarations[target] else { return }
         if let partner = navigation.partner {

@@ -36,6 +36,8 @@ struct ModelValidator {
     let memberCache = MemberCache()
     /// Resolved type references by the name as written (qualified names resolve the same anywhere).
     let resolutionCache = ResolutionCache()
+    /// Function and action overloads by qualified name, once operations are resolved.
+    let operationIndex = OperationIndex()
     /// Entity set and singleton names by qualified container name, for binding targets.
     var containerMembers: [String: Set<String>] = [:]
     let version: ODataVersion
@@ -57,8 +59,8 @@ struct ModelValidator {
         try resolveStructuredTypes()
         try resolveAssociationNavigation()
         try resolveNavigationProperties()
-        // Member lists cached so far hold unresolved navigation types.
-        memberCache.removeAll()
+        // Member lists are cached from here on: every navigation type is resolved now.
+        try checkNavigationLinks()
         try checkKeys()
         try resolveOperations()
         try resolveContainers()
@@ -295,10 +297,14 @@ struct ModelValidator {
     }
 
     private func resolveProperties(_ properties: inout [Property], in namespace: String, owner: String) throws(ODataError) {
-        var seen: Set<String> = []
+        // Small types (most) are checked pairwise; a set only pays off for large ones.
+        var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
             let property = properties[p]
-            if !seen.insert(property.name).inserted {
+            let isDuplicate = properties.count > 16
+                ? !seen.insert(property.name).inserted
+                : properties[..<p].contains { $0.name == property.name }
+            if isDuplicate {
                 throw fault("\(owner) declares the property \(property.name) twice", at: property.sourceLine,
                             element: "Property", attribute: "Name")
             }
@@ -440,4 +446,9 @@ final class MemberCache {
 /// Type references resolved so far, by the qualified name as written.
 final class ResolutionCache {
     var references: [String: (name: String, kind: TypeReference.Kind)] = [:]
+}
+
+/// Operations by qualified name, filled before the containers are checked.
+final class OperationIndex {
+    var overloads: [String: [Operation]] = [:]
 }
