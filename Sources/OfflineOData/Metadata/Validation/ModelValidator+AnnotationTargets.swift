@@ -12,13 +12,20 @@ extension ModelValidator {
 
     private mutating func checkTarget(_ group: AnnotationGroup, in namespace: String) throws(ODataError) {
         let target = group.target
-        func reject(_ reason: String) -> ODataError {
-            fault("Annotations Target \"\(target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
+        func reject(_ reason: String) -> ODataError { targetFault(group, reason) }
+        let utf8 = target.utf8
+        if !utf8.contains(UInt8(ascii: "(")) && !utf8.contains(UInt8(ascii: ")")) {
+            // The common case, a plain path (`NS.Type/Property`): no parameter lists to check.
+            if utf8.first == UInt8(ascii: "/") || utf8.last == UInt8(ascii: "/") || containsEmptySegment(utf8) {
+                throw reject("has an empty path segment")
+            }
+            let head = utf8.firstIndex(of: UInt8(ascii: "/")).map { String(target[..<$0]) } ?? target
+            try checkHead(head, of: group, in: namespace)
+            return
         }
         var segments: [Substring] = []
         var depth = 0
         var segmentStart = target.startIndex
-        let utf8 = target.utf8
         for index in utf8.indices {
             switch utf8[index] {
             case UInt8(ascii: "("): depth += 1
@@ -47,12 +54,32 @@ extension ModelValidator {
         }
         guard let first = segments.first else { return }
         let head = first.utf8.firstIndex(of: UInt8(ascii: "(")).map { String(first[..<$0]) } ?? String(first)
-        guard QualifiedNames.contains(head, UInt8(ascii: ".")) else { throw reject("does not start with a qualified name") }
+        try checkHead(head, of: group, in: namespace)
+    }
+
+    private func targetFault(_ group: AnnotationGroup, _ reason: String) -> ODataError {
+        fault("Annotations Target \"\(group.target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
+    }
+
+    /// Whether a path has `//` in it.
+    private func containsEmptySegment(_ utf8: String.UTF8View) -> Bool {
+        var previousWasSlash = false
+        for byte in utf8 {
+            let isSlash = byte == UInt8(ascii: "/")
+            if isSlash && previousWasSlash { return true }
+            previousWasSlash = isSlash
+        }
+        return false
+    }
+
+    /// The first segment is a qualified name; in one of the document's own namespaces it must exist.
+    private mutating func checkHead(_ head: String, of group: AnnotationGroup, in namespace: String) throws(ODataError) {
+        guard QualifiedNames.contains(head, UInt8(ascii: ".")) else { throw targetFault(group, "does not start with a qualified name") }
         let qualified = qualify(head, in: namespace)
         if ownNamespaces.contains(self.namespace(of: qualified)) && declarations[qualified] == nil && operationKinds[qualified] == nil {
             // SAP-generated documents annotate types they do not declare; the annotations are
             // only kept as data, so this is a tolerated defect.
-            try tolerate(reject("names \(qualified), which is not declared in the document"))
+            try tolerate(targetFault(group, "names \(qualified), which is not declared in the document"))
         }
     }
 

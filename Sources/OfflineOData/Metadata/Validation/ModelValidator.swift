@@ -178,7 +178,8 @@ struct ModelValidator {
     // MARK: Type references
 
     /// Resolves a type reference in place, or fails naming the element and attribute it came from.
-    func resolve(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+    /// `what` names the referring element in the message; it is only built for an error.
+    func resolve(_ reference: inout TypeReference, in namespace: String, what: @autoclosure () -> String, at line: SourceLine,
                  element: String, attribute: String = "Type") throws(ODataError) {
         let written = reference.name
         let isQualified = QualifiedNames.contains(written, UInt8(ascii: "."))
@@ -187,7 +188,7 @@ struct ModelValidator {
             reference.kind = known.kind
             return
         }
-        try resolveUncached(&reference, in: namespace, what: what, at: line, element: element, attribute: attribute)
+        try resolveUncached(&reference, in: namespace, what: what(), at: line, element: element, attribute: attribute)
         if isQualified { resolutionCache.references[written] = (reference.name, reference.kind) }
     }
 
@@ -435,12 +436,10 @@ struct ModelValidator {
     }
 }
 
-/// Per-type member lists, built on demand while validating. A class so that lookups from
-/// non-mutating checks can fill it; used by one validation on one thread.
+/// Per-type member lists, built on demand once navigation types are resolved. A class so that
+/// lookups from non-mutating checks can fill it; used by one validation on one thread.
 final class MemberCache {
     var types: [String: ModelValidator.TypeMembers] = [:]
-
-    func removeAll() { types.removeAll() }
 }
 
 /// Type references resolved so far, by the qualified name as written.
