@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the column of an element (or of one of its attributes) on a known line of the document.
 ///
 /// libxml2's reader knows each node's line but not its column, and the parser's own position runs
@@ -149,7 +153,14 @@ private final class LineIndex {
     func starts(in bytes: UnsafeRawBufferPointer) -> [Int] {
         if let cached { return cached }
         var starts = [0]
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\n") { starts.append(index + 1) }
+        guard let base = bytes.baseAddress else { return starts }
+        // memchr finds the newlines far faster than a byte loop; megabyte documents are common.
+        var offset = 0
+        while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let index = base.distance(to: UnsafeRawPointer(found))
+            starts.append(index + 1)
+            offset = index + 1
+        }
         cached = starts
         return starts
     }
