@@ -8,6 +8,7 @@ extension ModelValidator {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
             var kept: [Operation] = []
+            kept.reserveCapacity(schemas[s].operations.count)
             for var operation in schemas[s].operations {
                 do {
                     try resolveSignature(&operation, in: namespace)

@@ -3,29 +3,26 @@ extension ModelValidator {
     mutating func resolveNavigationProperties() throws(ODataError) {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
-            // Resolved first, stored afterwards: the checks look other types up in `schemas`.
-            var resolvedEntityNavigation: [(type: Int, index: Int, navigation: NavigationProperty)] = []
-            for (t, type) in schemas[s].entityTypes.enumerated() where !type.navigationProperties.isEmpty {
-                let owner = type.qualifiedName
-                for (n, var navigation) in type.navigationProperties.enumerated() {
-                    try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    resolvedEntityNavigation.append((t, n, navigation))
+            // Taken out and put back, so that changes are made in place rather than on copies
+            // (resolving a navigation type looks nothing up in `schemas` but declarations).
+            var entityTypes = schemas[s].entityTypes
+            schemas[s].entityTypes = []
+            for t in entityTypes.indices where !entityTypes[t].navigationProperties.isEmpty {
+                let owner = entityTypes[t].qualifiedName
+                for n in entityTypes[t].navigationProperties.indices {
+                    try resolveNavigation(&entityTypes[t].navigationProperties[n], owner: owner, in: namespace)
                 }
             }
-            var resolvedComplexNavigation: [(type: Int, index: Int, navigation: NavigationProperty)] = []
-            for (t, type) in schemas[s].complexTypes.enumerated() where !type.navigationProperties.isEmpty {
-                let owner = type.qualifiedName
-                for (n, var navigation) in type.navigationProperties.enumerated() {
-                    try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    resolvedComplexNavigation.append((t, n, navigation))
+            schemas[s].entityTypes = entityTypes
+            var complexTypes = schemas[s].complexTypes
+            schemas[s].complexTypes = []
+            for t in complexTypes.indices where !complexTypes[t].navigationProperties.isEmpty {
+                let owner = complexTypes[t].qualifiedName
+                for n in complexTypes[t].navigationProperties.indices {
+                    try resolveNavigation(&complexTypes[t].navigationProperties[n], owner: owner, in: namespace)
                 }
             }
-            for change in resolvedEntityNavigation {
-                schemas[s].entityTypes[change.type].navigationProperties[change.index] = change.navigation
-            }
-            for change in resolvedComplexNavigation {
-                schemas[s].complexTypes[change.type].navigationProperties[change.index] = change.navigation
-            }
+            schemas[s].complexTypes = complexTypes
         }
     }
 
