@@ -175,11 +175,19 @@ final class XMLStream {
 
     private func xmlError(_ captured: CapturedXMLError?) -> ODataError {
         guard let captured else {
-            return ODataError(.metadata, "the document is not well-formed XML", line: line)
+            return ODataError(.metadata, "the document is not well-formed XML",
+                              line: max(Int(xmlTextReaderGetParserLineNumber(reader)), 1))
         }
+        if captured.line > 0 {
+            return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
+                              line: captured.line, column: captured.column > 0 ? captured.column : nil)
+        }
+        // Errors raised without a parser context (encoding conversion) carry no position: the
+        // parser's own position is the nearest there is.
+        let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
+        let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
         return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
-                          line: captured.line > 0 ? captured.line : nil,
-                          column: captured.column > 0 ? captured.column : nil)
+                          line: max(parserLine, 1), column: parserColumn > 0 ? parserColumn : nil)
     }
 }
 
