@@ -4,6 +4,7 @@
 let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-parse", filterParseBenchmark),
     ("json", jsonBenchmark),
+    ("metadata", metadataBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
