@@ -22,6 +22,7 @@ typealias FuzzHarness = @Sendable (UnsafeRawBufferPointer) -> Void
 /// The harnesses by `OOD_FUZZ_TARGET` name. Add one per parser.
 let harnesses: [String: FuzzHarness] = [
     "metadata": fuzzMetadata,
+    "url": fuzzURL,
 ]
 
 let fuzzTargetName = getenv("OOD_FUZZ_TARGET").map { String(cString: $0) } ?? "metadata"
