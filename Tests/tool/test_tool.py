@@ -119,3 +119,37 @@ def test_store_info_help_and_errors(tool, tmp_path):
     tool("store", "create", str(tmp_path / "empty.store"))
     empty = tool("store", "info", str(tmp_path / "empty.store"))
     assert empty.returncode == 1 and "without a service model" in empty.stderr
+
+
+import pytest
+
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["metadata"], ["request"], ["upload"], ["status"]]
+
+
+@pytest.mark.parametrize("subcommand", SUBCOMMANDS, ids=" ".join)
+def test_every_subcommand_has_help_with_an_example_and_exit_codes(tool, subcommand):
+    result = tool(*subcommand, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "Example" in result.stdout, result.stdout
+    assert "Exit codes" in result.stdout, result.stdout
+
+
+def test_the_top_level_help_lists_every_subcommand(tool):
+    listed = tool("--help").stdout
+    for subcommand in SUBCOMMANDS:
+        assert f"  {subcommand[0]}" in listed
+
+
+def test_status_and_request_on_a_store_without_service(tool, tmp_path):
+    path = str(tmp_path / "s.store")
+    assert tool("store", "create", path, "--metadata", FLIGHT_V4).returncode == 0
+    data = json.loads(tool("status", path, "--json").stdout)
+    assert data == {"queue": [], "errorArchive": [], "definingRequests": []}
+    created = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"1","name":"A"}')
+    assert created.returncode == 0, created.stderr
+    queue = json.loads(tool("status", path, "--json").stdout)["queue"]
+    assert [q["method"] for q in queue] == ["POST"]
+    bad = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"2","nosuch":1}')
+    assert bad.returncode == 1 and "nosuch" in bad.stderr
+    upload = tool("upload", path)
+    assert upload.returncode == 1 and "no service root" in upload.stderr
