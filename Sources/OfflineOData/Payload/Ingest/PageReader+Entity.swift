@@ -12,6 +12,8 @@ struct EntityState {
     var id: String?
     /// A deleted entry of a delta (`@removed`, `$deletedEntity`, V2 `"deleted": true`).
     var isRemoved = false
+    /// A 4.0 `$deletedEntity` entry, whose `id` member is the entity's id, not a property.
+    var isDeletedEntityEntry = false
     /// An entry the store does not keep (`$link`/`$deletedLink` delta entries, other sets).
     var isIgnored = false
     var hasProperties = false
@@ -42,13 +44,18 @@ struct EntityState {
             isIgnored = true
             return
         }
-        if parts.contains(where: { $0 == "$deletedEntity" }) { isRemoved = true }
+        let deleted = parts.contains { $0 == "$deletedEntity" }
+        if deleted {
+            isRemoved = true
+            isDeletedEntityEntry = true
+        }
         guard let first = parts.first, !hasProperties else { return }
         let setName = String(first.prefix { $0 != "(" })
         guard setName != node.entitySet, session.schema.table(forEntitySet: setName) != nil else { return }
         if let other = session.target.node(forEntitySet: setName) {
             self = try EntityState(node: other, session: session)
-            if parts.contains(where: { $0 == "$deletedEntity" }) { isRemoved = true }
+            isRemoved = deleted
+            isDeletedEntityEntry = deleted
         } else {
             isIgnored = true
         }
@@ -67,6 +74,11 @@ extension PageReader {
             try r.skipValue()
             return
         }
+        if state.isDeletedEntityEntry {
+            // `{"@odata.context": "#Set/$deletedEntity", "id": "Set(1)", "reason": ...}`.
+            if name == "id" { state.id = try readText(&r) } else { try r.skipValue() }
+            return
+        }
         if !state.node.navigations.isEmpty, let navigation = state.node.navigations[name] {
             try readNavigation(navigation, &r, &state)
             return
@@ -83,7 +95,7 @@ extension PageReader {
                 state.partialNavigations.append(String(name[..<at]))
             }
         } else if state.isRemoved, name == "id" {
-            // 4.0 `$deletedEntity`: `{"@odata.context": "#Set/$deletedEntity", "id": "Set(1)", "reason": ...}`.
+            // A deleted entry whose type has no property `id`: the 4.0 form without its context.
             state.id = try readText(&r)
             return
         }
