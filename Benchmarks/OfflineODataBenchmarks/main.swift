@@ -3,6 +3,7 @@
 /// Each benchmark is a function in its own file, registered here by name. With no names, all run.
 let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-parse", filterParseBenchmark),
+    ("ingest", ingestBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
