@@ -18,7 +18,7 @@ struct EntityRemoval {
         let id = find.int(at: 0)
         while try find.step() {}
         try dropMembership(entitySet: plan.table.entitySet, id: id)
-        session.seen[plan.table.entitySet]?.remove(id)
+        plan.seen.remove(id)
         try deleteIfOrphaned(entitySet: plan.table.entitySet, id: id)
     }
 
@@ -27,10 +27,12 @@ struct EntityRemoval {
         let select = try session.statement("SELECT entity_set, entity_id FROM ood_membership WHERE defining_request = ?1")
         try select.bind([.text(session.definingRequest.name)])
         var stale: [(entitySet: String, id: Int64)] = []
+        var seen: [String: Set<Int64>] = [:]
         while try select.step() {
             let entitySet = select.text(at: 0) ?? ""
             let id = select.int(at: 1)
-            if session.seen[entitySet]?.contains(id) != true { stale.append((entitySet, id)) }
+            if seen[entitySet] == nil { seen[entitySet] = session.seenIDs(in: entitySet) ?? [] }
+            if seen[entitySet]?.contains(id) != true { stale.append((entitySet, id)) }
         }
         for entry in stale {
             try dropMembership(entitySet: entry.entitySet, id: entry.id)

@@ -1,12 +1,15 @@
+import CSQLite
+
 /// Writes one read entity: the upsert, the membership of the defining request, and the links of
 /// its expanded navigations; or, for a deleted entry of a delta, the removal.
 struct EntityWriter {
     let session: IngestSession
 
     /// The entity's local id (`_ood_id`), or nil for removed and ignored entries.
-    func finish(_ state: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
+    /// Afterwards `state`'s buffers belong to its plan again (``EntityState/recycle()``).
+    func finish(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
+        defer { state.recycle() }
         guard !state.isIgnored else { return nil }
-        var state = state
         let plan = state.plan
         if state.isRemoved {
             if let key = try keyValues(&state) {
@@ -15,12 +18,14 @@ struct EntityWriter {
             summary.removed += 1
             return nil
         }
-        guard try keyValues(&state) != nil else {
+        guard let key = try keyValues(&state) else {
             let missing = plan.keyIndices.map { plan.table.columns[$0].name }.joined(separator: ", ")
             throw ODataError(.semantic, "an entity of '\(plan.table.entitySet)' has no value for its key (\(missing)) and no id to take it from")
         }
-        var parameters: [SQLValue] = []
-        parameters.reserveCapacity(plan.table.columns.count + 2)
+        var parameters = plan.parameters
+        plan.parameters = []
+        parameters.removeAll(keepingCapacity: true)
+        defer { plan.parameters = parameters }
         if let typeName = state.typeName {
             parameters.append(storedType(typeName, plan: plan))
             state.mask[plan.typeBit >> 6] |= 1 << UInt64(plan.typeBit & 63)
@@ -33,13 +38,21 @@ struct EntityWriter {
             parameters.append(state.values[index])
         }
         let upsert = try plan.upsert(for: state.mask)
-        try upsert.bind(parameters)
-        guard try upsert.step() else {
-            throw ODataError(.internalError, "the upsert into '\(plan.table.entitySet)' returned no row")
+        guard let handle = session.db.handle else { throw ODataError(.misuse, "the store is closed") }
+        // A fresh row sets the last insert rowid; an updated one leaves it at 0 (rowids start at 1).
+        sqlite3_set_last_insert_rowid(handle, 0)
+        try upsert.run(parameters)
+        var id = sqlite3_last_insert_rowid(handle)
+        if id == 0 {
+            let find = try plan.findByKey()
+            try find.bind(key)
+            guard try find.step() else {
+                throw ODataError(.internalError, "the upserted entity of '\(plan.table.entitySet)' cannot be found by its key")
+            }
+            id = find.int(at: 0)
+            while try find.step() {}
         }
-        let id = upsert.int(at: 0)
-        while try upsert.step() {}
-        try session.addMembership(entitySet: plan.table.entitySet, entityID: id)
+        try session.addMembership(plan, entityID: id)
         summary.entities += 1
         for (navigation, nested) in state.navigations where navigation.recordsLinks {
             let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)

@@ -34,10 +34,9 @@ final class IngestSession {
     let dialect: Dialect
     let db: SQLiteConnection
 
-    /// Entities written in this session, per entity set: a full refresh removes the defining
-    /// request's other memberships. Eight bytes per entity (about 10 MB per million).
-    var seen: [String: Set<Int64>] = [:]
     var plans: [String: TablePlan] = [:]
+    private var lastPlan: TablePlan?
+    private var membershipInsert: Statement?
     private var ownsTransaction = false
     private var failed = false
 
@@ -148,7 +147,12 @@ final class IngestSession {
 
     /// The plan of an entity set's table, made on first use.
     func plan(forEntitySet name: String) throws(ODataError) -> TablePlan {
-        if let plan = plans[name] { return plan }
+        // Consecutive entities are mostly of one set: skip the dictionary then.
+        if let lastPlan, lastPlan.table.entitySet == name { return lastPlan }
+        if let plan = plans[name] {
+            lastPlan = plan
+            return plan
+        }
         guard let table = schema.table(forEntitySet: name) else {
             throw ODataError(.metadata, "the store has no table for entity set '\(name)'")
         }
@@ -166,9 +170,18 @@ final class IngestSession {
     }
 
     /// Records that this defining request holds the entity.
-    func addMembership(entitySet: String, entityID: Int64) throws(ODataError) {
-        let insert = try statement("INSERT OR IGNORE INTO ood_membership (entity_set, entity_id, defining_request) VALUES (?1, ?2, ?3)")
-        try insert.run([.text(entitySet), .integer(entityID), .text(definingRequest.name)])
-        seen[entitySet, default: []].insert(entityID)
+    func addMembership(_ plan: TablePlan, entityID: Int64) throws(ODataError) {
+        let insert: Statement
+        if let membershipInsert {
+            insert = membershipInsert
+        } else {
+            insert = try db.prepare("INSERT OR IGNORE INTO ood_membership (entity_set, entity_id, defining_request) VALUES (?1, ?2, ?3)")
+            membershipInsert = insert
+        }
+        try insert.run([.text(plan.table.entitySet), .integer(entityID), .text(definingRequest.name)])
+        plan.seen.insert(entityID)
     }
+
+    /// The ids this session wrote into `entitySet`.
+    func seenIDs(in entitySet: String) -> Set<Int64>? { plans[entitySet]?.seen }
 }

@@ -25,8 +25,18 @@ struct EntityState {
         let plan = try session.plan(forEntitySet: node.entitySet)
         self.plan = plan
         self.node = node
-        values = Array(repeating: .null, count: plan.table.columns.count)
-        mask = Array(repeating: 0, count: plan.maskWords)
+        values = plan.spareValues.popLast() ?? Array(repeating: .null, count: plan.table.columns.count)
+        mask = plan.spareMasks.popLast() ?? Array(repeating: 0, count: plan.maskWords)
+    }
+
+    /// Hands the buffers back to the plan, cleared, for the next entity.
+    mutating func recycle() {
+        for index in values.indices where plan.isSet(mask, index) { values[index] = .null }
+        for word in mask.indices { mask[word] = 0 }
+        plan.spareValues.append(values)
+        plan.spareMasks.append(mask)
+        values = []
+        mask = []
     }
 
     @inline(__always)
@@ -66,6 +76,12 @@ extension PageReader {
     /// Reads one member of an entity (its key was just read).
     mutating func readMember(_ key: JSONToken, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
         let first = r.withBytes(of: key) { $0.first ?? 0 }
+        if !key.hasEscapes, !state.isIgnored, !state.isDeletedEntityEntry,
+           let target = r.withBytes(of: key, { state.plan.memberBytes.value(for: $0) }) {
+            state.hasProperties = true
+            try readValue(of: target, &r, &state)
+            return
+        }
         if key.hasEscapes || first == UInt8(ascii: "@") || first == UInt8(ascii: "_") || first == UInt8(ascii: "o") {
             if try readAnnotation(key, &r, &state) { return }
         }
@@ -170,9 +186,10 @@ extension PageReader {
         switch target {
         case .column(let index):
             let value = try r.readValue()
-            let column = state.plan.table.columns[index]
             do {
-                state.set(index, try EDMValueCodec.storedValue(fromJSON: value, column: column, dialect: session.dialect))
+                // The column is passed straight from the table (a copy would retain all its fields).
+                let stored = try EDMValueCodec.storedValue(fromJSON: value, column: state.plan.table.columns[index], dialect: session.dialect)
+                state.set(index, stored)
             } catch {
                 throw ODataError(error.code, "entity set '\(state.plan.table.entitySet)': \(error.message)")
             }

@@ -92,8 +92,8 @@ struct PageReader {
                 entity = state
             }
         }
-        if let entity {
-            if let id = try EntityWriter(session: session).finish(entity, summary: &summary) { nested.ids.append(id) }
+        if var entity {
+            if let id = try EntityWriter(session: session).finish(&entity, summary: &summary) { nested.ids.append(id) }
         }
         return nested
     }
@@ -106,7 +106,7 @@ struct PageReader {
         }
         var state = try EntityState(node: node, session: session)
         while let key = try r.nextKey() { try readMember(key, &r, &state) }
-        return try EntityWriter(session: session).finish(state, summary: &summary)
+        return try EntityWriter(session: session).finish(&state, summary: &summary)
     }
 
     /// `__count` is a string in V2 JSON, `@odata.count` a number in V4.
