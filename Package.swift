@@ -63,7 +63,7 @@ let package = Package(
         // `make bench`: the engine's benchmarks, each against a baseline measured in the same run.
         .executableTarget(
             name: "offline-odata-benchmarks",
-            dependencies: ["OfflineOData", "CLibXML2"],
+            dependencies: ["OfflineOData", "CLibXML2", "CSQLite"],
             path: "Benchmarks/OfflineODataBenchmarks"
         ),
         // `swift run offline-odata-conformance`: the OASIS ABNF test cases against the parser.

@@ -5,6 +5,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-parse", filterParseBenchmark),
     ("json", jsonBenchmark),
     ("metadata", metadataBenchmark),
+    ("ingest", ingestBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
