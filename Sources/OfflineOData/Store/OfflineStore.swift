@@ -150,6 +150,48 @@ public final class OfflineStore: @unchecked Sendable {
         return root
     }
 
+    /// Downloads the defining requests (all, or those named in `subset`), one transaction each.
+    ///
+    /// A defining request with a delta link from its last download gets only the changes (when
+    /// `delta` is true); otherwise the whole result is downloaded and whatever the request no
+    /// longer returns leaves the store, unless another defining request holds it or it has a
+    /// pending local change. A failed download leaves that request's previous data whole; the
+    /// requests downloaded before it keep their new data.
+    ///
+    /// - Parameters:
+    ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
+    ///   - progress: after every page; returning false stops the download (``ODataError/Code/aborted``).
+    public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
+                         cancellation: HTTPCancellation? = nil,
+                         progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> [DownloadOutcome] {
+        let all = try definingRequests()
+        var chosen = all
+        if let subset {
+            for name in subset where !all.contains(where: { $0.name == name }) {
+                throw ODataError(.misuse, "the store has no defining request named '\(name)'")
+            }
+            chosen = all.filter { subset.contains($0.name) }
+        }
+        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                    preferredPageSize: pageSize)
+        var outcomes: [DownloadOutcome] = []
+        for request in chosen {
+            let isDelta = delta && request.deltaLink != nil
+            let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
+                try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                      fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
+                    var sink = session
+                    let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                          progress: progress)
+                    try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
+                    return outcome
+                }
+            }
+            outcomes.append(outcome)
+        }
+        return outcomes
+    }
+
     /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
     ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
