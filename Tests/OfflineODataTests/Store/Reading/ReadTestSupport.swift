@@ -124,3 +124,55 @@ final class ReadTestStore {
         }
     }
 }
+
+/// Names of the sample agencies, by ID, for expectations computed in Swift.
+let sampleAgencyNames: [Int64: String] = [1: "Alpha", 2: "Beta", 3: "O'Brien & Co", 4: "Agency 100%", 5: "Agency_x0", 6: "Ünïcødé", 8: "Local"]
+
+extension ReadTestStore {
+    /// Agencies 1-8 (7 deleted offline, 8 created offline as a SpecialAgency), bookings, items, links.
+    static func sample(dialect: Dialect = .v4) throws -> ReadTestStore {
+        let store = try ReadTestStore(dialect: dialect)
+        try store.insert("Agencies", [("ID", .integer(1)), ("Name", .text("Alpha")), ("City", .text("Rome")), ("Rating", .integer(5)),
+                                      ("Revenue", .text("9.5")), ("Score", .real(1.5)), ("Big", .integer(9_007_199_254_740_993)),
+                                      ("Active", .integer(1)), ("Founded", .text("2020-01-01T00:00:00.0000000Z")), ("Opened", .text("2020-01-01")),
+                                      ("Color", .text("Red")), ("Address/Street", .text("Via 1")), ("Address/City", .text("Rome")),
+                                      ("Tags", .text("[\"a\",\"b\"]"))], etag: "W/\"1\"")
+        try store.insert("Agencies", [("ID", .integer(2)), ("Name", .text("Beta")), ("City", .text("rome")), ("Rating", .integer(3)),
+                                      ("Revenue", .text("10")), ("Score", .real(-2.5)), ("Big", .integer(-7)), ("Active", .integer(0)),
+                                      ("Founded", .text("2019-12-31T23:30:00.0000000Z")), ("Opened", .text("2019-06-15")),
+                                      ("Color", .text("Green")), ("Tags", .text("[]"))])
+        try store.insert("Agencies", [("ID", .integer(3)), ("Name", .text("O'Brien & Co"))])
+        try store.insert("Agencies", [("ID", .integer(4)), ("Name", .text("Agency 100%")), ("City", .text("Paris")), ("Rating", .integer(4)),
+                                      ("Revenue", .text("100.25")), ("Score", .real(2.5)), ("Color", .text("Blue")), ("Tags", .text("[\"c\"]"))])
+        try store.insert("Agencies", [("ID", .integer(5)), ("Name", .text("Agency_x0")), ("City", .text("Berlin")), ("Rating", .integer(1)),
+                                      ("Revenue", .text("-3")), ("Score", .real(0.5))])
+        try store.insert("Agencies", [("ID", .integer(6)), ("Name", .text("Ünïcødé")), ("City", .text("Zürich")), ("Rating", .integer(2)),
+                                      ("Revenue", .text("0.001"))])
+        try store.insert("Agencies", [("ID", .integer(7)), ("Name", .text("Deleted")), ("City", .text("Rome"))], change: "deleted")
+        try store.insert("Agencies", [("ID", .integer(8)), ("Name", .text("Local")), ("City", .text("Oslo")), ("Perk", .text("gym"))],
+                         change: "created", type: "Test.SpecialAgency")
+        let bookings: [(Int64, Int64, String, String, String?)] = [(1, 1, "x", "5.5", nil), (1, 2, "y", "20", nil), (2, 1, "z", "7", nil),
+                                                                    (4, 1, "w", "1", nil), (1, 3, "gone", "99", "deleted")]
+        for (agency, number, customer, amount, change) in bookings {
+            try store.insert("Bookings", [("AgencyID", .integer(agency)), ("Number", .integer(number)), ("Customer", .text(customer)),
+                                          ("Amount", .text(amount))], change: change)
+        }
+        try store.insert("Items", [("ID", .text("i1")), ("Label", .text("one"))])
+        try store.insert("Items", [("ID", .text("i2")), ("Label", .text("two"))])
+        try store.link("Bookings", 1, "Items", "Items", 1)
+        try store.link("Bookings", 1, "Items", "Items", 2)
+        return store
+    }
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters, as a careful client does.
+func urlEncoded(_ text: String) -> String {
+    let digits = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    for byte in text.utf8 {
+        let unreserved = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+        if unreserved { bytes.append(byte) } else { bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
