@@ -54,7 +54,7 @@ let package = Package(
         // `make bench`: the engine's benchmarks, each against a baseline measured in the same run.
         .executableTarget(
             name: "offline-odata-benchmarks",
-            dependencies: ["OfflineOData"],
+            dependencies: ["OfflineOData", "CSQLite"],
             path: "Benchmarks/OfflineODataBenchmarks"
         ),
         // `swift run offline-odata-conformance`: the OASIS ABNF test cases against the parser.

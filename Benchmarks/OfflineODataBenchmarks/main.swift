@@ -3,6 +3,8 @@
 /// Each benchmark is a function in its own file, registered here by name. With no names, all run.
 let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-parse", filterParseBenchmark),
+    ("filter-bind", filterBindBenchmark),
+    ("read", readBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())

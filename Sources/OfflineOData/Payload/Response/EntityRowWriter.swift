@@ -41,10 +41,7 @@ struct EntityRowWriter {
         if let known = layouts[typeName] { return known }
         let type = model.entityType(named: typeName) ?? model.entityType(named: table.entityType)
         let hierarchy = type.map { model.typeHierarchy(of: $0).map(\.qualifiedName) } ?? [table.entityType]
-        var navigations = type.map { model.navigationProperties(of: $0).map(\.name) } ?? []
-        if let select, !select.isEmpty {
-            navigations = navigations.filter { name in select.contains { $0.first == name } }
-        }
+        let navigations = type.map { model.navigationProperties(of: $0).map(\.name) } ?? []
         let layout = EntityLayout(typeName: typeName, columns: columns, firstColumn: idColumn + SQLQuery.systemColumnCount,
                                   admitted: Set(hierarchy), keyColumns: table.keyColumns, navigations: navigations)
         layouts[typeName] = layout
@@ -89,7 +86,7 @@ struct EntityRowWriter {
         for navigation in layout.navigations {
             if let related = expanded.first(where: { $0.name == navigation.name }) {
                 related.write(forParent: id, dialect: dialect, to: &writer)
-            } else if dialect == .v2 {
+            } else if dialect == .v2, select?.contains(where: { $0.first == navigation.name }) ?? true {
                 writer.writeKey(navigation.key)
                 writer.beginObject()
                 writer.writeKey(Self.deferredKey)

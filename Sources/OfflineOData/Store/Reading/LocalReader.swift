@@ -42,6 +42,24 @@ public final class LocalReader {
         try ReadTranslation.explain(bind(url: url), schema: schema)
     }
 
+    /// Reads `url` from the store in `file`, under the file's connection lock.
+    public func read(url: String, in file: StoreFile) throws(ODataError) -> ReadResult {
+        try file.withConnection { db throws(ODataError) in try read(url: url, on: db) }
+    }
+
+    /// Whether every entity `url` can return is one the defining request `definingRequest` brings
+    /// (proven from the filters; false means "not proven", see `ScopeCheck`).
+    public func isInsideScope(url: String, definingRequest: String) throws(ODataError) -> Bool {
+        ScopeCheck.isInside(read: try bind(url: url), defining: try bind(url: definingRequest))
+    }
+
+    /// The main statement's SQL for `url` (parse, bind and translate, nothing run): for tools and
+    /// benchmarks that want the translation alone.
+    public func translatedSQL(url: String) throws(ODataError) -> String {
+        let plan = try ReadTranslation.plan(bind(url: url), schema: schema)
+        return (plan.main ?? plan.count)?.sql ?? ""
+    }
+
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let request = try bind(url: url)
         let plan = try ReadTranslation.plan(request, schema: schema)

@@ -72,6 +72,12 @@ import Testing
         #expect(entity["Address"] == ["City": "Rome"])
         #expect(entity["@odata.context"] == "http://host/service/$metadata#Agencies(Name,Address/City)/$entity")
         #expect(try store.read("Agencies(1)?$select=*")["Tags"] == ["a", "b"])
+        let expanded = try store.read("Agencies(1)?$select=Name&$expand=Bookings($select=Number)")
+        #expect(expanded["Bookings"]?.arrayValue?.count == 2)
+        let v2 = try ReadTestStore.sample(dialect: .v2)
+        let selected = try v2.read("Agencies(1)?$select=Name,Bookings")["d"]
+        #expect(selected?["Bookings"]?["__deferred"] != nil)
+        #expect(selected?["Rating"] == nil)
     }
 
     @Test func expandToOneToManyNestedAndPerParentOptions() throws {
