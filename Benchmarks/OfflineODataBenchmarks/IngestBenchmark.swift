@@ -134,10 +134,10 @@ private struct FloorRow {
 
 private func plainInsertFloor(path: String, rows: [FloorRow]) throws {
     var db: OpaquePointer?
-    guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw BenchmarkError.sqlite("open") }
+    guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw BenchmarkError("open") }
     defer { sqlite3_close(db) }
     func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
     }
     try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
     try exec("""
@@ -147,7 +147,7 @@ private func plainInsertFloor(path: String, rows: [FloorRow]) throws {
         """)
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)", -1, &statement, nil) == SQLITE_OK,
-          let statement else { throw BenchmarkError.sqlite("prepare") }
+          let statement else { throw BenchmarkError("prepare") }
     defer { sqlite3_finalize(statement) }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     func text(_ index: Int32, _ value: String) {
@@ -171,13 +171,12 @@ private func plainInsertFloor(path: String, rows: [FloorRow]) throws {
         text(14, "USD")
         sqlite3_bind_null(statement, 15)
         text(16, "W/\"1\"")
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
         sqlite3_reset(statement)
     }
     try exec("COMMIT")
 }
 
-private enum BenchmarkError: Error { case sqlite(String) }
 
 private func removeDatabase(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }

@@ -6,6 +6,8 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("json", jsonBenchmark),
     ("metadata", metadataBenchmark),
     ("ingest", ingestBenchmark),
+    ("filter-bind", filterBindBenchmark),
+    ("read", readBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())

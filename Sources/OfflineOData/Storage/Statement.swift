@@ -90,4 +90,32 @@ final class Statement {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
+
+    // MARK: Zero-copy access (valid until the next step, reset or finalize)
+
+    /// SQLite's storage class of a result column (`SQLITE_INTEGER`, `SQLITE_TEXT`, ...).
+    func columnType(at column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
+
+    /// The UTF-8 bytes of a text column, borrowed from SQLite: no copy, no String.
+    func textBytes(at column: Int) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(column))))
+    }
+
+    /// A column as an owned value, for the slower paths (codec conversions).
+    func value(at column: Int) -> SQLValue {
+        switch sqlite3_column_type(handle, Int32(column)) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, Int32(column)))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, Int32(column)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, Int32(column)) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .text(text(at: column) ?? "")
+        }
+    }
+
+    /// Rewinds the statement so it can be stepped again with the same bindings.
+    func rewind() { sqlite3_reset(handle) }
 }

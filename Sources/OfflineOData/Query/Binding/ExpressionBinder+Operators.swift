@@ -14,7 +14,7 @@ extension ExpressionBinder {
             let comparison = ComparisonOperator(rawValue: op.rawValue) ?? .eq
             return BoundExpression(.comparison(comparison, left, right), type: .primitive(.boolean), range: range)
         case .add, .sub, .mul, .div, .divby, .mod:
-            let (left, right) = try bindOperands(lhs, rhs)
+            let (left, right) = try bindOperands(lhs, rhs, comparing: false)
             let type = try arithmeticType(op, left, right, lhs: lhs, rhs: rhs)
             let arithmetic = ArithmeticOperator(rawValue: op.rawValue) ?? .add
             return BoundExpression(.arithmetic(arithmetic, left, right), type: type, range: range)
@@ -47,28 +47,30 @@ extension ExpressionBinder {
     }
 
     /// Binds both operands; a literal operand takes the type the other operand gives it.
-    mutating func bindOperands(_ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax) throws(ODataError) -> (BoundExpression, BoundExpression) {
+    mutating func bindOperands(_ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax, comparing: Bool = true) throws(ODataError) -> (BoundExpression, BoundExpression) {
         let leftLiteral = literalSyntax(lhs), rightLiteral = literalSyntax(rhs)
         if let rightLiteral, leftLiteral == nil {
             let left = try bind(lhs)
             if left.type == .null { return (left, try bindLiteral(rightLiteral)) }
-            return (left, try coerce(rightLiteral, to: comparisonTarget(left.type, rightLiteral), against: left.type, range: rhs.range))
+            return (left, try coerce(rightLiteral, to: comparisonTarget(left.type, rightLiteral, comparing: comparing), against: left.type, range: rhs.range))
         }
         if let leftLiteral, rightLiteral == nil {
             let right = try bind(rhs)
             if right.type == .null { return (try bindLiteral(leftLiteral), right) }
-            return (try coerce(leftLiteral, to: comparisonTarget(right.type, leftLiteral), against: right.type, range: lhs.range), right)
+            return (try coerce(leftLiteral, to: comparisonTarget(right.type, leftLiteral, comparing: comparing), against: right.type, range: lhs.range), right)
         }
         return (try bind(lhs), try bind(rhs))
     }
 
     /// The type a literal takes against an operand of type `other`: the other's type, or the
-    /// promoted numeric type when the literal needs a wider one (`IntProp gt 2.5` compares as Double).
-    func comparisonTarget(_ other: BoundType, _ literal: LiteralSyntax) -> BoundType {
+    /// promoted numeric type when the literal needs a wider one. A comparison of an integer with a
+    /// decimal literal (`IntProp gt 2.5`) compares as Double, which is exact for such literals and
+    /// lets SQLite compare numbers natively; arithmetic promotes to Decimal as the spec says.
+    func comparisonTarget(_ other: BoundType, _ literal: LiteralSyntax, comparing: Bool = true) -> BoundType {
         guard case .primitive(let otherType) = other, TypePromotion.isNumeric(otherType),
               let natural = LiteralCoercion.naturalType(literal), TypePromotion.isNumeric(natural) else { return other }
         if LiteralCoercion.value(literal, as: otherType) != nil { return other }
-        if TypePromotion.isInteger(otherType), natural == .decimal { return .primitive(.double) }
+        if comparing, TypePromotion.isInteger(otherType), natural == .decimal { return .primitive(.double) }
         return .primitive(TypePromotion.promote(otherType, natural) ?? otherType)
     }
 

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SQL of one bound read: the main statement and, where asked, the count statement.
+struct ReadPlan {
+    var main: SQLQuery?
+    var count: SQLQuery?
+}
+
+/// Entry point of the translation stage: a bound read to its statements.
+enum ReadTranslation {
+    static func plan(_ request: BoundRequest, schema: StoreSchema, now: String = currentInstantText()) throws(ODataError) -> ReadPlan {
+        guard let path = request.path else {
+            throw ODataError(.unsupported, "only reads of entity sets, entities and their properties are translated to SQL")
+        }
+        var plan = ReadPlan()
+        switch request.target {
+        case .collection:
+            var translator = SQLTranslator(schema: schema, now: now)
+            plan.main = try translator.selectQuery(path, request.options)
+            if request.options.includeCount {
+                var counter = SQLTranslator(schema: schema, now: now)
+                plan.count = try counter.countQuery(path, request.options)
+            }
+        case .entity:
+            var translator = SQLTranslator(schema: schema, now: now)
+            plan.main = try translator.selectQuery(path, request.options)
+        case .property(let propertyPath, _):
+            var translator = SQLTranslator(schema: schema, now: now)
+            plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
+        case .count:
+            var counter = SQLTranslator(schema: schema, now: now)
+            plan.count = try counter.countQuery(path, request.options)
+        default:
+            throw ODataError(.unsupported, "this request is not a read of stored entities")
+        }
+        return plan
+    }
+
+    /// The SQL and parameters the store runs for `request`.
+    static func explain(_ request: BoundRequest, schema: StoreSchema) throws(ODataError) -> ReadExplanation {
+        let plan = try plan(request, schema: schema)
+        guard let query = plan.main ?? plan.count else { throw ODataError(.internalError, "empty read plan") }
+        return ReadExplanation(sql: query.sql, parameters: query.parameters.map(\.explained),
+                               countSQL: plan.main == nil ? nil : plan.count?.sql)
+    }
+
+    /// The current instant in the stored form of `Edm.DateTimeOffset`, for `now()`.
+    static func currentInstantText() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var value = TemporalValue(epochMilliseconds: Int64(now.tv_sec) * 1000)
+        value.ticks = Int(now.tv_nsec / 100)
+        return value.canonicalText
+    }
+}

@@ -1,0 +1,198 @@
+/// `$filter` and `$orderby` expressions to SQL, with OData's semantics (DESIGN.md §5):
+/// - `eq`/`ne` treat null as a value (`IS`, `IS NOT`);
+/// - an ordering comparison with a null operand is false, so `not (Rating gt 3)` is true where
+///   Rating is null (URL Conventions §5.1.1.1.3; odatapy yields null there, the spec wins): in a
+///   positive position SQL's NULL already excludes the row, elsewhere the result is coalesced to 0;
+/// - other null-propagating operators (`and`, `or`, `not`, functions) keep SQL's three-valued
+///   logic, which is OData's;
+/// - decimals compare through the `OOD_DECIMAL` collation and compute with `ood_decimal_*`.
+extension SQLTranslator {
+    /// Where a range variable's values live: a table row (alias) or a `json_each` item.
+    enum ScopeAlias {
+        case entity(alias: String, table: EntitySetTable)
+        case item(alias: String)
+    }
+
+    /// Whether a NULL result may stand for false (a positive position in a WHERE clause).
+    enum Position { case condition, value }
+
+    mutating func sql(_ expression: BoundExpression, _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
+        switch expression.kind {
+        case .literal(let value):
+            return parameters.add(value)
+        case .null:
+            return "NULL"
+        case .member(let member):
+            return try memberSQL(member, scopes)
+        case .comparison(let op, let lhs, let rhs):
+            return try comparison(op, lhs, rhs, scopes, position)
+        case .and(let lhs, let rhs):
+            return "(\(try sql(lhs, scopes, position)) AND \(try sql(rhs, scopes, position)))"
+        case .or(let lhs, let rhs):
+            return "(\(try sql(lhs, scopes, position)) OR \(try sql(rhs, scopes, position)))"
+        case .not(let operand):
+            return "(NOT \(try sql(operand, scopes, .value)))"
+        case .arithmetic(let op, let lhs, let rhs):
+            return try arithmetic(op, lhs, rhs, type: expression.type, scopes)
+        case .negate(let operand):
+            let inner = try sql(operand, scopes, .value)
+            if operand.type == .primitive(.decimal) || operand.type == .primitive(.duration) { return "ood_decimal_sub(0, \(inner))" }
+            return "(- \(inner))"
+        case .function(let function, let arguments):
+            return try functionSQL(function, arguments, type: expression.type, scopes)
+        case .in(let operand, let items):
+            let value = try sql(operand, scopes, .value)
+            let collate = isDecimal(operand.type) ? " COLLATE \"OOD_DECIMAL\"" : ""
+            var listed: [String] = []
+            var hasNull = false
+            for item in items {
+                if case .null = item.kind { hasNull = true; continue }
+                listed.append(try sql(item, scopes, .value))
+            }
+            var test = listed.isEmpty ? "0" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
+            if position == .value && !listed.isEmpty { test = "coalesce(\(test), 0)" }
+            return hasNull ? "(\(value) IS NULL OR \(test))" : "(\(test))"
+        case .has(let operand, let flags):
+            let value = try sql(operand, scopes, .value)
+            guard case .text(let members) = flags else { return "0" }
+            var terms: [String] = []
+            for member in members.split(separator: ",") {
+                terms.append("instr(',' || replace(\(value), ' ', '') || ',', ',' || \(parameters.add(SQLValue.text(String(member)))) || ',') > 0")
+            }
+            return "(" + (terms.isEmpty ? "1" : terms.joined(separator: " AND ")) + ")"
+        case .lambda(let lambda):
+            return try lambdaSQL(lambda, scopes)
+        case .count(let source):
+            return try countSQL(source, scopes)
+        case .localState(let test, let scope):
+            let alias = try entityAlias(scope, scopes)
+            return test == .isLocal ? "(\(alias).\"_ood_change\" IS 'created')" : "(\(alias).\"_ood_change\" IS NOT NULL)"
+        case .isOf(let types, let scope):
+            guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+                throw ODataError(.internalError, "isof without an entity scope")
+            }
+            return "(\(typeCondition(types, table: table, alias: alias)))"
+        }
+    }
+
+    func isDecimal(_ type: BoundType) -> Bool { type == .primitive(.decimal) || type == .primitive(.duration) }
+
+    private func entityAlias(_ scope: Int, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        guard scopes.indices.contains(scope), case .entity(let alias, _) = scopes[scope] else {
+            throw ODataError(.internalError, "range variable \(scope) is not an entity")
+        }
+        return alias
+    }
+
+    /// A property value: a column of the range variable's row, or a scalar subquery along to-one navigations.
+    mutating func memberSQL(_ member: BoundMember, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        guard scopes.indices.contains(member.scope) else { throw ODataError(.internalError, "range variable \(member.scope) is missing") }
+        switch scopes[member.scope] {
+        case .item(let alias):
+            return "\(alias).value"
+        case .entity(let alias, let table):
+            return try memberSQL(navigations: member.navigations[...], propertyPath: member.propertyPath, alias: alias, table: table)
+        }
+    }
+
+    private mutating func memberSQL(navigations: ArraySlice<BoundNavigation>, propertyPath: [String], alias: String,
+                                    table: EntitySetTable) throws(ODataError) -> String {
+        guard let navigation = navigations.first else {
+            if propertyPath.isEmpty { return "\(alias).\"_ood_id\"" }
+            return "\(alias).\(try column(table, propertyPath).quotedName)"
+        }
+        let target = try self.table(navigation.targetSet)
+        let next = newAlias()
+        let inner = try memberSQL(navigations: navigations.dropFirst(), propertyPath: propertyPath, alias: next, table: target)
+        let condition = try related(navigation, source: alias, target: next)
+        return "(SELECT \(inner) FROM \(target.quotedName) AS \(next) WHERE \(condition) AND \(Self.notDeleted(next)) LIMIT 1)"
+    }
+
+    // MARK: Comparison and arithmetic
+
+    /// The common type two operands are compared or combined in.
+    private func commonType(_ lhs: BoundType, _ rhs: BoundType) -> PrimitiveType? {
+        guard let a = lhs.primitive ?? rhs.primitive else { return nil }
+        let b = rhs.primitive ?? a
+        return TypePromotion.promote(a, b) ?? a
+    }
+
+    /// `expression` converted to the stored form of `type` (numeric promotion only).
+    private mutating func operand(_ expression: BoundExpression, as type: PrimitiveType?, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        let text = try sql(expression, scopes, .value)
+        guard let type, let own = expression.type.primitive, own != type else { return text }
+        switch type {
+        case .double, .single:
+            return own == .decimal ? "CAST(\(text) AS REAL)" : text
+        case .decimal:
+            return TypePromotion.isInteger(own) ? "CAST(\(text) AS TEXT)" : text
+        default:
+            return text
+        }
+    }
+
+    private mutating func comparison(_ op: ComparisonOperator, _ lhs: BoundExpression, _ rhs: BoundExpression,
+                                     _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
+        let lhsNull = lhs.type == .null, rhsNull = rhs.type == .null
+        if lhsNull || rhsNull {
+            let other = lhsNull ? rhs : lhs
+            switch op {
+            case .eq: return lhsNull && rhsNull ? "1" : "(\(try sql(other, scopes, .value)) IS NULL)"
+            case .ne: return lhsNull && rhsNull ? "0" : "(\(try sql(other, scopes, .value)) IS NOT NULL)"
+            default: return "0"
+            }
+        }
+        let type = commonType(lhs.type, rhs.type)
+        let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
+        let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""
+        switch op {
+        case .eq: return "(\(left)\(collate) IS \(right))"
+        case .ne: return "(\(left)\(collate) IS NOT \(right))"
+        default:
+            let symbol = switch op {
+            case .gt: ">"
+            case .ge: ">="
+            case .lt: "<"
+            default: "<="
+            }
+            let test = "\(left)\(collate) \(symbol) \(right)"
+            return position == .condition ? "(\(test))" : "coalesce(\(test), 0)"
+        }
+    }
+
+    private mutating func arithmetic(_ op: ArithmeticOperator, _ lhs: BoundExpression, _ rhs: BoundExpression, type: BoundType,
+                                     _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        guard let result = type.primitive else { return "NULL" }
+        let operandType: PrimitiveType = (op == .divby && result == .decimal) ? .decimal : result
+        let left = try operand(lhs, as: operandType, scopes), right = try operand(rhs, as: operandType, scopes)
+        if operandType == .decimal {
+            switch op {
+            case .add: return "ood_decimal_add(\(left), \(right))"
+            case .sub: return "ood_decimal_sub(\(left), \(right))"
+            case .mul: return "ood_decimal_mul(\(left), \(right))"
+            case .div, .divby: return "ood_decimal_div(\(left), \(right))"
+            case .mod:
+                let quotient = "ood_decimal_div(\(left), \(right))"
+                let truncated = "CASE WHEN \(quotient) COLLATE \"OOD_DECIMAL\" < '0' THEN ood_decimal_ceiling(\(quotient)) ELSE ood_decimal_floor(\(quotient)) END"
+                return "ood_decimal_sub(\(left), ood_decimal_mul(\(right), \(truncated)))"
+            }
+        }
+        if TypePromotion.isInteger(operandType) {
+            switch op {
+            case .add: return "(\(left) + \(right))"
+            case .sub: return "(\(left) - \(right))"
+            case .mul: return "(\(left) * \(right))"
+            case .div, .divby: return "ood_int_div(\(left), \(right))"
+            case .mod: return "ood_int_mod(\(left), \(right))"
+            }
+        }
+        // Double: real arithmetic; mod keeps the dividend's sign (a - b * trunc(a / b)).
+        switch op {
+        case .add: return "(\(left) + \(right))"
+        case .sub: return "(\(left) - \(right))"
+        case .mul: return "(\(left) * \(right))"
+        case .div, .divby: return "(CAST(\(left) AS REAL) / \(right))"
+        case .mod: return "(\(left) - \(right) * CAST(CAST(\(left) AS REAL) / \(right) AS INTEGER))"
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// The statements of a read: the main SELECT (collection, entity or property), the count, and
+/// one statement per expanded navigation, batched over the parent rows.
+extension SQLTranslator {
+    static let mainAlias = "t0"
+
+    /// `SELECT` of the addressed entities with `$filter`, `$orderby`, `$skip`, `$top` and `$select`.
+    mutating func selectQuery(_ path: BoundPath, _ options: BoundQueryOptions, selecting select: [[String]]? = nil) throws(ODataError) -> SQLQuery {
+        let table = try self.table(path.entitySet)
+        let alias = Self.mainAlias
+        let conditions = try whereConditions(path, options, alias: alias, table: table)
+        let columns = try selectedColumns(table, select ?? options.select)
+        var sql = "SELECT " + columnList(alias, columns) + " FROM \(table.quotedName) AS \(alias) WHERE " + conditions.joined(separator: " AND ")
+        sql += try orderClause(options.orderBy, alias: alias, table: table, isCollection: path.isCollection)
+        if path.isCollection {
+            if let top = options.top {
+                sql += " LIMIT \(parameters.add(SQLValue.integer(top)))"
+            } else if options.skip != nil {
+                sql += " LIMIT -1"
+            }
+            if let skip = options.skip { sql += " OFFSET \(parameters.add(SQLValue.integer(skip)))" }
+        }
+        return SQLQuery(sql: sql, parameters: parameters.values, table: table, columns: columns)
+    }
+
+    /// `SELECT count(*)` with the same conditions as ``selectQuery(_:_:selecting:)`` and no paging.
+    mutating func countQuery(_ path: BoundPath, _ options: BoundQueryOptions) throws(ODataError) -> SQLQuery {
+        let table = try self.table(path.entitySet)
+        let conditions = try whereConditions(path, options, alias: Self.mainAlias, table: table)
+        let sql = "SELECT count(*) FROM \(table.quotedName) AS \(Self.mainAlias) WHERE " + conditions.joined(separator: " AND ")
+        return SQLQuery(sql: sql, parameters: parameters.values, table: table, columns: [])
+    }
+
+    /// The related entities of `parentCount` parents (whose `_ood_id`s are bound as the last
+    /// `parentCount` parameters), with the expand's options applied per parent: `$top`/`$skip`
+    /// through `ROW_NUMBER() OVER (PARTITION BY parent)`. Rows come ordered by parent.
+    mutating func expandQuery(_ expand: BoundExpand, parentCount: Int) throws(ODataError) -> SQLQuery {
+        let navigation = expand.navigation
+        let parentTable = try table(navigation.sourceSet), table = try self.table(navigation.targetSet)
+        let parent = "p0", alias = "c0"
+        let options = expand.options
+        var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
+        if let filter = options.filter { conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition)) }
+        let columns = try selectedColumns(table, options.select)
+        var order: [String] = []
+        for item in options.orderBy {
+            let value = try sql(item.expression, [.entity(alias: alias, table: table)], .value)
+            order.append(value + (isDecimal(item.expression.type) ? " COLLATE \"OOD_DECIMAL\"" : "") + (item.descending ? " DESC" : ""))
+        }
+        if !options.orderBy.isEmpty { order += table.keyColumns.map { "\(alias).\($0.quotedName)" } }
+        order.append("\(alias).\"_ood_id\"")
+        let parentIDStart = parameters.values.count
+        let ids = (0..<parentCount).map { _ in parameters.add(SQLValue.null) }
+        conditions.append("\(parent).\"_ood_id\" IN (\(ids.joined(separator: ", ")))")
+        let from = " FROM \(parentTable.quotedName) AS \(parent) JOIN \(table.quotedName) AS \(alias) ON "
+            + conditions.joined(separator: " AND ")
+        let select = "SELECT \(parent).\"_ood_id\", " + columnList(alias, columns)
+        var sql: String
+        if options.top != nil || options.skip != nil {
+            let rank = "ROW_NUMBER() OVER (PARTITION BY \(parent).\"_ood_id\" ORDER BY \(order.joined(separator: ", "))) AS ood_rank"
+            sql = "SELECT * FROM (\(select), \(rank)\(from)) WHERE 1"
+            let skip = options.skip ?? 0
+            if skip > 0 { sql += " AND ood_rank > \(parameters.add(SQLValue.integer(skip)))" }
+            if let top = options.top {
+                let (end, overflow) = skip.addingReportingOverflow(top)
+                sql += " AND ood_rank <= \(parameters.add(SQLValue.integer(overflow ? Int64.max : end)))"
+            }
+            sql += " ORDER BY 1, ood_rank"
+        } else {
+            sql = select + from + " ORDER BY \(parent).\"_ood_id\", " + order.joined(separator: ", ")
+        }
+        // The parent ids were added as placeholders; the executor binds them in their place.
+        return SQLQuery(sql: sql, parameters: parameters.values, table: table, columns: columns, leadingColumns: 1,
+                        parentIDStart: parentIDStart)
+    }
+
+    // MARK: Pieces
+
+    private mutating func whereConditions(_ path: BoundPath, _ options: BoundQueryOptions, alias: String,
+                                          table: EntitySetTable) throws(ODataError) -> [String] {
+        var conditions = [Self.notDeleted(alias)]
+        if let types = path.castTypes { conditions.append(typeCondition(types, table: table, alias: alias)) }
+        if let last = path.steps.last {
+            if let key = last.key { conditions.append(try keyCondition(key, table: table, alias: alias)) }
+            conditions.append(try pathChain(path, step: path.steps.count - 1, child: alias))
+        } else if let key = path.rootKey {
+            conditions.append(try keyCondition(key, table: table, alias: alias))
+        }
+        if let filter = options.filter {
+            conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
+        }
+        return conditions
+    }
+
+    /// `EXISTS` over the parent of navigation step `step`, recursively back to the root key.
+    private mutating func pathChain(_ path: BoundPath, step: Int, child: String) throws(ODataError) -> String {
+        guard path.steps.indices.contains(step) else { return "1" }
+        let navigation = path.steps[step].navigation
+        let parentTable = try table(navigation.sourceSet)
+        let parent = newAlias("p")
+        var conditions = [try related(navigation, source: parent, target: child), Self.notDeleted(parent)]
+        let parentKey = step == 0 ? path.rootKey : path.steps[step - 1].key
+        if let parentKey { conditions.append(try keyCondition(parentKey, table: parentTable, alias: parent)) }
+        if step > 0 { conditions.append(try pathChain(path, step: step - 1, child: parent)) }
+        return "EXISTS (SELECT 1 FROM \(parentTable.quotedName) AS \(parent) WHERE \(conditions.joined(separator: " AND ")))"
+    }
+
+    private mutating func orderClause(_ orderBy: [BoundOrderBy], alias: String, table: EntitySetTable, isCollection: Bool) throws(ODataError) -> String {
+        guard isCollection else { return "" }
+        var items: [String] = []
+        for item in orderBy {
+            let value = try sql(item.expression, [.entity(alias: alias, table: table)], .value)
+            items.append(value + (isDecimal(item.expression.type) ? " COLLATE \"OOD_DECIMAL\"" : "") + (item.descending ? " DESC" : ""))
+        }
+        if !orderBy.isEmpty { items += table.keyColumns.map { "\(alias).\($0.quotedName)" } }
+        items.append("\(alias).\"_ood_id\"")
+        return " ORDER BY " + items.joined(separator: ", ")
+    }
+
+    func columnList(_ alias: String, _ columns: [StoredColumn]) -> String {
+        (["\(alias).\"_ood_id\"", "\(alias).\"_ood_etag\"", "\(alias).\"_ood_type\""] + columns.map { "\(alias).\($0.quotedName)" })
+            .joined(separator: ", ")
+    }
+
+    /// Every column, or those under the selected paths plus the key.
+    func selectedColumns(_ table: EntitySetTable, _ select: [[String]]?) throws(ODataError) -> [StoredColumn] {
+        guard let select else { return table.columns }
+        return table.columns.filter { column in
+            table.keyColumns.contains(column) || select.contains { path in column.path.starts(with: path) }
+        }
+    }
+}

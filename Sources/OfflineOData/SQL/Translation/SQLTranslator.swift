@@ -1,0 +1,85 @@
+/// Translates bound reads into SQL over the store schema (DESIGN.md §3, §5): one statement per
+/// read, every value a bound parameter, OData's semantics where SQL's differ.
+///
+/// Decisions:
+/// - Entities whose `_ood_change` is `'deleted'` are never returned, counted or matched.
+/// - Without `$orderby`, rows come in `_ood_id` order (the order they reached the store); with it,
+///   the key and then `_ood_id` break ties, so `$skip`/`$top` pages are stable.
+/// - Ascending order puts nulls first and descending last, as OData and SQLite both do.
+struct SQLTranslator {
+    let schema: StoreSchema
+    /// `now()` for this read, canonical UTC text; fixed once so the whole statement sees one instant.
+    let now: String
+    var parameters = SQLParameters()
+    private var aliasCounter = 0
+
+    init(schema: StoreSchema, now: String) {
+        self.schema = schema
+        self.now = now
+    }
+
+    mutating func newAlias(_ prefix: String = "a") -> String {
+        aliasCounter += 1
+        return "\(prefix)\(aliasCounter)"
+    }
+
+    func table(_ entitySet: String) throws(ODataError) -> EntitySetTable {
+        guard let table = schema.table(forEntitySet: entitySet) else {
+            throw ODataError(.internalError, "the store has no table for entity set '\(entitySet)'")
+        }
+        return table
+    }
+
+    static func notDeleted(_ alias: String) -> String { "\(alias).\"_ood_change\" IS NOT 'deleted'" }
+
+    func column(_ table: EntitySetTable, _ path: [String]) throws(ODataError) -> StoredColumn {
+        guard let column = table.column(path: path) else {
+            throw ODataError(.unsupported, "'\(path.joined(separator: "/"))' of '\(table.entitySet)' is not stored as a column, so the offline store cannot filter or sort on it")
+        }
+        return column
+    }
+
+    /// The condition that relates a row `source` of the navigation's source set to a row `target`
+    /// of its target set: equal constrained columns, or a pair in `ood_link` (either direction).
+    mutating func related(_ navigation: BoundNavigation, source: String, target: String) throws(ODataError) -> String {
+        let sourceTable = try table(navigation.sourceSet), targetTable = try table(navigation.targetSet)
+        switch navigation.join {
+        case .columns(let pairs):
+            var terms: [String] = []
+            for pair in pairs {
+                let sourceColumn = try column(sourceTable, [pair.source]), targetColumn = try column(targetTable, [pair.target])
+                terms.append("\(target).\(targetColumn.quotedName) = \(source).\(sourceColumn.quotedName)")
+            }
+            return terms.isEmpty ? "0" : terms.joined(separator: " AND ")
+        case .linkTable(let name, let partner):
+            let link = newAlias("l")
+            let sourceSet = parameters.add(SQLValue.text(navigation.sourceSet)), navigationName = parameters.add(SQLValue.text(name))
+            var condition = "EXISTS (SELECT 1 FROM ood_link \(link) WHERE \(link).source_set = \(sourceSet) AND \(link).navigation = \(navigationName)"
+                + " AND \(link).source_id = \(source).\"_ood_id\" AND \(link).target_id = \(target).\"_ood_id\")"
+            if let partner {
+                let back = newAlias("l")
+                let targetSet = parameters.add(SQLValue.text(navigation.targetSet)), partnerName = parameters.add(SQLValue.text(partner))
+                condition = "(\(condition) OR EXISTS (SELECT 1 FROM ood_link \(back) WHERE \(back).source_set = \(targetSet) AND \(back).navigation = \(partnerName)"
+                    + " AND \(back).source_id = \(target).\"_ood_id\" AND \(back).target_id = \(source).\"_ood_id\"))"
+            }
+            return condition
+        }
+    }
+
+    /// `alias.key = ?` for each key property.
+    mutating func keyCondition(_ key: [BoundKeyValue], table: EntitySetTable, alias: String) throws(ODataError) -> String {
+        var terms: [String] = []
+        for value in key {
+            let column = try column(table, [value.property])
+            terms.append("\(alias).\(column.quotedName) = \(parameters.add(value.value))")
+        }
+        return terms.joined(separator: " AND ")
+    }
+
+    /// `coalesce(_ood_type, set type) IN (...)`: entities of one of `types` (a cast or `isof`).
+    mutating func typeCondition(_ types: [String], table: EntitySetTable, alias: String) -> String {
+        let base = parameters.add(SQLValue.text(table.entityType))
+        let list = types.map { parameters.add(SQLValue.text($0)) }.joined(separator: ", ")
+        return "coalesce(\(alias).\"_ood_type\", \(base)) IN (\(list))"
+    }
+}

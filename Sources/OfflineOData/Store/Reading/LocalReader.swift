@@ -1,0 +1,96 @@
+/// Answers OData reads from the store's tables: parse → bind → translate → step → write JSON,
+/// in the store's dialect (V4 JSON, or V2 JSON with `d`, `results`, `__metadata`, `__deferred`).
+///
+/// Not thread-safe: the store calls it under its own lock, with the connection it owns.
+public final class LocalReader {
+    public let model: MetadataModel
+    public let schema: StoreSchema
+    public let dialect: Dialect
+    /// The service root, ending in `/`, for V4 context URLs and V2 `__metadata.uri`.
+    public let serviceRoot: String
+    let parser: ODataURLParser
+    let binder: ODataBinder
+    let statements = StatementCache()
+    /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
+    static let expandChunkSize = 500
+
+    public init(model: MetadataModel, schema: StoreSchema, dialect: Dialect, serviceRoot: String,
+                parserLimits: ODataURLParser.Limits = ODataURLParser.Limits(maxDepth: 100, maxLength: 1 << 20)) {
+        self.model = model
+        self.schema = schema
+        self.dialect = dialect
+        self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        parser = ODataURLParser(dialect: dialect, limits: parserLimits)
+        binder = ODataBinder(model: model, dialect: dialect)
+    }
+
+    /// Parses and binds `url`, rejecting what the offline store does not answer.
+    public func bind(url: String) throws(ODataError) -> BoundRequest {
+        let request = try binder.bind(parser.parse(url))
+        switch request.target {
+        case .operation(let name):
+            throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
+        case .metadata, .batch, .serviceDocument:
+            throw ODataError(.unsupported, "the local reader answers reads of entities; $metadata, $batch and the service document are served by the store")
+        default:
+            return request
+        }
+    }
+
+    /// The SQL the store runs for `url`, with its parameters.
+    public func explain(url: String) throws(ODataError) -> ReadExplanation {
+        try ReadTranslation.explain(bind(url: url), schema: schema)
+    }
+
+    /// Reads `url` from the store in `file`, under the file's connection lock.
+    public func read(url: String, in file: StoreFile) throws(ODataError) -> ReadResult {
+        try file.withConnection { db throws(ODataError) in try read(url: url, on: db) }
+    }
+
+    /// Whether every entity `url` can return is one the defining request `definingRequest` brings
+    /// (proven from the filters; false means "not proven", see `ScopeCheck`).
+    public func isInsideScope(url: String, definingRequest: String) throws(ODataError) -> Bool {
+        ScopeCheck.isInside(read: try bind(url: url), defining: try bind(url: definingRequest))
+    }
+
+    /// The main statement's SQL for `url` (parse, bind and translate, nothing run): for tools and
+    /// benchmarks that want the translation alone.
+    public func translatedSQL(url: String) throws(ODataError) -> String {
+        let plan = try ReadTranslation.plan(bind(url: url), schema: schema)
+        return (plan.main ?? plan.count)?.sql ?? ""
+    }
+
+    func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        let request = try bind(url: url)
+        let plan = try ReadTranslation.plan(request, schema: schema)
+        let pathText = String(url.prefix { $0 != "?" && $0 != "#" })
+        switch request.target {
+        case .count:
+            guard let count = plan.count else { throw ODataError(.internalError, "no count statement") }
+            return ReadResult(body: Array(String(try runCount(count, on: db)).utf8), contentType: ReadResult.textContentType)
+        case .collection:
+            return try readCollection(request, plan, on: db)
+        case .entity:
+            return try readEntity(request, plan, on: db, pathText: pathText)
+        case .property(let path, let rawValue):
+            return try readProperty(request, plan, path: path, rawValue: rawValue, on: db, pathText: pathText)
+        default:
+            throw ODataError(.unsupported, "not a read of stored entities")
+        }
+    }
+
+    func runCount(_ query: SQLQuery, on db: SQLiteConnection) throws(ODataError) -> Int64 {
+        let statement = try statements.statement(query.sql, on: db)
+        try statement.bind(query.parameters)
+        defer { statement.rewind() }
+        guard try statement.step() else { return 0 }
+        return statement.int(at: 0)
+    }
+
+    func contextURL(_ fragment: String) -> String { serviceRoot + "$metadata#" + fragment }
+
+    func selectSuffix(_ select: [[String]]?) -> String {
+        guard let select, !select.isEmpty else { return "" }
+        return "(" + select.map { $0.joined(separator: "/") }.joined(separator: ",") + ")"
+    }
+}
