@@ -123,7 +123,8 @@ def test_store_info_help_and_errors(tool, tmp_path):
 
 import pytest
 
-SUBCOMMANDS = [["store", "create"], ["store", "info"], ["metadata"], ["request"], ["upload"], ["status"]]
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["metadata"], ["request"], ["explain"], ["download"], ["upload"],
+               ["status"]]
 
 
 @pytest.mark.parametrize("subcommand", SUBCOMMANDS, ids=" ".join)

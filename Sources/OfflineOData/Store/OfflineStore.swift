@@ -9,6 +9,11 @@ public final class OfflineStore: @unchecked Sendable {
     public let schema: StoreSchema
     public let dialect: Dialect
 
+    /// Answers reads; made on first use (its statement cache lives as long as the store), used
+    /// under the store file's connection lock.
+    private var localReader: LocalReader?
+    private let readerLock = Lock()
+
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
     private var httpOptions = HTTPOptions()
@@ -88,6 +93,8 @@ public final class OfflineStore: @unchecked Sendable {
     public func setServiceRoot(_ root: String) throws(ODataError) {
         guard ServiceURL.hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
         try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
+        // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
+        readerLock.withLock { localReader = nil }
     }
 
     public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
@@ -102,10 +109,38 @@ public final class OfflineStore: @unchecked Sendable {
     /// through ``write(method:url:body:)``.
     public func execute(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> StoreResponse {
         if method.uppercased() == "GET" {
-            throw ODataError(.unsupported, "offline reads are not wired into this build yet")
+            let result = try reader().read(url: url, in: file)
+            return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
         }
         let outcome = try write(method: method, url: url, body: body)
         return StoreResponse(status: outcome.status, contentType: "application/json", body: [])
+    }
+
+    /// What the store would do for the read `url`: the SQL and its parameters, and which defining
+    /// requests provably hold every entity the read can return.
+    ///
+    /// "Inside" is proven from the filters (conjunctions of comparisons, `in` lists, keys); a read
+    /// outside every defining request can still return entities that another request brought, but
+    /// it may miss entities the service has.
+    public func explain(url: String) throws(ODataError) -> StoreExplanation {
+        let reader = try reader()
+        let explanation = try reader.explain(url: url)
+        var inside: [String] = []
+        for request in try definingRequests() where (try? reader.isInsideScope(url: url, definingRequest: request.url)) == true {
+            inside.append(request.name)
+        }
+        return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
+                                insideDefiningRequests: inside)
+    }
+
+    private func reader() throws(ODataError) -> LocalReader {
+        let root = try serviceRoot() ?? ""
+        return readerLock.withLock {
+            if let localReader { return localReader }
+            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+            localReader = made
+            return made
+        }
     }
 
     /// Applies a local create, update or delete and queues it for upload, in one transaction.
