@@ -178,6 +178,6 @@ private func plainInsertFloor(path: String, rows: [FloorRow]) throws {
 }
 
 
-private func removeDatabase(_ path: String) {
+func removeDatabase(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
 }

@@ -13,7 +13,7 @@ import Glibc
 ///     rows), reported per row; the floor steps the statement and touches every column.
 func readBenchmark() throws {
     let path = "/tmp/ood-read-benchmark-\(getpid()).sqlite"
-    defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+    defer { removeDatabase(path) }
     let store = try OfflineStore.create(path: path, metadata: benchmarkMetadata, serviceRoot: "http://localhost/service/")
     defer { store.close() }
     var db: OpaquePointer?

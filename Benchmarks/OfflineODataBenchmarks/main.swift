@@ -8,6 +8,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("ingest", ingestBenchmark),
     ("filter-bind", filterBindBenchmark),
     ("read", readBenchmark),
+    ("write", writeBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
