@@ -101,7 +101,10 @@ bench: cmake-build
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"
-	swift run -c release --scratch-path $(CURDIR)/.build-bench offline-odata-benchmarks
+	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write
+	@echo "== Local reads, and against Python's sqlite3"
+	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
 
 install: cmake-build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
