@@ -153,3 +153,14 @@ def test_status_and_request_on_a_store_without_service(tool, tmp_path):
     assert bad.returncode == 1 and "nosuch" in bad.stderr
     upload = tool("upload", path)
     assert upload.returncode == 1 and "no service root" in upload.stderr
+
+
+@pytest.mark.parametrize("subcommand", ["download", "upload"])
+def test_download_and_upload_take_a_timeout(tool, subcommand, tmp_path):
+    result = tool(subcommand, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "--timeout" in result.stdout and "timed out" in result.stdout
+    path = str(tmp_path / "t.store")
+    assert tool("store", "create", path).returncode == 0
+    assert tool(subcommand, path, "--timeout", "0").returncode == 64
+    assert tool(subcommand, path, "--timeout=-1").returncode == 64
