@@ -18,13 +18,14 @@ in the path and query), and on the `times - 1` matching requests after it:
     cut        forward, then send the status line, the headers (with the full Content-Length) and
                half the body, and close the connection (an empty body: half the status line)
     malformed  forward, then answer the backend's status and headers with a body that is not JSON
-               (the first key's closing `":` after the middle of the body becomes `"=`)
+               (the first `:` after an object key past the middle of the body becomes `=`; the log
+               entry says at which offset)
 
 Control plane (never forwarded):
 
     POST   /_proxy/rules  {"action": ..., "method": "GET", "match": "regex", "nth": 1, "times": 1,
                            "status": 500, "seconds": 30}        → 201, the rule with its id
-    GET    /_proxy/log    → {"requests": [{"method", "target", "fault", "forwarded"}, ...]}
+    GET    /_proxy/log    → {"requests": [{"method", "target", "fault", "forwarded", ["offset"]}, ...]}
     DELETE /_proxy/rules  → 204; clears the rules and the log
 
 Tests drive it through `FaultProxy` (start, add, log, clear, stop), which ends exactly its process.
@@ -206,7 +207,7 @@ class ProxyHandler(BaseHTTPRequestHandler):
                 pass
             return
         if action == "malformed":
-            answer = malformed(answer)
+            answer, entry["offset"] = malformed(answer)
         self.answer(status, answer, headers, content_type=None)
 
     def forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
@@ -244,18 +245,25 @@ class ProxyHandler(BaseHTTPRequestHandler):
             self.answer(404, b'{"error":"no such control endpoint"}')
 
 
-def malformed(body: bytes) -> bytes:
-    """`body` with a key's closing `":` after its middle turned into `"=`: never JSON any more.
-
-    A `"` after a character other than a backslash is unescaped, so it ends a string; a string
-    followed by `:` is a key. Bodies without such a place become a truncated half.
+def malformed(body: bytes) -> tuple[bytes, int]:
+    """`body` with the first name separator `:` after its middle turned into `=`, and the offset
+    of that byte: a JSON text no longer. Strings are skipped (with their escapes), so the byte
+    changed is the `:` after an object key. A body without one becomes its first half.
     """
-    start = len(body) // 2
-    while (position := body.find(b'":', start)) > 0:
-        if body[position - 1:position] != b"\\":
-            return body[:position] + b'"=' + body[position + 2:]
-        start = position + 2
-    return body[: len(body) // 2]
+    in_string = escaped = False
+    for offset, byte in enumerate(body):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte == 0x3A and offset >= len(body) // 2:  # colon
+            return body[:offset] + b"=" + body[offset + 1:], offset
+    return body[: len(body) // 2], len(body) // 2
 
 
 class ProxyServer(ThreadingHTTPServer):

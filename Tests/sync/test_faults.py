@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 import urllib.error
@@ -63,7 +64,6 @@ def offline(tool, store, method: str, url: str, body: str | None = None) -> None
 
 
 def store_row(store, entity_set: str, where: str, *parameters):
-    import sqlite3
     connection = sqlite3.connect(store)
     connection.row_factory = sqlite3.Row
     try:
@@ -129,7 +129,10 @@ def test_a_download_fault_on_page_2_leaves_the_previous_data_whole(action, optio
         assert text in failed.stderr, failed.stderr
     if action == "hang":
         assert time.monotonic() - started < 8  # the tool's 2 s, not the proxy's 10 s
-    assert [entry["fault"] for entry in proxy.log()][-1] == action  # the download stopped at the fault
+    last = proxy.log()[-1]
+    assert last["fault"] == action  # the download stopped at the fault
+    if action == "malformed":
+        assert f"found '=' (at offset {last['offset']})" in failed.stderr  # the byte the proxy broke
 
     assert store_tables(store) == before
     assert status(tool, store) == status_before
@@ -310,7 +313,6 @@ def test_a_download_killed_mid_way_leaves_the_previous_data_whole(tool, make_sto
 
     assert status(tool, store) == status_before  # the store opens; the last download is the earlier one
     assert store_tables(store) == before
-    import sqlite3
     connection = sqlite3.connect(store)
     assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     connection.close()
