@@ -147,8 +147,9 @@ def test_a_download_fault_on_page_2_leaves_the_previous_data_whole(action, optio
 
 @pytest.mark.parametrize("action, options, expected, applied", [
     pytest.param("error", [], ["the service answered 500", "PROXY_FAULT", "2 requests stay queued"], False, id="500"),
-    pytest.param("hang", ["--timeout", "2"], ["timed out"], False, id="hang-past-the-timeout"),
-    pytest.param("cut", [], ["the connection broke before the answer was complete"], True, id="closed-mid-answer"),
+    pytest.param("hang", ["--timeout", "2"], ["timed out", "2 requests stay queued"], False, id="hang-past-the-timeout"),
+    pytest.param("cut", [], ["the connection broke before the answer was complete", "2 requests stay queued"], True,
+                 id="closed-mid-answer"),
 ])
 def test_an_upload_fault_keeps_the_requests_not_acknowledged(action, options, expected, applied, tool, make_store, v4,
                                                              fault_proxy):
