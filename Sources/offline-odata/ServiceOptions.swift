@@ -21,10 +21,23 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Do not verify the service's TLS certificate (for test services only).")
     var insecure = false
 
+    @Option(help: "Seconds one HTTP request may take, connecting included, before it fails as timed out (default: 300).")
+    var timeout: Double?
+
+    func validate() throws {
+        if let timeout, !(timeout.isFinite && timeout > 0) {
+            throw ValidationError("--timeout takes a positive number of seconds, not \(timeout)")
+        }
+    }
+
     /// The HTTP options these arguments ask for.
     func httpOptions() throws(ODataError) -> HTTPOptions {
         var options = HTTPOptions()
         options.verifyTLS = !insecure
+        if let timeout {
+            options.requestTimeout = timeout
+            options.connectTimeout = min(options.connectTimeout, timeout)
+        }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
         } else if let token = token ?? environment("OFFLINE_ODATA_TOKEN") {

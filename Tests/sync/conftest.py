@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import urllib.request
@@ -84,3 +85,31 @@ def status(tool, path):
     result = tool("status", path, "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+@pytest.fixture
+def fault_proxy():
+    """Starts fault proxies (Tests/sync/fault_proxy.py) in front of backends; stops them after the test."""
+    from fault_proxy import FaultProxy
+
+    started = []
+
+    def start(backend):
+        proxy = FaultProxy(backend)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        proxy.stop()
+
+
+def store_tables(path) -> dict:
+    """Every table of a store, as sorted rows with every column (the `_ood_` system columns too)."""
+    connection = sqlite3.connect(path)
+    try:
+        names = [name for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {name: sorted(connection.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    finally:
+        connection.close()

@@ -186,3 +186,14 @@ def test_parse_errors_name_the_fault_and_its_offset(tool):
     assert v2_only.returncode == 1
     operation = tool("parse", "--metadata", FLIGHT_V4, "GetFlightDetails(carrid='LH',connid='0400',fldate=2024-01-01)")
     assert operation.returncode == 0 and json.loads(operation.stdout)["target"] == "operation"
+
+
+@pytest.mark.parametrize("subcommand", ["download", "upload"])
+def test_download_and_upload_take_a_timeout(tool, subcommand, tmp_path):
+    result = tool(subcommand, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "--timeout" in result.stdout and "timed out" in result.stdout
+    path = str(tmp_path / "t.store")
+    assert tool("store", "create", path).returncode == 0
+    assert tool(subcommand, path, "--timeout", "0").returncode == 64
+    assert tool(subcommand, path, "--timeout=-1").returncode == 64

@@ -29,11 +29,21 @@ struct Uploader {
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
-            try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
-            var response = try send(request, csrf: csrf.value, cancellation: cancellation)
-            if CSRFToken.isRequired(by: response) {
-                try csrf.refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+            var response: HTTPResponse
+            do {
+                try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
                 response = try send(request, csrf: csrf.value, cancellation: cancellation)
+                if CSRFToken.isRequired(by: response) {
+                    try csrf.refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+                    response = try send(request, csrf: csrf.value, cancellation: cancellation)
+                }
+            } catch {
+                // A timeout or a broken connection says what happened, not that nothing was lost.
+                var error = error
+                if error.code == .network {
+                    error.message += "; the upload stopped and \(total - sent - archived) requests stay queued for a later upload"
+                }
+                throw error
             }
             switch response.status {
             case 200..<300:
