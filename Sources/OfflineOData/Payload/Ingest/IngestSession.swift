@@ -37,6 +37,7 @@ final class IngestSession {
     var plans: [String: TablePlan] = [:]
     private var lastPlan: TablePlan?
     private var membershipInsert: Statement?
+    private var plansWithPendingMemberships: [TablePlan] = []
     private var ownsTransaction = false
     private var failed = false
 
@@ -114,6 +115,7 @@ final class IngestSession {
         do {
             var pageReader = PageReader(session: self)
             try pageReader.readPage(&reader, into: &summary)
+            try flushMemberships()
         } catch {
             failed = true
             throw error
@@ -169,17 +171,41 @@ final class IngestSession {
         return statement
     }
 
-    /// Records that this defining request holds the entity.
+    /// Records that this defining request holds the entity. The `ood_membership` rows are written
+    /// in one statement per table and page (``flushMemberships()``): a statement per entity cost
+    /// a fifth of the ingest time.
     func addMembership(_ plan: TablePlan, entityID: Int64) throws(ODataError) {
+        guard plan.seen.insert(entityID).inserted else { return }
+        plan.pendingMemberships.append(entityID)
+        if plan.pendingMemberships.count == 1 { plansWithPendingMemberships.append(plan) }
+    }
+
+    /// Writes the memberships collected so far. Runs at the end of each page and before any
+    /// removal, so a removal always sees the memberships of the entities written before it.
+    func flushMemberships() throws(ODataError) {
+        guard !plansWithPendingMemberships.isEmpty else { return }
         let insert: Statement
         if let membershipInsert {
             insert = membershipInsert
         } else {
-            insert = try db.prepare("INSERT OR IGNORE INTO ood_membership (entity_set, entity_id, defining_request) VALUES (?1, ?2, ?3)")
+            insert = try db.prepare("""
+                INSERT OR IGNORE INTO ood_membership (entity_set, entity_id, defining_request)
+                SELECT ?1, value, ?2 FROM json_each(?3)
+                """)
             membershipInsert = insert
         }
-        try insert.run([.text(plan.table.entitySet), .integer(entityID), .text(definingRequest.name)])
-        plan.seen.insert(entityID)
+        for plan in plansWithPendingMemberships where !plan.pendingMemberships.isEmpty {
+            var list = "["
+            list.reserveCapacity(plan.pendingMemberships.count * 8)
+            for (index, id) in plan.pendingMemberships.enumerated() {
+                if index > 0 { list += "," }
+                list += String(id)
+            }
+            list += "]"
+            try insert.run([.text(plan.table.entitySet), .text(definingRequest.name), .text(list)])
+            plan.pendingMemberships.removeAll(keepingCapacity: true)
+        }
+        plansWithPendingMemberships.removeAll()
     }
 
     /// The ids this session wrote into `entitySet`.
