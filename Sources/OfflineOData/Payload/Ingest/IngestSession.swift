@@ -25,6 +25,25 @@ import CSQLite
 /// value that does not fit its column names the entity set, the property and the value. After an
 /// error the session refuses further pages and commits: the caller rolls back.
 ///
+/// Decisions:
+/// - Pending local changes win: the upsert only overwrites columns of rows whose `_ood_change` is
+///   NULL. The ETag is still refreshed, because the upload sends the ETag the entity had when it
+///   was changed (kept in the request queue), so a conflict is still detected by the service.
+/// - Only what the payload has is written: a `$select` page never nulls other columns; a null
+///   complex value nulls all its leaf columns; `_ood_etag`/`_ood_type` only change when given.
+/// - `_ood_type` holds the qualified type of a derived type, NULL for the set's own type.
+/// - Links (`ood_link`) are kept for expanded navigations without referential constraint on
+///   either side (``NavigationLinks``). A complete expanded list replaces the source's links for
+///   that navigation (also when the source has a pending change); a partial one (a nested next
+///   link, V2 `__next` inside the expansion) only adds. Nested next links are not followed.
+/// - Navigations the defining request did not expand are skipped even when the payload has them;
+///   so are unknown properties and annotations.
+/// - Delta pages: changed entities are upserted like any other, even when they lie outside the
+///   defining request's `$filter` (odatapy sends such rows; the store cannot evaluate the filter
+///   here): the next full refresh removes them. `$link`/`$deletedLink` entries are skipped.
+/// - An entity without its key properties takes its key from its id (`@odata.id`, `@id`,
+///   `__metadata.uri`), as delta entries often have only that.
+///
 /// Not thread-safe: one session, one connection, one thread at a time.
 final class IngestSession {
     let definingRequest: DefiningRequest
