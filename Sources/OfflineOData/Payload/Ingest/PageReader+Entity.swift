@@ -187,12 +187,8 @@ extension PageReader {
         case .column(let index):
             let value = try r.readValue()
             do {
-                // The column is borrowed in place: a copy would retain each of its many fields.
-                let dialect = session.dialect
-                let stored = try state.plan.columns.withUnsafeBufferPointer { (columns) throws(ODataError) -> SQLValue in
-                    guard index < columns.count else { throw ODataError(.internalError, "column \(index) is out of range") }
-                    return try EDMValueCodec.storedValue(fromJSON: value, column: columns[index], dialect: dialect)
-                }
+                let box = state.plan.columnBoxes[index]
+                let stored = try EDMValueCodec.storedValue(fromJSON: value, column: box.column, dialect: session.dialect)
                 state.set(index, stored)
             } catch {
                 throw ODataError(error.code, "entity set '\(state.plan.table.entitySet)': \(error.message)")
