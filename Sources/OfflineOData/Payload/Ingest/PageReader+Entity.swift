@@ -185,7 +185,7 @@ extension PageReader {
     private func readValue(of target: MemberTarget, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
         switch target {
         case .column(let index):
-            let value = try r.readValue()
+            let value = try readPropertyValue(&r)
             do {
                 let box = state.plan.columnBoxes[index]
                 let stored = try EDMValueCodec.storedValue(fromJSON: value, column: box.column, dialect: session.dialect)
@@ -211,6 +211,26 @@ extension PageReader {
             default:
                 throw ODataError(.semantic, "entity set '\(state.plan.table.entitySet)': a complex property expects an object or null", offset: offset)
             }
+        }
+    }
+
+    /// A property value: scalars straight from their token, collections and the like as a tree.
+    private func readPropertyValue(_ r: inout JSONReader) throws(ODataError) -> JSONValue {
+        switch try r.peek() {
+        case .string(let token):
+            _ = try r.next()
+            return .string(r.decodedString(token))
+        case .number(let token):
+            _ = try r.next()
+            return .number(r.number(token))
+        case .bool(let flag):
+            _ = try r.next()
+            return .bool(flag)
+        case .null:
+            _ = try r.next()
+            return .null
+        default:
+            return try r.readValue()
         }
     }
 
