@@ -23,10 +23,10 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Binds `values` to the parameters `?1 ... ?n`, after clearing earlier bindings.
+    /// Binds `values` to the parameters `?1 ... ?n`, replacing every earlier binding (the count
+    /// must match, so no stale binding survives; no separate clearing is needed).
     func bind(_ values: [SQLValue]) throws(ODataError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == expected else {
             throw ODataError(.internalError, "statement expects \(expected) parameters, got \(values.count)")

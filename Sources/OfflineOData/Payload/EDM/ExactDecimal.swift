@@ -122,18 +122,20 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     /// Plain notation, no exponent: `-1234.5`, `0.001`, `0`.
     public var description: String {
         if digits.isEmpty { return "0" }
-        var bytes: [UInt8] = isNegative ? [UInt8(ascii: "-")] : []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count + 3 + max(0, scale - digits.count))
+        if isNegative { bytes.append(UInt8(ascii: "-")) }
         let integerCount = digits.count - scale
         if integerCount <= 0 {
             bytes.append(UInt8(ascii: "0"))
             bytes.append(UInt8(ascii: "."))
             bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -integerCount))
-            bytes.append(contentsOf: digits.map { $0 + 48 })
+            for digit in digits { bytes.append(digit + 48) }
         } else {
-            bytes.append(contentsOf: digits[..<integerCount].map { $0 + 48 })
+            for digit in digits[..<integerCount] { bytes.append(digit + 48) }
             if scale > 0 {
                 bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: digits[integerCount...].map { $0 + 48 })
+                for digit in digits[integerCount...] { bytes.append(digit + 48) }
             }
         }
         return String(decoding: bytes, as: UTF8.self)

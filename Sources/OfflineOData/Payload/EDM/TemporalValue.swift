@@ -133,12 +133,13 @@ public struct TemporalValue: Sendable, Equatable {
     /// `YYYY-MM-DDThh:mm:ss.fffffffZ` in UTC, fixed width: the stored form, ordered as the instants.
     public var canonicalText: String {
         let value = utc
-        return "\(pad(value.year, 4))-\(pad(value.month, 2))-\(pad(value.day, 2))T\(pad(value.hour, 2)):"
-            + "\(pad(value.minute, 2)):\(pad(value.second, 2)).\(pad(value.ticks, 7))Z"
+        // Written byte by byte: every downloaded instant passes here.
+        return paddedText([(value.year, 4, "-"), (value.month, 2, "-"), (value.day, 2, "T"), (value.hour, 2, ":"),
+                           (value.minute, 2, ":"), (value.second, 2, "."), (value.ticks, 7, "Z")])
     }
 
     /// `YYYY-MM-DD`: the stored and written form of `Edm.Date`.
-    public var dateText: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var dateText: String { paddedText([(year, 4, "-"), (month, 2, "-"), (day, 2, nil)]) }
 
     /// `hh:mm:ss[.fffffff]`, trailing zeros of the fraction dropped: `Edm.TimeOfDay` as written.
     public var timeOfDayText: String {
@@ -209,6 +210,33 @@ func daysIn(month: Int, year: Int) -> Int {
 func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     let quotient = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+}
+
+/// Zero-padded numbers, each followed by its separator, as one string built in place.
+/// Negative numbers (never in valid values) fall back to ``pad(_:_:)``.
+func paddedText(_ parts: [(value: Int, width: Int, separator: Unicode.Scalar?)]) -> String {
+    guard parts.allSatisfy({ $0.value >= 0 }) else {
+        return parts.map { pad($0.value, $0.width) + ($0.separator.map { String(Character($0)) } ?? "") }.joined()
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    for part in parts {
+        var digits = 0
+        var rest = part.value
+        repeat { digits += 1; rest /= 10 } while rest > 0
+        if digits < part.width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: part.width - digits)) }
+        let start = bytes.count
+        rest = part.value
+        for _ in 0..<digits { bytes.append(0) }
+        var index = bytes.count - 1
+        while index >= start {
+            bytes[index] = UInt8(48 + rest % 10)
+            rest /= 10
+            index -= 1
+        }
+        if let separator = part.separator { bytes.append(UInt8(ascii: separator)) }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// `value` in decimal, left-padded with zeros to `width` digits.

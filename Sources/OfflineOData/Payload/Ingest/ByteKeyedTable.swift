@@ -1,24 +1,50 @@
 /// Looks up payload member names by their raw UTF-8 bytes, without making a `String` per member:
 /// a page of 1,000 entities with 15 properties asks 15,000 times.
 ///
-/// FNV-1a picks the candidate, then the bytes are compared, so a lookup is exact whatever the
-/// hash does; names whose hash collides with an earlier one are left out and found by the
-/// caller's slower `String` path.
+/// Open addressing over a power-of-two slot array, FNV-1a hashes, and the names' bytes kept in
+/// one pool: a lookup hashes the bytes once, then compares them with the candidate's, so it is
+/// exact whatever the hash does, and allocates nothing.
 struct ByteKeyedTable<Value> {
-    private var entries: [UInt64: (bytes: [UInt8], value: Value)] = [:]
+    private var slots: [Int32]          // index into `entries`, or -1 when empty
+    private var entries: [(hash: UInt64, start: Int, count: Int, value: Value)] = []
+    private var pool: [UInt8] = []
+    private let mask: Int
 
     init(_ pairs: [(String, Value)]) {
+        var capacity = 8
+        while capacity < pairs.count * 2 { capacity *= 2 }
+        slots = Array(repeating: -1, count: capacity)
+        mask = capacity - 1
         for (name, value) in pairs {
             let bytes = Array(name.utf8)
             let hash = bytes.withUnsafeBufferPointer { Self.hash($0) }
-            if entries[hash] == nil { entries[hash] = (bytes, value) }
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(entries.count)
+            entries.append((hash, pool.count, bytes.count, value))
+            pool.append(contentsOf: bytes)
         }
     }
 
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        guard let entry = entries[Self.hash(bytes)], entry.bytes.count == bytes.count else { return nil }
-        return entry.bytes.withUnsafeBufferPointer { stored in
-            stored.elementsEqual(bytes) ? entry.value : nil
+        let hash = Self.hash(bytes)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            pool.withUnsafeBufferPointer { pool in
+                entries.withUnsafeBufferPointer { entries in
+                    // At most half the slots are used, so an empty one ends every probe.
+                    while true {
+                        let index = Int(slots[slot])
+                        guard index >= 0 else { return nil }
+                        let entry = entries[index]
+                        if entry.hash == hash, entry.count == bytes.count,
+                           UnsafeBufferPointer(rebasing: pool[entry.start..<(entry.start + entry.count)]).elementsEqual(bytes) {
+                            return entry.value
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                }
+            }
         }
     }
 

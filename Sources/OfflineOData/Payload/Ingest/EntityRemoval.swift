@@ -11,6 +11,7 @@ struct EntityRemoval {
     /// A delta's deleted entry, found by its key. Unknown entities are no error: the delta may
     /// report deletions of entities this store never held.
     func removeEntity(withKey key: [SQLValue], from plan: TablePlan) throws(ODataError) {
+        try session.flushMemberships()
         let condition = plan.table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
         let find = try session.statement("SELECT \"_ood_id\" FROM \(plan.table.quotedName) WHERE \(condition.joined(separator: " AND "))")
         try find.bind(key)
@@ -24,6 +25,7 @@ struct EntityRemoval {
 
     /// After a full download: the memberships of this request that the session did not write.
     func removeUnseenMemberships() throws(ODataError) {
+        try session.flushMemberships()
         let select = try session.statement("SELECT entity_set, entity_id FROM ood_membership WHERE defining_request = ?1")
         try select.bind([.text(session.definingRequest.name)])
         var stale: [(entitySet: String, id: Int64)] = []

@@ -185,10 +185,10 @@ extension PageReader {
     private func readValue(of target: MemberTarget, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
         switch target {
         case .column(let index):
-            let value = try r.readValue()
+            let value = try readPropertyValue(&r)
             do {
-                // The column is passed straight from the table (a copy would retain all its fields).
-                let stored = try EDMValueCodec.storedValue(fromJSON: value, column: state.plan.table.columns[index], dialect: session.dialect)
+                let box = state.plan.columnBoxes[index]
+                let stored = try EDMValueCodec.storedValue(fromJSON: value, column: box.column, dialect: session.dialect)
                 state.set(index, stored)
             } catch {
                 throw ODataError(error.code, "entity set '\(state.plan.table.entitySet)': \(error.message)")
@@ -211,6 +211,29 @@ extension PageReader {
             default:
                 throw ODataError(.semantic, "entity set '\(state.plan.table.entitySet)': a complex property expects an object or null", offset: offset)
             }
+        }
+    }
+
+    /// A property value: scalars straight from their token, collections and the like as a tree.
+    private func readPropertyValue(_ r: inout JSONReader) throws(ODataError) -> JSONValue {
+        switch try r.peek() {
+        case .string(let token):
+            _ = try r.next()
+            return .string(r.decodedString(token))
+        case .number(let token):
+            _ = try r.next()
+            guard let number = r.number(token) else {
+                throw ODataError(.syntax, "a number the JSON reader accepted cannot be read back", offset: r.offset)
+            }
+            return .number(number)
+        case .bool(let flag):
+            _ = try r.next()
+            return .bool(flag)
+        case .null:
+            _ = try r.next()
+            return .null
+        default:
+            return try r.readValue()
         }
     }
 

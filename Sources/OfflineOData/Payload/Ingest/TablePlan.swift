@@ -6,6 +6,9 @@
 /// one prepared statement and never build SQL text per entity.
 final class TablePlan {
     let table: EntitySetTable
+    /// `table.columns`, each in a box: the hot path borrows a column from its box, where taking
+    /// it from an array copies it (retaining each of its many fields).
+    let columnBoxes: [ColumnBox]
     /// Top-level property names to their column or their flattened complex value.
     let members: [String: MemberTarget]
     /// The same top-level members, found by their bytes (the per-property fast path).
@@ -21,6 +24,8 @@ final class TablePlan {
     /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
     /// request's other memberships. Eight bytes per entity (about 10 MB per million).
     var seen: Set<Int64> = []
+    /// Entities of this page whose membership is not written yet.
+    var pendingMemberships: [Int64] = []
     /// Buffers of finished entities, reused so that reading an entity allocates nothing.
     var spareValues: [[SQLValue]] = []
     var spareMasks: [[UInt64]] = []
@@ -34,6 +39,7 @@ final class TablePlan {
             throw ODataError(.unsupported, "entity set '\(table.entitySet)' has no usable key, so downloaded entities cannot be matched with stored ones")
         }
         self.table = table
+        columnBoxes = table.columns.map(ColumnBox.init)
         self.db = db
         var indexByName: [String: Int] = [:]
         for (index, column) in table.columns.enumerated() { indexByName[column.name] = index }
@@ -166,4 +172,10 @@ private struct MemberTreeBuilder {
         }
         return result.sorted()
     }
+}
+
+/// One stored column behind a reference, so reading it does not copy it.
+final class ColumnBox {
+    let column: StoredColumn
+    init(_ column: StoredColumn) { self.column = column }
 }
