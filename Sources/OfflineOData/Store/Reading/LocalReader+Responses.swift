@@ -95,7 +95,7 @@ extension LocalReader {
             // A complex property: its leaves, re-nested.
             let layout = EntityLayout(typeName: query.table.entityType, columns: query.columns, firstColumn: first,
                                       admitted: Set(query.columns.map(\.declaringType)), keyColumns: [], navigations: [],
-                                      stripping: propertyPath)
+                                      dialect: dialect, stripping: propertyPath)
             let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: nil)
             writer.beginObject()
             if dialect == .v4 {
@@ -107,7 +107,7 @@ extension LocalReader {
                 writer.writeKey(name)
                 writer.beginObject()
             }
-            try rows.writeProperties(statement, layout.steps, to: &writer)
+            try rows.writeProperties(statement, layout, to: &writer)
             if dialect == .v2 {
                 writer.endObject()
                 writer.endObject()
