@@ -28,7 +28,10 @@ struct EntityRowWriter {
     /// The set's own type's layout, kept apart so most rows need no dictionary lookup.
     private var baseLayout: EntityLayout?
 
-    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?) {
+    private let cache: LayoutCache?
+
+    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?, cache: LayoutCache? = nil) {
+        self.cache = cache
         self.model = model
         self.dialect = dialect
         self.serviceRoot = serviceRoot
@@ -41,12 +44,23 @@ struct EntityRowWriter {
     /// The layout for a concrete type (the set's type when `_ood_type` is NULL).
     mutating func layout(for typeName: String) -> EntityLayout {
         if let known = layouts[typeName] { return known }
+        guard let cache else {
+            let layout = makeLayout(for: typeName)
+            layouts[typeName] = layout
+            return layout
+        }
+        let selection = select.map { $0.map { $0.joined(separator: "/") }.joined(separator: ",") } ?? "*"
+        let layout = cache.layout("\(idColumn)|\(table.entitySet)|\(typeName)|\(selection)") { makeLayout(for: typeName) }
+        layouts[typeName] = layout
+        return layout
+    }
+
+    private func makeLayout(for typeName: String) -> EntityLayout {
         let type = model.entityType(named: typeName) ?? model.entityType(named: table.entityType)
         let hierarchy = type.map { model.typeHierarchy(of: $0).map(\.qualifiedName) } ?? [table.entityType]
         let navigations = type.map { model.navigationProperties(of: $0).map(\.name) } ?? []
         let layout = EntityLayout(typeName: typeName, columns: columns, firstColumn: idColumn + SQLQuery.systemColumnCount,
                                   admitted: Set(hierarchy), keyColumns: table.keyColumns, navigations: navigations, dialect: dialect)
-        layouts[typeName] = layout
         return layout
     }
 

@@ -11,6 +11,7 @@ public final class LocalReader {
     let parser: ODataURLParser
     let binder: ODataBinder
     let statements = StatementCache()
+    let layouts = LayoutCache()
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
     static let expandChunkSize = 500
 
