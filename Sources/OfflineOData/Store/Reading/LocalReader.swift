@@ -27,7 +27,13 @@ public final class LocalReader {
 
     /// Parses and binds `url`, rejecting what the offline store does not answer.
     public func bind(url: String) throws(ODataError) -> BoundRequest {
-        let request = try binder.bind(parser.parse(url))
+        let syntax = try parser.parse(url)
+        let request: BoundRequest
+        do {
+            request = try binder.bind(syntax)
+        } catch {
+            throw error.convertingByteOffset(in: url)
+        }
         switch request.target {
         case .operation(let name):
             throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
