@@ -12,10 +12,13 @@ struct SQLTranslator {
     let now: String
     var parameters = SQLParameters()
     private var aliasCounter = 0
+    /// Schema-only SQL text shared across translations, when the caller keeps one.
+    let names: SQLNameCache?
 
-    init(schema: StoreSchema, now: String) {
+    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil) {
         self.schema = schema
         self.now = now
+        self.names = names
     }
 
     mutating func newAlias(_ prefix: String = "a") -> String {
