@@ -3,6 +3,8 @@
 #   make demo         the main job on the bundled sample service (not there yet: issue 10)
 #   make test         every suite: Swift, C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
+#   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
+#   make fuzz [FUZZ_TARGET=url|metadata] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
 
 SHELL := /bin/bash
@@ -14,7 +16,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test cmake-build ctest pytest pytest-backends test bench \
+.PHONY: all deps venv backends-venv swift-test conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
         install demo clean
 
 all: cmake-build
@@ -45,6 +47,10 @@ swift-test: deps
 	swift build --build-tests
 	swift test
 
+# The OASIS OData ABNF test cases and the 4.0 corpus; fails below Tests/Conformance/floor.txt.
+conformance: deps
+	swift run offline-odata-conformance
+
 $(BUILD_DIR)/CMakeCache.txt: | deps $(PYTHON)
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	      -DOOD_SWIFT_SCRATCH=$(SWIFT_SCRATCH) -DOOD_PYTHON=$(PYTHON)
@@ -66,7 +72,28 @@ pytest: cmake-build
 pytest-backends: backends-venv
 	$(PYTHON) -m pytest -q Tests/backends
 
-test: swift-test ctest pytest pytest-backends
+# Every fuzz corpus replayed through its harness (a plain build: no sanitizer, no fuzzing).
+fuzz-replay: deps
+	swift build --product offline-odata-fuzz
+	OOD_FUZZ_TARGET=metadata .build/debug/offline-odata-fuzz Tests/Fuzz/metadata-corpus
+	OOD_FUZZ_TARGET=url .build/debug/offline-odata-fuzz Tests/Fuzz/url-corpus
+
+# Fuzzing for real (BUILD-RECIPE §7), into a scratch copy of the corpus: generated inputs stay out
+# of the repository; a crashing input is written as crash-* and belongs in the corpus once fixed.
+FUZZ_TARGET ?= url
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	swift build -c debug --product offline-odata-fuzz -Xswiftc -sanitize=fuzzer,address \
+	    -Xswiftc -use-ld=lld --scratch-path $(CURDIR)/.build-fuzz
+	rm -rf .build-fuzz/corpus-$(FUZZ_TARGET) && cp -r Tests/Fuzz/$(FUZZ_TARGET)-corpus .build-fuzz/corpus-$(FUZZ_TARGET)
+	SWIFT_BACKTRACE=enable=no OOD_FUZZ_TARGET=$(FUZZ_TARGET) .build-fuzz/debug/offline-odata-fuzz \
+	    .build-fuzz/corpus-$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+
+# Sync against the real test backends, through the tool.
+pytest-sync: cmake-build backends-venv
+	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/sync
+
+test: swift-test conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 
 bench: cmake-build
 	@echo "== C ABI call overhead"
@@ -74,7 +101,10 @@ bench: cmake-build
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"
-	swift run -c release --scratch-path $(CURDIR)/.build-bench offline-odata-benchmarks
+	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write
+	@echo "== Local reads, and against Python's sqlite3"
+	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
 
 install: cmake-build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)

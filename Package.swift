@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "OfflineOData", targets: ["OfflineOData"]),
         .executable(name: "offline-odata", targets: ["offline-odata"]),
         .executable(name: "offline-odata-conformance", targets: ["offline-odata-conformance"]),
+        // libFuzzer harnesses; a plain build replays a corpus (see BUILD-RECIPE §7).
+        .executable(name: "offline-odata-fuzz", targets: ["offline-odata-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libFuzzer's driver entry point, declared weak so that plain builds link.
+        .systemLibrary(name: "CLibFuzzer"),
         // The hand-written public header, imported by the C boundary for its enums and types.
         .systemLibrary(name: "COfflineODataHeader"),
         .target(
@@ -51,10 +55,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "offline-odata-fuzz",
+            dependencies: ["OfflineOData", "CLibFuzzer"],
+            path: "Sources/OfflineODataFuzz"
+        ),
         // `make bench`: the engine's benchmarks, each against a baseline measured in the same run.
         .executableTarget(
             name: "offline-odata-benchmarks",
-            dependencies: ["OfflineOData", "CSQLite"],
+            dependencies: ["OfflineOData", "CLibXML2", "CSQLite"],
             path: "Benchmarks/OfflineODataBenchmarks"
         ),
         // `swift run offline-odata-conformance`: the OASIS ABNF test cases against the parser.

@@ -42,3 +42,9 @@ enum Harness {
         return "\(rounded)"
     }
 }
+
+/// A benchmark that cannot run (its setup failed), with what went wrong.
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -15,7 +15,7 @@ func readBenchmark() throws {
     let path = "/tmp/ood-read-benchmark-\(getpid()).sqlite"
     // OOD_KEEP_READ_DB=1 keeps the database for outside comparisons (Python's sqlite3, say).
     let keep = getenv("OOD_KEEP_READ_DB") != nil
-    defer { if !keep { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } } }
+    defer { if !keep { removeDatabase(path) } }
     let store = try OfflineStore.create(path: path, metadata: benchmarkMetadata, serviceRoot: "http://localhost/service/")
     defer { store.close() }
     var db: OpaquePointer?
@@ -74,11 +74,6 @@ func readBenchmark() throws {
     if keep { print("read: database kept at \(path); (b) SQL: \(allSQL)") }
     print("read (b): \(Harness.format(allEngine / rows / 1000)) µs/row (floor \(Harness.format(allFloor / rows / 1000)) µs/row), \(bytes) bytes of JSON")
     if sink == 42 { print("") }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 enum FloorParameter {

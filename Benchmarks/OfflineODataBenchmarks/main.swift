@@ -3,8 +3,12 @@
 /// Each benchmark is a function in its own file, registered here by name. With no names, all run.
 let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-parse", filterParseBenchmark),
+    ("json", jsonBenchmark),
+    ("metadata", metadataBenchmark),
+    ("ingest", ingestBenchmark),
     ("filter-bind", filterBindBenchmark),
     ("read", readBenchmark),
+    ("write", writeBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())

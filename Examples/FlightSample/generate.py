@@ -8,7 +8,7 @@ Writes one JSON document (to stdout, or to FILE):
 
     {
     "TravelagencyCollection": [
-    {"agencynum": "00000001", "NAME": "Happy Hopping", ...},
+    {"agencynum": "00000001", "name": "Happy Hopping", ...},
     ...
     ],
     "CarrierCollection": [ ... ],
@@ -74,7 +74,7 @@ STREETS = ["Main Street", "Hauptstraße", "Broadway", "Chang'an Avenue", "Via de
            "Rue de Rivoli", "Oxford Street", "George St", "Avenida Paulista", "Bahnhofstrasse",
            "Marine Drive", "Long Street", "Ginza-dōri"]
 
-# (carrid, CARRNAME, CURRCODE, URL)
+# (carrid, carrname, currcode, url)
 CARRIERS = [
     ("AA", "American Airlines", "USD", "http://www.aa.com"),
     ("AZ", "Alitalia", "EUR", "http://www.alitalia.it"),
@@ -93,7 +93,7 @@ CARRIERS = [
     ("SR", "Swissair_Legacy 100%", "CHF", None),
 ]
 
-# (PLANETYPE, SEATSMAX)
+# (planetype, seatsmax)
 PLANES = [("A319", 120), ("A320", 150), ("A321", 185), ("A330-300", 300), ("A340-600", 330),
           ("A380-800", 475), ("737-800", 160), ("747-400", 385), ("767-200", 230),
           ("777-300ER", 350), ("787-9", 280), ("DC-10-10", 380), ("CRJ-900", 76)]
@@ -168,20 +168,20 @@ def agencies(rng: random.Random, count: int) -> Iterator[dict]:
         null_row = country is None
         yield {
             "agencynum": "%08d" % i,
-            "NAME": name,
-            "STREET": None if null_row else "%s %d" % (rng.choice(STREETS), rng.randint(1, 999)),
-            "POSTBOX": None if null_row or rng.random() < 0.7 else "PB %d" % rng.randint(1, 9999),
-            "POSTCODE": None if null_row else "%05d" % rng.randint(1000, 99999),
-            "CITY": city,
-            "COUNTRY": country,
-            "REGION": region,
-            "TELEPHONE": None if null_row or rng.random() < 0.1
+            "name": name,
+            "street": None if null_row else "%s %d" % (rng.choice(STREETS), rng.randint(1, 999)),
+            "postbox": None if null_row or rng.random() < 0.7 else "PB %d" % rng.randint(1, 9999),
+            "postcode": None if null_row else "%05d" % rng.randint(1000, 99999),
+            "city": city,
+            "country": country,
+            "region": region,
+            "telephone": None if null_row or rng.random() < 0.1
             else "+%d %d-%04d" % (rng.randint(1, 99), rng.randint(100, 999), rng.randint(0, 9999)),
-            "URL": None if null_row or rng.random() < 0.2
+            "url": None if null_row or rng.random() < 0.2
             else "http://www.agency%d.example.com" % i,
-            "LANGU": None if null_row else LANGU_OF[country],
-            "CURRENCY": None if null_row else CURRENCY_OF[country],
-            "CREDITLIMIT": None if null_row else credit_text,
+            "langu": None if null_row else LANGU_OF[country],
+            "currency": None if null_row else CURRENCY_OF[country],
+            "creditlimit": None if null_row else credit_text,
             "ChangedAt": changed_at(rng),
         }
 
@@ -196,7 +196,7 @@ def carriers(rng: random.Random, count: int) -> list[dict]:
             name = "Carrier %s" % carrid
             currency = rng.choice(["USD", "EUR", "CNY", "JPY", "GBP"])
             url = None if rng.random() < 0.3 else "http://www.%s.example.com" % carrid.lower()
-        out.append({"carrid": carrid, "CARRNAME": name, "CURRCODE": currency, "URL": url,
+        out.append({"carrid": carrid, "carrname": name, "currcode": currency, "url": url,
                     "ChangedAt": changed_at(rng)})
     return out
 
@@ -234,11 +234,11 @@ def flights(rng: random.Random, count: int, carrier_rows: list[dict]) -> list[di
             "carrid": carrid,
             "connid": connid,
             "fldate": date.isoformat(),
-            "PRICE": price,
-            "CURRENCY": known[carrid]["CURRCODE"],
-            "PLANETYPE": plane,
-            "SEATSMAX": seats,
-            "SEATSOCC": rng.randint(0, seats),
+            "price": price,
+            "currency": known[carrid]["currcode"],
+            "planetype": plane,
+            "seatsmax": seats,
+            "seatsocc": rng.randint(0, seats),
             "ChangedAt": changed_at(rng),
         })
     return out
@@ -264,21 +264,21 @@ def bookings(rng: random.Random, count: int, flight_rows: list[dict],
             "connid": flight["connid"],
             "fldate": flight["fldate"],
             "bookid": "%08d" % i,
-            "CUSTOMID": "%08d" % rng.randint(1, 99999),
-            "CUSTTYPE": rng.choice("PPPB"),
-            "SMOKER": rng.random() < 0.1,
-            "LUGGWEIGHT": None if rng.random() < 0.05 else dec(rng.uniform(0, 40), 4),
-            "WUNIT": rng.choice(["KG", "KG", "KG", "LB"]),
-            "INVOICE": rng.random() < 0.3,
-            "CLASS": rng.choice("YYYYCF"),
-            "FORCURAM": dec(amount),
-            "FORCURKEY": flight["CURRENCY"],
-            "ORDER_DATE": (fldate - dt.timedelta(days=rng.randrange(366))).isoformat(),
+            "customid": "%08d" % rng.randint(1, 99999),
+            "custtype": rng.choice("PPPB"),
+            "smoker": rng.random() < 0.1,
+            "luggweight": None if rng.random() < 0.05 else dec(rng.uniform(0, 40), 4),
+            "wunit": rng.choice(["KG", "KG", "KG", "LB"]),
+            "invoice": rng.random() < 0.3,
+            "class": rng.choice("YYYYCF"),
+            "forcuram": dec(amount),
+            "forcurkey": flight["currency"],
+            "order_date": (fldate - dt.timedelta(days=rng.randrange(366))).isoformat(),
             "agencynum": None if agency_count == 0 or rng.random() < 0.1
             else "%08d" % rng.randint(1, agency_count),
-            "PASSNAME": passname,
-            "RESERVED": rng.random() < 0.2,
-            "CANCELLED": cancelled,
+            "passname": passname,
+            "reserved": rng.random() < 0.2,
+            "cancelled": cancelled,
             "ChangedAt": changed_at(rng),
         }
 

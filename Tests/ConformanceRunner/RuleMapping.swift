@@ -11,19 +11,48 @@ enum RuleTreatment {
 /// `*Value` rules whose text is the same as the URL literal (numbers, dates, GUIDs) run through
 /// `parseLiteral`; payload-only forms (bare durations, enum values, binary without prefix) are
 /// skipped, like headers, preferences, context URLs and geospatial literals.
+///
+/// The parser needs no model, so it takes no name classifier; the YAML's `Constraints` are used
+/// for one thing only: custom query option names must be among `customName` (the test cases'
+/// stand-in for "options the service defines"), which a model-free parser cannot know.
 struct RuleMapping {
     let parser = ODataURLParser(dialect: .v4)
+    var customNames: Set<String>?
+
+    /// Rules that denote one query option: a raw `&` starts a second one, which they do not allow.
+    static let singleOptionRules: Set<String> = [
+        "filter", "expand", "select", "orderby", "orderBy", "skiptoken", "deltatoken", "customQueryOption",
+        "systemQueryOption", "compute", "search",
+    ]
+
+    /// Custom option names outside `customName` fail right after the name, as the ABNF would.
+    func checkCustomNames(_ options: QueryOptionsSyntax) throws(ODataError) {
+        guard let customNames else { return }
+        for option in options.customOptions where !customNames.contains(option.name) {
+            throw ODataError(.syntax, "custom query option '\(option.name)' is not among the test's customName constraint",
+                             offset: option.range.offset + option.name.unicodeScalars.count)
+        }
+    }
 
     func treatment(for rule: String) -> RuleTreatment {
         let parser = self.parser
         switch rule {
         case "odataRelativeUri":
-            return .run(entry: "parse") { input throws(ODataError) in _ = try parser.parse(input) }
+            return .run(entry: "parse") { input throws(ODataError) in
+                let request = try parser.parse(input)
+                try self.checkCustomNames(request.options)
+            }
         case "resourcePath", "entitySetName", "odataIdentifier":
             return .run(entry: "parseResourcePath") { input throws(ODataError) in _ = try parser.parseResourcePath(input) }
         case "queryOptions", "filter", "expand", "select", "orderby", "orderBy", "skiptoken", "deltatoken",
              "customQueryOption", "systemQueryOption", "compute", "search":
-            return .run(entry: "parseQueryOptions") { input throws(ODataError) in _ = try parser.parseQueryOptions(input) }
+            return .run(entry: "parseQueryOptions") { input throws(ODataError) in
+                let options = try parser.parseQueryOptions(input)
+                if Self.singleOptionRules.contains(rule), let ampersand = input.unicodeScalars.firstIndex(of: "&") {
+                    throw ODataError(.syntax, "the rule \(rule) is a single option", offset: input.unicodeScalars.distance(from: input.unicodeScalars.startIndex, to: ampersand))
+                }
+                try self.checkCustomNames(options)
+            }
         case "searchExpr":
             return .run(entry: "parseSearch") { input throws(ODataError) in _ = try parser.parseSearch(input) }
         case "commonExpr", "boolCommonExpr", "boolcommonExpr", "firstMemberExpr", "propertyPathExpr", "isofExpr", "notExpr":
@@ -58,7 +87,9 @@ struct RuleMapping {
                 }
                 let literal = try parser.parseLiteral(input)
                 if let expected = Self.expectedKind(rule), !expected(literal.kind) {
-                    throw ODataError(.syntax, "literal of another type", offset: 0)
+                    // A leading sign is valid in all these types, so they diverge after it.
+                    let signed = input.hasPrefix("-") || input.hasPrefix("+")
+                    throw ODataError(.syntax, "literal of another type", offset: signed ? 1 : 0)
                 }
             }
         case "context", "header", "preference", "prefer", "request-id", "maxpagesizePreference", "includeAnnotationsPreference":

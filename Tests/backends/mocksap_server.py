@@ -18,7 +18,7 @@
 * Function imports of the sample are answered here (mock-sap has none for custom services):
   GET  GetAgencyDetails?agencynum='00000001'                        -> Travelagency
   GET  GetFlightDetails?carrid='AA'&connid='0017'&fldate=datetime'2016-01-20T00:00:00' -> FlightDetails
-  POST UpdateAgencyPhoneNo?agencynum='00000001'&TELEPHONE='+1 555'  -> Travelagency (CSRF applies)
+  POST UpdateAgencyPhoneNo?agencynum='00000001'&telephone='+1 555'  -> Travelagency (CSRF applies)
 * POST /_reset restores the seed (rows and the delta's deletion log) and answers 204.
 """
 from __future__ import annotations
@@ -152,8 +152,8 @@ class FlightSample:
             if row is None:
                 raise SapError("Resource not found for agency %s" % keys["agencynum"], 404)
             if name == "UpdateAgencyPhoneNo":
-                phone = literal("TELEPHONE", agency_type.prop("TELEPHONE"))
-                store.update(ctx.conn, agency_type, keys, {"TELEPHONE": phone})
+                phone = literal("telephone", agency_type.prop("telephone"))
+                store.update(ctx.conn, agency_type, keys, {"telephone": phone})
                 row = store.get(ctx.conn, agency_type, keys)
             entity = _render(ctx, row, agency_type, self.service, None, {})
             return Response(body={"d": entity}, headers={"DataServiceVersion": "1.0"})
@@ -165,7 +165,7 @@ class FlightSample:
             raise SapError("Resource not found for flight %s" % keys, 404)
         details = flight_details(row["carrid"], row["connid"])
         details["distance"] = str(details["distance"])
-        details["seatsFree"] = (row["SEATSMAX"] or 0) - (row["SEATSOCC"] or 0)
+        details["seatsfree"] = (row["seatsmax"] or 0) - (row["seatsocc"] or 0)
         details = {"__metadata": {"type": "%s.FlightDetails" % self.service.namespace},
                    **details}
         return Response(body={"d": {"GetFlightDetails": details}},

@@ -21,7 +21,7 @@
 * POST /_reset restores the seed (data, links, ETags, change log) and answers 204.
 * Function and action imports of the flight sample are implemented when the EDMX declares them:
   GetAgencyDetails(agencynum=...), GetFlightDetails(carrid=...,connid=...,fldate=...),
-  POST UpdateAgencyPhoneNo {"agencynum": ..., "TELEPHONE": ...}.
+  POST UpdateAgencyPhoneNo {"agencynum": ..., "telephone": ...}.
 """
 from __future__ import annotations
 
@@ -320,8 +320,8 @@ class Processor(InMemoryProcessor, ActionProcessor):
             if agency is None:
                 raise ODataApplicationException(f"No agency {agencynum!r}.",
                                                 HttpStatusCode.NOT_FOUND, code="404")
-            phone = params.get("TELEPHONE")
-            agency.set_property("TELEPHONE", phone.value if phone else None,
+            phone = params.get("telephone")
+            agency.set_property("telephone", phone.value if phone else None,
                                 ValueType.PRIMITIVE, "Edm.String")
             entity_set = edm.get_entity_set("TravelagencyCollection")
             self._bump_etag(entity_set, agency)
@@ -357,9 +357,9 @@ def register_sample_functions(processor: Processor, model: Model) -> None:
             raise ODataApplicationException("Flight not found.", HttpStatusCode.NOT_FOUND,
                                             code="404")
         details = flight_details(flight.get_value("carrid"), flight.get_value("connid"))
-        details["seatsFree"] = ((flight.get_value("SEATSMAX") or 0)
-                                - (flight.get_value("SEATSOCC") or 0))
-        types = {"flightTime": "Edm.Int32", "seatsFree": "Edm.Int32", "distance": "Edm.Decimal"}
+        details["seatsfree"] = ((flight.get_value("seatsmax") or 0)
+                                - (flight.get_value("seatsocc") or 0))
+        types = {"flighttime": "Edm.Int32", "seatsfree": "Edm.Int32", "distance": "Edm.Decimal"}
         return ComplexValue(type_name="RMTSAMPLEFLIGHT.FlightDetails", properties=[
             Property(name=k, value=v, value_type=ValueType.PRIMITIVE,
                      type=types.get(k, "Edm.String")) for k, v in details.items()])

@@ -8,14 +8,14 @@ ROUTES = [("US", "New York"), ("DE", "Frankfurt"), ("CN", "Beijing"), ("JP", "To
 
 
 def flight_details(carrid: str, connid: str) -> dict:
-    """Route data of a connection: countryFrom, cityFrom, countryTo, cityTo, flightTime,
-    distance (Decimal, scale 4) and distanceUnit. seatsFree is the caller's (it needs the row)."""
+    """Route data of a connection: countryfrom, cityfrom, countryto, cityto, flighttime,
+    distance (Decimal, scale 4) and distanceunit. seatsfree is the caller's (it needs the row)."""
     number = sum(map(ord, carrid)) * 31 + (int(connid) if connid.isdigit() else len(connid))
     origin = ROUTES[number % len(ROUTES)]
     destination = ROUTES[(number // len(ROUTES) + 1 + number) % len(ROUTES)]
     if destination == origin:
         destination = ROUTES[(number + 1) % len(ROUTES)]
     distance = decimal.Decimal(500 + (number * 37) % 9500).quantize(decimal.Decimal("0.0001"))
-    return {"countryFrom": origin[0], "cityFrom": origin[1], "countryTo": destination[0],
-            "cityTo": destination[1], "flightTime": 60 + (number * 7) % 720,
-            "distance": distance, "distanceUnit": "KM"}
+    return {"countryfrom": origin[0], "cityfrom": origin[1], "countryto": destination[0],
+            "cityto": destination[1], "flighttime": 60 + (number * 7) % 720,
+            "distance": distance, "distanceunit": "KM"}

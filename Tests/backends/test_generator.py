@@ -20,7 +20,7 @@ V4 = "{http://docs.oasis-open.org/odata/ns/edm}"
 # sha256 of `generate.py` with its defaults. Update it deliberately when the generator changes
 # (every test that asserts on generated values recomputes them from the output, so only this
 # line needs editing).
-DEFAULT_SHA256 = "9d9b42c23edf2e4fdfa00272d79d80324df8d87d46751b51a1a0aa76bde4febf"
+DEFAULT_SHA256 = "931ead183afde115d58d8f9e426e1f7972af26003dc4f38faa03d471fe70d428"
 
 
 def run(*args: str) -> bytes:
@@ -114,26 +114,40 @@ def test_values_match_metadata_and_references_resolve(default_output):
     for b in bookings:
         assert (b["carrid"], b["connid"], b["fldate"]) in flights
         assert b["agencynum"] is None or b["agencynum"] in agencies
-        assert b["ORDER_DATE"] <= b["fldate"]
+        assert b["order_date"] <= b["fldate"]
 
 
 def test_awkward_values_are_there(default_output):
     data = json.loads(default_output)
     agencies = data["TravelagencyCollection"]
-    countries = {a["COUNTRY"] for a in agencies}
+    countries = {a["country"] for a in agencies}
     assert {"US", "DE", "CN", None} <= countries
-    assert {"Beijing", "New York"} <= {a["CITY"] for a in agencies}
-    names = {a["NAME"] for a in agencies}
+    assert {"Beijing", "New York"} <= {a["city"] for a in agencies}
+    names = {a["name"] for a in agencies}
     assert {"O'Brien & Co Travel", "100% Fun Tours", "Sunny_Side Reisen", "rome travel",
             "ROME TRAVEL", "北京旅行社"} <= names
-    limits = [Decimal(a["CREDITLIMIT"]) for a in agencies if a["CREDITLIMIT"]]
+    limits = [Decimal(a["creditlimit"]) for a in agencies if a["creditlimit"]]
     assert min(limits) < 0 and max(limits) == Decimal("9999999999999.99")
-    amounts = [Decimal(b["FORCURAM"]) for b in data["BookingCollection"]]
+    amounts = [Decimal(b["forcuram"]) for b in data["BookingCollection"]]
     assert min(amounts) < 0
     years = {f["fldate"][:4] for f in data["FlightCollection"]}
     assert len(years) > 10
-    assert any(f["PRICE"] is None for f in data["FlightCollection"])
-    assert "王小明" in {b["PASSNAME"] for b in data["BookingCollection"]}
+    assert any(f["price"] is None for f in data["FlightCollection"])
+    assert "王小明" in {b["passname"] for b in data["BookingCollection"]}
+
+
+@pytest.mark.parametrize("size", ["tiny", "small"])
+def test_seed_scenarios_find_data(size):
+    # The seed URLs (country eq 'US', city eq 'Beijing' / 'Rome', fldate gt 2013-09-16) must
+    # select some rows and leave others out, even in the small sizes the tests use.
+    data = backends.load_seed(size)
+    agencies = data["TravelagencyCollection"]
+    for name, value in (("country", "US"), ("city", "Beijing"), ("city", "Rome")):
+        matching = [a for a in agencies if a[name] == value]
+        assert 0 < len(matching) < len(agencies), (name, value)
+    dates = {f["fldate"] for f in data["FlightCollection"]}
+    assert {"2013-09-16", "2013-09-17"} <= dates
+    assert any(d < "2013-09-16" for d in dates) and any(d > "2013-09-17" for d in dates)
 
 
 def test_scales_to_100k_bookings_in_bounded_time_and_memory(tmp_path):

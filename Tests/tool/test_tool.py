@@ -119,3 +119,81 @@ def test_store_info_help_and_errors(tool, tmp_path):
     tool("store", "create", str(tmp_path / "empty.store"))
     empty = tool("store", "info", str(tmp_path / "empty.store"))
     assert empty.returncode == 1 and "without a service model" in empty.stderr
+
+
+import pytest
+
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"],
+               ["status"]]
+
+
+@pytest.mark.parametrize("subcommand", SUBCOMMANDS, ids=" ".join)
+def test_every_subcommand_has_help_with_an_example_and_exit_codes(tool, subcommand):
+    result = tool(*subcommand, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "Example" in result.stdout, result.stdout
+    assert "Exit codes" in result.stdout, result.stdout
+
+
+def test_the_top_level_help_lists_every_subcommand(tool):
+    listed = tool("--help").stdout
+    for subcommand in SUBCOMMANDS:
+        assert f"  {subcommand[0]}" in listed
+
+
+def test_status_and_request_on_a_store_without_service(tool, tmp_path):
+    path = str(tmp_path / "s.store")
+    assert tool("store", "create", path, "--metadata", FLIGHT_V4).returncode == 0
+    data = json.loads(tool("status", path, "--json").stdout)
+    assert data == {"queue": [], "errorArchive": [], "definingRequests": []}
+    created = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"1","name":"A"}')
+    assert created.returncode == 0, created.stderr
+    queue = json.loads(tool("status", path, "--json").stdout)["queue"]
+    assert [q["method"] for q in queue] == ["POST"]
+    bad = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"2","nosuch":1}')
+    assert bad.returncode == 1 and "nosuch" in bad.stderr
+    upload = tool("upload", path)
+    assert upload.returncode == 1 and "no service root" in upload.stderr
+
+
+FLIGHT_V2 = os.path.join(os.path.dirname(__file__), "..", "..", "Examples", "FlightSample", "metadata-v2.xml")
+
+
+def test_parse_prints_the_bound_query(tool):
+    result = tool("parse", "--metadata", FLIGHT_V4, "TravelagencyCollection?$filter=country eq 'US' and creditlimit gt 1000&$top=5")
+    assert result.returncode == 0, result.stderr
+    bound = json.loads(result.stdout)
+    assert bound["target"] == "collection" and bound["entityType"] == "RMTSAMPLEFLIGHT.Travelagency"
+    assert bound["top"] == 5
+    assert bound["filter"]["operator"] == "and"
+    assert bound["filter"]["right"]["left"] == {"kind": "property", "path": "creditlimit", "type": "Edm.Decimal"}
+    assert bound["filter"]["right"]["right"]["type"] == "Edm.Decimal"
+
+
+def test_parse_v2_literals_take_their_stored_form(tool):
+    result = tool("parse", "--metadata", FLIGHT_V2, "FlightCollection?$filter=fldate gt datetime'2013-09-16T00:00'")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["filter"]["right"]["value"] == "2013-09-16T00:00:00.0000000Z"
+
+
+def test_parse_errors_name_the_fault_and_its_offset(tool):
+    unknown = tool("parse", "--metadata", FLIGHT_V4, "TravelagencyCollection?$filter=contry eq 'US'")
+    assert unknown.returncode == 1
+    assert "no property 'contry'" in unknown.stderr and "offset 31" in unknown.stderr
+    syntax = tool("parse", "--metadata", FLIGHT_V4, "TravelagencyCollection?$filter=country eq")
+    assert syntax.returncode == 1 and "offset" in syntax.stderr
+    v2_only = tool("parse", "--metadata", FLIGHT_V4, "--v4", "TravelagencyCollection?$filter=substringof('a',name)")
+    assert v2_only.returncode == 1
+    operation = tool("parse", "--metadata", FLIGHT_V4, "GetFlightDetails(carrid='LH',connid='0400',fldate=2024-01-01)")
+    assert operation.returncode == 0 and json.loads(operation.stdout)["target"] == "operation"
+
+
+@pytest.mark.parametrize("subcommand", ["download", "upload"])
+def test_download_and_upload_take_a_timeout(tool, subcommand, tmp_path):
+    result = tool(subcommand, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "--timeout" in result.stdout and "timed out" in result.stdout
+    path = str(tmp_path / "t.store")
+    assert tool("store", "create", path).returncode == 0
+    assert tool(subcommand, path, "--timeout", "0").returncode == 64
+    assert tool(subcommand, path, "--timeout=-1").returncode == 64

@@ -32,6 +32,13 @@ enum DefiningRequestTable {
         return result
     }
 
+    /// Records a finished download: when, and the delta link to start the next one from (nil
+    /// forgets the old one, so the next download is a full one).
+    static func recordDownload(of name: String, at time: String, deltaLink: String?, in db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("UPDATE ood_defining_request SET last_download = ?1, delta_link = ?2 WHERE name = ?3")
+            .run([.text(time), deltaLink.map(SQLValue.text) ?? .null, .text(name)])
+    }
+
     /// Replaces the set of defining requests; those kept by name keep their download state.
     static func replace(with requests: [DefiningRequest], in db: SQLiteConnection) throws(ODataError) {
         var names = Set<String>()

@@ -72,6 +72,17 @@ enum RequestQueueTable {
         try select("SELECT \(columns) FROM ood_request_queue ORDER BY id", [], in: db)
     }
 
+    /// The next request to upload, if any.
+    static func first(in db: SQLiteConnection) throws(ODataError) -> QueuedRequest? {
+        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT 1", [], in: db).first
+    }
+
+    /// The queued requests on one entity, in upload order.
+    static func requests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        try select("SELECT \(columns) FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2 ORDER BY id",
+                   [.text(entitySet), .integer(entityID)], in: db)
+    }
+
     static func count(in db: SQLiteConnection) throws(ODataError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM ood_request_queue") ?? 0)
     }

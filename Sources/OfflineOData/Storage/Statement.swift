@@ -37,12 +37,26 @@ final class Statement {
             case .null: sqlite3_bind_null(handle, position)
             case .integer(let v): sqlite3_bind_int64(handle, position, v)
             case .real(let v): sqlite3_bind_double(handle, position, v)
-            case .text(let v): sqlite3_bind_text64(handle, position, v, UInt64(v.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            case .text(let v): bindText(v, at: position)
             case .blob(let v): v.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, position, $0.baseAddress, UInt64($0.count), csqlite_transient())
                 }
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, "cannot bind parameter \(position)") }
+        }
+    }
+
+    /// Binds UTF-8 text straight from the string's storage (no C-string copy; SQLite copies it).
+    private func bindText(_ text: String, at position: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
+            guard let base = bytes.baseAddress else {
+                return sqlite3_bind_text64(handle, position, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, position, $0, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
         }
     }
 

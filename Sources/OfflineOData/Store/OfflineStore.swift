@@ -9,6 +9,16 @@ public final class OfflineStore: @unchecked Sendable {
     public let schema: StoreSchema
     public let dialect: Dialect
 
+    /// Answers reads; made on first use (its statement cache lives as long as the store), used
+    /// under the store file's connection lock.
+    private var localReader: LocalReader?
+    private let readerLock = Lock()
+
+    /// The transport to the service, made on first use; guarded by `transportLock`.
+    private var transport: HTTPTransport?
+    private var httpOptions = HTTPOptions()
+    private let transportLock = Lock()
+
     private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) {
         self.file = file
         self.model = model
@@ -79,12 +89,153 @@ public final class OfflineStore: @unchecked Sendable {
         try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
     }
 
+    /// Changes where downloads and uploads go.
+    public func setServiceRoot(_ root: String) throws(ODataError) {
+        guard ServiceURL.hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
+        try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
+        // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
+        readerLock.withLock { localReader = nil }
+    }
+
     public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
 
     /// Replaces the defining requests, after checking each against the model.
     public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
         for request in requests { try DefiningRequestCheck.check(request, model: model, dialect: dialect) }
         try file.setDefiningRequests(requests)
+    }
+
+    /// Runs one OData request against the store: reads are answered from the tables, writes go
+    /// through ``write(method:url:body:)``.
+    public func execute(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> StoreResponse {
+        if method.uppercased() == "GET" {
+            let result = try reader().read(url: url, in: file)
+            return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
+        }
+        let outcome = try write(method: method, url: url, body: body)
+        return StoreResponse(status: outcome.status, contentType: "application/json", body: [])
+    }
+
+    /// What the store would do for the read `url`: the SQL and its parameters, and which defining
+    /// requests provably hold every entity the read can return.
+    ///
+    /// "Inside" is proven from the filters (conjunctions of comparisons, `in` lists, keys); a read
+    /// outside every defining request can still return entities that another request brought, but
+    /// it may miss entities the service has.
+    public func explain(url: String) throws(ODataError) -> StoreExplanation {
+        let reader = try reader()
+        let explanation = try reader.explain(url: url)
+        var inside: [String] = []
+        for request in try definingRequests() where (try? reader.isInsideScope(url: url, definingRequest: request.url)) == true {
+            inside.append(request.name)
+        }
+        return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
+                                insideDefiningRequests: inside)
+    }
+
+    private func reader() throws(ODataError) -> LocalReader {
+        let root = try serviceRoot() ?? ""
+        return readerLock.withLock {
+            if let localReader { return localReader }
+            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+            localReader = made
+            return made
+        }
+    }
+
+    /// Applies a local create, update or delete and queues it for upload, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - method: `POST`, `PUT`, `PATCH`, `MERGE` (V2 stores) or `DELETE`.
+    ///   - url: relative to the service root, in the store's dialect (`TravelagencyCollection('00000001')`).
+    ///   - body: the entity's JSON (for all methods but DELETE).
+    /// - Throws: ``ODataError/Code/syntax`` or ``ODataError/Code/semantic`` for a request the model
+    ///   does not allow, ``ODataError/Code/constraint`` for values the model forbids or a duplicate
+    ///   key, ``ODataError/Code/notFound`` for an entity the store does not have, and
+    ///   ``ODataError/Code/unsupported`` for operations. Nothing is changed or queued then.
+    public func write(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> WriteOutcome {
+        let writer = LocalWriter(model: model, schema: schema, dialect: dialect)
+        return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
+    }
+
+    // MARK: - The service
+
+    /// Sets timeouts, TLS, credentials, headers and cookies for the requests to the service; takes
+    /// effect for the next request, also while a download or an upload runs.
+    public func setHTTPOptions(_ options: HTTPOptions) {
+        transportLock.withLock {
+            httpOptions = options
+            transport?.update(options)
+        }
+    }
+
+    func serviceTransport() throws(ODataError) -> HTTPTransport {
+        try transportLock.withLock { () throws(ODataError) -> HTTPTransport in
+            if let transport { return transport }
+            let made = try HTTPTransport(options: httpOptions)
+            transport = made
+            return made
+        }
+    }
+
+    func requireServiceRoot() throws(ODataError) -> String {
+        guard let root = try serviceRoot(), !root.isEmpty else {
+            throw ODataError(.misuse, "the store has no service root: give one when creating it (--service)")
+        }
+        return root
+    }
+
+    /// Downloads the defining requests (all, or those named in `subset`), one transaction each.
+    ///
+    /// A defining request with a delta link from its last download gets only the changes (when
+    /// `delta` is true); otherwise the whole result is downloaded and whatever the request no
+    /// longer returns leaves the store, unless another defining request holds it or it has a
+    /// pending local change. A failed download leaves that request's previous data whole; the
+    /// requests downloaded before it keep their new data.
+    ///
+    /// - Parameters:
+    ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
+    ///   - progress: after every page; returning false stops the download (``ODataError/Code/aborted``).
+    public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
+                         cancellation: HTTPCancellation? = nil,
+                         progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> [DownloadOutcome] {
+        let all = try definingRequests()
+        var chosen = all
+        if let subset {
+            for name in subset where !all.contains(where: { $0.name == name }) {
+                throw ODataError(.misuse, "the store has no defining request named '\(name)'")
+            }
+            chosen = all.filter { subset.contains($0.name) }
+        }
+        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                    preferredPageSize: pageSize)
+        var outcomes: [DownloadOutcome] = []
+        for request in chosen {
+            let isDelta = delta && request.deltaLink != nil
+            let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
+                try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                      fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
+                    var sink = session
+                    let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                          progress: progress)
+                    try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
+                    return outcome
+                }
+            }
+            outcomes.append(outcome)
+        }
+        return outcomes
+    }
+
+    /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
+    ///
+    /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
+    ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped.
+    public func upload(cancellation: HTTPCancellation? = nil,
+                       progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+        let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                file: file, schema: schema)
+        return try uploader.upload(cancellation: cancellation, progress: progress)
     }
 
     public func close() { file.close() }

@@ -14,7 +14,8 @@ struct QueryErrorOffsetTests {
         ("contains(Name,'x'", 17),
         // bad literals
         ("Price gt 1.", 11),
-        ("Price gt 12x", 11),
+        ("Price gt 12x", 9),
+        ("Price gt 1.5x", 12),
         ("Born eq 2012-13-01", 14),
         ("Start eq 24:00", 10),
         ("Name eq 'abc", 12),

@@ -29,6 +29,7 @@ enum ExpressionShape {
         case .typeName(let name): return name
         case .list(let items): return "(" + items.map(of).joined(separator: ",") + ")"
         case .array(let items): return "[" + items.map(of).joined(separator: ",") + "]"
+        case .conditional(let clauses): return "case(" + clauses.map { of($0.condition) + ":" + of($0.value) }.joined(separator: ",") + ")"
         case .object(let members): return "{" + members.map { "\($0.name):" + of($0.value) }.joined(separator: ",") + "}"
         }
     }
@@ -41,7 +42,7 @@ enum ExpressionShape {
     }
 
     /// The same form for an auth0 expected AST (`{type, left, right}`, `property`, `literal`).
-    static func of(auth0 node: FixtureJSON) -> String {
+    static func of(auth0 node: JSONValue) -> String {
         guard let type = node["type"]?.text else { return "?" }
         if type == "property" { return node["name"]?.text ?? "?" }
         if type == "literal" { return node["value"]?.text ?? "null" }
@@ -49,7 +50,7 @@ enum ExpressionShape {
         return "[" + auth0Chain(node, level: op.precedence).joined(separator: " ") + "]"
     }
 
-    private static func auth0Chain(_ node: FixtureJSON, level: Int) -> [String] {
+    private static func auth0Chain(_ node: JSONValue, level: Int) -> [String] {
         if let type = node["type"]?.text, let op = BinaryOperator(rawValue: type), op.precedence == level,
            let left = node["left"], let right = node["right"] {
             return auth0Chain(left, level: level) + [type] + auth0Chain(right, level: level)

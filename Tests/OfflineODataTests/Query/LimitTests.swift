@@ -30,10 +30,15 @@ struct QueryLimitTests {
         #expect(parseError { () throws(ODataError) in try parser.parseQueryOptions(search) }?.code == .syntax)
     }
 
-    @Test func nestingWithinTheLimitParses() throws {
+    @Test func theLimitCountsParentheses() throws {
         let parser = ODataURLParser(limits: .init(maxDepth: 100))
-        let input = String(repeating: "(", count: 20) + "true" + String(repeating: ")", count: 20)
-        _ = try parser.parseFilter(input)
+        func nested(_ count: Int) -> String {
+            String(repeating: "(", count: count) + "a eq -1 and not b" + String(repeating: ")", count: count)
+        }
+        _ = try parser.parseFilter(nested(97))  // + `not` and the path segment inside: depth 99
+        let error = parseError { () throws(ODataError) in try parser.parseFilter(nested(101)) }
+        #expect(error?.code == .syntax)
+        #expect(error?.offset == 100)
     }
 
     @Test func lengthLimit() {

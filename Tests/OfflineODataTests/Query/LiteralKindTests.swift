@@ -17,8 +17,7 @@ struct QueryLiteralKindTests {
     /// prefix, enum members) are not URL literals and are left out.
     static func primitiveCases() -> [PrimitiveCase] {
         guard let bytes = Fixtures.bytes("jaystack-odata-v4-parser/primitive-cases.json") else { return [] }
-        var reader = FixtureJSONReader(bytes)
-        guard case .array(let items)? = reader.read() else { return [] }
+        guard case .array(let items)? = (try? JSONValue.parse(bytes)) else { return [] }
         return items.compactMap { item in
             guard item["-FailAt"] == nil, let rule = item["-Rule"]?.text, let input = item["Input"]?.text,
                   let expected = item["result"]?["value"]?.text else { return nil }

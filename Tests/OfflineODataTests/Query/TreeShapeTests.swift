@@ -182,3 +182,23 @@ struct QueryJSONLiteralTests {
         #expect(value.kind == .string("aA"))
     }
 }
+
+/// 4.01 `$filter(...)` path segments keep the range of the whole segment.
+@Suite("Query: filter segments")
+struct QueryFilterSegmentTests {
+    @Test func filterSegmentRange() throws {
+        let path = try ODataURLParser().parseResourcePath("Products/$filter(Age gt 3)/$count")
+        guard case .filter(let expression) = path.segments.dropFirst().first?.kind else {
+            Issue.record("no filter segment")
+            return
+        }
+        #expect(expression.range == SourceRange(offset: 17, length: 8))
+        #expect(path.segments.dropFirst().first?.range == SourceRange(offset: 9, length: 17))
+        let member = try ODataURLParser().parseFilter("Items/$filter(Qty gt 1)/$count gt 0")
+        guard case .binary(.gt, let left, _) = member.kind, case .path(let items) = left.kind else {
+            Issue.record("unexpected \(member.kind)")
+            return
+        }
+        #expect(items.segments.dropFirst().first?.range == SourceRange(offset: 6, length: 17))
+    }
+}

@@ -65,6 +65,7 @@ struct QueryV2DialectTests {
         let error = parseError { () throws(ODataError) in try v4.parseResourcePath("Categories(1)/$links/Products") }
         #expect(error?.offset == 14)
         #expect(error?.message.contains("V2") == true)
+        #expect(parseError { () throws(ODataError) in try v2.parseResourcePath("Categories(1)/$links") }?.offset == 20)
         let refError = parseError { () throws(ODataError) in try v2.parseResourcePath("Categories(1)/Products/$ref") }
         #expect(refError?.offset == 23)
     }

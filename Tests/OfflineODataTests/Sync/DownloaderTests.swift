@@ -121,7 +121,10 @@ struct RecordingSink: PageSink {
         #expect(sink.pages.count == 3)
         var failing = RecordingSink(failOnPage: 2)
         #expect { try downloader(server).download(DefiningRequest(name: "P", url: "People"), useDelta: false, into: &failing) } throws: {
-            ($0 as? ODataError)?.message.contains("refused page 2") == true
+            guard let error = $0 as? ODataError else { return false }
+            // The sink's own message, after the request and the page it could not take.
+            return error.code == .semantic && error.message.hasPrefix("GET \(server.baseURL)/svc/People?$skiptoken=")
+                && error.message.hasSuffix("(page 2 of 'P'): the sink refused page 2")
         }
     }
 

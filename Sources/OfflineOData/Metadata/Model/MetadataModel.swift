@@ -41,12 +41,14 @@ public final class MetadataModel: Sendable {
         self.edmxVersion = edmxVersion
         self.schemas = schemas
         self.references = references
+        // Sized up front: growing large tables frees large blocks, which makes malloc consolidate.
+        func total(_ count: (Schema) -> Int) -> Int { schemas.reduce(0) { $0 + count($1) } }
         var aliases: [String: String] = [:]
-        var entityTypes: [String: EntityType] = [:]
-        var complexTypes: [String: ComplexType] = [:]
-        var enumTypes: [String: EnumType] = [:]
+        var entityTypes: [String: EntityType] = Dictionary(minimumCapacity: total { $0.entityTypes.count })
+        var complexTypes: [String: ComplexType] = Dictionary(minimumCapacity: total { $0.complexTypes.count })
+        var enumTypes: [String: EnumType] = Dictionary(minimumCapacity: total { $0.enumTypes.count })
         var typeDefinitions: [String: TypeDefinition] = [:]
-        var operations: [String: [Operation]] = [:]
+        var operations: [String: [Operation]] = Dictionary(minimumCapacity: total { $0.operations.count })
         var terms: [String: Term] = [:]
         var associations: [String: Association] = [:]
         var containers: [String: EntityContainer] = [:]
@@ -86,9 +88,8 @@ public final class MetadataModel: Sendable {
 
     /// Replaces a leading alias by its namespace (`self.Product` → `NS.Product`); other names unchanged.
     public func qualifiedName(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return name }
-        if let namespace = aliases[String(name[..<dot])] { return namespace + name[dot...] }
-        return name
+        guard let prefix = QualifiedNames.prefix(of: name), let namespace = aliases[String(prefix)] else { return name }
+        return namespace + QualifiedNames.suffix(of: name)
     }
 
     /// The namespaces declared by this document's schemas.

@@ -37,16 +37,16 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the text of a `Type` attribute; nil when `Collection(` is not closed or the name is empty.
     init?(parsing text: String) {
-        let collectionPrefix = "Collection("
-        if text.hasPrefix(collectionPrefix) {
-            guard text.hasSuffix(")") else { return nil }
-            let inner = text.dropFirst(collectionPrefix.count).dropLast()
-            guard !inner.isEmpty, !inner.contains("(") else { return nil }
-            self.init(name: String(inner), isCollection: true)
-        } else {
-            guard !text.isEmpty, !text.contains("(") else { return nil }
+        let open = UInt8(ascii: "(")
+        guard let parenthesis = text.utf8.firstIndex(of: open) else {
+            guard !text.isEmpty else { return nil }
             self.init(name: text)
+            return
         }
+        guard text[..<parenthesis] == "Collection", text.utf8.last == UInt8(ascii: ")") else { return nil }
+        let inner = text.utf8[text.utf8.index(after: parenthesis)..<text.utf8.index(before: text.utf8.endIndex)]
+        guard !inner.isEmpty, !inner.contains(open), !inner.contains(UInt8(ascii: ")")) else { return nil }
+        self.init(name: String(Substring(inner)), isCollection: true)
     }
 
     /// The primitive type this reference stands for, looking through type definitions.

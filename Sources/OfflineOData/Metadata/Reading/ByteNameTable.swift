@@ -45,12 +45,3 @@ struct ByteNameTable<Value: Sendable>: Sendable {
         return (hash, length)
     }
 }
-
-/// Whether the NUL-terminated bytes at `pointer` equal `text`.
-func bytesEqual(_ pointer: UnsafePointer<UInt8>?, _ text: StaticString) -> Bool {
-    guard let pointer else { return false }
-    let count = text.utf8CodeUnitCount
-    let expected = text.utf8Start
-    for index in 0..<count where pointer[index] != expected[index] { return false }
-    return pointer[count] == 0
-}

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds the column of an element (or of one of its attributes) on a known line of the document.
 ///
 /// libxml2's reader knows each node's line but not its column, and the parser's own position runs
@@ -5,6 +9,12 @@
 /// the bytes of that line: the start tag `<[prefix:]Name`, then the attribute `Name=` inside it.
 struct SourceColumnLocator {
     let bytes: UnsafeRawBufferPointer
+    /// Line starts, found on the first lookup (a document with many tolerated defects asks often).
+    private let lines = LineIndex()
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
 
     /// The line and 1-based column (in characters) of the element's start tag, or of its attribute.
     ///
@@ -36,35 +46,31 @@ struct SourceColumnLocator {
         return index
     }
 
-    /// The 1-based line number and line start of `offset` (errors are rare: a plain count will do).
+    /// The 1-based line number and line start of `offset`.
     private func lineAndStart(of offset: Int) -> (Int, Int) {
-        var line = 1
-        var start = 0
-        var index = 0
-        while index < offset && index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") { line += 1; start = index + 1 }
-            index += 1
+        let starts = lines.starts(in: bytes)
+        // The last line start at or before `offset`.
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        return (line, start)
+        return (low + 1, starts.isEmpty ? 0 : starts[low])
     }
 
     /// Byte offset where 1-based `line` starts.
     private func offset(ofLine line: Int) -> Int? {
-        var current = 1
-        var index = 0
-        while current < line {
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "\n") { current += 1 }
-            index += 1
-        }
-        return index <= bytes.count ? index : nil
+        let starts = lines.starts(in: bytes)
+        guard line >= 1, line <= starts.count else { return nil }
+        return starts[line - 1]
     }
 
     /// The last start tag with this local name that begins in `start..<end`.
     private func lastTag(_ name: [UInt8], from start: Int, before end: Int) -> Int? {
         var found: Int?
         var index = start
-        while let next = findTag(name, from: index), next < end {
+        while let next = findTag(name, from: index, before: end) {
             found = next
             index = next + 1
         }
@@ -72,9 +78,9 @@ struct SourceColumnLocator {
     }
 
     /// The offset of `<` of a start tag with this local name, searching from `start` onward.
-    private func findTag(_ name: [UInt8], from start: Int) -> Int? {
+    private func findTag(_ name: [UInt8], from start: Int, before end: Int) -> Int? {
         var index = start
-        while index < bytes.count {
+        while index < min(end, bytes.count) {
             if bytes[index] == UInt8(ascii: "<") {
                 var nameStart = index + 1
                 // Skip a prefix (`edmx:`).
@@ -137,5 +143,25 @@ struct SourceColumnLocator {
             index += 1
         }
         return count
+    }
+}
+
+/// The byte offsets where the lines of a document start, computed once.
+private final class LineIndex {
+    private var cached: [Int]?
+
+    func starts(in bytes: UnsafeRawBufferPointer) -> [Int] {
+        if let cached { return cached }
+        var starts = [0]
+        guard let base = bytes.baseAddress else { return starts }
+        // memchr finds the newlines far faster than a byte loop; megabyte documents are common.
+        var offset = 0
+        while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let index = base.distance(to: UnsafeRawPointer(found))
+            starts.append(index + 1)
+            offset = index + 1
+        }
+        cached = starts
+        return starts
     }
 }

@@ -5,8 +5,12 @@ import CLibXML2
 ///
 /// Safety settings, all on every read: `XML_PARSE_NONET` (no network, ever), `NOERROR` and
 /// `NOWARNING` (libxml2 prints nothing to the host's stderr), no entity substitution and no DTD
-/// loading. Errors go to a structured handler installed on this reader only (no global handler),
-/// so concurrent reads on other threads do not see each other's errors.
+/// loading. Parser errors go to a structured handler installed on this reader only. Errors that
+/// libxml2 raises without a parser context (encoding conversion, "I/O error : encoder error")
+/// would go to its default handler, which prints; for the lifetime of the stream the calling
+/// thread's structured handler (libxml2 keeps it per thread) captures them too, the thread's
+/// generic handler drops the few that only go there, and both previous handlers are restored
+/// afterwards. No process-wide handler is installed.
 final class XMLStream {
     enum Event {
         case elementStart
@@ -18,6 +22,11 @@ final class XMLStream {
     private let reader: OpaquePointer
     private let errors: ErrorCapture
     private let errorsReference: Unmanaged<ErrorCapture>
+    /// The calling thread's structured error handler before this stream, restored by `deinit`.
+    private let previousThreadHandler: xmlStructuredErrorFunc?
+    private let previousThreadContext: UnsafeMutableRawPointer?
+    /// The calling thread's generic error handler before this stream (see `cxml_silence_generic_errors`).
+    private let previousGenericErrors: cxml_generic_error_state
     /// Turns a line (and what to look for on it) into a column, for error messages.
     let locator: SourceColumnLocator
 
@@ -37,14 +46,21 @@ final class XMLStream {
         self.reader = reader
         errors = ErrorCapture()
         errorsReference = Unmanaged.passRetained(errors)
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+        let capture: xmlStructuredErrorFunc = { context, error in
             guard let context, let error else { return }
             Unmanaged<ErrorCapture>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-        }, errorsReference.toOpaque())
+        }
+        xmlTextReaderSetStructuredErrorHandler(reader, capture, errorsReference.toOpaque())
+        previousThreadHandler = __xmlStructuredError()?.pointee
+        previousThreadContext = __xmlStructuredErrorContext()?.pointee
+        xmlSetStructuredErrorFunc(errorsReference.toOpaque(), capture)
+        previousGenericErrors = cxml_silence_generic_errors()
     }
 
     deinit {
         xmlFreeTextReader(reader)
+        xmlSetStructuredErrorFunc(previousThreadContext, previousThreadHandler)
+        cxml_restore_generic_errors(previousGenericErrors)
         errorsReference.release()
     }
 
@@ -159,11 +175,19 @@ final class XMLStream {
 
     private func xmlError(_ captured: CapturedXMLError?) -> ODataError {
         guard let captured else {
-            return ODataError(.metadata, "the document is not well-formed XML", line: line)
+            return ODataError(.metadata, "the document is not well-formed XML",
+                              line: max(Int(xmlTextReaderGetParserLineNumber(reader)), 1))
         }
+        if captured.line > 0 {
+            return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
+                              line: captured.line, column: captured.column > 0 ? captured.column : nil)
+        }
+        // Errors raised without a parser context (encoding conversion) carry no position: the
+        // parser's own position is the nearest there is.
+        let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
+        let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
         return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
-                          line: captured.line > 0 ? captured.line : nil,
-                          column: captured.column > 0 ? captured.column : nil)
+                          line: max(parserLine, 1), column: parserColumn > 0 ? parserColumn : nil)
     }
 }
 

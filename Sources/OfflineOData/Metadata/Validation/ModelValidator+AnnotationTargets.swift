@@ -12,21 +12,29 @@ extension ModelValidator {
 
     private mutating func checkTarget(_ group: AnnotationGroup, in namespace: String) throws(ODataError) {
         let target = group.target
-        func reject(_ reason: String) -> ODataError {
-            fault("Annotations Target \"\(target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
+        func reject(_ reason: String) -> ODataError { targetFault(group, reason) }
+        let utf8 = target.utf8
+        if !utf8.contains(UInt8(ascii: "(")) && !utf8.contains(UInt8(ascii: ")")) {
+            // The common case, a plain path (`NS.Type/Property`): no parameter lists to check.
+            if utf8.first == UInt8(ascii: "/") || utf8.last == UInt8(ascii: "/") || containsEmptySegment(utf8) {
+                throw reject("has an empty path segment")
+            }
+            let head = utf8.firstIndex(of: UInt8(ascii: "/")).map { String(target[..<$0]) } ?? target
+            try checkHead(head, of: group, in: namespace)
+            return
         }
         var segments: [Substring] = []
         var depth = 0
         var segmentStart = target.startIndex
-        for index in target.indices {
-            switch target[index] {
-            case "(": depth += 1
-            case ")":
+        for index in utf8.indices {
+            switch utf8[index] {
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"):
                 depth -= 1
                 if depth < 0 { throw reject("has an unbalanced ')'") }
-            case "/" where depth == 0:
+            case UInt8(ascii: "/") where depth == 0:
                 segments.append(target[segmentStart..<index])
-                segmentStart = target.index(after: index)
+                segmentStart = utf8.index(after: index)
             default: break
             }
         }
@@ -34,24 +42,44 @@ extension ModelValidator {
         segments.append(target[segmentStart...])
         for segment in segments {
             if segment.isEmpty { throw reject("has an empty path segment") }
-            guard let open = segment.firstIndex(of: "(") else { continue }
-            guard segment.last == ")" else { throw reject("has text after a parameter list") }
-            let inner = segment[segment.index(after: open)..<segment.index(before: segment.endIndex)]
+            guard let open = segment.utf8.firstIndex(of: UInt8(ascii: "(")) else { continue }
+            guard segment.utf8.last == UInt8(ascii: ")") else { throw reject("has text after a parameter list") }
+            let inner = segment[segment.utf8.index(after: open)..<segment.utf8.index(before: segment.endIndex)]
             // An empty list `()` names the overload without parameters; otherwise no item may be empty.
             if !inner.isEmpty {
-                for item in splitTopLevel(inner) where item.allSatisfy({ $0 == " " }) {
+                for item in splitTopLevel(inner) where item.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) {
                     throw reject("has an empty parameter type in its parameter list")
                 }
             }
         }
         guard let first = segments.first else { return }
-        let head = first.firstIndex(of: "(").map { String(first[..<$0]) } ?? String(first)
-        guard head.contains(".") else { throw reject("does not start with a qualified name") }
+        let head = first.utf8.firstIndex(of: UInt8(ascii: "(")).map { String(first[..<$0]) } ?? String(first)
+        try checkHead(head, of: group, in: namespace)
+    }
+
+    private func targetFault(_ group: AnnotationGroup, _ reason: String) -> ODataError {
+        fault("Annotations Target \"\(group.target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
+    }
+
+    /// Whether a path has `//` in it.
+    private func containsEmptySegment(_ utf8: String.UTF8View) -> Bool {
+        var previousWasSlash = false
+        for byte in utf8 {
+            let isSlash = byte == UInt8(ascii: "/")
+            if isSlash && previousWasSlash { return true }
+            previousWasSlash = isSlash
+        }
+        return false
+    }
+
+    /// The first segment is a qualified name; in one of the document's own namespaces it must exist.
+    private mutating func checkHead(_ head: String, of group: AnnotationGroup, in namespace: String) throws(ODataError) {
+        guard QualifiedNames.contains(head, UInt8(ascii: ".")) else { throw targetFault(group, "does not start with a qualified name") }
         let qualified = qualify(head, in: namespace)
         if ownNamespaces.contains(self.namespace(of: qualified)) && declarations[qualified] == nil && operationKinds[qualified] == nil {
             // SAP-generated documents annotate types they do not declare; the annotations are
             // only kept as data, so this is a tolerated defect.
-            try tolerate(reject("names \(qualified), which is not declared in the document"))
+            try tolerate(targetFault(group, "names \(qualified), which is not declared in the document"))
         }
     }
 
@@ -60,13 +88,13 @@ extension ModelValidator {
         var items: [Substring] = []
         var depth = 0
         var start = text.startIndex
-        for index in text.indices {
-            switch text[index] {
-            case "(": depth += 1
-            case ")": depth -= 1
-            case "," where depth == 0:
+        for index in text.utf8.indices {
+            switch text.utf8[index] {
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth -= 1
+            case UInt8(ascii: ",") where depth == 0:
                 items.append(text[start..<index])
-                start = text.index(after: index)
+                start = text.utf8.index(after: index)
             default: break
             }
         }

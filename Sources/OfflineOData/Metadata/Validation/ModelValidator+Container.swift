@@ -8,6 +8,7 @@ extension ModelValidator {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
             var kept: [Operation] = []
+            kept.reserveCapacity(schemas[s].operations.count)
             for var operation in schemas[s].operations {
                 do {
                     try resolveSignature(&operation, in: namespace)
@@ -40,12 +41,15 @@ extension ModelValidator {
 
     /// The overloads of a V4 operation by qualified name.
     func overloads(of qualifiedName: String) -> [Operation] {
-        let namespace = namespace(of: qualifiedName)
-        guard let schema = schemas.first(where: { $0.namespace == namespace }) else { return [] }
-        return schema.operations.filter { $0.qualifiedName == qualifiedName }
+        operationIndex.overloads[qualifiedName] ?? []
     }
 
     mutating func resolveContainers() throws(ODataError) {
+        var overloads: [String: [Operation]] = [:]
+        for schema in schemas {
+            for operation in schema.operations { overloads[operation.qualifiedName, default: []].append(operation) }
+        }
+        operationIndex.overloads = overloads
         for s in schemas.indices {
             let namespace = schemas[s].namespace
             for c in schemas[s].entityContainers.indices {
@@ -198,6 +202,12 @@ extension ModelValidator {
     /// entity set `owners` it does not declare; the OASIS examples bind paths their types lack),
     /// so every binding left in the model resolves; strict mode rejects the document instead.
     mutating func checkBindings() throws(ODataError) {
+        containerMembers = [:]
+        for schema in schemas {
+            for container in schema.entityContainers {
+                containerMembers[container.qualifiedName] = Set(container.entitySets.map(\.name) + container.singletons.map(\.name))
+            }
+        }
         for s in schemas.indices {
             for c in schemas[s].entityContainers.indices {
                 let container = schemas[s].entityContainers[c]
@@ -233,9 +243,9 @@ extension ModelValidator {
         var endsInNavigation = false
         for segment in binding.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
             endsInNavigation = false
-            if segment.contains(".") {
+            if QualifiedNames.contains(segment, UInt8(ascii: ".")) {
                 let cast = qualify(segment, in: namespace)
-                guard entityType(named: cast) != nil || complexType(named: cast) != nil else {
+                guard isStructuredType(cast) else {
                     try tolerate(fault("NavigationPropertyBinding of \(owner) has the Path \(binding.path), whose type cast \(cast) is not a type of the document; the binding is dropped",
                                        at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Path"))
                     return false
@@ -244,11 +254,11 @@ extension ModelValidator {
                 continue
             }
             switch member(segment, ofType: current) {
-            case .navigation(let navigation):
-                current = navigation.type.name
+            case let found? where found.isNavigation:
+                current = found.typeName
                 endsInNavigation = true
-            case .property(let property):
-                current = property.type.name
+            case let found?:
+                current = found.typeName
             case nil:
                 // The OASIS examples bind paths their types do not have.
                 try tolerate(fault("NavigationPropertyBinding of \(owner) has the Path \(binding.path), but \(current) has no property \(segment); the binding is dropped",
@@ -281,10 +291,10 @@ extension ModelValidator {
             searched = schemas[schema].entityContainers[index]
             name = String(target[target.index(after: slash)...])
         }
-        if let slash = name.firstIndex(of: "/") { name = String(name[..<slash]) }
+        if let slash = name.utf8.firstIndex(of: UInt8(ascii: "/")) { name = String(name[..<slash]) }
         var seen: Set<String> = []
         while seen.insert(searched.qualifiedName).inserted {
-            if searched.entitySet(named: name) != nil || searched.singleton(named: name) != nil { return true }
+            if containerMembers[searched.qualifiedName]?.contains(name) == true { return true }
             guard let extends = searched.extends else { return false }
             let extended = qualify(extends, in: searched.namespace)
             // Names from a container of a referenced document cannot be checked without fetching it.

@@ -3,22 +3,26 @@ extension ModelValidator {
     mutating func resolveNavigationProperties() throws(ODataError) {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
-            for t in schemas[s].entityTypes.indices {
-                let owner = schemas[s].entityTypes[t].qualifiedName
-                for n in schemas[s].entityTypes[t].navigationProperties.indices {
-                    var navigation = schemas[s].entityTypes[t].navigationProperties[n]
-                    try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    schemas[s].entityTypes[t].navigationProperties[n] = navigation
+            // Taken out and put back, so that changes are made in place rather than on copies
+            // (resolving a navigation type looks nothing up in `schemas` but declarations).
+            var entityTypes = schemas[s].entityTypes
+            schemas[s].entityTypes = []
+            for t in entityTypes.indices where !entityTypes[t].navigationProperties.isEmpty {
+                let owner = entityTypes[t].qualifiedName
+                for n in entityTypes[t].navigationProperties.indices {
+                    try resolveNavigation(&entityTypes[t].navigationProperties[n], owner: owner, in: namespace)
                 }
             }
-            for t in schemas[s].complexTypes.indices {
-                let owner = schemas[s].complexTypes[t].qualifiedName
-                for n in schemas[s].complexTypes[t].navigationProperties.indices {
-                    var navigation = schemas[s].complexTypes[t].navigationProperties[n]
-                    try resolveNavigation(&navigation, owner: owner, in: namespace)
-                    schemas[s].complexTypes[t].navigationProperties[n] = navigation
+            schemas[s].entityTypes = entityTypes
+            var complexTypes = schemas[s].complexTypes
+            schemas[s].complexTypes = []
+            for t in complexTypes.indices where !complexTypes[t].navigationProperties.isEmpty {
+                let owner = complexTypes[t].qualifiedName
+                for n in complexTypes[t].navigationProperties.indices {
+                    try resolveNavigation(&complexTypes[t].navigationProperties[n], owner: owner, in: namespace)
                 }
             }
+            schemas[s].complexTypes = complexTypes
         }
     }
 
@@ -33,10 +37,30 @@ extension ModelValidator {
                             element: "NavigationProperty", attribute: "Type")
             }
         }
+    }
+
+    /// Partners and referential constraints resolve (checked once all navigation types are known).
+    func checkNavigationLinks() throws(ODataError) {
+        for schema in schemas {
+            for type in schema.entityTypes {
+                for navigation in type.navigationProperties {
+                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                }
+            }
+            for type in schema.complexTypes {
+                for navigation in type.navigationProperties {
+                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                }
+            }
+        }
+    }
+
+    private func checkLinks(of navigation: NavigationProperty, owner: String) throws(ODataError) {
+        let what = "NavigationProperty \(navigation.name) of \(owner)"
         let target = navigation.type.name
-        guard entityType(named: target) != nil else { return }
+        guard case .entityType = declarations[target] else { return }
         if let partner = navigation.partner {
-            guard case .navigation = member(partner, ofType: target) else {
+            guard member(partner, ofType: target)?.isNavigation == true else {
                 throw fault("\(what) has the Partner \(partner), which is not a navigation property of \(target)",
                             at: navigation.sourceLine, element: "NavigationProperty", attribute: "Partner")
             }
@@ -57,8 +81,8 @@ extension ModelValidator {
     func resolvesToProperty(_ path: String, ofType typeName: String) -> Bool {
         var current = typeName
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            guard case .property(let property) = member(String(segment), ofType: current) else { return false }
-            current = property.type.name
+            guard let found = member(String(segment), ofType: current), !found.isNavigation else { return false }
+            current = found.typeName
         }
         return !path.isEmpty
     }

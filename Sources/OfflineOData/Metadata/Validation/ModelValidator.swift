@@ -32,6 +32,14 @@ struct ModelValidator {
     var aliases: [String: String] = [:]
     var ownNamespaces: Set<String> = []
     var externalNamespaces: Set<String> = []
+    /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
+    let memberCache = MemberCache()
+    /// Resolved type references by the name as written (qualified names resolve the same anywhere).
+    let resolutionCache = ResolutionCache()
+    /// Function and action overloads by qualified name, once operations are resolved.
+    let operationIndex = OperationIndex()
+    /// Entity set and singleton names by qualified container name, for binding targets.
+    var containerMembers: [String: Set<String>] = [:]
     let version: ODataVersion
     /// Tolerated defects, see ``MetadataModel/diagnostics``.
     var diagnostics: [ODataError] = []
@@ -51,6 +59,8 @@ struct ModelValidator {
         try resolveStructuredTypes()
         try resolveAssociationNavigation()
         try resolveNavigationProperties()
+        // Member lists are cached from here on: every navigation type is resolved now.
+        try checkNavigationLinks()
         try checkKeys()
         try resolveOperations()
         try resolveContainers()
@@ -155,31 +165,44 @@ struct ModelValidator {
     /// A name as written, qualified: a leading alias replaced by its namespace; a name without
     /// any namespace taken to be in `namespace` (some V2 services write `ReturnType="Product"`).
     func qualify(_ name: String, in namespace: String) -> String {
-        guard let dot = name.lastIndex(of: ".") else { return namespace + "." + name }
-        if let aliased = aliases[String(name[..<dot])] { return aliased + name[dot...] }
+        guard let prefix = QualifiedNames.prefix(of: name) else { return namespace + "." + name }
+        if let aliased = aliases[String(prefix)] { return aliased + QualifiedNames.suffix(of: name) }
         return name
     }
 
     /// The namespace part of a qualified name.
     func namespace(of qualifiedName: String) -> String {
-        guard let dot = qualifiedName.lastIndex(of: ".") else { return "" }
-        return String(qualifiedName[..<dot])
+        QualifiedNames.prefix(of: qualifiedName).map(String.init) ?? ""
     }
 
     // MARK: Type references
 
     /// Resolves a type reference in place, or fails naming the element and attribute it came from.
-    func resolve(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+    /// `what` names the referring element in the message; it is only built for an error.
+    func resolve(_ reference: inout TypeReference, in namespace: String, what: @autoclosure () -> String, at line: SourceLine,
                  element: String, attribute: String = "Type") throws(ODataError) {
+        let written = reference.name
+        let isQualified = QualifiedNames.contains(written, UInt8(ascii: "."))
+        if isQualified, let known = resolutionCache.references[written] {
+            reference.name = known.name
+            reference.kind = known.kind
+            return
+        }
+        try resolveUncached(&reference, in: namespace, what: what(), at: line, element: element, attribute: attribute)
+        if isQualified { resolutionCache.references[written] = (reference.name, reference.kind) }
+    }
+
+    private func resolveUncached(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+                                 element: String, attribute: String) throws(ODataError) {
         var name = qualify(reference.name, in: namespace)
-        if !reference.name.contains("."), declarations[name] == nil {
+        if !QualifiedNames.contains(reference.name, UInt8(ascii: ".")), declarations[name] == nil {
             // An unqualified name (pyodata's SAP example writes `ReturnType="TemperatureMeasurement"`
             // in a schema other than the type's): take the one schema that declares it.
             let candidates = ownNamespaces.map { $0 + "." + reference.name }.filter { declarations[$0] != nil }
             if candidates.count == 1, let only = candidates.first { name = only }
         }
         reference.name = name
-        if self.namespace(of: name) == "Edm" {
+        if QualifiedNames.prefix(of: name) == "Edm" {
             if let primitive = PrimitiveType.named(name) {
                 reference.kind = .primitive(primitive)
             } else if let abstract = AbstractType(rawValue: name) {
@@ -228,32 +251,37 @@ struct ModelValidator {
     private mutating func resolveStructuredTypes() throws(ODataError) {
         for s in schemas.indices {
             let namespace = schemas[s].namespace
-            for t in schemas[s].entityTypes.indices {
-                var type = schemas[s].entityTypes[t]
-                if let base = type.baseType {
+            // Taken out and put back, so that changes are made in place rather than on copies.
+            var entityTypes = schemas[s].entityTypes
+            schemas[s].entityTypes = []
+            for t in entityTypes.indices {
+                if let base = entityTypes[t].baseType {
                     let name = qualify(base, in: namespace)
                     guard case .entityType = declarations[name] else {
-                        throw fault("EntityType \(type.name) has the BaseType \(name), which is not an entity type of the document",
-                                    at: type.sourceLine, element: "EntityType", attribute: "BaseType")
+                        throw fault("EntityType \(entityTypes[t].name) has the BaseType \(name), which is not an entity type of the document",
+                                    at: entityTypes[t].sourceLine, element: "EntityType", attribute: "BaseType")
                     }
-                    type.baseType = name
+                    entityTypes[t].baseType = name
                 }
-                try resolveProperties(&type.properties, in: namespace, owner: "EntityType \(type.name)")
-                schemas[s].entityTypes[t] = type
+                let owner = "EntityType \(entityTypes[t].name)"
+                try resolveProperties(&entityTypes[t].properties, in: namespace, owner: owner)
             }
-            for t in schemas[s].complexTypes.indices {
-                var type = schemas[s].complexTypes[t]
-                if let base = type.baseType {
+            schemas[s].entityTypes = entityTypes
+            var complexTypes = schemas[s].complexTypes
+            schemas[s].complexTypes = []
+            for t in complexTypes.indices {
+                if let base = complexTypes[t].baseType {
                     let name = qualify(base, in: namespace)
                     guard case .complexType = declarations[name] else {
-                        throw fault("ComplexType \(type.name) has the BaseType \(name), which is not a complex type of the document",
-                                    at: type.sourceLine, element: "ComplexType", attribute: "BaseType")
+                        throw fault("ComplexType \(complexTypes[t].name) has the BaseType \(name), which is not a complex type of the document",
+                                    at: complexTypes[t].sourceLine, element: "ComplexType", attribute: "BaseType")
                     }
-                    type.baseType = name
+                    complexTypes[t].baseType = name
                 }
-                try resolveProperties(&type.properties, in: namespace, owner: "ComplexType \(type.name)")
-                schemas[s].complexTypes[t] = type
+                let owner = "ComplexType \(complexTypes[t].name)"
+                try resolveProperties(&complexTypes[t].properties, in: namespace, owner: owner)
             }
+            schemas[s].complexTypes = complexTypes
             for t in schemas[s].terms.indices {
                 var term = schemas[s].terms[t]
                 do {
@@ -270,10 +298,14 @@ struct ModelValidator {
     }
 
     private func resolveProperties(_ properties: inout [Property], in namespace: String, owner: String) throws(ODataError) {
-        var seen: Set<String> = []
+        // Small types (most) are checked pairwise; a set only pays off for large ones.
+        var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
             let property = properties[p]
-            if !seen.insert(property.name).inserted {
+            let isDuplicate = properties.count > 16
+                ? !seen.insert(property.name).inserted
+                : properties[..<p].contains { $0.name == property.name }
+            if isDuplicate {
                 throw fault("\(owner) declares the property \(property.name) twice", at: property.sourceLine,
                             element: "Property", attribute: "Name")
             }
@@ -344,24 +376,78 @@ struct ModelValidator {
         return chain
     }
 
-    /// A structural or navigation member of an entity or complex type (with inherited ones).
-    enum Member {
-        case property(Property)
-        case navigation(NavigationProperty)
+    /// A member of a structured type: whether it is a navigation property, and its type's name.
+    struct MemberInfo {
+        var isNavigation: Bool
+        var typeName: String
     }
 
-    func member(_ name: String, ofType typeName: String) -> Member? {
-        if let type = entityType(named: typeName) {
-            for candidate in hierarchy(of: type) {
-                if let found = candidate.properties.first(where: { $0.name == name }) { return .property(found) }
-                if let found = candidate.navigationProperties.first(where: { $0.name == name }) { return .navigation(found) }
-            }
-        } else if let type = complexType(named: typeName) {
-            for candidate in hierarchy(of: type) {
-                if let found = candidate.properties.first(where: { $0.name == name }) { return .property(found) }
-                if let found = candidate.navigationProperties.first(where: { $0.name == name }) { return .navigation(found) }
-            }
+    /// The own members of a structured type, and its base type.
+    struct TypeMembers {
+        var baseType: String?
+        var members: [String: MemberInfo]
+    }
+
+    /// The own members of a type (entity or complex), from the cache or indexed now.
+    private func ownMembers(of typeName: String) -> TypeMembers? {
+        if let cached = memberCache.types[typeName] { return cached }
+        let properties: [Property]
+        let navigation: [NavigationProperty]
+        let baseType: String?
+        switch declarations[typeName] {
+        case .entityType(let schema, let index):
+            guard index < schemas[schema].entityTypes.count else { return nil }
+            let type = schemas[schema].entityTypes[index]
+            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+        case .complexType(let schema, let index):
+            guard index < schemas[schema].complexTypes.count else { return nil }
+            let type = schemas[schema].complexTypes[index]
+            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+        default:
+            return nil
+        }
+        var members: [String: MemberInfo] = Dictionary(minimumCapacity: properties.count + navigation.count)
+        for property in properties { members[property.name] = MemberInfo(isNavigation: false, typeName: property.type.name) }
+        for property in navigation { members[property.name] = MemberInfo(isNavigation: true, typeName: property.type.name) }
+        let result = TypeMembers(baseType: baseType, members: members)
+        memberCache.types[typeName] = result
+        return result
+    }
+
+    /// Whether the name is an entity or complex type of the document.
+    func isStructuredType(_ name: String) -> Bool {
+        switch declarations[name] {
+        case .entityType, .complexType: true
+        default: false
+        }
+    }
+
+    /// A member of a type or of one of its base types.
+    func member(_ name: String, ofType typeName: String) -> MemberInfo? {
+        var current = typeName
+        // Bounded: cycles are rejected before the index is used, but the walk stays finite anyway.
+        for _ in 0..<256 {
+            guard let type = ownMembers(of: current) else { return nil }
+            if let found = type.members[name] { return found }
+            guard let base = type.baseType else { return nil }
+            current = base
         }
         return nil
     }
+}
+
+/// Per-type member lists, built on demand once navigation types are resolved. A class so that
+/// lookups from non-mutating checks can fill it; used by one validation on one thread.
+final class MemberCache {
+    var types: [String: ModelValidator.TypeMembers] = [:]
+}
+
+/// Type references resolved so far, by the qualified name as written.
+final class ResolutionCache {
+    var references: [String: (name: String, kind: TypeReference.Kind)] = [:]
+}
+
+/// Operations by qualified name, filled before the containers are checked.
+final class OperationIndex {
+    var overloads: [String: [Operation]] = [:]
 }

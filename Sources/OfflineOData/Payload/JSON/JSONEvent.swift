@@ -4,16 +4,23 @@
 /// range into the reader's input), so walking a page of entities allocates nothing until the caller
 /// asks for a value (``JSONReader/decodedString(_:)``, ``JSONReader/int64(_:)`` and friends).
 public enum JSONEvent: Equatable, Sendable {
+    /// `{`: members follow, each a ``key(_:)`` and then its value, up to ``objectEnd``.
     case objectStart
+    /// `}`
     case objectEnd
+    /// `[`: elements follow up to ``arrayEnd``.
     case arrayStart
+    /// `]`
     case arrayEnd
     /// An object member's name. The member's value is the next event.
     case key(JSONToken)
+    /// A string value; ``JSONReader/decodedString(_:)`` gives its text.
     case string(JSONToken)
     /// A number, kept as its exact text (never rounded through `Double` unless asked).
     case number(JSONToken)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
     /// The document is complete: the top-level value was read and only whitespace followed it.
     case end

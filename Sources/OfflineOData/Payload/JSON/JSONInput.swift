@@ -4,7 +4,9 @@
 /// life without unsafe pointer escapes, and the padding lets the hot loops read a few bytes past the
 /// end without a bounds check per byte: a zero byte stops every scan, and is then told apart from a
 /// real control character by comparing the index with ``count``.
-final class JSONInput {
+///
+/// Sendable because nothing writes to the bytes after `init`.
+final class JSONInput: @unchecked Sendable {
     /// Readable zero bytes after the input; at least the 8 of ``JSONStringScanner``'s word loads.
     static let padding = 16
 

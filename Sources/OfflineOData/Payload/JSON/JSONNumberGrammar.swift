@@ -9,6 +9,7 @@ enum JSONNumberGrammar {
     ///
     /// - Throws: ``ODataError/Code/syntax`` with the offset of the first byte that breaks the grammar,
     ///   shifted by `offsetBase` (the position of `bytes` in the whole input).
+    @inline(__always)
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, offsetBase: Int = 0) throws(ODataError) -> (end: Int, isInteger: Bool) {
         let end = bytes.count
         var i = start

@@ -21,6 +21,9 @@ extension JSONReader {
                 frames.append((false, values.count, keys.count))
                 continue
             case .key(let token):
+                guard !frames.isEmpty else {
+                    throw .jsonSyntax("expected a value, found an object key", at: startOffset)
+                }
                 keys.append((decodedString(token), token.range.lowerBound - 1))
                 continue
             case .objectEnd, .arrayEnd:
@@ -38,7 +41,7 @@ extension JSONReader {
                     value = .array(children)
                 }
             case .string(let token): value = .string(decodedString(token))
-            case .number(let token): value = .number(number(token))
+            case .number(let token): value = .number(JSONNumber(validated: text(of: token)))
             case .bool(let flag): value = .bool(flag)
             case .null: value = .null
             case .end: throw .jsonSyntax("expected a value, found the end of the document", at: startOffset)

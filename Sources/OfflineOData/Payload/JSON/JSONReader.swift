@@ -35,7 +35,9 @@
 /// Incremental input: the reader parses one complete document held in memory. The HTTP layer
 /// accumulates one page (bounded by the server's page size, about 1-5 MB) and hands it over whole;
 /// this keeps the hot loops free of "need more bytes" states, and memory stays flat across pages.
-public struct JSONReader {
+/// The reader copies the page once on creation (see ``JSONInput``), so the caller's buffer can be
+/// reused at once; tokens stay valid as long as the reader (or a copy of it) lives.
+public struct JSONReader: Sendable {
     /// Limits the reader enforces.
     public struct Options: Sendable {
         /// How many arrays and objects may be open at once. Deeper input is a syntax error.
@@ -55,7 +57,7 @@ public struct JSONReader {
     }
 
     /// What the reader expects next.
-    private enum State {
+    private enum State: Sendable {
         case documentStart
         case valueAfterColon
         case valueAfterComma
@@ -65,7 +67,7 @@ public struct JSONReader {
         case finished
     }
 
-    private enum Container: UInt8 {
+    private enum Container: UInt8, Sendable {
         case object
         case array
     }
@@ -138,6 +140,7 @@ public struct JSONReader {
         return event
     }
 
+    @inline(__always)
     private mutating func step() throws(ODataError) -> JSONEvent {
         let p = input.base
         let count = input.count
@@ -364,8 +367,11 @@ public struct JSONReader {
         return text.utf8.withContiguousStorageIfAvailable { bytes.elementsEqual($0) } ?? bytes.elementsEqual(text.utf8)
     }
 
-    /// A number token's exact text as a ``JSONNumber``.
-    public func number(_ token: JSONToken) -> JSONNumber { JSONNumber(validated: text(of: token)) }
+    /// A number token's exact text as a ``JSONNumber``; nil when `token` is not a number token.
+    public func number(_ token: JSONToken) -> JSONNumber? {
+        let bytes = input.slice(token.range)
+        return JSONNumberGrammar.isValid(bytes) ? JSONNumber(validated: String(decoding: bytes, as: UTF8.self)) : nil
+    }
 
     /// A number token as an exact `Int64`; nil when it has a fraction or exponent or does not fit.
     public func int64(_ token: JSONToken) -> Int64? {

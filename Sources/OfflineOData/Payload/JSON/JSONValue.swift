@@ -33,18 +33,22 @@ public enum JSONValue: Equatable, Sendable {
         return elements[index]
     }
 
+    /// True for `null` (OData's way of saying a property has no value).
     public var isNull: Bool { self == .null }
 
+    /// The flag of a `true`/`false` value; nil for anything else.
     public var boolValue: Bool? {
         guard case .bool(let value) = self else { return nil }
         return value
     }
 
+    /// The text of a string value; nil for anything else (numbers are not converted).
     public var stringValue: String? {
         guard case .string(let value) = self else { return nil }
         return value
     }
 
+    /// A number value's exact text; nil for anything else.
     public var numberValue: JSONNumber? {
         guard case .number(let value) = self else { return nil }
         return value
@@ -57,6 +61,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The nearest double of a number value; nil for non-numbers.
     public var doubleValue: Double? { numberValue?.doubleValue }
 
+    /// The elements of an array value.
     public var arrayValue: [JSONValue]? {
         guard case .array(let elements) = self else { return nil }
         return elements
@@ -71,6 +76,7 @@ public enum JSONValue: Equatable, Sendable {
 
 /// One member of a JSON object.
 public struct JSONMember: Equatable, Sendable {
+    /// The member's name, unescaped.
     public var key: String
     public var value: JSONValue
 

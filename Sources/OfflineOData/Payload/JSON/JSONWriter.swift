@@ -15,7 +15,7 @@
 /// writer.endObject()
 /// let body = try writer.finish()
 /// ```
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     /// What ``writeNumber(_:nonFinite:)-(Double,_)`` does with infinities and NaN, which JSON numbers cannot express.
     public enum NonFiniteDoubles: Sendable {
         /// Throw ``ODataError/Code/misuse``.
@@ -31,30 +31,40 @@ public struct JSONWriter {
         let bytes: [UInt8]
 
         public init(_ name: String) {
-            var bytes: [UInt8] = []
-            var name = name
-            name.withUTF8 { JSONStringEscaper.appendQuoted($0, to: &bytes) }
-            bytes.append(UInt8(ascii: ":"))
-            self.bytes = bytes
+            var writer = JSONWriter(capacity: name.utf8.count + 8)
+            writer.writeKey(name)
+            bytes = writer.bytes
         }
     }
 
-    /// Everything written so far.
-    public private(set) var bytes: [UInt8]
+    /// The output is `storage[0..<length]`; the rest of `storage` is zero-filled room, so that each
+    /// write checks the room once and then stores through a pointer.
+    private var storage: [UInt8]
+    private var length = 0
+    /// The next key or value needs a comma before it.
     private var needsComma = false
+    /// A comma is due before the next byte written (see ``write(room:_:)``).
+    private var pendingComma = false
     private var depth = 0
     private var hasValue = false
 
-    /// A writer with room for `capacity` bytes before the buffer first grows.
+    /// A writer with room for `capacity` bytes before it first reallocates.
     public init(capacity: Int = 4096) {
-        bytes = []
-        bytes.reserveCapacity(max(capacity, 0))
+        storage = []
+        storage.reserveCapacity(max(capacity, 16))
     }
 
     /// A writer that appends to `bytes`.
     public init(appendingTo bytes: [UInt8]) {
-        self.bytes = bytes
+        storage = bytes
+        length = bytes.count
     }
+
+    /// Everything written so far (a copy; ``finish()`` hands the buffer over without one).
+    public var bytes: [UInt8] { Array(storage[0..<length]) }
+
+    /// How many bytes have been written.
+    public var count: Int { length }
 
     /// True when one complete top-level value has been written and every container is closed.
     public var isComplete: Bool { depth == 0 && hasValue }
@@ -66,41 +76,113 @@ public struct JSONWriter {
         guard isComplete else {
             throw ODataError(.misuse, depth > 0 ? "JSON writer finished with \(depth) unclosed containers" : "JSON writer finished without a value")
         }
-        defer { bytes = []; needsComma = false; hasValue = false }
-        return bytes
+        var result: [UInt8] = []
+        swap(&result, &storage)
+        result.removeSubrange(length...)
+        length = 0
+        needsComma = false
+        pendingComma = false
+        hasValue = false
+        return result
+    }
+
+    // MARK: - Output buffer
+
+    /// Runs `body` with a pointer to at least `room` free bytes; `body` returns how many it wrote.
+    /// A pending comma goes first, in the same step, so that each value costs one buffer access.
+    @inline(__always)
+    private mutating func write(room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = pendingComma
+        let total = room &+ 1
+        if storage.count &- length < total { grow(total) }
+        let start = length
+        let written = storage.withUnsafeMutableBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress, buffer.count &- start >= total else { return 0 }
+            guard comma else { return body(base + start) }
+            base[start] = UInt8(ascii: ",")
+            return 1 &+ body(base + start + 1)
+        }
+        pendingComma = false
+        length = start &+ written
+    }
+
+    /// Extends the zero-filled room by at least `room` bytes, a chunk at a time: zeroing a chunk just
+    /// before writing it is nearly free (it is in cache), unlike zeroing the whole capacity up front.
+    /// The array's own capacity still grows geometrically.
+    private mutating func grow(_ room: Int) {
+        // Doubling from 256 bytes, but never zeroing more than 64 KiB ahead of the writes.
+        let chunk = min(max(storage.count, 256), 64 * 1024)
+        let (needed, overflow) = length.addingReportingOverflow(room)
+        let target = overflow ? Int.max : max(needed, storage.count &+ chunk)
+        storage.append(contentsOf: repeatElement(0, count: max(target &- storage.count, 0)))
+    }
+
+    @inline(__always)
+    private mutating func writeByte(_ byte: UInt8) {
+        write(room: 1) { $0[0] = byte; return 1 }
+    }
+
+    @inline(__always)
+    private mutating func writeBytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        write(room: bytes.count) { output in
+            UnsafeMutableRawPointer(output).copyMemory(from: source, byteCount: bytes.count)
+            return bytes.count
+        }
+    }
+
+    @inline(__always)
+    private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>) {
+        let segment = JSONStringEscaper.segmentLength
+        if text.count <= segment {
+            write(room: 6 &* text.count &+ 2) { JSONStringEscaper.writeQuoted(text, to: $0) }
+            return
+        }
+        writeByte(UInt8(ascii: "\""))
+        var start = 0
+        while start < text.count {
+            let piece = UnsafeBufferPointer(rebasing: text[start..<min(start &+ segment, text.count)])
+            write(room: 6 &* piece.count) { JSONStringEscaper.writeEscaped(piece, to: $0) }
+            start &+= segment
+        }
+        writeByte(UInt8(ascii: "\""))
     }
 
     @inline(__always)
     private mutating func beforeValue() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        pendingComma = needsComma
         needsComma = true
         hasValue = true
     }
 
     // MARK: - Containers
 
+    /// Opens an object (`{`); write keys and values, then ``endObject()``.
     public mutating func beginObject() {
         beforeValue()
-        bytes.append(UInt8(ascii: "{"))
+        writeByte(UInt8(ascii: "{"))
         needsComma = false
         depth &+= 1
     }
 
+    /// Closes the innermost object (`}`).
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        writeByte(UInt8(ascii: "}"))
         needsComma = true
         depth &-= 1
     }
 
+    /// Opens an array (`[`); write values, then ``endArray()``.
     public mutating func beginArray() {
         beforeValue()
-        bytes.append(UInt8(ascii: "["))
+        writeByte(UInt8(ascii: "["))
         needsComma = false
         depth &+= 1
     }
 
+    /// Closes the innermost array (`]`).
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        writeByte(UInt8(ascii: "]"))
         needsComma = true
         depth &-= 1
     }
@@ -109,53 +191,66 @@ public struct JSONWriter {
 
     /// Writes an object member's name; the member's value comes next.
     public mutating func writeKey(_ name: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        pendingComma = needsComma
         var name = name
-        name.withUTF8 { JSONStringEscaper.appendQuoted($0, to: &bytes) }
-        bytes.append(UInt8(ascii: ":"))
+        name.withUTF8 { writeQuoted($0) }
+        writeByte(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a key escaped beforehand (the fast way for keys repeated in every entity).
     public mutating func writeKey(_ key: EncodedKey) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: key.bytes)
+        pendingComma = needsComma
+        key.bytes.withUnsafeBufferPointer { writeBytes(UnsafeRawBufferPointer($0)) }
         needsComma = false
     }
 
     // MARK: - Scalars
 
+    /// Writes a string value, escaped as RFC 8259 requires (see ``JSONStringEscaper``).
     public mutating func writeString(_ value: String) {
         beforeValue()
         var value = value
-        value.withUTF8 { JSONStringEscaper.appendQuoted($0, to: &bytes) }
+        value.withUTF8 { writeQuoted($0) }
     }
 
     /// Writes UTF-8 text given as bytes (from SQLite or C). Ill-formed UTF-8 is written as U+FFFD.
     public mutating func writeString(utf8 value: UnsafeBufferPointer<UInt8>) {
         beforeValue()
-        JSONStringEscaper.appendQuotedRepairing(value, to: &bytes)
+        if JSONStringEscaper.isWellFormedUTF8(value) { return writeQuoted(value) }
+        // Rare: repair through String, which replaces each ill-formed sequence with U+FFFD.
+        var repaired = String(decoding: value, as: UTF8.self)
+        repaired.withUTF8 { writeQuoted($0) }
     }
 
+    /// Writes an integer in decimal, exactly.
     public mutating func writeNumber(_ value: Int64) {
         beforeValue()
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var i = digits.count
-            while magnitude > 0 && i > 0 {
-                i -= 1
-                digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
+        write(room: 20) { output in
+            var magnitude = value.magnitude
+            var digits = 0
+            var probe = magnitude
+            repeat {
+                digits += 1
+                probe /= 10
+            } while probe > 0
+            var o = 0
+            if value < 0 {
+                output[0] = UInt8(ascii: "-")
+                o = 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+            var i = o + digits
+            let end = i
+            repeat {
+                i -= 1
+                output[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while i > o
+            return end
         }
     }
 
+    /// Writes an integer in decimal, exactly.
     public mutating func writeNumber(_ value: Int) { writeNumber(Int64(value)) }
 
     /// Writes a double as the shortest text that reads back as the same double.
@@ -172,13 +267,15 @@ public struct JSONWriter {
         beforeValue()
         // Double.description is already the shortest round-trip form and always valid JSON
         // (`1.0`, `1e-05`, `5e-324`); short results do not allocate.
-        bytes.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a number exactly as its text.
     public mutating func writeNumber(_ value: JSONNumber) {
         beforeValue()
-        bytes.append(contentsOf: value.text.utf8)
+        var text = value.text
+        text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes number text exactly (an `Edm.Decimal` from the store, say), after checking it is a
@@ -190,29 +287,39 @@ public struct JSONWriter {
             throw ODataError(.syntax, "'\(String(decoding: text, as: UTF8.self))' is not a JSON number")
         }
         beforeValue()
-        bytes.append(contentsOf: text)
+        writeBytes(UnsafeRawBufferPointer(text))
     }
 
     /// Writes number text exactly, after checking it is a JSON number.
     public mutating func writeNumber(text: String) throws(ODataError) {
-        guard let number = JSONNumber(text) else {
-            throw ODataError(.syntax, "'\(text)' is not a JSON number")
-        }
-        writeNumber(number)
+        var text = text
+        let valid = text.withUTF8 { JSONNumberGrammar.isValid($0) }
+        guard valid else { throw ODataError(.syntax, "'\(text)' is not a JSON number") }
+        beforeValue()
+        text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes `true` or `false`.
     public mutating func writeBool(_ value: Bool) {
         beforeValue()
-        if value {
-            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+        write(room: 5) { output in
+            if value {
+                output[0] = UInt8(ascii: "t"); output[1] = UInt8(ascii: "r"); output[2] = UInt8(ascii: "u"); output[3] = UInt8(ascii: "e")
+                return 4
+            }
+            output[0] = UInt8(ascii: "f"); output[1] = UInt8(ascii: "a"); output[2] = UInt8(ascii: "l"); output[3] = UInt8(ascii: "s")
+            output[4] = UInt8(ascii: "e")
+            return 5
         }
     }
 
+    /// Writes `null`.
     public mutating func writeNull() {
         beforeValue()
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        write(room: 4) { output in
+            output[0] = UInt8(ascii: "n"); output[1] = UInt8(ascii: "u"); output[2] = UInt8(ascii: "l"); output[3] = UInt8(ascii: "l")
+            return 4
+        }
     }
 
     // MARK: - Fragments and trees
@@ -221,13 +328,13 @@ public struct JSONWriter {
     /// the comma before it as for any value. The bytes are trusted, not checked.
     public mutating func writeRaw(_ fragment: UnsafeRawBufferPointer) {
         beforeValue()
-        bytes.append(contentsOf: fragment)
+        writeBytes(fragment)
     }
 
     /// Writes a complete, already encoded JSON value; see ``writeRaw(_:)-(UnsafeRawBufferPointer)``.
     public mutating func writeRaw(_ fragment: [UInt8]) {
         beforeValue()
-        bytes.append(contentsOf: fragment)
+        fragment.withUnsafeBufferPointer { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a tree value. Recursive: trees read by ``JSONReader`` are bounded by its depth limit.
@@ -257,6 +364,6 @@ extension JSONValue {
     public func serialized() -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.writeValue(self)
-        return writer.bytes
+        return (try? writer.finish()) ?? []
     }
 }

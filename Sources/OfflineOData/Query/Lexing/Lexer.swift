@@ -27,11 +27,18 @@ struct Lexer {
 
     /// The next token, without consuming it.
     func peek() throws(ODataError) -> Token {
-        var copy = self
-        return try copy.next()
+        try token(at: position)
     }
 
     mutating func next() throws(ODataError) -> Token {
+        let token = try token(at: position)
+        position = token.end
+        return token
+    }
+
+    /// The token starting at (or after whitespace from) `from`; `token.end` is where the next one starts.
+    func token(at from: Int) throws(ODataError) -> Token {
+        let position = from
         var index = position
         while ByteClass.isSpace(at(index)) { index += 1 }
         let spaceBefore = index > position
@@ -120,7 +127,6 @@ struct Lexer {
                 index += 1
             }
         }
-        position = index
         return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore)
     }
 
@@ -223,6 +229,11 @@ struct Lexer {
             index += 1
         }
         if ByteClass.isIdentifierPart(at(index)) || at(index) == UInt8(ascii: ".") {
+            let guidShaped = at(start + 8) == UInt8(ascii: "-")
+            if !signed && !guidShaped && index - digitsStart == digitCount && ByteClass.isIdentifierStart(at(index)) {
+                // `0time`, `2x4`: a name cannot start with a digit; the whole token is wrong.
+                throw text.error("a name cannot start with a digit", at: start)
+            }
             throw text.error("unexpected character in a number", at: index)
         }
         return (.number, index)

@@ -110,24 +110,29 @@ enum LiteralReader {
 
     private static func number(_ raw: String, token: Token, in text: DecodedText, dialect: Dialect) throws(ODataError) -> LiteralSyntax.Kind {
         if raw == "-INF" { return .double(-.infinity) }
-        var body = Array(raw.utf8)
+        var bodyEnd = token.end
         var suffix: UInt8 = 0
-        if let last = body.last, ByteClass.isIdentifierStart(last) {
-            suffix = ByteClass.lower(last)
-            body.removeLast()
+        if bodyEnd > token.start, ByteClass.isIdentifierStart(text.byte(bodyEnd - 1)) {
+            suffix = ByteClass.lower(text.byte(bodyEnd - 1))
+            bodyEnd -= 1
         }
-        let hasPoint = body.contains(UInt8(ascii: "."))
-        let hasExponent = body.contains { ByteClass.lower($0) == UInt8(ascii: "e") }
-        let bodyText = String(decoding: body, as: UTF8.self)
+        var hasPoint = false
+        var hasExponent = false
+        for index in token.start..<bodyEnd {
+            let byte = text.byte(index)
+            if byte == UInt8(ascii: ".") { hasPoint = true }
+            if ByteClass.lower(byte) == UInt8(ascii: "e") { hasExponent = true }
+        }
+        let bodyText = text.string(token.start, bodyEnd)
         switch suffix {
         case UInt8(ascii: "m"):
-            return .decimal(normalizedDecimal(body))
+            return .decimal(normalizedDecimal(bodyText))
         case UInt8(ascii: "d"), UInt8(ascii: "f"):
             guard let value = Double(bodyText) else { throw text.error("malformed floating-point literal", at: token.start) }
             return suffix == UInt8(ascii: "d") ? .double(value) : .single(value)
         case UInt8(ascii: "l"):
             guard !hasPoint && !hasExponent else { throw text.error("an L literal must be an integer", at: token.start) }
-            guard let value = integer(body) else { throw text.error("integer literal out of the Int64 range", at: token.start) }
+            guard let value = integer(text, token.start, bodyEnd) else { throw text.error("integer literal out of the Int64 range", at: token.start) }
             return .int64(value)
         default:
             break
@@ -136,20 +141,42 @@ enum LiteralReader {
             guard let value = Double(bodyText) else { throw text.error("malformed floating-point literal", at: token.start) }
             return .double(value)
         }
-        if hasPoint { return .decimal(normalizedDecimal(body)) }
-        if let value = integer(body) { return .integer(value) }
+        if hasPoint { return .decimal(normalizedDecimal(bodyText)) }
+        if let value = integer(text, token.start, bodyEnd) { return .integer(value) }
         if dialect == .v2 {
             throw text.error("integer literal out of the Int64 range; V2 writes large numbers with the M suffix", at: token.start)
         }
         // V4: an integer beyond Int64 is a decimalValue in the ABNF.
-        return .decimal(normalizedDecimal(body))
+        return .decimal(normalizedDecimal(bodyText))
     }
 
     /// Exact decimal text: the sign kept only when negative, digits and point as written.
-    private static func normalizedDecimal(_ body: [UInt8]) -> String {
-        var bytes = body
-        if bytes.first == UInt8(ascii: "+") { bytes.removeFirst() }
-        return String(decoding: bytes, as: UTF8.self)
+    private static func normalizedDecimal(_ body: String) -> String {
+        body.hasPrefix("+") ? String(body.dropFirst()) : body
+    }
+
+    /// Decimal digits (with an optional sign) of `text[start..<end]` as Int64, nil on overflow.
+    static func integer(_ text: DecodedText, _ start: Int, _ end: Int) -> Int64? {
+        var index = start
+        var negative = false
+        let first = text.byte(index)
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            index += 1
+        }
+        guard index < end else { return nil }
+        var value: Int64 = 0
+        while index < end {
+            let byte = text.byte(index)
+            guard ByteClass.isDigit(byte) else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 
     /// Optional sign and decimal digits to Int64, nil on overflow. Overflow-reporting arithmetic
@@ -190,19 +217,20 @@ enum LiteralReader {
         }
         if prefix.utf8.contains(UInt8(ascii: ".")) {
             if lowerPrefix.hasPrefix("geo.") || lowerPrefix == "geography" || lowerPrefix == "geometry" {
-                throw ODataError(.unsupported, "geospatial literals are not supported", offset: text.origin(token.start))
+                throw ODataError(.unsupported, "unsupported: geospatial literals are not implemented", offset: text.origin(token.start))
             }
             guard dialect == .v4 else { throw text.error("enumeration literals are OData V4 syntax", at: token.start) }
             return .enumeration(typeName: prefix, value: content)
         }
         switch (lowerPrefix, dialect) {
         case ("geography", _), ("geometry", _):
-            throw ODataError(.unsupported, "geospatial literals are not supported", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: geospatial literals are not implemented", offset: text.origin(token.start))
         case ("duration", .v4):
             try requireWhole(try DurationScanner(text: text, end: contentEnd).scan(from: contentStart))
             return .duration(content)
         case ("binary", .v4):
-            guard let bytes = Base64.decode(text, contentStart, contentEnd) else {
+            guard contentStart <= contentEnd, contentEnd <= text.bytes.count,
+                  let bytes = Base64Codec.decode(text.bytes[contentStart..<contentEnd]) else {
                 throw text.error("malformed base64url in binary literal", at: contentStart)
             }
             return .binary(bytes)

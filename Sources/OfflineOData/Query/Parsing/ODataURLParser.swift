@@ -6,8 +6,9 @@
 /// let request = try parser.parse("Products?$filter=Price gt 5&$top=10")
 /// ```
 /// Errors are `ODataError(.syntax, ..., offset:)` with the character offset in the text passed in
-/// (`.unsupported` for geospatial and JSON literals and `$apply`). Every limit is checked: input
-/// longer than ``Limits/maxLength`` or nested deeper than ``Limits/maxDepth`` is an error, not a crash.
+/// (`.unsupported` for geospatial literals and functions, JSON values inside a resource path, and
+/// `$apply`). Every limit is checked: input longer than ``Limits/maxLength`` or nested deeper than
+/// ``Limits/maxDepth`` is an error, not a crash.
 public struct ODataURLParser: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Maximum nesting of parentheses, operators, paths and nested options.

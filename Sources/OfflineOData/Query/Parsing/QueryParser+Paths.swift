@@ -30,9 +30,7 @@ extension QueryParser {
             end = segment.range.end
             segments.append(segment)
         }
-        if root != .implicit && segments.isEmpty && root != .it && root != .this {
-            if case .root = root { throw error("'/' expected after $root", at: token) }
-        }
+        if root == .root && segments.isEmpty { throw error("'/' expected after $root", at: token) }
         let startOffset = range(start).offset
         return ExpressionSyntax(.path(MemberPathSyntax(root: root, segments: segments)),
                                 range: SourceRange(offset: startOffset, length: max(0, end - startOffset)))
@@ -75,8 +73,8 @@ extension QueryParser {
                 guard dialect == .v4 else { throw error("$filter path segments are OData V4 syntax", at: start) }
                 _ = try expect(.openParen, "'('")
                 let expression = try parseExpression()
-                _ = try expect(.closeParen, "')'")
-                return try parseArgumentLists(for: .filter(expression), start: start)
+                let close = try expect(.closeParen, "')'")
+                return try parseArgumentLists(for: .filter(expression), start: start, headEnd: close.end)
             default:
                 throw error("unexpected \(describe(start)) in a path", at: start)
             }
@@ -86,10 +84,10 @@ extension QueryParser {
     }
 
     /// Collects the `(...)` groups written right after a segment name.
-    mutating func parseArgumentLists(for kind: PathSegmentSyntax.Kind, start: Token) throws(ODataError) -> PathSegmentSyntax {
+    /// `headEnd` is where the segment's own text ends (after `$filter(...)`, the closing parenthesis).
+    mutating func parseArgumentLists(for kind: PathSegmentSyntax.Kind, start: Token, headEnd: Int? = nil) throws(ODataError) -> PathSegmentSyntax {
         var lists: [ArgumentListSyntax] = []
-        var end = lexer.text.origin(start.end)
-        if case .filter = kind { end = text.origin(lexer.position) }
+        var end = text.origin(headEnd ?? start.end)
         while token.kind == .openParen && !token.spaceBefore {
             let list = try parseArgumentList()
             end = list.range.end
@@ -137,7 +135,7 @@ extension QueryParser {
             return ExpressionSyntax(.parameterAlias(String(text.string(start.start, start.end).dropFirst())), range: range(start))
         }
         if token.kind == .openBracket || token.kind == .openBrace {
-            throw ODataError(.unsupported, "JSON array and object literals are not supported", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: JSON array and object values in a resource path; pass them as a parameter alias (@p)", offset: text.origin(token.start))
         }
         if let literal = try LiteralReader.literal(token, in: text, dialect: dialect) {
             try advance()

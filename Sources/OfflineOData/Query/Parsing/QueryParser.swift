@@ -39,9 +39,8 @@ struct QueryParser {
     /// The next token after the current one, lexed once and kept for ``advance()``.
     mutating func peek() throws(ODataError) -> Token {
         if let lookahead { return lookahead.token }
-        var copy = lexer
-        let next = try copy.next()
-        lookahead = (next, copy.position)
+        let next = try lexer.token(at: lexer.position)
+        lookahead = (next, next.end)
         return next
     }
 
@@ -94,6 +93,11 @@ struct QueryParser {
         }
     }
 
+    /// Option values start right after `=`: whitespace there is an error.
+    func rejectLeadingSpace() throws(ODataError) {
+        if token.spaceBefore { throw error("unexpected whitespace", at: token) }
+    }
+
     /// Fails unless the whole input was used.
     func expectEnd() throws(ODataError) {
         if token.kind != .end { throw error("unexpected \(describe(token))", at: token) }
@@ -113,14 +117,15 @@ struct QueryParser {
         try parseBinary(minimumPrecedence: 1)
     }
 
+    @inline(__always)
     private func binaryOperator() -> BinaryOperator? {
         guard token.kind == .name, token.end - token.start <= 5 else { return nil }
         return Keyword.binaryOperator(Keyword.packLowercased(text, token.start, token.end))
     }
 
+    /// Precedence climbing. It recurses only to a tighter level (at most seven deep), so the depth
+    /// limit is counted where nesting is unbounded: parentheses, calls, unary chains, paths.
     private mutating func parseBinary(minimumPrecedence: Int) throws(ODataError) -> ExpressionSyntax {
-        try enter()
-        defer { depth -= 1 }
         var left = try parseUnary()
         while let op = binaryOperator(), op.precedence >= minimumPrecedence, op != .has, op != .in {
             let operatorToken = token
@@ -135,10 +140,10 @@ struct QueryParser {
     }
 
     private mutating func parseUnary() throws(ODataError) -> ExpressionSyntax {
-        try enter()
-        defer { depth -= 1 }
         let start = token
         if token.kind == .minus {
+            try enter()
+            defer { depth -= 1 }
             try advance()
             let operand = try parseUnary()
             return ExpressionSyntax(.unary(.negate, operand), range: range(start).union(operand.range))
@@ -146,6 +151,8 @@ struct QueryParser {
         if isWord("not") {
             let next = try peek()
             if next.spaceBefore || next.kind == .openParen {
+                try enter()
+                defer { depth -= 1 }
                 try advance()
                 let operand = try parseUnary()
                 return ExpressionSyntax(.unary(.not, operand), range: range(start).union(operand.range))
@@ -155,6 +162,7 @@ struct QueryParser {
     }
 
     /// A primary followed by `has` or `in`, which bind tighter than the unary operators.
+    @inline(__always)
     private mutating func parsePostfix() throws(ODataError) -> ExpressionSyntax {
         var left = try parsePrimary()
         while let op = binaryOperator(), op == .has || op == .in {
@@ -226,6 +234,9 @@ struct QueryParser {
                 return ExpressionSyntax(.literal(literal), range: literal.range)
             }
             if next.kind == .openParen && !next.spaceBefore {
+                if dialect == .v4 && isWord("case") && string(token) == "case" {
+                    return try parseConditional()
+                }
                 if let function = try canonicalFunction(token) {
                     return try parseFunctionCall(function)
                 }
@@ -259,6 +270,26 @@ struct QueryParser {
         default:
             throw error("expression expected, found \(describe(token))", at: token)
         }
+    }
+
+    /// `case(condition:value, ...)`, from the name `case`.
+    private mutating func parseConditional() throws(ODataError) -> ExpressionSyntax {
+        try enter()
+        defer { depth -= 1 }
+        let start = token
+        try advance()
+        _ = try expect(.openParen, "'('")
+        var clauses: [ConditionalClauseSyntax] = []
+        while true {
+            let condition = try parseExpression()
+            _ = try expect(.colon, "':'")
+            let value = try parseExpression()
+            clauses.append(ConditionalClauseSyntax(condition: condition, value: value))
+            guard token.kind == .comma else { break }
+            try advance()
+        }
+        let close = try expect(.closeParen, "',' or ')'")
+        return ExpressionSyntax(.conditional(clauses), range: range(from: start.start, to: close.end))
     }
 
     /// `[value, ...]`: 4.01 JSON array whose items are expressions.
@@ -305,7 +336,7 @@ struct QueryParser {
     private func canonicalFunction(_ token: Token) throws(ODataError) -> CanonicalFunction? {
         let name = string(token)
         if token.end - token.start > 4 && Keyword.packLowercased(text, token.start, token.start + 4) == Keyword.pack("geo.") {
-            throw ODataError(.unsupported, "geospatial functions such as '\(name)' are not supported", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: geospatial functions such as '\(name)' are not implemented", offset: text.origin(token.start))
         }
         guard let function = CanonicalFunction(rawValue: name) else { return nil }
         switch (function, dialect) {

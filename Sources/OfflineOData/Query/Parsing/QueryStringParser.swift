@@ -117,7 +117,7 @@ struct QueryStringParser {
         case .levels:
             throw ODataError(.syntax, "$levels is only allowed inside $expand", offset: start)
         case .apply:
-            throw ODataError(.unsupported, "$apply (data aggregation) is not supported", offset: start)
+            throw ODataError(.unsupported, "unsupported: $apply (data aggregation) is not implemented", offset: start)
         }
     }
 
@@ -151,12 +151,5 @@ struct QueryStringParser {
         for index in start..<text.count where !ByteClass.isIdentifierPart(text.byte(index)) {
             throw text.error("identifier expected", at: index)
         }
-    }
-}
-
-extension QueryParser {
-    /// Option values start right after `=`.
-    func rejectLeadingSpace() throws(ODataError) {
-        if token.spaceBefore { throw error("unexpected whitespace", at: token) }
     }
 }

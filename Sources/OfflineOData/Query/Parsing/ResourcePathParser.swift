@@ -20,13 +20,11 @@ struct ResourcePathParser {
                 segmentEnd += 1
             }
             if segmentEnd == segmentStart {
-                // An empty segment is allowed only as a trailing slash.
-                if segmentEnd < text.count || (segments.isEmpty && segmentStart == 0) {
-                    if segmentEnd < text.count { throw text.error("empty path segment", at: segmentStart) }
-                }
+                // An empty segment is allowed only as a trailing slash (or an empty path).
+                if segmentEnd < text.count { throw text.error("empty path segment", at: segmentStart) }
             } else {
                 if let previous = segments.last {
-                    try checkFollows(previous, slashAt: slashBefore, in: text, count: segments.count)
+                    try checkFollows(previous, slashAt: slashBefore, in: text)
                 }
                 segments.append(try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty))
             }
@@ -34,6 +32,9 @@ struct ResourcePathParser {
             segmentStart = segmentEnd + 1
         }
         try checkFirst(segments, in: text)
+        if segments.last?.kind == .links {
+            throw text.error("$links must be followed by a navigation property", at: text.count)
+        }
         return ResourcePathSyntax(segments: segments, range: SourceRange(offset: start, length: end - start))
     }
 
@@ -128,12 +129,10 @@ struct ResourcePathParser {
     }
 
     /// Segments that end a path, and what may follow what.
-    private func checkFollows(_ previous: PathSegmentSyntax, slashAt slash: Int, in text: DecodedText, count: Int) throws(ODataError) {
+    private func checkFollows(_ previous: PathSegmentSyntax, slashAt slash: Int, in text: DecodedText) throws(ODataError) {
         switch previous.kind {
         case .count, .value, .ref, .metadata, .batch, .query:
             throw text.error("nothing may follow \(name(previous.kind)) in a path", at: slash)
-        case .crossjoin where count > 0:
-            break
         default:
             break
         }

@@ -20,15 +20,12 @@ struct SearchParser {
 
     private func at(_ index: Int) -> UInt8 { index < end ? text.byte(index) : 0 }
 
-    private enum Item { case word(Int, Int), phrase(Int, Int), open(Int), close(Int), stop(Int) }
-
     /// Parses one search expression; in nested mode it stops before a raw `;` or the closing `)`.
     mutating func parse() throws(ODataError) -> SearchSyntax {
         skipSpace()
         let result = try parseOr()
         skipSpace()
         if !nested && position < end { throw text.error("unexpected character in $search", at: position) }
-        // Leave `position` at the last non-space byte boundary so the caller's lexer resumes there.
         return result
     }
 
@@ -151,12 +148,9 @@ struct SearchParser {
         while position < end {
             let current = at(position)
             if ByteClass.isSpace(current) || isStop(position) { break }
-            if (current == UInt8(ascii: "(") || current == UInt8(ascii: ")") || current == UInt8(ascii: "\"")) {
-                if current == UInt8(ascii: "(") || (current == UInt8(ascii: "\"") && !text.wasEncoded(position)) {
-                    throw text.error("'\(Character(Unicode.Scalar(current)))' cannot appear inside a search word", at: position)
-                }
-                if current == UInt8(ascii: "\"") { throw text.error("'\"' cannot appear inside a search word", at: position) }
-                break
+            if current == UInt8(ascii: ")") { break }
+            if current == UInt8(ascii: "(") || current == UInt8(ascii: "\"") {
+                throw text.error("'\(Character(Unicode.Scalar(current)))' cannot appear inside a search word", at: position)
             }
             if current == UInt8(ascii: "#") && !text.wasEncoded(position) {
                 throw text.error("'#' must be percent-encoded in $search", at: position)

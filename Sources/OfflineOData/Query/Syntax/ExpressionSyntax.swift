@@ -1,14 +1,16 @@
 /// A `$filter`/`$orderby` expression as written, with no types: the binder gives it meaning.
 public struct ExpressionSyntax: Sendable, Equatable {
-    public indirect enum Kind: Sendable, Equatable {
+    /// Only the recursive cases are boxed: literals and paths, the most common leaves, cost no
+    /// allocation of their own.
+    public enum Kind: Sendable, Equatable {
         case literal(LiteralSyntax)
         /// `@p` on its own; its value is a query option of the same name (or an annotation, which
         /// only the binder can tell).
         case parameterAlias(String)
         /// A member path from the current instance, `$it`, `$root`, `$this`, a lambda variable or an alias.
         case path(MemberPathSyntax)
-        case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax)
-        case unary(UnaryOperator, ExpressionSyntax)
+        indirect case binary(BinaryOperator, ExpressionSyntax, ExpressionSyntax)
+        indirect case unary(UnaryOperator, ExpressionSyntax)
         /// A built-in function of URL Conventions §5.1.1.
         case function(CanonicalFunction, [ExpressionSyntax])
         /// A type name as argument of `cast` or `isof` (`Edm.Int32`, `Model.Customer`, `Customer`).
@@ -19,6 +21,8 @@ public struct ExpressionSyntax: Sendable, Equatable {
         case array([ExpressionSyntax])
         /// A 4.01 JSON object, `{"Street":"Main", "No": 1 add 2}`.
         case object([JSONMemberSyntax])
+        /// 4.01 `case(condition:value, ...)`: the first clause whose condition holds gives the value.
+        case conditional([ConditionalClauseSyntax])
     }
 
     public var kind: Kind
@@ -27,6 +31,17 @@ public struct ExpressionSyntax: Sendable, Equatable {
     public init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
+    }
+}
+
+/// One `condition:value` clause of `case(...)`.
+public struct ConditionalClauseSyntax: Sendable, Equatable {
+    public var condition: ExpressionSyntax
+    public var value: ExpressionSyntax
+
+    public init(condition: ExpressionSyntax, value: ExpressionSyntax) {
+        self.condition = condition
+        self.value = value
     }
 }
 

@@ -34,7 +34,16 @@ struct Downloader {
             guard (200..<300).contains(response.status) else {
                 throw ServiceError.from(response, request: "GET \(redactedURL(url))")
             }
-            let summary = try sink.accept(page: response.body)
+            let summary: PageSummary
+            do {
+                summary = try sink.accept(page: response.body)
+            } catch {
+                // Say which page could not be taken: the sink's message alone (a JSON syntax
+                // error at an offset, say) does not name the request.
+                var error = error
+                error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
+                throw error
+            }
             pages += 1
             entities += summary.entities
             if let link = summary.deltaLink { deltaLink = link }

@@ -27,6 +27,8 @@ import Testing
         ])
         #expect(reader.decodedString(JSONToken(range: 24..<27, hasEscapes: true)) == "b\n")
         #expect(reader.text(of: JSONToken(range: 29..<33)) == "-2.5")
+        #expect(reader.number(JSONToken(range: 29..<33))?.text == "-2.5")
+        #expect(reader.number(JSONToken(range: 2..<3)) == nil)
         #expect(try reader.next() == .end)
     }
 
@@ -69,6 +71,18 @@ import Testing
         var reader = JSONReader(text: "[]")
         _ = try reader.next()
         #expect(throws: ODataError.self) { try reader.skipValue() }
+        var objectReader = JSONReader(text: #"{"a":1}"#)
+        _ = try objectReader.next()
+        #expect(throws: ODataError.self) { try objectReader.skipValue() }
+    }
+
+    @Test func readValueRefusesToStartAtAKeyOrAnEnd() throws {
+        var reader = JSONReader(text: #"{"a":1}"#)
+        _ = try reader.next()
+        #expect(throws: ODataError.self) { try reader.readValue() }
+        var arrayReader = JSONReader(text: "[]")
+        _ = try arrayReader.next()
+        #expect(throws: ODataError.self) { try arrayReader.readValue() }
     }
 
     @Test func walksAV4PageWithTheHelpers() throws {
@@ -116,6 +130,24 @@ import Testing
         #expect(try reader.nextKey() == nil)
         #expect(count == 2)
         #expect(next == "n")
+    }
+
+    @Test func exposesRawBytesAndDepth() throws {
+        var reader = JSONReader(text: #"[{"k":"a\"b"}]"#)
+        #expect(reader.inputCount == 14)
+        _ = try reader.next()
+        _ = try reader.next()
+        #expect(reader.depth == 2)
+        guard case .key(let key) = try reader.next(), case .string(let value) = try reader.next() else {
+            Issue.record("expected a key and a string")
+            return
+        }
+        #expect(reader.bytes(of: key) == Array("k".utf8))
+        #expect(reader.withBytes(of: value) { Array($0) } == Array(#"a\"b"#.utf8))
+        #expect(reader.text(of: value) == #"a\"b"#)
+        #expect(reader.decodedString(value) == "a\"b")
+        #expect(try reader.next() == .objectEnd)
+        #expect(reader.depth == 1)
     }
 
     @Test func peekDoesNotConsume() throws {

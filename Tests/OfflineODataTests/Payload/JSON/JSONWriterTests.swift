@@ -137,3 +137,42 @@ import Testing
         #expect(try JSONValue.parse(bytes) == value)
     }
 }
+
+@Suite struct JSONWriterRoundTripTests {
+    /// Special characters at every position around the 8-byte fast paths of the writer and the reader.
+    @Test func stringsRoundTripWithSpecialsAtEveryPosition() throws {
+        let specials: [String] = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "€", "😀", "\u{7F}", "/"]
+        for length in 0..<20 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var text = String(repeating: "a", count: length)
+                    if length > 0 {
+                        let index = text.index(text.startIndex, offsetBy: position)
+                        text.replaceSubrange(index...index, with: special)
+                    }
+                    var writer = JSONWriter()
+                    writer.writeString(text)
+                    let bytes = writer.bytes
+                    #expect(try JSONValue.parse(bytes) == .string(text), "\(bytes)")
+                    var fromBytes = JSONWriter()
+                    Array(text.utf8).withUnsafeBufferPointer { fromBytes.writeString(utf8: $0) }
+                    #expect(fromBytes.bytes == bytes)
+                }
+            }
+        }
+    }
+
+    @Test func growsPastItsFirstCapacity() throws {
+        var writer = JSONWriter(capacity: 16)
+        writer.beginArray()
+        let long = String(repeating: "x\"y\n", count: 50_000)
+        for _ in 0..<3 { writer.writeString(long) }
+        for i in 0..<10_000 { writer.writeNumber(i) }
+        writer.endArray()
+        let bytes = try writer.finish()
+        let value = try JSONValue.parse(bytes)
+        #expect(value[2]?.stringValue == long)
+        #expect(value[10_002]?.int64Value == 9_999)
+        #expect(value.arrayValue?.count == 10_003)
+    }
+}

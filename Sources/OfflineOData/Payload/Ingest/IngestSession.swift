@@ -1,0 +1,187 @@
+import CSQLite
+
+/// Loads the pages of one download of one defining request into the store's tables, inside one
+/// SQLite transaction, so a download that fails part-way leaves the previous data whole.
+///
+/// ```swift
+/// let session = try IngestSession(definingRequest: request, model: model, schema: schema,
+///                                 dialect: .v4, db: db)
+/// try session.begin()
+/// do {
+///     var link: String? = firstURL
+///     while let url = link { link = try session.ingest(page: fetch(url)).nextLink }
+///     try session.finish(fullRefresh: true)
+///     try session.commit()
+/// } catch { session.rollback(); throw error }
+/// ```
+/// or ``run(definingRequest:model:schema:dialect:db:fullRefresh:_:)`` with a closure.
+///
+/// What it does with each entity (``ingest(page:)``): upsert by key into its entity set's table,
+/// writing only the properties the payload has; record that the defining request holds it
+/// (`ood_membership`); for expanded navigations without referential constraint, record the
+/// relation in `ood_link`. An entity with a pending local change keeps its local values; only
+/// its ETag and type are refreshed. ``finish(fullRefresh:)`` then removes what a full download no
+/// longer returned. Errors: a malformed page is ``ODataError/Code/syntax`` with the byte offset; a
+/// value that does not fit its column names the entity set, the property and the value. After an
+/// error the session refuses further pages and commits: the caller rolls back.
+///
+/// Not thread-safe: one session, one connection, one thread at a time.
+final class IngestSession {
+    let definingRequest: DefiningRequest
+    let target: DefiningRequestTarget
+    let model: MetadataModel
+    let schema: StoreSchema
+    let dialect: Dialect
+    let db: SQLiteConnection
+
+    var plans: [String: TablePlan] = [:]
+    private var lastPlan: TablePlan?
+    private var membershipInsert: Statement?
+    private var ownsTransaction = false
+    private var failed = false
+
+    private var statements: [String: Statement] = [:]
+
+    /// Resolves the defining request's URL against the model.
+    ///
+    /// - Throws: what ``DefiningRequestTarget`` throws (a function import is
+    ///   ``ODataError/Code/unsupported``), and ``ODataError/Code/metadata`` when the schema has
+    ///   no table for a set the request reaches.
+    init(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
+         db: SQLiteConnection) throws(ODataError) {
+        self.definingRequest = definingRequest
+        self.model = model
+        self.schema = schema
+        self.dialect = dialect
+        self.db = db
+        target = try DefiningRequestTarget(url: definingRequest.url, model: model, dialect: dialect)
+        for entitySet in target.entitySets { _ = try plan(forEntitySet: entitySet) }
+    }
+
+    // MARK: - Transaction
+
+    /// Opens the session's transaction (`BEGIN IMMEDIATE`). Callers that already hold a
+    /// transaction on `db` may skip this; ``ingest(page:)`` only requires that one is open.
+    func begin() throws(ODataError) {
+        try db.execute("BEGIN IMMEDIATE")
+        ownsTransaction = true
+    }
+
+    /// Commits the session's transaction. Refused after a failed page.
+    func commit() throws(ODataError) {
+        guard !failed else { throw ODataError(.misuse, "a page of defining request '\(definingRequest.name)' failed: roll back instead of committing") }
+        try db.execute("COMMIT")
+        ownsTransaction = false
+    }
+
+    /// Rolls back everything the session wrote; the previous data stays whole.
+    func rollback() {
+        if ownsTransaction || isInTransaction { try? db.execute("ROLLBACK") }
+        ownsTransaction = false
+    }
+
+    /// Runs `body` with a session inside one transaction, then ``finish(fullRefresh:)`` and commit;
+    /// any error rolls everything back and is rethrown.
+    static func run<T>(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
+                       db: SQLiteConnection, fullRefresh: Bool,
+                       _ body: (IngestSession) throws(ODataError) -> T) throws(ODataError) -> T {
+        let session = try IngestSession(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect, db: db)
+        try session.begin()
+        do {
+            let result = try body(session)
+            try session.finish(fullRefresh: fullRefresh)
+            try session.commit()
+            return result
+        } catch {
+            session.rollback()
+            throw error
+        }
+    }
+
+    private var isInTransaction: Bool {
+        guard let handle = db.handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    // MARK: - Pages
+
+    /// Reads one page (V4 or V2 JSON, a collection, a single entity or a delta) and writes its
+    /// entities.
+    func ingest(page bytes: [UInt8]) throws(ODataError) -> PageSummary {
+        try checkUsable()
+        var reader = JSONReader(bytes: bytes)
+        var summary = PageSummary()
+        do {
+            var pageReader = PageReader(session: self)
+            try pageReader.readPage(&reader, into: &summary)
+        } catch {
+            failed = true
+            throw error
+        }
+        return summary
+    }
+
+    /// Ends the download: after a full (non-delta) download, the defining request's memberships
+    /// this session did not write are removed, and entities left with no membership and no pending
+    /// local change are deleted with their links. A delta download changes nothing here (its
+    /// removals were applied page by page).
+    func finish(fullRefresh: Bool) throws(ODataError) {
+        try checkUsable()
+        guard fullRefresh else { return }
+        do {
+            try EntityRemoval(session: self).removeUnseenMemberships()
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    private func checkUsable() throws(ODataError) {
+        guard !failed else { throw ODataError(.misuse, "a page of defining request '\(definingRequest.name)' failed: roll back the session") }
+        guard isInTransaction else {
+            throw ODataError(.misuse, "ingest needs an open transaction: call begin() first")
+        }
+    }
+
+    // MARK: - Shared state
+
+    /// The plan of an entity set's table, made on first use.
+    func plan(forEntitySet name: String) throws(ODataError) -> TablePlan {
+        // Consecutive entities are mostly of one set: skip the dictionary then.
+        if let lastPlan, lastPlan.table.entitySet == name { return lastPlan }
+        if let plan = plans[name] {
+            lastPlan = plan
+            return plan
+        }
+        guard let table = schema.table(forEntitySet: name) else {
+            throw ODataError(.metadata, "the store has no table for entity set '\(name)'")
+        }
+        let plan = try TablePlan(table: table, db: db)
+        plans[name] = plan
+        return plan
+    }
+
+    /// A statement prepared once per session.
+    func statement(_ sql: String) throws(ODataError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try db.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Records that this defining request holds the entity.
+    func addMembership(_ plan: TablePlan, entityID: Int64) throws(ODataError) {
+        let insert: Statement
+        if let membershipInsert {
+            insert = membershipInsert
+        } else {
+            insert = try db.prepare("INSERT OR IGNORE INTO ood_membership (entity_set, entity_id, defining_request) VALUES (?1, ?2, ?3)")
+            membershipInsert = insert
+        }
+        try insert.run([.text(plan.table.entitySet), .integer(entityID), .text(definingRequest.name)])
+        plan.seen.insert(entityID)
+    }
+
+    /// The ids this session wrote into `entitySet`.
+    func seenIDs(in entitySet: String) -> Set<Int64>? { plans[entitySet]?.seen }
+}

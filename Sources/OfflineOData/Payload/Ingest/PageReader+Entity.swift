@@ -1,0 +1,236 @@
+/// One entity being read: its values by column index, which columns the payload had, its
+/// annotations, and the entities of its expanded navigations.
+struct EntityState {
+    var plan: TablePlan
+    var node: ExpandNode
+    var values: [SQLValue]
+    /// Bit per column (then `_ood_type`, `_ood_etag`): set when the payload gave a value.
+    var mask: [UInt64]
+    var etag: String?
+    var typeName: String?
+    /// `@odata.id`, `@id`, the `id` of a 4.0 deleted entry, or V2 `__metadata.uri`.
+    var id: String?
+    /// A deleted entry of a delta (`@removed`, `$deletedEntity`, V2 `"deleted": true`).
+    var isRemoved = false
+    /// A 4.0 `$deletedEntity` entry, whose `id` member is the entity's id, not a property.
+    var isDeletedEntityEntry = false
+    /// An entry the store does not keep (`$link`/`$deletedLink` delta entries, other sets).
+    var isIgnored = false
+    var hasProperties = false
+    var navigations: [(navigation: ExpandedNavigation, entities: PageReader.NestedEntities)] = []
+    /// Navigations whose list the payload says is partial (`Nav@odata.nextLink`).
+    var partialNavigations: [String] = []
+
+    init(node: ExpandNode, session: IngestSession) throws(ODataError) {
+        let plan = try session.plan(forEntitySet: node.entitySet)
+        self.plan = plan
+        self.node = node
+        values = plan.spareValues.popLast() ?? Array(repeating: .null, count: plan.table.columns.count)
+        mask = plan.spareMasks.popLast() ?? Array(repeating: 0, count: plan.maskWords)
+    }
+
+    /// Hands the buffers back to the plan, cleared, for the next entity.
+    mutating func recycle() {
+        for index in values.indices where plan.isSet(mask, index) { values[index] = .null }
+        for word in mask.indices { mask[word] = 0 }
+        plan.spareValues.append(values)
+        plan.spareMasks.append(mask)
+        values = []
+        mask = []
+    }
+
+    @inline(__always)
+    mutating func set(_ index: Int, _ value: SQLValue) {
+        values[index] = value
+        mask[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    /// `@odata.context` of an entry: `#Orders/$entity` moves it to another set of the request,
+    /// `#Customers/$deletedEntity` makes it a removal, `$link`/`$deletedLink` are not stored.
+    mutating func apply(context: String, session: IngestSession) throws(ODataError) {
+        let fragment = context.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init) ?? context
+        let parts = fragment.split(separator: "/")
+        if parts.contains(where: { $0 == "$link" || $0 == "$deletedLink" }) {
+            isIgnored = true
+            return
+        }
+        let deleted = parts.contains { $0 == "$deletedEntity" }
+        if deleted {
+            isRemoved = true
+            isDeletedEntityEntry = true
+        }
+        guard let first = parts.first, !hasProperties else { return }
+        let setName = String(first.prefix { $0 != "(" })
+        guard setName != node.entitySet, session.schema.table(forEntitySet: setName) != nil else { return }
+        if let other = session.target.node(forEntitySet: setName) {
+            self = try EntityState(node: other, session: session)
+            isRemoved = deleted
+            isDeletedEntityEntry = deleted
+        } else {
+            isIgnored = true
+        }
+    }
+}
+
+extension PageReader {
+    /// Reads one member of an entity (its key was just read).
+    mutating func readMember(_ key: JSONToken, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
+        let first = r.withBytes(of: key) { $0.first ?? 0 }
+        if !key.hasEscapes, !state.isIgnored, !state.isDeletedEntityEntry,
+           let target = r.withBytes(of: key, { state.plan.memberBytes.value(for: $0) }) {
+            state.hasProperties = true
+            try readValue(of: target, &r, &state)
+            return
+        }
+        if key.hasEscapes || first == UInt8(ascii: "@") || first == UInt8(ascii: "_") || first == UInt8(ascii: "o") {
+            if try readAnnotation(key, &r, &state) { return }
+        }
+        let name = r.decodedString(key)
+        if state.isIgnored {
+            try r.skipValue()
+            return
+        }
+        if state.isDeletedEntityEntry {
+            // `{"@odata.context": "#Set/$deletedEntity", "id": "Set(1)", "reason": ...}`.
+            if name == "id" { state.id = try readText(&r) } else { try r.skipValue() }
+            return
+        }
+        if !state.node.navigations.isEmpty, let navigation = state.node.navigations[name] {
+            try readNavigation(navigation, &r, &state)
+            return
+        }
+        if let target = state.plan.members[name] {
+            state.hasProperties = true
+            try readValue(of: target, &r, &state)
+            return
+        }
+        if let at = name.firstIndex(of: "@") {
+            // `Nav@odata.nextLink`: the expanded list is partial, so its links are only added to.
+            let annotation = name[name.index(after: at)...]
+            if annotation == "odata.nextLink" || annotation == "nextLink" {
+                state.partialNavigations.append(String(name[..<at]))
+            }
+        } else if state.isRemoved, name == "id" {
+            // A deleted entry whose type has no property `id`: the 4.0 form without its context.
+            state.id = try readText(&r)
+            return
+        }
+        // Unknown properties, property annotations, navigations not expanded: not stored.
+        try r.skipValue()
+    }
+
+    /// Entity annotations (V4 `@odata.*`/`@*`, V3 `odata.*`, V2 `__metadata`); false when `key` is none.
+    private func readAnnotation(_ key: JSONToken, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) -> Bool {
+        func its(_ names: String...) -> Bool { names.contains { r.token(key, equals: $0) } }
+        if its("@odata.etag", "@etag", "odata.etag") {
+            state.etag = try readText(&r)
+        } else if its("@odata.type", "@type", "odata.type") {
+            state.typeName = try readText(&r)
+        } else if its("@odata.id", "@id", "odata.id") {
+            state.id = try readText(&r)
+        } else if its("@removed", "@odata.removed") {
+            try r.skipValue()
+            state.isRemoved = true
+        } else if its("@odata.context", "@context", "odata.context") {
+            if let context = try readText(&r) { try state.apply(context: context, session: session) }
+        } else if its("__metadata") {
+            try readV2Metadata(&r, &state)
+        } else if r.withBytes(of: key, { $0.first == UInt8(ascii: "@") }) {
+            try r.skipValue()
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// V2 `__metadata`: `uri`, `type`, `etag`, and mock-sap's `"deleted": true`.
+    private func readV2Metadata(_ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
+        let offset = r.offset
+        switch try r.next() {
+        case .objectStart: break
+        case .null: return
+        default: throw ODataError(.syntax, "expected an object as the value of \"__metadata\"", offset: offset)
+        }
+        while let key = try r.nextKey() {
+            if r.token(key, equals: "uri") {
+                let uri = try readText(&r)
+                if state.id == nil { state.id = uri }
+            } else if r.token(key, equals: "id") {
+                state.id = try readText(&r) ?? state.id
+            } else if r.token(key, equals: "type") {
+                state.typeName = try readText(&r)
+            } else if r.token(key, equals: "etag") {
+                state.etag = try readText(&r)
+            } else if r.token(key, equals: "deleted") {
+                if case .bool(true) = try r.next() { state.isRemoved = true }
+            } else {
+                try r.skipValue()
+            }
+        }
+    }
+
+    /// A string value, or nil for null; other values are skipped (nil).
+    func readText(_ r: inout JSONReader) throws(ODataError) -> String? {
+        switch try r.peek() {
+        case .string(let token):
+            _ = try r.next()
+            return r.decodedString(token)
+        default:
+            try r.skipValue()
+            return nil
+        }
+    }
+
+    /// A property value into its column, or a complex value into its leaf columns.
+    private func readValue(of target: MemberTarget, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
+        switch target {
+        case .column(let index):
+            let value = try r.readValue()
+            do {
+                // The column is passed straight from the table (a copy would retain all its fields).
+                let stored = try EDMValueCodec.storedValue(fromJSON: value, column: state.plan.table.columns[index], dialect: session.dialect)
+                state.set(index, stored)
+            } catch {
+                throw ODataError(error.code, "entity set '\(state.plan.table.entitySet)': \(error.message)")
+            }
+        case .complex(let members, let leaves):
+            let offset = r.offset
+            switch try r.next() {
+            case .null:
+                for leaf in leaves { state.set(leaf, .null) }
+            case .objectStart:
+                while let key = try r.nextKey() {
+                    let name = r.decodedString(key)
+                    if let member = members[name] {
+                        try readValue(of: member, &r, &state)
+                    } else {
+                        // `__metadata`, `@odata.type`, members of derived complex types the table lacks.
+                        try r.skipValue()
+                    }
+                }
+            default:
+                throw ODataError(.semantic, "entity set '\(state.plan.table.entitySet)': a complex property expects an object or null", offset: offset)
+            }
+        }
+    }
+
+    /// An expanded navigation: an array (to-many), an object (to-one, or V2's `{"results": [...]}`),
+    /// or null (to-one with no entity).
+    private mutating func readNavigation(_ navigation: ExpandedNavigation, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
+        var nested = NestedEntities()
+        switch try r.next() {
+        case .null:
+            break
+        case .arrayStart:
+            while try r.nextElement() {
+                if let id = try readEntityElement(&r, node: navigation.node) { nested.ids.append(id) }
+            }
+        case .objectStart:
+            nested = try readObject(&r, node: navigation.node, place: .nested)
+            if nested.isDeferred { return }
+        default:
+            return
+        }
+        state.navigations.append((navigation, nested))
+    }
+}

@@ -1,0 +1,148 @@
+/// Walks one page with the pull reader and hands each entity to ``EntityWriter``: the envelope
+/// (V4 `value`, V2 `d`, `d.results`, no `d`, V1 arrays, a single entity) and the page's links and
+/// count. Entities are never built as trees: each property value is read on its own.
+struct PageReader {
+    let session: IngestSession
+    var summary = PageSummary()
+
+    init(session: IngestSession) { self.session = session }
+
+    /// Where an object sits, which decides what its feed-level members mean.
+    enum Place {
+        /// The page's top-level object.
+        case page
+        /// V2's `d` object.
+        case pageData
+        /// A V2 expanded navigation: `{"results": [...]}`, `{"__deferred": ...}` or an entity.
+        case nested
+    }
+
+    /// The entities an expanded navigation held, for links.
+    struct NestedEntities {
+        var ids: [Int64] = []
+        /// False when the service sent only part of the list (a nested next link).
+        var isComplete = true
+        /// V2 `__deferred`: not expanded, so nothing is known.
+        var isDeferred = false
+    }
+
+    mutating func readPage(_ r: inout JSONReader, into result: inout PageSummary) throws(ODataError) {
+        let root = session.target.root
+        let offset = r.offset
+        switch try r.next() {
+        case .objectStart:
+            _ = try readObject(&r, node: root, place: .page)
+        case .arrayStart:
+            while try r.nextElement() { _ = try readEntityElement(&r, node: root) }
+        default:
+            throw ODataError(.syntax, "an OData response page is a JSON object", offset: offset)
+        }
+        _ = try r.next() // .end, or the error for trailing content
+        result = summary
+    }
+
+    /// Reads an object whose `{` was consumed: a feed wrapper, or one entity whose members start
+    /// with the first member that is not a feed member.
+    mutating func readObject(_ r: inout JSONReader, node: ExpandNode, place: Place) throws(ODataError) -> NestedEntities {
+        var nested = NestedEntities()
+        var entity: EntityState?
+        while let key = try r.nextKey() {
+            if entity != nil {
+                // Swift cannot pass an optional's payload inout; move it out and back.
+                guard var state = entity else { break }
+                entity = nil
+                try readMember(key, &r, &state)
+                entity = state
+                continue
+            }
+            var kind = FeedKey(key, reader: r, place: place)
+            // `results`/`value` only wrap a feed when they hold an array; else they are properties.
+            if kind == .entities, try r.peek() != .arrayStart { kind = .other }
+            switch kind {
+            case .data:
+                let offset = r.offset
+                switch try r.next() {
+                case .objectStart: nested = try readObject(&r, node: node, place: .pageData)
+                case .arrayStart: while try r.nextElement() { _ = try readEntityElement(&r, node: node) }
+                default: throw ODataError(.syntax, "expected an object or an array as the value of \"d\"", offset: offset)
+                }
+            case .entities:
+                _ = try r.next()
+                while try r.nextElement() {
+                    if let id = try readEntityElement(&r, node: node) { nested.ids.append(id) }
+                }
+            case .count:
+                let count = try readInteger(&r)
+                if place != .nested { summary.count = count }
+            case .nextLink:
+                let link = try readLink(&r)
+                if place == .nested { nested.isComplete = false } else { summary.nextLink = link }
+            case .deltaLink:
+                let link = try readLink(&r)
+                if place != .nested { summary.deltaLink = link }
+            case .deferred:
+                try r.skipValue()
+                nested.isDeferred = true
+            case .context:
+                // The page's context URL names what the request already says.
+                try r.skipValue()
+            case .other:
+                var state = try EntityState(node: node, session: session)
+                try readMember(key, &r, &state)
+                entity = state
+            }
+        }
+        if var entity {
+            if let id = try EntityWriter(session: session).finish(&entity, summary: &summary) { nested.ids.append(id) }
+        }
+        return nested
+    }
+
+    /// Reads one element of an entity array: always an entity object.
+    mutating func readEntityElement(_ r: inout JSONReader, node: ExpandNode) throws(ODataError) -> Int64? {
+        let offset = r.offset
+        guard try r.next() == .objectStart else {
+            throw ODataError(.syntax, "expected an entity object in the list of '\(node.entitySet)'", offset: offset)
+        }
+        var state = try EntityState(node: node, session: session)
+        while let key = try r.nextKey() { try readMember(key, &r, &state) }
+        return try EntityWriter(session: session).finish(&state, summary: &summary)
+    }
+
+    /// `__count` is a string in V2 JSON, `@odata.count` a number in V4.
+    private func readInteger(_ r: inout JSONReader) throws(ODataError) -> Int? {
+        let offset = r.offset
+        switch try r.next() {
+        case .number(let token): return r.int64(token).map { Int($0) }
+        case .string(let token): return Int(r.decodedString(token))
+        case .null: return nil
+        default: throw ODataError(.syntax, "expected a count (a number or a string)", offset: offset)
+        }
+    }
+
+    private func readLink(_ r: inout JSONReader) throws(ODataError) -> String? {
+        let offset = r.offset
+        switch try r.next() {
+        case .string(let token): return r.decodedString(token)
+        case .null: return nil
+        default: throw ODataError(.syntax, "expected a URL string", offset: offset)
+        }
+    }
+}
+
+/// What a member of a feed-level object means (anything else starts an entity).
+private enum FeedKey {
+    case data, entities, count, nextLink, deltaLink, deferred, context, other
+
+    init(_ key: JSONToken, reader r: JSONReader, place: PageReader.Place) {
+        func its(_ names: String...) -> Bool { names.contains { r.token(key, equals: $0) } }
+        if place == .page && its("d") { self = .data }
+        else if its("results") || (place != .nested && its("value")) { self = .entities }
+        else if its("__count", "@odata.count", "@count", "odata.count") { self = .count }
+        else if its("__next", "@odata.nextLink", "@nextLink", "odata.nextLink") { self = .nextLink }
+        else if its("__delta", "@odata.deltaLink", "@deltaLink", "odata.deltaLink") { self = .deltaLink }
+        else if place == .nested && its("__deferred") { self = .deferred }
+        else if its("@odata.context", "@context", "odata.metadata") { self = .context }
+        else { self = .other }
+    }
+}

@@ -1,0 +1,169 @@
+/// Everything an ingest session needs to write one entity set's table quickly: where each payload
+/// property goes, and the upsert statements already prepared for each set of present columns.
+///
+/// Payload order does not matter: an entity's values are collected by column index, and the
+/// statement is chosen by which columns are present (a bit mask), so pages of the same shape reuse
+/// one prepared statement and never build SQL text per entity.
+final class TablePlan {
+    let table: EntitySetTable
+    /// Top-level property names to their column or their flattened complex value.
+    let members: [String: MemberTarget]
+    /// The same top-level members, found by their bytes (the per-property fast path).
+    let memberBytes: ByteKeyedTable<MemberTarget>
+    /// Indices into `table.columns` of the key, in key order.
+    let keyIndices: [Int]
+    /// Bit positions of the system columns in a presence mask (after the property columns).
+    var typeBit: Int { table.columns.count }
+    var etagBit: Int { table.columns.count + 1 }
+    /// How many 64-bit words a presence mask has.
+    let maskWords: Int
+
+    /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
+    /// request's other memberships. Eight bytes per entity (about 10 MB per million).
+    var seen: Set<Int64> = []
+    /// Buffers of finished entities, reused so that reading an entity allocates nothing.
+    var spareValues: [[SQLValue]] = []
+    var spareMasks: [[UInt64]] = []
+    var parameters: [SQLValue] = []
+
+    private let db: SQLiteConnection
+    private var upserts: [[UInt64]: Statement] = [:]
+
+    init(table: EntitySetTable, db: SQLiteConnection) throws(ODataError) {
+        guard !table.keyColumns.isEmpty else {
+            throw ODataError(.unsupported, "entity set '\(table.entitySet)' has no usable key, so downloaded entities cannot be matched with stored ones")
+        }
+        self.table = table
+        self.db = db
+        var indexByName: [String: Int] = [:]
+        for (index, column) in table.columns.enumerated() { indexByName[column.name] = index }
+        keyIndices = table.keyColumns.compactMap { indexByName[$0.name] }
+        members = Self.memberTree(table.columns)
+        memberBytes = ByteKeyedTable(members.map { ($0.key, $0.value) })
+        maskWords = (table.columns.count + 2 + 63) / 64
+    }
+
+    /// The upsert for the columns present in `mask`, prepared on first use.
+    ///
+    /// `INSERT … ON CONFLICT(key) DO UPDATE SET …`: property columns are only
+    /// overwritten while the entity has no pending local change (`_ood_change IS NULL`); the ETag
+    /// and the type are always refreshed (the upload sends the ETag the entity had when it was
+    /// changed, which the request queue keeps). Parameters: `_ood_type`, `_ood_etag` (when
+    /// present), then the property columns in column order.
+    func upsert(for mask: [UInt64]) throws(ODataError) -> Statement {
+        if let statement = upserts[mask] { return statement }
+        var names: [String] = []
+        var updates: [String] = []
+        if isSet(mask, typeBit) {
+            names.append("\"_ood_type\"")
+            updates.append("\"_ood_type\" = excluded.\"_ood_type\"")
+        }
+        if isSet(mask, etagBit) {
+            names.append("\"_ood_etag\"")
+            updates.append("\"_ood_etag\" = excluded.\"_ood_etag\"")
+        }
+        for (index, column) in table.columns.enumerated() where isSet(mask, index) {
+            let name = column.quotedName
+            names.append(name)
+            if !keyIndices.contains(index) {
+                updates.append("\(name) = CASE WHEN \"_ood_change\" IS NULL THEN excluded.\(name) ELSE \(name) END")
+            }
+        }
+        let placeholders = (1...names.count).map { "?\($0)" }.joined(separator: ", ")
+        let conflict = table.keyColumns.map(\.quotedName).joined(separator: ", ")
+        // No RETURNING: it makes SQLite buffer the row in an ephemeral table, which costs more
+        // than the key lookup the writer does when the row already existed.
+        let action = updates.isEmpty ? "NOTHING" : "UPDATE SET " + updates.joined(separator: ", ")
+        let sql = """
+            INSERT INTO \(table.quotedName) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
+            ON CONFLICT (\(conflict)) DO \(action)
+            """
+        let statement = try db.prepare(sql)
+        upserts[mask] = statement
+        return statement
+    }
+
+    /// `SELECT _ood_id … WHERE key = ?`, for entities the upsert updated instead of inserting.
+    func findByKey() throws(ODataError) -> Statement {
+        if let findStatement { return findStatement }
+        let condition = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
+        let statement = try db.prepare("SELECT \"_ood_id\" FROM \(table.quotedName) WHERE \(condition.joined(separator: " AND "))")
+        findStatement = statement
+        return statement
+    }
+
+    private var findStatement: Statement?
+
+    @inline(__always)
+    func isSet(_ mask: [UInt64], _ bit: Int) -> Bool {
+        mask[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    }
+
+    // MARK: - Property tree
+
+    /// The columns of a table arranged as the payload nests them: `Location/City/Name` under
+    /// `Location` → `City` → `Name`.
+    private static func memberTree(_ columns: [StoredColumn]) -> [String: MemberTarget] {
+        var builder = MemberTreeBuilder()
+        for (index, column) in columns.enumerated() { builder.add(path: column.path[...], index: index) }
+        return builder.tree()
+    }
+}
+
+/// Where one payload member goes.
+indirect enum MemberTarget {
+    /// A stored column, by index into the table's columns.
+    case column(Int)
+    /// A complex value flattened into leaf columns: its members, and every leaf index below it
+    /// (a null complex value nulls them all).
+    case complex(members: [String: MemberTarget], leaves: [Int])
+}
+
+/// Builds the member tree from column paths (a mutable intermediate, turned into ``MemberTarget``).
+private struct MemberTreeBuilder {
+    private final class Node {
+        var column: Int?
+        var children: [String: Node] = [:]
+        var order: [String] = []
+    }
+
+    private let root = Node()
+
+    mutating func add(path: ArraySlice<String>, index: Int) {
+        var node = root
+        for name in path {
+            if let child = node.children[name] {
+                node = child
+            } else {
+                let child = Node()
+                node.children[name] = child
+                node.order.append(name)
+                node = child
+            }
+        }
+        node.column = index
+    }
+
+    func tree() -> [String: MemberTarget] { Self.members(of: root) }
+
+    private static func members(of node: Node) -> [String: MemberTarget] {
+        var result: [String: MemberTarget] = [:]
+        for (name, child) in node.children { result[name] = target(child) }
+        return result
+    }
+
+    private static func target(_ node: Node) -> MemberTarget {
+        if let column = node.column { return .column(column) }
+        return .complex(members: members(of: node), leaves: leaves(node))
+    }
+
+    private static func leaves(_ node: Node) -> [Int] {
+        var result: [Int] = []
+        var pending = [node]
+        while let next = pending.popLast() {
+            if let column = next.column { result.append(column) }
+            pending.append(contentsOf: next.children.values)
+        }
+        return result.sorted()
+    }
+}

@@ -1,0 +1,65 @@
+/// The JSON body of a create or update, turned into column values and checked against the model.
+///
+/// Members are properties of the entity type (complex values are flattened into their leaf
+/// columns, collections kept as JSON); annotations (`@odata.*`, V2 `__metadata`) are skipped;
+/// anything else is refused, so a misspelt property never disappears silently.
+struct EntityBody {
+    /// Column name → stored value, for the members the body gives.
+    private(set) var values: [String: SQLValue] = [:]
+    /// The members in body order, for the SQL statements.
+    private(set) var columnOrder: [String] = []
+
+    /// - Throws: ``ODataError/Code/syntax`` for a body that is not a JSON object,
+    ///   ``ODataError/Code/semantic`` for unknown properties and values of the wrong type,
+    ///   ``ODataError/Code/constraint`` for null in a non-nullable property or a string beyond its MaxLength.
+    init(json bytes: [UInt8], table: EntitySetTable, dialect: Dialect) throws(ODataError) {
+        var document = try JSONValue.parse(bytes)
+        // V2 clients sometimes wrap the entity as a response is wrapped.
+        if let wrapped = document["d"], document.objectMembers?.count == 1 { document = wrapped }
+        guard let members = document.objectMembers else {
+            throw ODataError(.syntax, "the request body must be a JSON object with the entity's properties")
+        }
+        try add(members, prefix: [], table: table, dialect: dialect)
+    }
+
+    private mutating func add(_ members: [JSONMember], prefix: [String], table: EntitySetTable, dialect: Dialect) throws(ODataError) {
+        for member in members {
+            if member.key.hasPrefix("@") || member.key.contains("@") || member.key == "__metadata" { continue }
+            let path = prefix + [member.key]
+            if let column = table.column(path: path) {
+                let value = try EDMValueCodec.storedValue(fromJSON: member.value, column: column, dialect: dialect)
+                try Self.check(value, against: column)
+                if values.updateValue(value, forKey: column.name) == nil { columnOrder.append(column.name) }
+            } else if let nested = member.value.objectMembers, table.columns.contains(where: { $0.path.starts(with: path) }) {
+                // A complex value: its members are the flattened columns below this path.
+                try add(nested, prefix: path, table: table, dialect: dialect)
+            } else if member.value.isNull, table.columns.contains(where: { $0.path.starts(with: path) }) {
+                // A null complex value: every leaf below it becomes null.
+                for column in table.columns where column.path.starts(with: path) {
+                    try Self.check(.null, against: column)
+                    if values.updateValue(.null, forKey: column.name) == nil { columnOrder.append(column.name) }
+                }
+            } else if member.value.objectMembers?.contains(where: { $0.key == "__deferred" }) == true {
+                continue
+            } else {
+                throw ODataError(.semantic, "'\(path.joined(separator: "/"))' is not a property of \(table.entityType)")
+            }
+        }
+    }
+
+    /// Nullability and MaxLength, the facets a local write can break.
+    static func check(_ value: SQLValue, against column: StoredColumn) throws(ODataError) {
+        if value == .null {
+            guard column.isNullable else {
+                throw ODataError(.constraint, "property '\(column.name)' cannot be null")
+            }
+            return
+        }
+        if let maxLength = column.maxLength, case .text(let text) = value, column.primitiveType == .string,
+           text.count > maxLength {
+            throw ODataError(.constraint, "property '\(column.name)' is limited to \(maxLength) characters, the value has \(text.count)")
+        }
+    }
+
+    func value(of column: StoredColumn) -> SQLValue? { values[column.name] }
+}

@@ -1,0 +1,196 @@
+/// What a local write did.
+public struct WriteOutcome: Sendable, Equatable {
+    /// The HTTP status the service would answer: 201 for a create, 204 otherwise.
+    public var status: Int
+    public var entitySet: String
+    /// The local identity of the entity written.
+    public var entityID: Int64
+    /// The queued request that will make the same change on the service.
+    public var queueID: Int64
+}
+
+/// Applies POST, PUT, PATCH, MERGE (V2) and DELETE to the store's tables and appends the request
+/// to the request queue, both in one SQLite transaction: after a crash the tables and the queue
+/// still agree (DESIGN.md §3 "Write").
+///
+/// The request is validated against the model first (the URL is bound like a read; the body's
+/// members must be properties with values of their types, nullability and MaxLength kept), so
+/// the queue only holds requests the service can be expected to accept. The queued request is the
+/// caller's own URL and body: it is what the service will receive at upload.
+///
+/// Local state, kept in `_ood_change`: a create is `created`; an update of a synced entity makes
+/// it `updated` (a created entity stays `created`); a delete makes it `deleted`, which hides it
+/// from reads until the upload. The ETag an entity had when it was changed goes into the queue,
+/// for the `If-Match` of the upload.
+struct LocalWriter {
+    let model: MetadataModel
+    let schema: StoreSchema
+    let dialect: Dialect
+
+    static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
+
+    func write(method rawMethod: String, url: String, body: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
+        let method = rawMethod.uppercased()
+        guard Self.methods.contains(method) else {
+            throw ODataError(.misuse, "'\(rawMethod)' is not a write method (POST, PUT, PATCH, MERGE or DELETE)")
+        }
+        if method == "MERGE" && dialect == .v4 {
+            throw ODataError(.semantic, "MERGE is OData V2's partial update; a V4 store uses PATCH")
+        }
+        let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
+        let path = try writablePath(bound, method: method)
+        guard let table = schema.table(forEntitySet: path.entitySet) else {
+            throw ODataError(.internalError, "entity set '\(path.entitySet)' has no table")
+        }
+        let entityBody: EntityBody? = try body.map { bytes throws(ODataError) in
+            try EntityBody(json: bytes, table: table, dialect: dialect)
+        }
+        return try db.transaction { () throws(ODataError) -> WriteOutcome in
+            switch method {
+            case "POST":
+                guard let entityBody else { throw ODataError(.misuse, "a create (POST) needs a body") }
+                return try create(entityBody, in: table, url: url, body: body, on: db)
+            case "DELETE":
+                return try delete(path, in: table, url: url, on: db)
+            default:
+                guard let entityBody else { throw ODataError(.misuse, "an update (\(method)) needs a body") }
+                return try update(path, with: entityBody, replacing: method == "PUT", in: table, method: method,
+                                  url: url, body: body, on: db)
+            }
+        }
+    }
+
+    /// The entity set (POST) or the single entity by key (the other methods) a write may address.
+    private func writablePath(_ bound: BoundRequest, method: String) throws(ODataError) -> BoundPath {
+        switch bound.target {
+        case .operation(let name):
+            throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
+        case .collection where method == "POST":
+            guard let path = bound.path, path.steps.isEmpty, path.rootKey == nil else {
+                throw ODataError(.unsupported, "the offline store creates entities in an entity set, not through a navigation")
+            }
+            return path
+        case .entity where method != "POST":
+            guard let path = bound.path, path.steps.isEmpty, path.rootKey != nil else {
+                throw ODataError(.unsupported, "the offline store changes an entity addressed by its key, not through a navigation")
+            }
+            return path
+        case .collection:
+            throw ODataError(.semantic, "\(method) needs one entity, addressed by its key")
+        case .entity:
+            throw ODataError(.semantic, "POST creates an entity in a collection, not at an entity's address")
+        default:
+            throw ODataError(.unsupported, "\(method) of this resource is not supported offline")
+        }
+    }
+
+    // MARK: - Create
+
+    private func create(_ body: EntityBody, in table: EntitySetTable, url: String, body raw: [UInt8]?,
+                        on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
+        for column in table.keyColumns where (body.value(of: column) ?? .null) == .null {
+            throw ODataError(.constraint, "the key property '\(column.name)' is missing: an entity created offline needs its key")
+        }
+        for column in table.columns where !column.isNullable && body.value(of: column) == nil
+            && column.property.facets.defaultValue == nil && !table.keyColumns.contains(column) {
+            throw ODataError(.constraint, "property '\(column.name)' cannot be null and has no default: the create must give it")
+        }
+        if try existingRow(key: table.keyColumns.map { body.value(of: $0) ?? .null }, in: table, on: db) != nil {
+            throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
+        }
+        let names = body.columnOrder
+        let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
+        let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
+        let insert = try db.prepare("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \"_ood_id\"")
+        try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
+        guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
+        let id = insert.int(at: 0)
+        let queueID = try RequestQueueTable.append(QueuedRequest(
+            method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
+            entitySet: table.entitySet, entityID: id, contentID: "ood\(id)"), in: db)
+        return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID)
+    }
+
+    // MARK: - Update and delete
+
+    private func update(_ path: BoundPath, with body: EntityBody, replacing: Bool, in table: EntitySetTable, method: String,
+                        url: String, body raw: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
+        let row = try requireRow(path, in: table, on: db)
+        for (column, current) in zip(table.keyColumns, row.key) {
+            if let given = body.value(of: column), given != current {
+                throw ODataError(.constraint, "the key property '\(column.name)' cannot be changed")
+            }
+        }
+        var assignments: [(String, SQLValue)] = body.columnOrder.compactMap { name in body.values[name].map { (name, $0) } }
+        if replacing {
+            // PUT replaces the entity: what the body leaves out becomes null.
+            for column in table.columns where body.value(of: column) == nil && !table.keyColumns.contains(column) {
+                try EntityBody.check(.null, against: column)
+                assignments.append((column.name, .null))
+            }
+        }
+        var sets = assignments.enumerated().map { "\(quoteIdentifier($0.element.0)) = ?\($0.offset + 1)" }
+        sets.append("\"_ood_change\" = COALESCE(\"_ood_change\", '\(LocalChange.updated.rawValue)')")
+        let statement = try db.prepare("UPDATE \(table.quotedName) SET \(sets.joined(separator: ", ")) WHERE \"_ood_id\" = ?\(assignments.count + 1)")
+        try statement.run(assignments.map(\.1) + [.integer(row.id)])
+        let queueID = try RequestQueueTable.append(QueuedRequest(
+            method: method, url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
+            entitySet: table.entitySet, entityID: row.id, etag: row.etag), in: db)
+        return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
+    }
+
+    private func delete(_ path: BoundPath, in table: EntitySetTable, url: String, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
+        let row = try requireRow(path, in: table, on: db)
+        try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = ?1 WHERE \"_ood_id\" = ?2")
+            .run([.text(LocalChange.deleted.rawValue), .integer(row.id)])
+        let queueID = try RequestQueueTable.append(QueuedRequest(
+            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag), in: db)
+        return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
+    }
+
+    // MARK: - Finding the entity
+
+    private struct Row {
+        var id: Int64
+        var etag: String?
+        var key: [SQLValue]
+    }
+
+    private func requireRow(_ path: BoundPath, in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row {
+        let given = path.rootKey ?? []
+        let key = table.keyColumns.map { column in
+            given.first { $0.property == column.name }.map { SQLValue(bound: $0.value) } ?? .null
+        }
+        guard let row = try existingRow(key: key, in: table, on: db) else {
+            throw ODataError(.notFound, "\(table.entitySet) has no entity with this key in the store")
+        }
+        return row
+    }
+
+    /// The entity with this key that is not deleted locally, if the store has it.
+    private func existingRow(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row? {
+        guard !table.keyColumns.isEmpty else {
+            throw ODataError(.unsupported, "\(table.entitySet) has no key, so its entities cannot be addressed")
+        }
+        let conditions = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
+        let select = try db.prepare("""
+            SELECT "_ood_id", "_ood_etag" FROM \(table.quotedName)
+            WHERE \(conditions.joined(separator: " AND ")) AND "_ood_change" IS NOT 'deleted'
+            """)
+        try select.bind(key)
+        guard try select.step() else { return nil }
+        return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key)
+    }
+}
+
+extension SQLValue {
+    /// A bound literal in its stored form.
+    init(bound value: BoundValue) {
+        switch value {
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .text(let text): self = .text(text)
+        case .bytes(let bytes): self = .blob(bytes)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// SAP Gateway's cross-site request forgery protection, as a client meets it.
+///
+/// A modifying request needs the header `X-CSRF-Token` with a token the service handed out in
+/// answer to a request carrying `X-CSRF-Token: Fetch`, within the same session (its cookies, which
+/// the transport keeps). An expired token is answered `403` with `X-CSRF-Token: Required`; the
+/// client fetches a new one and tries again, once. Services without the protection answer the
+/// fetch without a token, and nothing is sent.
+struct CSRFToken {
+    private(set) var value: String?
+    private var fetched = false
+
+    static let header = "X-CSRF-Token"
+
+    /// Fetches a token unless one was fetched already in this upload.
+    mutating func ensure(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?) throws(ODataError) {
+        guard !fetched else { return }
+        try refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+    }
+
+    /// Fetches a new token (after the service said the old one is no longer valid).
+    mutating func refresh(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?) throws(ODataError) {
+        fetched = true
+        let response = try transport.send(HTTPRequest(method: "GET", url: serviceRoot,
+                                                      headers: [HTTPHeader(Self.header, "Fetch"), HTTPHeader("Accept", "application/json")]),
+                                          cancellation: cancellation)
+        let token = response.header(Self.header)
+        value = (token?.isEmpty == false && asciiLowercased(token ?? "") != "required") ? token : nil
+    }
+
+    /// Whether `response` says the token was missing or expired.
+    static func isRequired(by response: HTTPResponse) -> Bool {
+        response.status == 403 && asciiLowercased(response.header(header) ?? "") == "required"
+    }
+}

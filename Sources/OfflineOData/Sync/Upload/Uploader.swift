@@ -1,0 +1,129 @@
+/// Sends the request queue to the service, first in first out, and records each answer.
+///
+/// - 2xx: the request leaves the queue and the entity takes the service's answer (its new ETag;
+///   a deleted entity leaves the store; an entity with nothing more queued is no longer pending),
+///   all in one transaction, so a crash never loses an acknowledged answer.
+/// - 4xx: the request, and every later request on the same entity (they build on a change the
+///   service refused), move to the error archive with the service's message; the entity is marked
+///   in error (`_ood_error`); the upload goes on with the rest of the queue.
+/// - 5xx, a network failure, a cancellation: the upload stops with the request still queued, so a
+///   later upload retries it; the error says so.
+///
+/// A request the service applied but whose answer was lost (the connection broke, the process
+/// was killed before the answer was recorded) stays queued and is sent again; services that
+/// support `Repeatability-Request-ID` could apply it once — not sent yet.
+struct Uploader {
+    let transport: HTTPTransport
+    let serviceRoot: String
+    let dialect: Dialect
+    let file: StoreFile
+    let schema: StoreSchema
+
+    func upload(cancellation: HTTPCancellation? = nil,
+                progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+        let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        var csrf = CSRFToken()
+        var sent = 0
+        var archived = 0
+        while let request = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
+            if cancellation?.isCancelled == true {
+                throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
+            }
+            var response: HTTPResponse
+            do {
+                try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+                response = try send(request, csrf: csrf.value, cancellation: cancellation)
+                if CSRFToken.isRequired(by: response) {
+                    try csrf.refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+                    response = try send(request, csrf: csrf.value, cancellation: cancellation)
+                }
+            } catch {
+                // A timeout or a broken connection says what happened, not that nothing was lost.
+                var error = error
+                if error.code == .network {
+                    error.message += "; the upload stopped and \(total - sent - archived) requests stay queued for a later upload"
+                }
+                throw error
+            }
+            switch response.status {
+            case 200..<300:
+                try file.withConnection { db throws(ODataError) in
+                    try db.transaction { () throws(ODataError) in try acknowledge(request, response, in: db) }
+                }
+                sent += 1
+            case 400..<500:
+                let message = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))").message
+                archived += try file.withConnection { db throws(ODataError) in
+                    try db.transaction { () throws(ODataError) -> Int in
+                        try archive(request, status: response.status, message: message, in: db)
+                    }
+                }
+            default:
+                var error = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))")
+                error.message += "; the upload stopped and \(total - sent - archived) requests stay queued for a later upload"
+                throw error
+            }
+            guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {
+                throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
+            }
+        }
+        return UploadOutcome(sent: sent, archived: archived)
+    }
+
+    private func send(_ request: QueuedRequest, csrf: String?, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+        var headers = [HTTPHeader("Accept", "application/json")]
+        if request.body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        switch dialect {
+        case .v2: headers += [HTTPHeader("DataServiceVersion", "2.0"), HTTPHeader("MaxDataServiceVersion", "2.0")]
+        case .v4: headers += [HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01")]
+        }
+        if let etag = request.etag, request.method != "POST" { headers.append(HTTPHeader("If-Match", etag)) }
+        if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
+        return try transport.send(HTTPRequest(method: request.method, url: ServiceURL.resolve(request.url, against: serviceRoot),
+                                              headers: headers, body: request.body.map { Array($0.utf8) }),
+                                  cancellation: cancellation)
+    }
+
+    // MARK: - Recording answers
+
+    private func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
+        try RequestQueueTable.remove(id: request.id, in: db)
+        guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
+        if request.method == "DELETE" {
+            try db.prepare("DELETE FROM \(table.quotedName) WHERE \"_ood_id\" = ?1").run([.integer(id)])
+            try db.prepare("DELETE FROM ood_membership WHERE entity_set = ?1 AND entity_id = ?2").run([.text(setName), .integer(id)])
+            try db.prepare("DELETE FROM ood_link WHERE (source_set = ?1 AND source_id = ?2) OR (target_set = ?1 AND target_id = ?2)")
+                .run([.text(setName), .integer(id)])
+            return
+        }
+        if let etag = Self.etag(of: response) {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(etag), .integer(id)])
+        }
+        if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
+                .run([.integer(id)])
+        }
+    }
+
+    /// Archives `request` and the later requests on its entity; returns how many were archived.
+    private func archive(_ request: QueuedRequest, status: Int, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
+        try RequestQueueTable.archive(id: request.id, httpStatus: status, message: message, in: db)
+        guard let setName = request.entitySet, let id = request.entityID else { return 1 }
+        let followers = try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db)
+        for follower in followers {
+            try RequestQueueTable.archive(id: follower.id, httpStatus: nil,
+                                          message: "not sent: an earlier request on the same entity was refused (\(status))", in: db)
+        }
+        if let table = schema.table(forEntitySet: setName) {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_error\" = 1 WHERE \"_ood_id\" = ?1").run([.integer(id)])
+        }
+        return 1 + followers.count
+    }
+
+    /// The entity's new ETag: the `ETag` header, or the one in the answer's body (V4 or V2).
+    static func etag(of response: HTTPResponse) -> String? {
+        if let header = response.header("ETag"), !header.isEmpty { return header }
+        guard !response.body.isEmpty, let body = try? JSONValue.parse(response.body) else { return nil }
+        return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import OfflineOData
+
+/// One harness: consumes an input and must never crash, whatever the bytes.
+typealias FuzzHarness = @Sendable (UnsafeRawBufferPointer) -> Void
+
+/// The `$metadata` reader, and on success the model's lookups and the path classifier.
+@Sendable func fuzzMetadata(_ bytes: UnsafeRawBufferPointer) {
+    guard let model = try? MetadataReader.read(bytes) else { return }
+    _ = model.counts
+    for set in model.entityContainer?.entitySets ?? [] {
+        _ = model.classify(path: set.name + "(1)")
+        if let type = model.entityType(named: set.entityType) {
+            _ = model.keyProperties(of: type)
+            for navigation in model.navigationProperties(of: type) { _ = model.classify(path: set.name + "(1)/" + navigation.name) }
+        }
+    }
+}
+
+/// The harnesses by `OOD_FUZZ_TARGET` name. Add one per parser.
+let harnesses: [String: FuzzHarness] = [
+    "metadata": fuzzMetadata,
+    "url": fuzzURL,
+]
+
+let fuzzTargetName = getenv("OOD_FUZZ_TARGET").map { String(cString: $0) } ?? "metadata"
+
+/// The harness `OOD_FUZZ_TARGET` names (default `metadata`), nil for an unknown name.
+let selectedHarness: FuzzHarness? = harnesses[fuzzTargetName]
+
+/// libFuzzer's entry point (also called by the replay mode through the driver shim).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data, let harness = selectedHarness else { return 0 }
+    harness(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import OfflineOData
+
+/// `offline-odata explain STORE URL [--json]`.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show the SQL a read runs and whether a defining request covers it.",
+        discussion: """
+            A read inside a defining request's scope returns everything the service would; a read
+            outside every scope returns only what other defining requests happened to bring.
+
+            Example:
+              offline-odata explain travel.store "TravelagencyCollection?\\$filter=country eq 'US' and city eq 'Boston'"
+
+            Exit codes: 0 success; 1 the read is not valid for the store (the message says why).
+            """
+    )
+
+    @Argument(help: "The path of the store file.")
+    var path: String
+
+    @Argument(help: "The read URL, relative to the service root.")
+    var url: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        do throws(ODataError) {
+            let store = try OfflineStore.open(path: path)
+            defer { store.close() }
+            let explanation = try store.explain(url: url)
+            if json {
+                var writer = JSONWriter()
+                writer.beginObject()
+                writer.writeKey("sql"); writer.writeString(explanation.sql)
+                writer.writeKey("parameters"); writer.writeValue(.array(explanation.parameters.map { .string($0) }))
+                writer.writeKey("countSQL"); explanation.countSQL.map { writer.writeString($0) } ?? writer.writeNull()
+                writer.writeKey("insideScope"); writer.writeBool(explanation.isInsideScope)
+                writer.writeKey("definingRequests"); writer.writeValue(.array(explanation.insideDefiningRequests.map { .string($0) }))
+                writer.endObject()
+                print(String(decoding: writer.bytes, as: UTF8.self))
+                return
+            }
+            print("SQL: \(explanation.sql)")
+            if !explanation.parameters.isEmpty {
+                print("parameters: " + explanation.parameters.enumerated().map { "?\($0.offset + 1)=\($0.element)" }.joined(separator: ", "))
+            }
+            if let count = explanation.countSQL { print("count: \(count)") }
+            if explanation.isInsideScope {
+                print("scope: inside the defining request\(explanation.insideDefiningRequests.count == 1 ? "" : "s") "
+                      + explanation.insideDefiningRequests.joined(separator: ", "))
+            } else {
+                print("scope: outside every defining request: the store may lack entities the service has")
+            }
+        } catch {
+            exitWithError(error)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import OfflineOData
+
+/// `offline-odata parse --metadata FILE [--v2|--v4] URL`.
+struct ParseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse",
+        abstract: "Parse and bind an OData URL against a $metadata document; print the bound query as JSON.",
+        discussion: """
+            The URL is relative to the service root. Errors give the character offset of the fault.
+
+            Example:
+              offline-odata parse --metadata Examples/FlightSample/metadata-v4.xml \\
+                  "TravelagencyCollection?\\$filter=country eq 'US' and creditlimit gt 1000&\\$top=5"
+
+            Exit codes: 0 the URL is valid for the model; 1 it is not (the message says why and where);
+            64 a usage error.
+            """
+    )
+
+    @Option(help: "The service's $metadata document (a file).")
+    var metadata: String
+
+    @Flag(help: "Use the OData V2 URL syntax (the default is the document's version).")
+    var v2 = false
+
+    @Flag(help: "Use the OData V4 URL syntax (the default is the document's version).")
+    var v4 = false
+
+    @Argument(help: "The URL, relative to the service root.")
+    var url: String
+
+    func validate() throws {
+        if v2 && v4 { throw ValidationError("--v2 and --v4 exclude each other") }
+    }
+
+    func run() throws {
+        do throws(ODataError) {
+            let model = try MetadataReader.read(try readWholeFile(metadata))
+            let dialect: Dialect = v2 ? .v2 : v4 ? .v4 : (model.version.usesV4Protocol ? .v4 : .v2)
+            let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
+            print(String(decoding: bound.jsonDescription(), as: UTF8.self))
+        } catch {
+            exitWithError(error)
+        }
+    }
+}

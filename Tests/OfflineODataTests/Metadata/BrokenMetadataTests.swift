@@ -1,0 +1,271 @@
+import Testing
+@testable import OfflineOData
+
+/// Documents that must be rejected: the OASIS counterexamples and broken documents of our own,
+/// each with the line of the fault and a message that names it. A document is never half accepted.
+@Suite struct BrokenMetadataTests {
+    /// Reads `text` and returns the error it must raise (recording an issue when it is accepted).
+    func rejection(_ text: String, options: MetadataReader.Options = MetadataReader.Options(),
+                   sourceLocation: SourceLocation = #_sourceLocation) -> ODataError? {
+        do {
+            _ = try MetadataReader.read(text, options: options)
+            Issue.record("the document was accepted", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.code == .metadata, sourceLocation: sourceLocation)
+            return error
+        }
+    }
+
+    /// A V4 document whose schema body starts on line 5 (the first line of `body` is line 5).
+    func v4(_ body: String, namespace: String = "NS") -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+        <edmx:DataServices>
+        <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="\(namespace)">
+        \(body)
+        </Schema>
+        </edmx:DataServices>
+        </edmx:Edmx>
+        """
+    }
+
+    static let productType = """
+        <EntityType Name="Product"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.Int32" Nullable="false"/></EntityType>
+        """
+
+    // MARK: OASIS counterexamples
+
+    @Test func counterexampleWithTwoKeysIsRejectedAtTheSecondKey() throws {
+        let bytes = try #require(Fixtures.bytes("oasis-odata-csdl-schemas/examples/counterexamples/test1.xml"))
+        let error = try #require(rejection(String(decoding: bytes, as: UTF8.self)))
+        #expect(error.line == 9)  // test.properties: line 9 (column 14 is the end of that start tag; ours is its start)
+        #expect(error.column == 9)
+        #expect(error.message.contains("more than one Key"))
+    }
+
+    @Test func counterexampleWithANavigationPropertyOfPrimitiveTypeIsRejected() throws {
+        let bytes = try #require(Fixtures.bytes("oasis-odata-csdl-schemas/examples/counterexamples/test2.xml"))
+        let error = try #require(rejection(String(decoding: bytes, as: UTF8.self)))
+        #expect(error.line == 11)  // test.properties: line 11
+        #expect(error.column != nil)
+        #expect(error.message.contains("LastName") && error.message.contains("Edm.String") && error.message.contains("not an entity type"))
+    }
+
+    @Test func counterexampleWithAnEmptyParameterInAnAnnotationTargetIsRejected() throws {
+        let bytes = try #require(Fixtures.bytes("oasis-odata-csdl-schemas/examples/counterexamples/annotationtarget1.xml"))
+        let error = try #require(rejection(String(decoding: bytes, as: UTF8.self)))
+        #expect(error.line == 5)  // test.properties: line 5, column 71 (inside the attribute value)
+        #expect(error.column == 20)  // the Target attribute
+        #expect(error.message.contains("empty parameter type"))
+    }
+
+    // MARK: Our own broken documents
+
+    @Test func truncatedXMLIsRejectedWithLibxml2sPosition() throws {
+        let whole = v4(Self.productType)
+        let truncated = String(whole.prefix(whole.utf8.count - 40))
+        let error = try #require(rejection(truncated))
+        #expect(error.message.contains("not well-formed"))
+        #expect(error.line != nil && (error.line ?? 0) >= 5)
+    }
+
+    @Test func mismatchedTagsAreRejectedWithTheLine() throws {
+        let error = try #require(rejection(v4("<EntityType Name=\"A\">\n</ComplexType>")))
+        #expect(error.message.contains("not well-formed"))
+        #expect(error.line == 6)
+    }
+
+    @Test func textThatIsNotXMLIsRejected() throws {
+        let error = try #require(rejection("this is not a $metadata document"))
+        #expect(error.line == 1)
+    }
+
+    @Test func anEmptyDocumentIsRejected() throws {
+        let error = try #require(rejection(""))
+        #expect(error.message.contains("empty"))
+    }
+
+    @Test func aDanglingPropertyTypeIsRejected() throws {
+        let error = try #require(rejection(v4("""
+            <EntityType Name="Product"><Key><PropertyRef Name="ID"/></Key>
+            <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+            <Property Name="Price" Type="NS.Money"/>
+            </EntityType>
+            """)))
+        #expect(error.line == 7)
+        #expect(error.column == 24)  // Type="..."
+        #expect(error.message.contains("Property Price") && error.message.contains("NS.Money") && error.message.contains("not declared"))
+    }
+
+    @Test func aDanglingTypeThroughAnAliasIsRejected() throws {
+        let error = try #require(rejection("""
+            <?xml version="1.0"?>
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0"><edmx:DataServices>
+            <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="Long.Namespace" Alias="LN">
+            <ComplexType Name="Address"><Property Name="Street" Type="Collection(LN.Street)"/></ComplexType>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """))
+        #expect(error.line == 4)
+        #expect(error.message.contains("Long.Namespace.Street"))
+    }
+
+    @Test func anEntityTypeWithoutAKeyInAnEntitySetIsRejected() throws {
+        let error = try #require(rejection(v4("""
+            <EntityType Name="Keyless">
+            <Property Name="Name" Type="Edm.String"/>
+            </EntityType>
+            <EntityContainer Name="C"><EntitySet Name="Things" EntityType="NS.Keyless"/></EntityContainer>
+            """)))
+        #expect(error.line == 5)
+        #expect(error.column == 1)
+        #expect(error.message.contains("NS.Keyless has no key"))
+    }
+
+    @Test func aNavigationToNowhereIsRejected() throws {
+        let error = try #require(rejection(v4("""
+            <EntityType Name="Order"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+            <NavigationProperty Name="Customer" Type="NS.Customer"/>
+            </EntityType>
+            """)))
+        #expect(error.line == 6)
+        #expect(error.message.contains("NavigationProperty Customer") && error.message.contains("NS.Customer"))
+    }
+
+    @Test func aV2NavigationThroughAMissingAssociationIsRejected() throws {
+        let error = try #require(rejection("""
+            <?xml version="1.0"?>
+            <edmx:Edmx xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx" Version="1.0">
+            <edmx:DataServices xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata" m:DataServiceVersion="2.0">
+            <Schema xmlns="http://schemas.microsoft.com/ado/2008/09/edm" Namespace="NS">
+            <EntityType Name="Order"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+            <NavigationProperty Name="Customer" Relationship="NS.Order_Customer" FromRole="Order" ToRole="Customer"/>
+            </EntityType>
+            </Schema></edmx:DataServices></edmx:Edmx>
+            """))
+        #expect(error.line == 6)
+        #expect(error.message.contains("Relationship NS.Order_Customer"))
+    }
+
+    @Test func aRootElementOfAWrongNamespaceIsRejected() throws {
+        let error = try #require(rejection("""
+            <?xml version="1.0"?>
+            <edmx:Edmx xmlns:edmx="http://example.com/not-edmx" Version="4.0"><edmx:DataServices/></edmx:Edmx>
+            """))
+        #expect(error.line == 2)
+        #expect(error.message.contains("http://example.com/not-edmx"))
+    }
+
+    @Test func aSchemaOfAWrongNamespaceIsRejected() throws {
+        let error = try #require(rejection("""
+            <?xml version="1.0"?>
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0"><edmx:DataServices>
+            <Schema xmlns="http://docs.oasis-open.org/odata/ns/edn" Namespace="NS"/>
+            </edmx:DataServices></edmx:Edmx>
+            """))
+        #expect(error.line == 3)
+        #expect(error.message.contains("not a CSDL namespace"))
+    }
+
+    @Test func anEntitySetOfAnUnknownTypeIsRejected() throws {
+        let error = try #require(rejection(v4(Self.productType + "\n<EntityContainer Name=\"C\">\n<EntitySet Name=\"Products\" EntityType=\"NS.Prodcut\"/>\n</EntityContainer>")))
+        #expect(error.line == 7)
+        #expect(error.message.contains("EntitySet Products") && error.message.contains("NS.Prodcut"))
+    }
+
+    @Test func aBaseTypeCycleIsRejected() throws {
+        let error = try #require(rejection(v4("""
+            <EntityType Name="A" BaseType="NS.B"/>
+            <EntityType Name="B" BaseType="NS.A"/>
+            """)))
+        #expect(error.line == 5)
+        #expect(error.message.contains("inherits from itself"))
+    }
+
+    @Test func aTypeDeclaredTwiceIsRejected() throws {
+        let error = try #require(rejection(v4(Self.productType + "\n<ComplexType Name=\"Product\"/>")))
+        #expect(error.line == 6)
+        #expect(error.message.contains("NS.Product is declared twice"))
+    }
+
+    @Test func aFacetThatIsNotANumberIsRejected() throws {
+        let error = try #require(rejection(v4("""
+            <ComplexType Name="Address">
+            <Property Name="Street" Type="Edm.String" MaxLength="long"/>
+            </ComplexType>
+            """)))
+        #expect(error.line == 6)
+        #expect(error.column == 43)
+        #expect(error.message.contains("MaxLength=\"long\""))
+    }
+
+    @Test func aFacetThatOverflowsIsAnErrorNotATrap() throws {
+        let error = try #require(rejection(v4("<ComplexType Name=\"A\"><Property Name=\"S\" Type=\"Edm.Decimal\" Precision=\"99999999999999999999999\"/></ComplexType>")))
+        #expect(error.line == 5)
+        #expect(error.message.contains("Precision"))
+    }
+
+    @Test func aPropertyWithoutATypeIsRejected() throws {
+        let error = try #require(rejection(v4("<ComplexType Name=\"A\">\n<Property Name=\"S\"/>\n</ComplexType>")))
+        #expect(error.line == 6)
+        #expect(error.message.contains("Property S has no Type"))
+    }
+
+    @Test func anUnsupportedVersionIsRejected() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="5.0"><edmx:DataServices>
+            <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="NS"/></edmx:DataServices></edmx:Edmx>
+            """
+        let error = try #require(rejection(text))
+        #expect(error.message.contains("unsupported EDMX version '5.0'"))
+    }
+
+    // MARK: Tolerated defects: diagnostics by default, errors in strict mode
+
+    static let bindingToNowhere = """
+        <EntityType Name="Order"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+        <NavigationProperty Name="Lines" Type="Collection(NS.Order)"/></EntityType>
+        <EntityContainer Name="C"><EntitySet Name="Orders" EntityType="NS.Order">
+        <NavigationPropertyBinding Path="Lines" Target="Nowhere"/>
+        </EntitySet></EntityContainer>
+        """
+
+    @Test func aBindingToNowhereIsRejectedInStrictMode() throws {
+        let error = try #require(rejection(v4(Self.bindingToNowhere), options: MetadataReader.Options(isStrict: true)))
+        #expect(error.line == 8)
+        #expect(error.message.contains("Target Nowhere"))
+    }
+
+    @Test func aBindingToNowhereIsDroppedWithADiagnosticByDefault() throws {
+        let model = try MetadataReader.read(v4(Self.bindingToNowhere))
+        #expect(model.entitySet(named: "Orders")?.navigationPropertyBindings.isEmpty == true)
+        let diagnostic = try #require(model.diagnostics.first)
+        #expect(diagnostic.line == 8)
+        #expect(diagnostic.message.contains("Target Nowhere"))
+    }
+
+    @Test func anUnknownEdmTypeIsRejectedWhenNotAccepted() throws {
+        let text = v4("<ComplexType Name=\"A\"><Property Name=\"F\" Type=\"Edm.Float\"/></ComplexType>")
+        let error = try #require(rejection(text, options: MetadataReader.Options(acceptsUnknownEdmTypes: false)))
+        #expect(error.line == 5)
+        #expect(error.message.contains("Edm.Float"))
+        let lenient = try MetadataReader.read(text)
+        #expect(lenient.complexType(named: "NS.A")?.properties.first?.type.kind == .unknownEdmType)
+    }
+
+    @Test func everyFixtureIsReadOrItsDefectsAreNamedInStrictMode() throws {
+        // Strict mode turns the tolerated defects of real documents into errors with a line.
+        let bytes = try #require(Fixtures.bytes("simple-odata-client/DynamicsCRM.xml"))
+        let lenient = try MetadataReader.read(bytes)
+        #expect(!lenient.diagnostics.isEmpty)
+        do {
+            _ = try MetadataReader.read(bytes, options: MetadataReader.Options(isStrict: true))
+            Issue.record("strict mode accepted Dynamics CRM's binding to the undeclared entity set owners")
+        } catch {
+            #expect(error.message.contains("owners"))
+            #expect(error.line == lenient.diagnostics.first?.line)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+"""Fixtures for the sync tests: the real test backends (odatapy V4, mock-sap V2) and the tool."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPOSITORY / "Tests" / "backends"))
+
+import backends  # noqa: E402
+
+FLIGHT = REPOSITORY / "Examples" / "FlightSample"
+
+
+@pytest.fixture(scope="module")
+def v4_server():
+    server = backends.start_v4(page_size=25, data="small")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def v4(v4_server):
+    v4_server.reset()
+    return v4_server
+
+
+@pytest.fixture(scope="module")
+def v2_server():
+    server = backends.start_v2(csrf=True, data="small")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def v2(v2_server):
+    v2_server.reset()
+    return v2_server
+
+
+@pytest.fixture
+def tool():
+    path = os.environ.get("OOD_TOOL")
+    if not path:
+        pytest.fail("OOD_TOOL is not set: run these tests through `make test`")
+
+    def run(*arguments):
+        return subprocess.run([path, *map(str, arguments)], capture_output=True, text=True, timeout=300)
+
+    return run
+
+
+@pytest.fixture
+def make_store(tool, tmp_path):
+    """Creates a store for the flight sample against a backend; returns its path."""
+
+    def make(server, version, *defining):
+        path = tmp_path / f"travel-{version}.store"
+        arguments = ["store", "create", path, "--metadata", FLIGHT / f"metadata-{version}.xml",
+                     "--service", server.service_root]
+        for name, url in defining:
+            arguments += ["--defining", f"{name}={url}"]
+        result = tool(*arguments)
+        assert result.returncode == 0, result.stderr
+        return path
+
+    return make
+
+
+def get_json(url: str, v2: bool = False):
+    """GET from the service directly (the tests' view of the truth)."""
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def status(tool, path):
+    result = tool("status", path, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def fault_proxy():
+    """Starts fault proxies (Tests/sync/fault_proxy.py) in front of backends; stops them after the test."""
+    from fault_proxy import FaultProxy
+
+    started = []
+
+    def start(backend):
+        proxy = FaultProxy(backend)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        proxy.stop()
+
+
+def store_tables(path) -> dict:
+    """Every table of a store, as sorted rows with every column (the `_ood_` system columns too)."""
+    connection = sqlite3.connect(path)
+    try:
+        names = [name for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {name: sorted(connection.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    finally:
+        connection.close()
