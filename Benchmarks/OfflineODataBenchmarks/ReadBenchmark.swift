@@ -13,7 +13,9 @@ import Glibc
 ///     rows), reported per row; the floor steps the statement and touches every column.
 func readBenchmark() throws {
     let path = "/tmp/ood-read-benchmark-\(getpid()).sqlite"
-    defer { removeDatabase(path) }
+    // OOD_KEEP_READ_DB=1 keeps the database for outside comparisons (Python's sqlite3, say).
+    let keep = getenv("OOD_KEEP_READ_DB") != nil
+    defer { if !keep { removeDatabase(path) } }
     let store = try OfflineStore.create(path: path, metadata: benchmarkMetadata, serviceRoot: "http://localhost/service/")
     defer { store.close() }
     var db: OpaquePointer?
@@ -69,6 +71,7 @@ func readBenchmark() throws {
     }
     Harness.report("read (b): 50,000 entities as JSON", value: allEngine / 1e6, unit: "ms",
                    baseline: ("same SQL, stepped, every column touched", allFloor / 1e6))
+    if keep { print("read: database kept at \(path); (b) SQL: \(allSQL)") }
     print("read (b): \(Harness.format(allEngine / rows / 1000)) µs/row (floor \(Harness.format(allFloor / rows / 1000)) µs/row), \(bytes) bytes of JSON")
     if sink == 42 { print("") }
 }

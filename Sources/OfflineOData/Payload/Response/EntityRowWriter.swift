@@ -25,8 +25,13 @@ struct EntityRowWriter {
     let idColumn: Int
     let select: [[String]]?
     private var layouts: [String: EntityLayout] = [:]
+    /// The set's own type's layout, kept apart so most rows need no dictionary lookup.
+    private var baseLayout: EntityLayout?
 
-    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?) {
+    private let cache: LayoutCache?
+
+    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?, cache: LayoutCache? = nil) {
+        self.cache = cache
         self.model = model
         self.dialect = dialect
         self.serviceRoot = serviceRoot
@@ -39,19 +44,37 @@ struct EntityRowWriter {
     /// The layout for a concrete type (the set's type when `_ood_type` is NULL).
     mutating func layout(for typeName: String) -> EntityLayout {
         if let known = layouts[typeName] { return known }
+        guard let cache else {
+            let layout = makeLayout(for: typeName)
+            layouts[typeName] = layout
+            return layout
+        }
+        let selection = select.map { $0.map { $0.joined(separator: "/") }.joined(separator: ",") } ?? "*"
+        let layout = cache.layout("\(idColumn)|\(table.entitySet)|\(typeName)|\(selection)") { makeLayout(for: typeName) }
+        layouts[typeName] = layout
+        return layout
+    }
+
+    private func makeLayout(for typeName: String) -> EntityLayout {
         let type = model.entityType(named: typeName) ?? model.entityType(named: table.entityType)
         let hierarchy = type.map { model.typeHierarchy(of: $0).map(\.qualifiedName) } ?? [table.entityType]
         let navigations = type.map { model.navigationProperties(of: $0).map(\.name) } ?? []
         let layout = EntityLayout(typeName: typeName, columns: columns, firstColumn: idColumn + SQLQuery.systemColumnCount,
-                                  admitted: Set(hierarchy), keyColumns: table.keyColumns, navigations: navigations)
-        layouts[typeName] = layout
+                                  admitted: Set(hierarchy), keyColumns: table.keyColumns, navigations: navigations, dialect: dialect)
         return layout
     }
 
     /// - Parameter context: a V4 `@odata.context` to write first (for a single-entity response).
     mutating func write(_ row: Statement, expanded: [ExpandedEntities], context: String? = nil, to writer: inout JSONWriter) throws(ODataError) {
-        let concreteType = row.columnType(at: idColumn + 2) == SQLITE_NULL ? table.entityType : (row.text(at: idColumn + 2) ?? table.entityType)
-        let layout = layout(for: concreteType)
+        let isBaseType = row.columnType(at: idColumn + 2) == SQLITE_NULL
+        let concreteType = isBaseType ? table.entityType : (row.text(at: idColumn + 2) ?? table.entityType)
+        let layout: EntityLayout
+        if isBaseType, let known = baseLayout {
+            layout = known
+        } else {
+            layout = self.layout(for: concreteType)
+            if isBaseType { baseLayout = layout }
+        }
         let id = row.int(at: idColumn)
         writer.beginObject()
         var entityURI = ""
@@ -82,7 +105,7 @@ struct EntityRowWriter {
             }
             writer.endObject()
         }
-        try writeProperties(row, layout.steps, to: &writer)
+        try writeProperties(row, layout, to: &writer)
         for navigation in layout.navigations {
             if let related = expanded.first(where: { $0.name == navigation.name }) {
                 related.write(forParent: id, dialect: dialect, to: &writer)
@@ -100,62 +123,82 @@ struct EntityRowWriter {
         writer.endObject()
     }
 
-    func writeProperties(_ row: Statement, _ steps: [EntityLayout.Step], to writer: inout JSONWriter) throws(ODataError) {
-        for step in steps {
-            switch step {
-            case .open(let key):
-                writer.writeKey(key)
-                writer.beginObject()
-            case .close:
-                writer.endObject()
-            case .value(let column, let key, let stored):
-                writer.writeKey(key)
-                try Self.writeValue(row, column, stored, dialect: dialect, to: &writer)
+    func writeProperties(_ row: Statement, _ layout: EntityLayout, to writer: inout JSONWriter) throws(ODataError) {
+        try layout.steps.withUnsafeBufferPointer { (steps: UnsafeBufferPointer<EntityLayout.Step>) throws(ODataError) in
+            for step in steps {
+                switch step {
+                case .open(let key):
+                    writer.writeKey(layout.keys[key])
+                    writer.beginObject()
+                case .close:
+                    writer.endObject()
+                case .value(let column, let key, let stored, let form):
+                    writer.writeKey(layout.keys[key])
+                    if !(try Self.writeFast(row, column, form, to: &writer)) {
+                        try EDMValueCodec.write(row.value(at: column), column: columns[stored], dialect: dialect, to: &writer)
+                    }
+                }
             }
         }
     }
 
-    /// One stored value as its JSON property value.
+    /// One stored value as its JSON property value (the codec's form, by the fastest route).
     static func writeValue(_ row: Statement, _ column: Int, _ stored: StoredColumn, dialect: Dialect,
                            to writer: inout JSONWriter) throws(ODataError) {
+        if try !writeFast(row, column, EntityLayout.form(of: stored, dialect), to: &writer) {
+            try EDMValueCodec.write(row.value(at: column), column: stored, dialect: dialect, to: &writer)
+        }
+    }
+
+    /// Writes the value without a copy when its form allows; false leaves it to the codec.
+    @inline(__always)
+    static func writeFast(_ row: Statement, _ column: Int, _ form: EntityLayout.ValueForm, to writer: inout JSONWriter) throws(ODataError) -> Bool {
         let storage = row.columnType(at: column)
         if storage == SQLITE_NULL {
             writer.writeNull()
-            return
+            return true
         }
-        switch stored.content {
-        case .primitive(let type):
-            switch (type, storage) {
-            case (.string, SQLITE_TEXT), (.guid, SQLITE_TEXT), (.date, SQLITE_TEXT):
-                writer.writeString(utf8: row.textBytes(at: column))
-                return
-            case (.int16, SQLITE_INTEGER), (.int32, SQLITE_INTEGER), (.byte, SQLITE_INTEGER), (.sByte, SQLITE_INTEGER):
-                writer.writeNumber(row.int(at: column))
-                return
-            case (.int64, SQLITE_INTEGER) where dialect == .v4:
-                writer.writeNumber(row.int(at: column))
-                return
-            case (.boolean, SQLITE_INTEGER):
-                writer.writeBool(row.int(at: column) != 0)
-                return
-            case (.double, SQLITE_FLOAT), (.single, SQLITE_FLOAT):
-                let number = row.double(at: column)
-                if number.isFinite {
-                    try writer.writeNumber(number)
-                    return
-                }
-            default:
-                break
-            }
-        case .enumeration where storage == SQLITE_TEXT:
+        switch form {
+        case .text where storage == SQLITE_TEXT:
             writer.writeString(utf8: row.textBytes(at: column))
-            return
+        case .integer where storage == SQLITE_INTEGER:
+            writer.writeNumber(row.int(at: column))
+        case .boolean where storage == SQLITE_INTEGER:
+            writer.writeBool(row.int(at: column) != 0)
+        case .double where storage == SQLITE_FLOAT:
+            let number = row.double(at: column)
+            guard number.isFinite else { return false }
+            try writer.writeNumber(number)
         case .json where storage == SQLITE_TEXT:
             writer.writeRaw(UnsafeRawBufferPointer(row.textBytes(at: column)))
-            return
+        case .decimal where storage == SQLITE_TEXT:
+            try writer.writeNumber(text: row.textBytes(at: column))
+        case .instant where storage == SQLITE_TEXT:
+            return writeInstant(row.textBytes(at: column), to: &writer)
         default:
-            break
+            return false
         }
-        try EDMValueCodec.write(row.value(at: column), column: stored, dialect: dialect, to: &writer)
+        return true
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss.fffffffZ` (the stored form) as V4 writes it: the fraction without its
+    /// trailing zeros, none when it is zero. Anything else is left to the codec.
+    @inline(__always)
+    static func writeInstant(_ stored: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter) -> Bool {
+        guard stored.count == 28, stored[19] == UInt8(ascii: "."), stored[27] == UInt8(ascii: "Z") else { return false }
+        var end = 27
+        while end > 20 && stored[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in
+            var count = 0
+            let kept = end == 20 ? 19 : end
+            for index in 0..<kept {
+                buffer[count] = stored[index]
+                count += 1
+            }
+            buffer[count] = UInt8(ascii: "Z")
+            count += 1
+            writer.writeString(utf8: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            return true
+        }
     }
 }

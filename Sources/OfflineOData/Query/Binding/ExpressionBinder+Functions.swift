@@ -49,8 +49,8 @@ extension ExpressionBinder {
         for (parameter, argument) in zip(parameters, arguments) {
             bound.append(try bindArgument(argument, as: parameter, of: function))
         }
-        var result = fixedResult ?? bound.first?.type ?? .null
-        if fixedResult == nil, let type = result.primitive, TypePromotion.isInteger(type) { result = .primitive(type) }
+        // round/floor/ceiling keep their argument's type.
+        let result = fixedResult ?? bound.first?.type ?? .null
         return BoundExpression(.function(function, bound), type: result, range: range)
     }
 

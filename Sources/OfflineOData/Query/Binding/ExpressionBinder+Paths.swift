@@ -79,14 +79,14 @@ extension ExpressionBinder {
             guard segment.argumentLists.isEmpty else {
                 throw binder.semantic("'\(name)' is not a function", at: segment.range)
             }
-            if let property = model.property(name, of: type) {
+            if let property = type.property(named: name) ?? model.property(name, of: type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
                                                  propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
-            if let navigation = model.navigationProperty(name, of: type) {
+            if let navigation = type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type) {
                 let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type, at: segment.range)
                 guard let target = model.entityType(named: bound.targetType) else {
                     throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)

@@ -2,7 +2,8 @@
 /// resolves the resource path to entity sets, keys and navigations, and the query options to typed
 /// expression trees. Every fault is an `ODataError(.semantic, ..., offset:)` naming the offending
 /// token at its position in the original URL (offsets count UTF-8 bytes, which equal characters
-/// for the ASCII text that RFC 3986 URLs are); what is valid OData but beyond an offline store
+/// for the ASCII text that RFC 3986 URLs are; ``ODataError/convertingByteOffset(in:)`` turns them
+/// into character offsets, as `LocalReader` does); what is valid OData but beyond an offline store
 /// (`$search`, `$apply`, singletons) is `.unsupported`.
 public struct ODataBinder: Sendable {
     public let model: MetadataModel

@@ -10,27 +10,28 @@ struct ReadPlan {
 
 /// Entry point of the translation stage: a bound read to its statements.
 enum ReadTranslation {
-    static func plan(_ request: BoundRequest, schema: StoreSchema, now: String = currentInstantText()) throws(ODataError) -> ReadPlan {
+    static func plan(_ request: BoundRequest, schema: StoreSchema, now: String = currentInstantText(),
+                     names: SQLNameCache? = nil) throws(ODataError) -> ReadPlan {
         guard let path = request.path else {
             throw ODataError(.unsupported, "only reads of entity sets, entities and their properties are translated to SQL")
         }
         var plan = ReadPlan()
         switch request.target {
         case .collection:
-            var translator = SQLTranslator(schema: schema, now: now)
+            var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options)
             if request.options.includeCount {
-                var counter = SQLTranslator(schema: schema, now: now)
+                var counter = SQLTranslator(schema: schema, now: now, names: names)
                 plan.count = try counter.countQuery(path, request.options)
             }
         case .entity:
-            var translator = SQLTranslator(schema: schema, now: now)
+            var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options)
         case .property(let propertyPath, _):
-            var translator = SQLTranslator(schema: schema, now: now)
+            var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
         case .count:
-            var counter = SQLTranslator(schema: schema, now: now)
+            var counter = SQLTranslator(schema: schema, now: now, names: names)
             plan.count = try counter.countQuery(path, request.options)
         default:
             throw ODataError(.unsupported, "this request is not a read of stored entities")

@@ -4,8 +4,12 @@ struct SQLParameters {
 
     mutating func add(_ value: SQLValue) -> String {
         values.append(value)
-        return "?\(values.count)"
+        let number = values.count
+        return number < Self.placeholders.count ? Self.placeholders[number] : "?" + String(number)
     }
+
+    /// `?0` ... `?63`, made once: most statements have a handful of parameters.
+    private static let placeholders: [String] = (0..<64).map { "?" + String($0) }
 
     mutating func add(_ value: BoundValue) -> String {
         switch value {

@@ -49,7 +49,8 @@ extension SQLTranslator {
                 if case .null = item.kind { hasNull = true; continue }
                 listed.append(try sql(item, scopes, .value))
             }
-            var test = listed.isEmpty ? "0" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
+            // Every parameter must appear in the text, so an empty list still mentions the operand.
+            var test = listed.isEmpty ? "(\(value) IS NULL AND 0)" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
             if position == .value && !listed.isEmpty { test = "coalesce(\(test), 0)" }
             return hasNull ? "(\(value) IS NULL OR \(test))" : "(\(test))"
         case .has(let operand, let flags):
@@ -59,7 +60,7 @@ extension SQLTranslator {
             for member in members.split(separator: ",") {
                 terms.append("instr(',' || replace(\(value), ' ', '') || ',', ',' || \(parameters.add(SQLValue.text(String(member)))) || ',') > 0")
             }
-            return "(" + (terms.isEmpty ? "1" : terms.joined(separator: " AND ")) + ")"
+            return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
         case .lambda(let lambda):
             return try lambdaSQL(lambda, scopes)
         case .count(let source):

@@ -74,7 +74,8 @@ extension SQLTranslator {
                 let test = try translator.sql(predicate, inner, lambda.quantifier == .any ? .condition : .value)
                 condition += lambda.quantifier == .any ? " AND \(test)" : " AND (\(test)) IS NOT 1"
             } else if lambda.quantifier == .all {
-                return "1"
+                // all() with no predicate holds; the condition stays so its parameters stay bound.
+                condition += " AND 0"
             }
             let exists = "EXISTS (SELECT 1 FROM \(from) WHERE \(condition))"
             return lambda.quantifier == .any ? exists : "(NOT \(exists))"

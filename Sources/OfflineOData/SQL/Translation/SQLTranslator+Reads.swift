@@ -9,7 +9,13 @@ extension SQLTranslator {
         let alias = Self.mainAlias
         let conditions = try whereConditions(path, options, alias: alias, table: table)
         let columns = try selectedColumns(table, select ?? options.select)
-        var sql = "SELECT " + columnList(alias, columns) + " FROM \(table.quotedName) AS \(alias) WHERE " + conditions.joined(separator: " AND ")
+        let list: String
+        if (select ?? options.select) == nil, let names {
+            list = names.columnList(table) { columnList(alias, columns) }
+        } else {
+            list = columnList(alias, columns)
+        }
+        var sql = "SELECT " + list + " FROM \(table.quotedName) AS \(alias) WHERE " + conditions.joined(separator: " AND ")
         sql += try orderClause(options.orderBy, alias: alias, table: table, isCollection: path.isCollection)
         if path.isCollection {
             if let top = options.top {

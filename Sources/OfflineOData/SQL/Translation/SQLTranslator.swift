@@ -12,10 +12,13 @@ struct SQLTranslator {
     let now: String
     var parameters = SQLParameters()
     private var aliasCounter = 0
+    /// Schema-only SQL text shared across translations, when the caller keeps one.
+    let names: SQLNameCache?
 
-    init(schema: StoreSchema, now: String) {
+    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil) {
         self.schema = schema
         self.now = now
+        self.names = names
     }
 
     mutating func newAlias(_ prefix: String = "a") -> String {
@@ -33,7 +36,8 @@ struct SQLTranslator {
     static func notDeleted(_ alias: String) -> String { "\(alias).\"_ood_change\" IS NOT 'deleted'" }
 
     func column(_ table: EntitySetTable, _ path: [String]) throws(ODataError) -> StoredColumn {
-        guard let column = table.column(path: path) else {
+        let found = path.count == 1 ? path.first.flatMap { table.column(named: $0) } : table.column(path: path)
+        guard let column = found else {
             throw ODataError(.unsupported, "'\(path.joined(separator: "/"))' of '\(table.entitySet)' is not stored as a column, so the offline store cannot filter or sort on it")
         }
         return column

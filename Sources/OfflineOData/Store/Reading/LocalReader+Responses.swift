@@ -14,7 +14,7 @@ extension LocalReader {
         try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
-            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select)
+            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts)
             writer.beginObject()
             if dialect == .v4 {
                 writer.writeKey(Self.contextKey)
@@ -49,7 +49,7 @@ extension LocalReader {
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
             guard try statement.step() else { throw ODataError(.notFound, "no entity '\(pathText)' in the offline store") }
-            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select)
+            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts)
             if dialect == .v4 {
                 try rows.write(statement, expanded: expanded, context: contextURL(path.entitySet + selectSuffix(request.options.select) + "/$entity"), to: &writer)
             } else {
@@ -95,7 +95,7 @@ extension LocalReader {
             // A complex property: its leaves, re-nested.
             let layout = EntityLayout(typeName: query.table.entityType, columns: query.columns, firstColumn: first,
                                       admitted: Set(query.columns.map(\.declaringType)), keyColumns: [], navigations: [],
-                                      stripping: propertyPath)
+                                      dialect: dialect, stripping: propertyPath)
             let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: nil)
             writer.beginObject()
             if dialect == .v4 {
@@ -107,7 +107,7 @@ extension LocalReader {
                 writer.writeKey(name)
                 writer.beginObject()
             }
-            try rows.writeProperties(statement, layout.steps, to: &writer)
+            try rows.writeProperties(statement, layout, to: &writer)
             if dialect == .v2 {
                 writer.endObject()
                 writer.endObject()

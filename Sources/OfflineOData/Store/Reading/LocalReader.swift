@@ -11,6 +11,8 @@ public final class LocalReader {
     let parser: ODataURLParser
     let binder: ODataBinder
     let statements = StatementCache()
+    let layouts = LayoutCache()
+    let names = SQLNameCache()
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
     static let expandChunkSize = 500
 
@@ -26,7 +28,13 @@ public final class LocalReader {
 
     /// Parses and binds `url`, rejecting what the offline store does not answer.
     public func bind(url: String) throws(ODataError) -> BoundRequest {
-        let request = try binder.bind(parser.parse(url))
+        let syntax = try parser.parse(url)
+        let request: BoundRequest
+        do {
+            request = try binder.bind(syntax)
+        } catch {
+            throw error.convertingByteOffset(in: url)
+        }
         switch request.target {
         case .operation(let name):
             throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
@@ -56,13 +64,13 @@ public final class LocalReader {
     /// The main statement's SQL for `url` (parse, bind and translate, nothing run): for tools and
     /// benchmarks that want the translation alone.
     public func translatedSQL(url: String) throws(ODataError) -> String {
-        let plan = try ReadTranslation.plan(bind(url: url), schema: schema)
+        let plan = try ReadTranslation.plan(bind(url: url), schema: schema, names: names)
         return (plan.main ?? plan.count)?.sql ?? ""
     }
 
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let request = try bind(url: url)
-        let plan = try ReadTranslation.plan(request, schema: schema)
+        let plan = try ReadTranslation.plan(request, schema: schema, names: names)
         let pathText = String(url.prefix { $0 != "?" && $0 != "#" })
         switch request.target {
         case .count:

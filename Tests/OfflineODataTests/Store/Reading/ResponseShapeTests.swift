@@ -46,6 +46,8 @@ import Testing
         #expect(store.error("Agencies(99)/Name")?.code == .notFound)
         #expect(store.error("Agencies(3)/Bookings(AgencyID=1,Number=1)")?.code == .notFound)
         #expect(try store.values("Agencies(7)/Bookings") == [])
+        let unicode = store.error("Agencies?$filter=Name eq 'Zürich' and Nope eq 1")
+        #expect(unicode?.code == .semantic && unicode?.offset == 38)
         let operation = store.error("TopAgencies()?$filter=ID eq 1")
         #expect(operation?.code == .unsupported)
         #expect(operation?.message.contains("does not run operations") == true)
