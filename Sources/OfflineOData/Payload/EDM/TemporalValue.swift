@@ -133,12 +133,52 @@ public struct TemporalValue: Sendable, Equatable {
     /// `YYYY-MM-DDThh:mm:ss.fffffffZ` in UTC, fixed width: the stored form, ordered as the instants.
     public var canonicalText: String {
         let value = utc
-        return "\(pad(value.year, 4))-\(pad(value.month, 2))-\(pad(value.day, 2))T\(pad(value.hour, 2)):"
-            + "\(pad(value.minute, 2)):\(pad(value.second, 2)).\(pad(value.ticks, 7))Z"
+        guard value.hasFixedWidthFields else {
+            return "\(pad(value.year, 4))-\(pad(value.month, 2))-\(pad(value.day, 2))T\(pad(value.hour, 2)):"
+                + "\(pad(value.minute, 2)):\(pad(value.second, 2)).\(pad(value.ticks, 7))Z"
+        }
+        // Written digit by digit: string interpolation of padded parts cost more than parsing
+        // the value did (every downloaded DateTimeOffset comes through here).
+        return String(unsafeUninitializedCapacity: 28) { buffer in
+            var at = 0
+            value.writeDate(into: buffer, at: &at)
+            buffer[at] = UInt8(ascii: "T"); at += 1
+            writeDigits(value.hour, 2, into: buffer, at: &at)
+            buffer[at] = UInt8(ascii: ":"); at += 1
+            writeDigits(value.minute, 2, into: buffer, at: &at)
+            buffer[at] = UInt8(ascii: ":"); at += 1
+            writeDigits(value.second, 2, into: buffer, at: &at)
+            buffer[at] = UInt8(ascii: "."); at += 1
+            writeDigits(value.ticks, 7, into: buffer, at: &at)
+            buffer[at] = UInt8(ascii: "Z"); at += 1
+            return at
+        }
     }
 
     /// `YYYY-MM-DD`: the stored and written form of `Edm.Date`.
-    public var dateText: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var dateText: String {
+        guard hasFixedWidthFields else { return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            var at = 0
+            writeDate(into: buffer, at: &at)
+            return at
+        }
+    }
+
+    /// Every field fits its fixed width (what ``pad(_:_:)`` would not have to widen).
+    private var hasFixedWidthFields: Bool {
+        (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) && (0...99).contains(hour)
+            && (0...99).contains(minute) && (0...99).contains(second) && (0...9_999_999).contains(ticks)
+    }
+
+    /// `YYYY-MM-DD` into `buffer` from `at`.
+    private func writeDate(into buffer: UnsafeMutableBufferPointer<UInt8>, at: inout Int) {
+        writeDigits(year, 4, into: buffer, at: &at)
+        buffer[at] = UInt8(ascii: "-"); at += 1
+        writeDigits(month, 2, into: buffer, at: &at)
+        buffer[at] = UInt8(ascii: "-"); at += 1
+        writeDigits(day, 2, into: buffer, at: &at)
+    }
 
     /// `hh:mm:ss[.fffffff]`, trailing zeros of the fraction dropped: `Edm.TimeOfDay` as written.
     public var timeOfDayText: String {
@@ -209,6 +249,19 @@ func daysIn(month: Int, year: Int) -> Int {
 func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     let quotient = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+}
+
+/// `value` (0 ..< 10^width) as exactly `width` decimal digits into `buffer` from `at`.
+@inline(__always)
+private func writeDigits(_ value: Int, _ width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at: inout Int) {
+    var rest = value
+    var position = at + width
+    while position > at {
+        position -= 1
+        buffer[position] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+        rest /= 10
+    }
+    at += width
 }
 
 /// `value` in decimal, left-padded with zeros to `width` digits.
