@@ -183,5 +183,5 @@ final class IngestSession {
     }
 
     /// The ids this session wrote into `entitySet`.
-    func seenIDs(in entitySet: String) -> Set<Int64>? { plans[entitySet]?.seen }
+    func seenIDs(in entitySet: String) -> EntityIDSet? { plans[entitySet]?.seen }
 }

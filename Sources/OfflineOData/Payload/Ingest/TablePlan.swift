@@ -19,8 +19,8 @@ final class TablePlan {
     let maskWords: Int
 
     /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
-    /// request's other memberships. Eight bytes per entity (about 10 MB per million).
-    var seen: Set<Int64> = []
+    /// request's other memberships. About a bit per entity (``EntityIDSet``).
+    var seen = EntityIDSet()
     /// Buffers of finished entities, reused so that reading an entity allocates nothing.
     var spareValues: [[SQLValue]] = []
     var spareMasks: [[UInt64]] = []
