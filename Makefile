@@ -105,6 +105,9 @@ bench: cmake-build
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write
 	@echo "== Local reads, and against Python's sqlite3"
 	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
+	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
+	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata
+	$(PYTHON) Benchmarks/python/download_vs_python.py $(CURDIR)/.build-bench/release/offline-odata
 
 install: cmake-build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)

@@ -29,11 +29,11 @@ struct EntityRemoval {
         let select = try session.statement("SELECT entity_set, entity_id FROM ood_membership WHERE defining_request = ?1")
         try select.bind([.text(session.definingRequest.name)])
         var stale: [(entitySet: String, id: Int64)] = []
-        var seen: [String: Set<Int64>] = [:]
+        var seen: [String: EntityIDSet] = [:]
         while try select.step() {
             let entitySet = select.text(at: 0) ?? ""
             let id = select.int(at: 1)
-            if seen[entitySet] == nil { seen[entitySet] = session.seenIDs(in: entitySet) ?? [] }
+            if seen[entitySet] == nil { seen[entitySet] = session.seenIDs(in: entitySet) ?? EntityIDSet() }
             if seen[entitySet]?.contains(id) != true { stale.append((entitySet, id)) }
         }
         for entry in stale {

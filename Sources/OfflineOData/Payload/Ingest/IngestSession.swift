@@ -194,7 +194,7 @@ final class IngestSession {
     /// in one statement per table and page (``flushMemberships()``): a statement per entity cost
     /// a fifth of the ingest time.
     func addMembership(_ plan: TablePlan, entityID: Int64) throws(ODataError) {
-        guard plan.seen.insert(entityID).inserted else { return }
+        guard plan.seen.insert(entityID) else { return }
         plan.pendingMemberships.append(entityID)
         if plan.pendingMemberships.count == 1 { plansWithPendingMemberships.append(plan) }
     }
@@ -228,5 +228,5 @@ final class IngestSession {
     }
 
     /// The ids this session wrote into `entitySet`.
-    func seenIDs(in entitySet: String) -> Set<Int64>? { plans[entitySet]?.seen }
+    func seenIDs(in entitySet: String) -> EntityIDSet? { plans[entitySet]?.seen }
 }

@@ -22,8 +22,8 @@ final class TablePlan {
     let maskWords: Int
 
     /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
-    /// request's other memberships. Eight bytes per entity (about 10 MB per million).
-    var seen: Set<Int64> = []
+    /// request's other memberships. About a bit per entity (``EntityIDSet``).
+    var seen = EntityIDSet()
     /// Entities of this page whose membership is not written yet.
     var pendingMemberships: [Int64] = []
     /// Buffers of finished entities, reused so that reading an entity allocates nothing.

@@ -24,6 +24,19 @@ import Testing
         #expect(TemporalValue(iso: input) == nil)
     }
 
+    @Test func fixedWidthTextsMatchThePaddedForms() {
+        // The digit-by-digit writers against the padded interpolation they replace, and the
+        // out-of-range fields (year 0 after a UTC shift, year 10000) that take the slow path.
+        let values = [TemporalValue(year: 1, month: 1, day: 1), TemporalValue(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, ticks: 9_999_999),
+                      TemporalValue(year: 2024, month: 2, day: 29, hour: 7, minute: 5, second: 3, ticks: 120),
+                      TemporalValue(year: 0, month: 12, day: 31, hour: 23), TemporalValue(year: 10000, month: 1, day: 1)]
+        for value in values {
+            #expect(value.dateText == "\(pad(value.year, 4))-\(pad(value.month, 2))-\(pad(value.day, 2))")
+            #expect(value.canonicalText == "\(pad(value.year, 4))-\(pad(value.month, 2))-\(pad(value.day, 2))T\(pad(value.hour, 2)):"
+                    + "\(pad(value.minute, 2)):\(pad(value.second, 2)).\(pad(value.ticks, 7))Z")
+        }
+    }
+
     @Test func canonicalTextSortsAsTheInstants() throws {
         let inputs = ["2024-01-01T10:00:00+02:00", "2024-01-01T08:00:00.0000001Z", "2023-12-31T23:59:59-09:00",
                       "1999-12-31T23:59:59Z", "2024-01-01T07:59:59.9999999Z", "2000-02-29T12:00:00+14:00",
