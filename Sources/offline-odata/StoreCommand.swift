@@ -127,15 +127,7 @@ struct StoreCommand: ParsableCommand {
                     writer.writeKey("serviceRoot"); root.map { writer.writeString($0) } ?? writer.writeNull()
                     writer.writeKey("entitySets"); writer.writeValue(.array(sets.map { .string($0) }))
                     writer.writeKey("definingRequests")
-                    writer.beginArray()
-                    for request in requests {
-                        writer.beginObject()
-                        writer.writeKey("name"); writer.writeString(request.name)
-                        writer.writeKey("url"); writer.writeString(request.url)
-                        writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
-                        writer.endObject()
-                    }
-                    writer.endArray()
+                    writeDefiningRequests(requests, to: &writer)
                     writer.endObject()
                     print(String(decoding: writer.bytes, as: UTF8.self))
                 } else {

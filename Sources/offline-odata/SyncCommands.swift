@@ -98,16 +98,7 @@ struct StatusCommand: ParsableCommand {
                 }
                 writer.endArray()
                 writer.writeKey("definingRequests")
-                writer.beginArray()
-                for request in requests {
-                    writer.beginObject()
-                    writer.writeKey("name"); writer.writeString(request.name)
-                    writer.writeKey("url"); writer.writeString(request.url)
-                    writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
-                    writer.writeKey("hasDeltaLink"); writer.writeBool(request.deltaLink != nil)
-                    writer.endObject()
-                }
-                writer.endArray()
+                writeDefiningRequests(requests, to: &writer)
                 writer.endObject()
                 print(String(decoding: writer.bytes, as: UTF8.self))
                 return
@@ -191,4 +182,18 @@ struct DownloadCommand: ParsableCommand {
             exitWithError(error)
         }
     }
+}
+
+/// The defining requests as a JSON array, the same in every read-only subcommand's `--json`.
+func writeDefiningRequests(_ requests: [DefiningRequest], to writer: inout JSONWriter) {
+    writer.beginArray()
+    for request in requests {
+        writer.beginObject()
+        writer.writeKey("name"); writer.writeString(request.name)
+        writer.writeKey("url"); writer.writeString(request.url)
+        writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("hasDeltaLink"); writer.writeBool(request.deltaLink != nil)
+        writer.endObject()
+    }
+    writer.endArray()
 }

@@ -14,35 +14,10 @@ import pytest
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY / "Tests" / "backends"))
 
-import backends  # noqa: E402
+import backends  # noqa: E402,F401
+from backend_fixtures import v2, v2_server, v4, v4_server  # noqa: E402,F401
 
 FLIGHT = REPOSITORY / "Examples" / "FlightSample"
-
-
-@pytest.fixture(scope="module")
-def v4_server():
-    server = backends.start_v4(page_size=25, data="small")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def v4(v4_server):
-    v4_server.reset()
-    return v4_server
-
-
-@pytest.fixture(scope="module")
-def v2_server():
-    server = backends.start_v2(csrf=True, data="small")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def v2(v2_server):
-    v2_server.reset()
-    return v2_server
 
 
 @pytest.fixture
