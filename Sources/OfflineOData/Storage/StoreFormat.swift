@@ -33,6 +33,8 @@ enum StoreFormat {
             PRIMARY KEY (entity_set, entity_id, defining_request)
         ) WITHOUT ROWID;
         CREATE INDEX ood_membership_request ON ood_membership (defining_request, entity_set);
+        -- A rowid table: SQLite 3.40's integrity_check wrongly reports NULL in the indexed NOT NULL
+        -- column target_set of the same table declared WITHOUT ROWID.
         CREATE TABLE ood_link (
             source_set TEXT NOT NULL,
             source_id INTEGER NOT NULL,
@@ -40,7 +42,7 @@ enum StoreFormat {
             target_set TEXT NOT NULL,
             target_id INTEGER NOT NULL,
             PRIMARY KEY (source_set, navigation, source_id, target_id)
-        ) WITHOUT ROWID;
+        );
         CREATE INDEX ood_link_target ON ood_link (target_set, target_id);
         CREATE TABLE ood_request_queue (
             id INTEGER PRIMARY KEY AUTOINCREMENT,

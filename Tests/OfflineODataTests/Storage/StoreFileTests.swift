@@ -70,4 +70,16 @@ import Testing
         store.close()
         #expect { try store.formatVersion() } throws: { ($0 as? ODataError)?.code == .misuse }
     }
+
+    @Test func aStoreWithLinksPassesSQLitesIntegrityCheck() throws {
+        let folder = TemporaryFolder()
+        let store = try StoreFile(path: folder.file("links.store"))
+        let result = try store.withConnection { db throws(ODataError) -> String? in
+            try db.prepare("INSERT INTO ood_link VALUES ('A', 1, 'Nav', 'B', 2)").run()
+            try db.prepare("INSERT INTO ood_membership VALUES ('A', 1, 'D')").run()
+            return try db.scalarText("PRAGMA integrity_check")
+        }
+        #expect(result == "ok")
+        store.close()
+    }
 }
