@@ -6,7 +6,7 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Create and inspect store files.",
-        subcommands: [Create.self, Info.self]
+        subcommands: [Create.self, Info.self, Load.self]
     )
 
     /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.
@@ -140,6 +140,51 @@ struct StoreCommand: ParsableCommand {
                         print("  \(request.name) = \(request.url)  (last download: \(request.lastDownload ?? "never"))")
                     }
                 }
+            } catch {
+                exitWithError(error)
+            }
+        }
+    }
+
+    /// `offline-odata store load STORE --defining NAME FILE...`.
+    struct Load: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load pages of an OData JSON response into a store, as a defining request's result.",
+            discussion: """
+                The files are the pages of one response, in order, in the store's dialect (V4 JSON
+                or V2 JSON); they are loaded in one transaction, all or nothing.
+
+                Example:
+                  offline-odata store load travel.store --defining Agencies page1.json page2.json
+
+                Exit codes: 0 loaded; 1 a page could not be loaded (nothing was changed).
+                """
+        )
+
+        @Argument(help: "The path of the store file.")
+        var path: String
+
+        @Option(name: .customLong("defining"), help: "The defining request the pages answer.")
+        var definingRequest: String
+
+        @Flag(help: "The pages are the whole result: remove what the request held and they lack.")
+        var full = false
+
+        @Argument(help: "The page files, in order.")
+        var files: [String]
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give at least one page file") }
+        }
+
+        func run() throws {
+            do throws(ODataError) {
+                let store = try OfflineStore.open(path: path)
+                defer { store.close() }
+                var pages: [[UInt8]] = []
+                for file in files { pages.append(try readWholeFile(file)) }
+                let entities = try store.load(pages: pages, definingRequest: definingRequest, fullRefresh: full)
+                print("loaded \(definingRequest): \(entities) entities from \(pages.count) page\(pages.count == 1 ? "" : "s")")
             } catch {
                 exitWithError(error)
             }

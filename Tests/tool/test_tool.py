@@ -123,7 +123,7 @@ def test_store_info_help_and_errors(tool, tmp_path):
 
 import pytest
 
-SUBCOMMANDS = [["store", "create"], ["store", "info"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"],
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"],
                ["status"]]
 
 
@@ -197,3 +197,28 @@ def test_download_and_upload_take_a_timeout(tool, subcommand, tmp_path):
     assert tool("store", "create", path).returncode == 0
     assert tool(subcommand, path, "--timeout", "0").returncode == 64
     assert tool(subcommand, path, "--timeout=-1").returncode == 64
+
+
+def test_store_load_pages_then_read_them(tool, tmp_path):
+    path = str(tmp_path / "load.store")
+    assert tool("store", "create", path, "--metadata", FLIGHT_V4, "--defining", "Agencies=TravelagencyCollection").returncode == 0
+    page1 = tmp_path / "p1.json"
+    page2 = tmp_path / "p2.json"
+    page1.write_text(json.dumps({"value": [{"agencynum": "1", "name": "O'Brien & Co", "city": "Rome", "country": "IT"},
+                                           {"agencynum": "2", "name": "Agency 100%", "city": "Beijing", "country": "CN"}],
+                                 "@odata.nextLink": "TravelagencyCollection?$skiptoken=2"}))
+    page2.write_text(json.dumps({"value": [{"agencynum": "3", "name": "Zürich Reisen", "city": "Zürich", "country": "CH"}]}))
+    loaded = tool("store", "load", path, "--defining", "Agencies", str(page1), str(page2))
+    assert loaded.returncode == 0, loaded.stderr
+    assert "3 entities from 2 pages" in loaded.stdout
+    read = tool("request", path, "TravelagencyCollection?$filter=city eq 'Zürich' or contains(name,'100%25')&$orderby=agencynum")
+    assert read.returncode == 0, read.stderr
+    assert [a["agencynum"] for a in json.loads(read.stdout)["value"]] == ["2", "3"]
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"value":[{"agencynum":"4",}]}')
+    failed = tool("store", "load", path, "--defining", "Agencies", str(page1), str(broken))
+    assert failed.returncode == 1 and "offset" in failed.stderr
+    unknown = tool("store", "load", path, "--defining", "Nope", str(page1))
+    assert unknown.returncode == 1 and "no defining request named 'Nope'" in unknown.stderr
+    assert tool("store", "load", "--help").returncode == 0

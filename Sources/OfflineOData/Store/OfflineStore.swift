@@ -227,6 +227,20 @@ public final class OfflineStore: @unchecked Sendable {
         return outcomes
     }
 
+    /// Loads pages of an OData JSON response (V2 or V4, in the store's dialect) as the result of the
+    /// defining request `name`, in one transaction; with `fullRefresh`, what the request held
+    /// before and the pages lack is removed, as after a full download.
+    ///
+    /// - Returns: the number of entities the pages held, expanded ones included.
+    public func load(pages: [[UInt8]], definingRequest name: String, fullRefresh: Bool = false) throws(ODataError) -> Int {
+        guard let request = try definingRequests().first(where: { $0.name == name }) else {
+            throw ODataError(.misuse, "the store has no defining request named '\(name)'")
+        }
+        let summaries = try file.ingest(pages: pages, definingRequest: request, model: model, schema: schema,
+                                        dialect: dialect, fullRefresh: fullRefresh)
+        return summaries.reduce(0) { $0 + $1.entities }
+    }
+
     /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
     ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
