@@ -197,3 +197,75 @@ func writeDefiningRequests(_ requests: [DefiningRequest], to writer: inout JSONW
     }
     writer.endArray()
 }
+
+/// `offline-odata archive STORE [--delete ID | --delete-all] [--json]`.
+struct ArchiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "List the error archive (requests the service refused), or delete from it.",
+        discussion: """
+            Deleting an archived request drops it for good; an entity with no archived request left
+            is no longer marked in error. Its local changes stay until a download replaces them.
+
+            Examples:
+              offline-odata archive travel.store --json
+              offline-odata archive travel.store --delete 12
+              offline-odata archive travel.store --delete-all
+
+            Exit codes: 0 success; 1 the store or the request does not exist (the message says which).
+            """
+    )
+
+    @Argument(help: "The path of the store file.")
+    var path: String
+
+    @Option(help: "Delete the archived request with this id.")
+    var delete: Int64?
+
+    @Flag(help: "Delete every archived request.")
+    var deleteAll = false
+
+    @Flag(help: "Print JSON instead of text (when listing).")
+    var json = false
+
+    func validate() throws {
+        if delete != nil && deleteAll { throw ValidationError("--delete and --delete-all exclude each other") }
+    }
+
+    func run() throws {
+        do throws(ODataError) {
+            guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+            let store = try OfflineStore.open(path: path)
+            defer { store.close() }
+            if delete != nil || deleteAll {
+                let count = try store.deleteArchivedRequests(id: delete)
+                print("deleted \(count) archived request\(count == 1 ? "" : "s")")
+                return
+            }
+            let archive = try store.file.errorArchive()
+            if json {
+                var writer = JSONWriter()
+                writer.beginArray()
+                for entry in archive {
+                    writer.beginObject()
+                    writer.writeKey("id"); writer.writeNumber(entry.request.id)
+                    writer.writeKey("method"); writer.writeString(entry.request.method)
+                    writer.writeKey("url"); writer.writeString(entry.request.url)
+                    writer.writeKey("httpStatus"); entry.httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
+                    writer.writeKey("message"); writer.writeString(entry.message)
+                    writer.writeKey("failedAt"); writer.writeString(entry.failedAt)
+                    writer.endObject()
+                }
+                writer.endArray()
+                print(String(decoding: writer.bytes, as: UTF8.self))
+                return
+            }
+            print("error archive: \(archive.count)")
+            for entry in archive {
+                print("  #\(entry.request.id) \(entry.request.method) \(entry.request.url): \(entry.httpStatus.map(String.init) ?? "-") \(entry.message)")
+            }
+        } catch {
+            exitWithError(error)
+        }
+    }
+}

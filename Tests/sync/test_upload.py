@@ -1,4 +1,5 @@
 """Local changes uploaded to the real test backends, checked on the service."""
+import json
 import urllib.error
 import urllib.parse
 
@@ -54,6 +55,14 @@ def test_a_refused_create_goes_to_the_error_archive(tool, make_store, v4):
     assert "0 sent, 1 moved to the error archive" in uploaded.stdout
     archive = status(tool, store)["errorArchive"]
     assert len(archive) == 1 and 400 <= archive[0]["httpStatus"] < 500
+
+    listed = json.loads(tool("archive", store, "--json").stdout)
+    assert [entry["id"] for entry in listed] == [archive[0]["id"]]
+    deleted = tool("archive", store, "--delete", str(archive[0]["id"]))
+    assert deleted.returncode == 0 and "deleted 1 archived request" in deleted.stdout
+    assert status(tool, store)["errorArchive"] == []
+    again = tool("archive", store, "--delete", str(archive[0]["id"]))
+    assert again.returncode == 1 and "no request" in again.stderr
 
 
 def test_an_unreachable_service_keeps_the_queue(tool, make_store, v4):

@@ -123,7 +123,7 @@ def test_store_info_help_and_errors(tool, tmp_path):
 
 import pytest
 
-SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"],
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"], ["archive"],
                ["status"]]
 
 

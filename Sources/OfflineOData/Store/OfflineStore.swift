@@ -241,6 +241,15 @@ public final class OfflineStore: @unchecked Sendable {
         return summaries.reduce(0) { $0 + $1.entities }
     }
 
+    /// Deletes one request from the error archive (by its id), or all of them (nil); an entity
+    /// with no archived request left is no longer marked in error. Returns how many were deleted.
+    @discardableResult
+    public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) -> Int in try RequestQueueTable.deleteArchived(id: id, schema: schema, in: db) }
+        }
+    }
+
     /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
     ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
