@@ -354,7 +354,7 @@ def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented
         server.reset()
         answers[i] = both(requests[i])
 
-    failures, equal_count, agreed = [], 0, {name: 0 for name in documented}
+    failures, equal_count, empty, agreed = [], 0, 0, {name: 0 for name in documented}
     for request, ((odatapy_doc, odatapy_error), (store_doc, store_error)) in zip(requests, answers):
         odatapy = Answer(request, odatapy_doc, odatapy_error)
         answer = Answer(request, store_doc, store_error)
@@ -364,6 +364,7 @@ def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented
         if request.disagreement is None:
             if odatapy == answer:
                 equal_count += 1
+                empty += not odatapy.rows
             else:
                 failures.append(f"{request.raw}\n    url: {request.url}\n" + difference(odatapy, answer))
             continue
@@ -378,7 +379,8 @@ def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented
     elapsed = time.monotonic() - started
     known = sum(agreed[n] for n in DISAGREEMENTS)
     departures = sum(agreed[n] for n in STORE_DEPARTURES)
-    print(f"\ndifferential: {len(requests)} requests, {equal_count} equal, {known} documented disagreements"
+    print(f"\ndifferential: {len(requests)} requests, {equal_count} equal ({empty} of them empty),"
+          f" {known} documented disagreements"
           f" ({', '.join(f'{n} {agreed[n]}' for n in DISAGREEMENTS)}), {departures} known store departures"
           f" ({', '.join(f'{n} {agreed[n]}' for n in STORE_DEPARTURES)}); {elapsed:.1f} s"
           f" ({len(plain)} without $expand {parallel_phase:.1f} s, {len(expanding)} with $expand one by one)")

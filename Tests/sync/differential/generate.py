@@ -75,7 +75,7 @@ def agency(rng: random.Random, i: int) -> dict:
         revenue = decimal.Decimal(rng.choice(["9999999999999.99", "-9999999999999.99"]))
     return {
         "ID": i,
-        "Name": maybe(rng, name, 0.05),
+        "Name": name if i <= len(SPECIAL_NAMES) else maybe(rng, name, 0.05),
         "City": maybe(rng, rng.choice(CITIES), 0.1),
         "Country": maybe(rng, rng.choice(COUNTRIES), 0.1),
         "Rating": maybe(rng, rng.randrange(-5, 11), 0.15),

@@ -156,10 +156,11 @@ class Generator:
                 self.add_filter("A", f"LastChanged {op} {stamp}", select="ID,LastChanged")
             self.add_filter("B", f"BookedAt lt {stamp}", select="ID,BookedAt")
         for _ in range(10):  # exact instants from the data, written with another offset
-            stamp = self.value(self.bookings, "BookedAt")
-            moment = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-            other = moment.astimezone(dt.timezone(dt.timedelta(hours=self.rng.choice([-7, 3, 9]))))
-            self.add_filter("B", f"BookedAt eq {other.isoformat(timespec='milliseconds')}", select="ID,BookedAt")
+            for entity, prop in (("B", "BookedAt"), ("A", "LastChanged")):
+                stamp = self.value(self.bookings if entity == "B" else self.agencies, prop)
+                moment = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+                other = moment.astimezone(dt.timezone(dt.timedelta(hours=self.rng.choice([-7, 3, 9]))))
+                self.add_filter(entity, f"{prop} eq {other.isoformat(timespec='milliseconds')}", select=f"ID,{prop}")
 
     def logic(self) -> None:
         for _ in range(14):
@@ -284,15 +285,31 @@ class Generator:
                 self.add_filter("A", f"{fn}(Founded) eq {v}", select="ID,Founded")
         self.add_filter("A", "year(Founded) lt 1950 and month(Founded) ge 6", select="ID,Founded")
         # Date parts of a DateTimeOffset, evaluated in the value's own offset by the specification
-        # (odatapy does this); the store computes them in UTC: a known store departure.
-        for fn, v in [("month", 5), ("day", 15), ("hour", 1), ("minute", 30)]:
-            self.add_filter("A", f"{fn}(LastChanged) eq {v}", select="ID,LastChanged",
-                            disagreement="datetimeoffset-parts-in-utc")
-        self.add_filter("B", "hour(BookedAt) eq 0", select="ID,BookedAt", disagreement="datetimeoffset-parts-in-utc")
-        self.add_filter("B", "day(BookedAt) eq 1", select="ID,BookedAt", disagreement="datetimeoffset-parts-in-utc")
-        # Seconds do not depend on the offset (whole minutes); no value here is near a new year.
-        self.add_filter("A", "second(LastChanged) eq 0", select="ID,LastChanged")
-        self.add_filter("A", "year(LastChanged) eq 2023", select="ID,LastChanged")
+        # (odatapy does this); the store computes them in UTC: a known store departure, for the
+        # requests where some value's local part and UTC part fall on different sides of V.
+        parts = {"year": lambda t: t.year, "month": lambda t: t.month, "day": lambda t: t.day,
+                 "hour": lambda t: t.hour, "minute": lambda t: t.minute, "second": lambda t: t.second}
+
+        def part_filter(entity: str, prop: str, fn: str, v: int) -> None:
+            rows = self.agencies if entity == "A" else self.bookings
+            stamps = [dt.datetime.fromisoformat(r[prop].replace("Z", "+00:00")) for r in rows if r[prop]]
+            differs = any((parts[fn](t) == v) != (parts[fn](t.astimezone(dt.timezone.utc)) == v) for t in stamps)
+            self.add_filter(entity, f"{fn}({prop}) eq {v}", select=f"ID,{prop}",
+                            disagreement="datetimeoffset-parts-in-utc" if differs else None)
+
+        for entity, prop, functions in (("A", "LastChanged", ["month", "day", "hour", "minute"]),
+                                        ("B", "BookedAt", ["hour", "day"])):
+            rows = self.agencies if entity == "A" else self.bookings
+            for fn in functions:  # V: the local part of a value whose UTC part differs
+                for row in rows:
+                    if row[prop] is None:
+                        continue
+                    local = dt.datetime.fromisoformat(row[prop].replace("Z", "+00:00"))
+                    if parts[fn](local) != parts[fn](local.astimezone(dt.timezone.utc)):
+                        part_filter(entity, prop, fn, parts[fn](local))
+                        break
+        for fn, v in [("year", 2023), ("second", 0), ("hour", 12), ("month", 7)]:
+            part_filter("A", "LastChanged", fn, v)
 
     def lambdas_and_navigation(self) -> None:
         for expr in ["Bookings/any(b:b/Seats gt 18)", "Bookings/any(b:b/Seats lt 0)", "Bookings/any()",
@@ -314,12 +331,13 @@ class Generator:
             self.add_filter("B", expr, select="ID,AgencyID")
 
     def ordering(self) -> None:
-        for prop in AGENCY:
-            for direction in ("", " desc"):
-                self.add("Agencies", ("$orderby", f"{prop}{direction},ID"), ("$select", f"ID,{prop}"))
-        for prop in BOOKING:
-            for direction in ("", " desc"):
-                self.add("Bookings", ("$orderby", f"{prop}{direction},ID"), ("$select", f"ID,{prop}"))
+        for path, props in (("Agencies", AGENCY), ("Bookings", BOOKING)):
+            for prop in props:
+                for direction in ("", " desc"):
+                    if prop == "ID":
+                        self.add(path, ("$orderby", f"ID{direction}"), ("$select", "ID"))
+                    else:
+                        self.add(path, ("$orderby", f"{prop}{direction},ID"), ("$select", f"ID,{prop}"))
         for order in ["Country,City desc,ID", "Active desc,Rating,ID desc", "Founded desc,Revenue,ID",
                       "Rating desc,Ratio,ID", "City,Name,ID"]:
             self.add("Agencies", ("$orderby", order), ("$select", "ID,Country,City,Name,Rating,Ratio,Active,Founded,Revenue"))
