@@ -1,7 +1,7 @@
 """The differential test (issue 5, acceptance 1): the same data in odatapy (the V4 backend) and in an
 offline store, the same generated read URLs sent to both, and the answers compared.
 
-Data: Tests/sync/differential/generate.py (600 agencies, 1,800 bookings: nulls, mixed case, `%`,
+Data: Tests/sync/differential/diffdata.py (600 agencies, 1,800 bookings: nulls, mixed case, `%`,
 `_`, quotes, Unicode, Int64 beyond 2^53, negative and many-digit decimals, DateTimeOffsets in
 several zones around midnight, dates across centuries) under differential/metadata.xml.
 Requests: differential/requestgen.py (comparisons on every type and with nulls, and/or/not, `in`,
@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent / "differential"
 sys.path.insert(0, str(HERE))
 
 import backends  # noqa: E402  (conftest puts Tests/backends on sys.path)
-import generate  # noqa: E402
+import diffdata  # noqa: E402
 import requestgen  # noqa: E402
 
 METADATA = HERE / "metadata.xml"
@@ -308,7 +308,7 @@ def service(tmp_path_factory):
     """odatapy on the differential data, paged by 500 (the store's download follows nextLinks)."""
     folder = tmp_path_factory.mktemp("differential")
     seed = folder / "seed.json"
-    seed.write_text(generate.dumps(generate.generate()), encoding="utf-8")
+    seed.write_text(diffdata.dumps(diffdata.generate()), encoding="utf-8")
     command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(METADATA),
                str(seed), "--port", "0", "--page-size", "500"]
     server = backends.Backend("v4", command, "/", seed, 60.0)
@@ -316,7 +316,7 @@ def service(tmp_path_factory):
     server.stop()
 
 
-def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented(tool, service, tmp_path):
+def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented(tool, service, tmp_path, capsys):
     server, seed = service
     data = json.loads(seed.read_text(encoding="utf-8"))
     assert len(data["Agencies"]) + len(data["Bookings"]) >= 2000
@@ -379,11 +379,13 @@ def test_the_store_answers_every_generated_read_as_odatapy_does_or_as_documented
     elapsed = time.monotonic() - started
     known = sum(agreed[n] for n in DISAGREEMENTS)
     departures = sum(agreed[n] for n in STORE_DEPARTURES)
-    print(f"\ndifferential: {len(requests)} requests, {equal_count} equal ({empty} of them empty),"
-          f" {known} documented disagreements"
-          f" ({', '.join(f'{n} {agreed[n]}' for n in DISAGREEMENTS)}), {departures} known store departures"
-          f" ({', '.join(f'{n} {agreed[n]}' for n in STORE_DEPARTURES)}); {elapsed:.1f} s"
-          f" ({len(plain)} without $expand {parallel_phase:.1f} s, {len(expanding)} with $expand one by one)")
+    summary = (f"differential: {len(requests)} requests, {equal_count} equal ({empty} of them empty),"
+               f" {known} documented disagreements"
+               f" ({', '.join(f'{n} {agreed[n]}' for n in DISAGREEMENTS)}), {departures} known store departures"
+               f" ({', '.join(f'{n} {agreed[n]}' for n in STORE_DEPARTURES)}); {elapsed:.1f} s"
+               f" ({len(plain)} without $expand {parallel_phase:.1f} s, {len(expanding)} with $expand one by one)")
+    with capsys.disabled():  # shown in `make test` whatever pytest's capture
+        print("\n" + summary)
     assert not failures, f"{len(failures)} of {len(requests)} requests differ:\n\n" + "\n\n".join(failures[:40])
 
 

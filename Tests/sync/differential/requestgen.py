@@ -1,4 +1,4 @@
-"""Deterministic read requests for the differential test, over the seed data of generate.py.
+"""Deterministic read requests for the differential test, over the seed data of diffdata.py.
 
 `generate_requests(data, seed)` returns `Request`s: the URL in readable form (`raw`, relative to
 the service root) and percent-encoded (`url`: every character of an option value that is not

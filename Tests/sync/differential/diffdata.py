@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic seed data for the differential test: Agencies and their Bookings (metadata.xml).
 
-    python Tests/sync/differential/generate.py [--agencies 600] [--bookings 1800] [--seed 5] [--output FILE]
+    python Tests/sync/differential/diffdata.py [--agencies 600] [--bookings 1800] [--seed 5] [--output FILE]
 
 The data is made to be awkward: nulls in every nullable column, the same word in several cases
 (`Rome`, `rome`, `ROME`), LIKE wildcards (`Agency 100%`, `Agency_x0`), quotes (`O'Brien & Co`),
