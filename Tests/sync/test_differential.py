@@ -240,24 +240,25 @@ def check_datetimeoffset_parts_in_utc(request, odatapy: Answer, store: Answer, r
 DISAGREEMENTS = {
     # name: (URL pattern, what odatapy answers, what the store answers, the specification, check)
     "null-comparison-negated": (
-        "not (P gt|ge|lt|le V), P nullable",
+        "not (P gt|ge|lt|le V) and not (P in (...)), P nullable",
         "drops the rows where P is null (the comparison yields null, and not(null) is null)",
-        "keeps them: the comparison is false, its negation true",
-        "OData 4.01 URL Conventions §5.1.1.1.3-§5.1.1.1.6 (gt/ge/lt/le: false if an operand is "
-        "null) and §5.1.1.3.3 (not)",
+        "keeps them: the comparison (or membership) is false, its negation true",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.1 Logical Operators: gt/ge/lt/le return false "
+        "when an operand is null; in is true only for a member of the list; not of false is true",
         check_null_comparison_negated),
     "integer-mod-sign": (
         "P mod N eq R, P an Edm.Int32 with negative values",
         "Python's floored remainder: -5 mod 3 is 1",
         "the truncated remainder with the dividend's sign: -5 mod 3 is -2",
-        "OData 4.01 URL Conventions §5.1.1.2.6 (mod: the result has the sign of the dividend)",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators, Modulo: the result "
+        "has the sign of the left operand",
         check_integer_mod_sign),
     "integer-division-by-zero": (
         "P div 0, P mod 0 on integers",
         "200 with the rows for which the expression is null (none)",
         "fails the request (`division by zero`)",
-        "OData 4.01 URL Conventions §5.1.1.2.5/§5.1.1.2.6 (integer division or modulo by zero is "
-        "an error)",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators, Division and Modulo: "
+        "integer division or modulo by zero is an error",
         check_integer_division_by_zero),
 }
 
@@ -267,8 +268,9 @@ STORE_DEPARTURES = {
         "evaluates the part in the value's own offset (2023-05-15T01:30:00+05:30: hour 1)",
         "evaluates it in UTC (hour 20): the store keeps instants in UTC and loses the offset "
         "(SQLTranslator+Functions.swift)",
-        "OData 4.01 URL Conventions §5.1.1.5 (the date/time functions are evaluated in the time "
-        "zone of the DateTimeOffset value): the specification backs odatapy",
+        "OData 4.01 Part 2 URL Conventions §5.1.1, date and time functions (year ... second): "
+        "'evaluated in the time zone of the DateTimeOffset parameter value'; the specification "
+        "backs odatapy",
         check_datetimeoffset_parts_in_utc),
 }
 
