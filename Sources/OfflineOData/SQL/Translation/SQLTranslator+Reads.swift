@@ -79,6 +79,26 @@ extension SQLTranslator {
                         parentIDStart: parentIDStart)
     }
 
+    /// `$expand=Nav($count=true;...)`: per parent, the number of related entities that pass the
+    /// expand's `$filter` (before its `$top`/`$skip`), as rows `(parent _ood_id, count)`; parents
+    /// without any related entity have no row. Parent ids are bound as in `expandQuery`.
+    mutating func expandCountQuery(_ expand: BoundExpand, parentCount: Int) throws(ODataError) -> SQLQuery {
+        let navigation = expand.navigation
+        let parentTable = try table(navigation.sourceSet), table = try self.table(navigation.targetSet)
+        let parent = "p0", alias = "c0"
+        var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
+        if let filter = expand.options.filter {
+            conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
+        }
+        let parentIDStart = parameters.values.count
+        let ids = (0..<parentCount).map { _ in parameters.add(SQLValue.null) }
+        conditions.append("\(parent).\"_ood_id\" IN (\(ids.joined(separator: ", ")))")
+        let sql = "SELECT \(parent).\"_ood_id\", count(*) FROM \(parentTable.quotedName) AS \(parent) JOIN \(table.quotedName) AS \(alias) ON "
+            + conditions.joined(separator: " AND ") + " GROUP BY \(parent).\"_ood_id\""
+        return SQLQuery(sql: sql, parameters: parameters.values, table: table, columns: [], leadingColumns: 1,
+                        parentIDStart: parentIDStart)
+    }
+
     // MARK: Pieces
 
     private mutating func whereConditions(_ path: BoundPath, _ options: BoundQueryOptions, alias: String,

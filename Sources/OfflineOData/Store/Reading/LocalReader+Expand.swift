@@ -48,9 +48,29 @@ extension LocalReader {
                 }
                 if let current { close(&writer, &entities, parent: current, from: groupStart) }
             }
+            if expand.options.includeCount && entities.isCollection {
+                try count(expand, parentIDs: chunk, into: &entities, on: db)
+            }
         }
         entities.buffer = writer.bytes
         return entities
+    }
+
+    /// `$expand=Nav($count=true)`: the related entities' count per parent of `chunk`.
+    private func count(_ expand: BoundExpand, parentIDs chunk: ArraySlice<Int64>, into entities: inout ExpandedEntities,
+                       on db: SQLiteConnection) throws(ODataError) {
+        var translator = SQLTranslator(schema: schema, now: ReadTranslation.currentInstantText())
+        let query = try translator.expandCountQuery(expand, parentCount: chunk.count)
+        var parameters = query.parameters
+        for (offset, id) in chunk.enumerated() where parameters.indices.contains(query.parentIDStart + offset) {
+            parameters[query.parentIDStart + offset] = .integer(id)
+        }
+        var counts = entities.counts ?? [:]
+        try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
+            try statement.bind(parameters)
+            while try statement.step() { counts[statement.int(at: 0)] = statement.int(at: 1) }
+        }
+        entities.counts = counts
     }
 
     /// Where the next top-level value will start (after the comma the writer puts between them).

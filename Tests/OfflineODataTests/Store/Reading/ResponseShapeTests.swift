@@ -104,6 +104,21 @@ import Testing
         #expect(skipped["Bookings"]?.arrayValue?.map { $0["Number"] } == [2])
     }
 
+    /// `$expand=Nav($count=true)`: `Nav@odata.count` before the collection, counting what the nested
+    /// `$filter` keeps before `$skip`/`$top` (and not entities deleted offline); 0 for none.
+    @Test func expandWithCountAnnotatesEachCollection() throws {
+        let store = try ReadTestStore.sample()
+        let result = try store.read("Agencies?$filter=ID le 3&$orderby=ID&$select=ID"
+                                    + "&$expand=Bookings($count=true;$filter=Amount gt 1;$orderby=Number;$skip=1;$top=1;$select=Number)")
+        let agencies = result["value"]?.arrayValue ?? []
+        #expect(agencies.map { $0["Bookings@odata.count"] } == [2, 1, 0])
+        #expect(agencies.map { $0["Bookings"]?.arrayValue?.map { $0["Number"] } } == [[2], [], []])
+        #expect(agencies.first?.objectMembers?.map(\.key) == ["@odata.etag", "ID", "Bookings@odata.count", "Bookings"])
+        let uncounted = try store.read("Agencies(1)?$expand=Bookings")
+        #expect(uncounted["Bookings@odata.count"] == nil)
+        #expect(try store.read("Agencies(1)?$expand=Bookings($count=true)")["Bookings@odata.count"] == 2)
+    }
+
     @Test func expandBatchesOverManyParents() throws {
         let store = try ReadTestStore()
         try store.db.execute("BEGIN")
