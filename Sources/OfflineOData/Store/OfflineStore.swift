@@ -231,8 +231,22 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
     ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped.
-    public func upload(cancellation: HTTPCancellation? = nil,
+    ///
+    /// - Parameters:
+    ///   - batch: send the queue in `$batch` requests (see ``BatchUploader``) instead of one by one.
+    ///   - batchSize: at most this many queued requests per `$batch`.
+    ///   - groupByTransaction: requests with the same transaction id go in one change set, applied
+    ///     or refused together; otherwise each request is its own change set (requests on the
+    ///     same entity always share one).
+    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                       cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+        guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        if batch {
+            let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                         file: file, schema: schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
+            return try uploader.upload(cancellation: cancellation, progress: progress)
+        }
         let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                 file: file, schema: schema)
         return try uploader.upload(cancellation: cancellation, progress: progress)
