@@ -41,7 +41,7 @@ struct BatchRequestBuilder {
         var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
         text += "Accept: application/json\r\n"
         if request.body != nil { text += "Content-Type: application/json\r\n" }
-        if let etag = request.etag, request.method != "POST" { text += "If-Match: \(etag)\r\n" }
+        if let etag = planned.ifMatch { text += "If-Match: \(etag)\r\n" }
         text += "\r\n"
         if let body = request.body { text += body }
         return text

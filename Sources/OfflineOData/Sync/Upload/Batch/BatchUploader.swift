@@ -116,6 +116,11 @@ struct BatchUploader {
         for (changeSet, item) in zip(plan, items) {
             switch item {
             case .changeSet(let answers):
+                // Some services (odatapy) answer a refused change set as a change set holding the one error.
+                if let refusal = answers.first(where: { !(200..<300).contains($0.response.status) }) {
+                    try record(refusal.response, for: changeSet, into: &outcome, in: db)
+                    continue
+                }
                 for (position, planned) in changeSet.enumerated() {
                     let answer = answers.first { $0.contentID == planned.contentID }?.response
                         ?? (answers.indices.contains(position) && answers.allSatisfy { $0.contentID == nil } ? answers[position].response : nil)

@@ -5,6 +5,9 @@ struct PlannedRequest: Equatable {
     var contentID: String
     /// The queued URL, or `$<n>` when it addresses an entity created by request `n` of the same change set.
     var url: String
+    /// The `If-Match` it is sent with: the queued ETag, or `*` for an entity created earlier in
+    /// the same change set (its ETag is not known yet, and nobody else can have changed it).
+    var ifMatch: String?
 }
 
 /// Groups a chunk of the queue into change sets.
@@ -50,15 +53,17 @@ enum ChangeSetPlan {
             if groups[group] == nil { order.append(group) }
             let contentID = String(index + 1)
             var url = request.url
+            var ifMatch = request.method == "POST" ? nil : request.etag
             if let set = request.entitySet, let id = request.entityID {
                 let key = "\(set)\u{0}\(id)"
                 if request.method == "POST" {
                     createdBy[key] = contentID
-                } else if contentIDReferences, let creator = createdBy[key] {
-                    url = "$" + creator + query(of: request.url)
+                } else if let creator = createdBy[key] {
+                    if contentIDReferences { url = "$" + creator + query(of: request.url) }
+                    if ifMatch == nil { ifMatch = "*" }
                 }
             }
-            groups[group, default: []].append(PlannedRequest(request: request, contentID: contentID, url: url))
+            groups[group, default: []].append(PlannedRequest(request: request, contentID: contentID, url: url, ifMatch: ifMatch))
         }
         return order.compactMap { groups[$0] }
     }
