@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `swift run -c release offline-odata-benchmarks [NAME...]`: runs the engine's Swift benchmarks.
 ///
 /// Each benchmark is a function in its own file, registered here by name. With no names, all run.
@@ -12,6 +16,15 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
+if selected.first == "queue-writes" {
+    do {
+        try queueWrites(Array(selected.dropFirst()))
+    } catch {
+        print("queue-writes: failed: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
     do {
         try benchmark.run()

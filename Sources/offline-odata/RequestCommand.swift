@@ -32,11 +32,14 @@ struct RequestCommand: ParsableCommand {
     @Option(help: "The JSON body of a create or update.")
     var body: String?
 
+    @Option(help: "Queue the change with this transaction id ('upload --batch --group-by-transaction' sends one change set per id).")
+    var transactionID: String?
+
     func run() throws {
         do throws(ODataError) {
             let store = try OfflineStore.open(path: path)
             defer { store.close() }
-            let response = try store.execute(method: method, url: url, body: body.map { Array($0.utf8) })
+            let response = try store.execute(method: method, url: url, body: body.map { Array($0.utf8) }, transactionID: transactionID)
             if !response.body.isEmpty { print(String(decoding: response.body, as: UTF8.self)) }
             if response.body.isEmpty { print("\(response.status)") }
         } catch {

@@ -14,6 +14,11 @@ struct UploadCommand: ParsableCommand {
             Example:
               offline-odata upload travel.store
               OFFLINE_ODATA_PASSWORD=... offline-odata upload travel.store --user alice
+              offline-odata upload travel.store --batch --batch-size 200 --group-by-transaction
+
+            With --batch the queue goes in $batch requests of at most --batch-size requests, each
+            request its own change set (requests on the same entity share one), or one change set
+            per transaction id with --group-by-transaction.
 
             Exit codes: 0 the queue was sent (some requests may be in the error archive: see
             'offline-odata status'); 1 the upload stopped (the message says why; nothing is lost).
@@ -25,13 +30,22 @@ struct UploadCommand: ParsableCommand {
 
     @OptionGroup var service: ServiceOptions
 
+    @Flag(help: "Send the queue in $batch requests instead of one request at a time.")
+    var batch = false
+
+    @Option(help: "With --batch: at most this many queued requests per $batch.")
+    var batchSize = 100
+
+    @Flag(help: "With --batch: requests with the same transaction id go in one change set.")
+    var groupByTransaction = false
+
     func run() throws {
         do throws(ODataError) {
             let store = try OfflineStore.open(path: path)
             defer { store.close() }
             try store.applyServiceOptions(service)
             var bar = ProgressBar()
-            let outcome = try store.upload { progress in
+            let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction) { progress in
                 bar.show("uploading", done: progress.sent + progress.archived, total: progress.total)
                 return true
             }

@@ -77,6 +77,16 @@ enum RequestQueueTable {
         try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT 1", [], in: db).first
     }
 
+    /// The next `limit` requests to upload, in order.
+    static func first(_ limit: Int, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT ?1", [.integer(Int64(max(limit, 1)))], in: db)
+    }
+
+    /// Whether the request is still queued (not yet acknowledged or archived).
+    static func contains(id: Int64, in db: SQLiteConnection) throws(ODataError) -> Bool {
+        try db.scalarInt("SELECT count(*) FROM ood_request_queue WHERE id = ?1", [.integer(id)]) == 1
+    }
+
     /// The queued requests on one entity, in upload order.
     static func requests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
         try select("SELECT \(columns) FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2 ORDER BY id",

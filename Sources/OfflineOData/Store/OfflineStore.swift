@@ -107,12 +107,12 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
-    public func execute(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> StoreResponse {
+    public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
         if method.uppercased() == "GET" {
             let result = try reader().read(url: url, in: file)
             return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
         }
-        let outcome = try write(method: method, url: url, body: body)
+        let outcome = try write(method: method, url: url, body: body, transactionID: transactionID)
         return StoreResponse(status: outcome.status, contentType: "application/json", body: [])
     }
 
@@ -153,8 +153,10 @@ public final class OfflineStore: @unchecked Sendable {
     ///   does not allow, ``ODataError/Code/constraint`` for values the model forbids or a duplicate
     ///   key, ``ODataError/Code/notFound`` for an entity the store does not have, and
     ///   ``ODataError/Code/unsupported`` for operations. Nothing is changed or queued then.
-    public func write(method: String, url: String, body: [UInt8]? = nil) throws(ODataError) -> WriteOutcome {
-        let writer = LocalWriter(model: model, schema: schema, dialect: dialect)
+    ///   - transactionID: requests with the same id are uploaded in one change set by
+    ///     `upload(batch: true, groupByTransaction: true)`.
+    public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
+        let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID)
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
     }
 
@@ -254,8 +256,22 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
     ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped.
-    public func upload(cancellation: HTTPCancellation? = nil,
+    ///
+    /// - Parameters:
+    ///   - batch: send the queue in `$batch` requests (see ``BatchUploader``) instead of one by one.
+    ///   - batchSize: at most this many queued requests per `$batch`.
+    ///   - groupByTransaction: requests with the same transaction id go in one change set, applied
+    ///     or refused together; otherwise each request is its own change set (requests on the
+    ///     same entity always share one).
+    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                       cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+        guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        if batch {
+            let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                         file: file, schema: schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
+            return try uploader.upload(cancellation: cancellation, progress: progress)
+        }
         let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                 file: file, schema: schema)
         return try uploader.upload(cancellation: cancellation, progress: progress)

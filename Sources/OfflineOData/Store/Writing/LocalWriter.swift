@@ -26,6 +26,9 @@ struct LocalWriter {
     let model: MetadataModel
     let schema: StoreSchema
     let dialect: Dialect
+    /// Queued with the request: a `$batch` upload that groups by transaction sends requests with
+    /// the same id in one change set, applied or refused together.
+    var transactionID: String? = nil
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -107,7 +110,7 @@ struct LocalWriter {
         let id = insert.int(at: 0)
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
-            entitySet: table.entitySet, entityID: id, contentID: "ood\(id)"), in: db)
+            entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID), in: db)
         return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID)
     }
 
@@ -135,7 +138,7 @@ struct LocalWriter {
         try statement.run(assignments.map(\.1) + [.integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: method, url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
-            entitySet: table.entitySet, entityID: row.id, etag: row.etag), in: db)
+            entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID), in: db)
         return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
     }
 
@@ -144,7 +147,7 @@ struct LocalWriter {
         try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = ?1 WHERE \"_ood_id\" = ?2")
             .run([.text(LocalChange.deleted.rawValue), .integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
-            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag), in: db)
+            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID), in: db)
         return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
     }
 

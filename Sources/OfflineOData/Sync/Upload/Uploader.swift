@@ -19,6 +19,8 @@ struct Uploader {
     let file: StoreFile
     let schema: StoreSchema
 
+    private var recorder: UploadRecorder { UploadRecorder(schema: schema) }
+
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
@@ -48,14 +50,14 @@ struct Uploader {
             switch response.status {
             case 200..<300:
                 try file.withConnection { db throws(ODataError) in
-                    try db.transaction { () throws(ODataError) in try acknowledge(request, response, in: db) }
+                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, in: db) }
                 }
                 sent += 1
             case 400..<500:
                 let message = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))").message
                 archived += try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) -> Int in
-                        try archive(request, status: response.status, message: message, in: db)
+                        try recorder.archive(request, status: response.status, message: message, in: db)
                     }
                 }
             default:
@@ -82,48 +84,5 @@ struct Uploader {
         return try transport.send(HTTPRequest(method: request.method, url: ServiceURL.resolve(request.url, against: serviceRoot),
                                               headers: headers, body: request.body.map { Array($0.utf8) }),
                                   cancellation: cancellation)
-    }
-
-    // MARK: - Recording answers
-
-    private func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
-        try RequestQueueTable.remove(id: request.id, in: db)
-        guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
-        if request.method == "DELETE" {
-            try db.prepare("DELETE FROM \(table.quotedName) WHERE \"_ood_id\" = ?1").run([.integer(id)])
-            try db.prepare("DELETE FROM ood_membership WHERE entity_set = ?1 AND entity_id = ?2").run([.text(setName), .integer(id)])
-            try db.prepare("DELETE FROM ood_link WHERE (source_set = ?1 AND source_id = ?2) OR (target_set = ?1 AND target_id = ?2)")
-                .run([.text(setName), .integer(id)])
-            return
-        }
-        if let etag = Self.etag(of: response) {
-            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(etag), .integer(id)])
-        }
-        if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
-            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
-                .run([.integer(id)])
-        }
-    }
-
-    /// Archives `request` and the later requests on its entity; returns how many were archived.
-    private func archive(_ request: QueuedRequest, status: Int, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
-        try RequestQueueTable.archive(id: request.id, httpStatus: status, message: message, in: db)
-        guard let setName = request.entitySet, let id = request.entityID else { return 1 }
-        let followers = try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db)
-        for follower in followers {
-            try RequestQueueTable.archive(id: follower.id, httpStatus: nil,
-                                          message: "not sent: an earlier request on the same entity was refused (\(status))", in: db)
-        }
-        if let table = schema.table(forEntitySet: setName) {
-            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_error\" = 1 WHERE \"_ood_id\" = ?1").run([.integer(id)])
-        }
-        return 1 + followers.count
-    }
-
-    /// The entity's new ETag: the `ETag` header, or the one in the answer's body (V4 or V2).
-    static func etag(of response: HTTPResponse) -> String? {
-        if let header = response.header("ETag"), !header.isEmpty { return header }
-        guard !response.body.isEmpty, let body = try? JSONValue.parse(response.body) else { return nil }
-        return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
     }
 }

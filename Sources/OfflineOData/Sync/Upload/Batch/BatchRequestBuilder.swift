@@ -1,0 +1,67 @@
+/// Writes a multipart `$batch` request body (OData V4 Protocol §11.7.2; V2 uses the same format).
+///
+/// Every change set is a nested `multipart/mixed` part; every request in it an `application/http`
+/// part with its Content-ID, then the request line (URL relative to the service root), headers,
+/// an empty line and the JSON body. Lines end with CRLF, as RFC 2046 asks.
+struct BatchRequestBuilder {
+    /// Makes boundaries; random by default, fixed in tests that compare bytes.
+    var makeBoundary: (String) -> String = BatchRequestBuilder.randomBoundary
+
+    struct Built {
+        var body: [UInt8]
+        /// The value of the request's `Content-Type` header.
+        var contentType: String
+    }
+
+    func build(_ changeSets: [[PlannedRequest]]) -> Built {
+        let everyBody = changeSets.flatMap { $0.compactMap(\.request.body) }
+        let batch = unusedBoundary("batch", in: everyBody)
+        var text = ""
+        for changeSet in changeSets {
+            let inner = unusedBoundary("changeset", in: everyBody)
+            text += "--\(batch)\r\n"
+            text += "Content-Type: multipart/mixed; boundary=\(inner)\r\n\r\n"
+            for planned in changeSet {
+                text += "--\(inner)\r\n"
+                text += "Content-Type: application/http\r\n"
+                text += "Content-Transfer-Encoding: binary\r\n"
+                text += "Content-ID: \(planned.contentID)\r\n\r\n"
+                text += requestText(planned)
+                text += "\r\n"
+            }
+            text += "--\(inner)--\r\n"
+        }
+        text += "--\(batch)--\r\n"
+        return Built(body: Array(text.utf8), contentType: "multipart/mixed; boundary=\(batch)")
+    }
+
+    /// The request line, headers, empty line and body of one request.
+    private func requestText(_ planned: PlannedRequest) -> String {
+        let request = planned.request
+        var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
+        text += "Accept: application/json\r\n"
+        if request.body != nil { text += "Content-Type: application/json\r\n" }
+        if let etag = planned.ifMatch { text += "If-Match: \(etag)\r\n" }
+        text += "\r\n"
+        if let body = request.body { text += body }
+        return text
+    }
+
+    /// A boundary that no body contains, so no body can end a part early.
+    private func unusedBoundary(_ kind: String, in bodies: [String]) -> String {
+        var candidate = makeBoundary(kind)
+        var attempt = 0
+        while bodies.contains(where: { $0.contains(candidate) }) {
+            attempt += 1
+            candidate = Self.randomBoundary("\(kind)\(attempt)")
+        }
+        return candidate
+    }
+
+    static func randomBoundary(_ kind: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        let suffix = (0..<24).map { _ in digits[Int(generator.next() % 16)] }
+        return "\(kind)_\(String(suffix))"
+    }
+}

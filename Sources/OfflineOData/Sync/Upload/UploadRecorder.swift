@@ -1,0 +1,62 @@
+/// Records the service's answer to one queued request in the store, the same way whether the
+/// request went alone or inside a `$batch`; the caller holds the transaction.
+struct UploadRecorder {
+    let schema: StoreSchema
+
+    /// The request leaves the queue and the entity takes the answer: its new ETag, its removal
+    /// after a DELETE, and no pending mark once nothing more is queued for it.
+    func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
+        try RequestQueueTable.remove(id: request.id, in: db)
+        guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
+        if request.method == "DELETE" {
+            try db.prepare("DELETE FROM \(table.quotedName) WHERE \"_ood_id\" = ?1").run([.integer(id)])
+            try db.prepare("DELETE FROM ood_membership WHERE entity_set = ?1 AND entity_id = ?2").run([.text(setName), .integer(id)])
+            try db.prepare("DELETE FROM ood_link WHERE (source_set = ?1 AND source_id = ?2) OR (target_set = ?1 AND target_id = ?2)")
+                .run([.text(setName), .integer(id)])
+            return
+        }
+        if let etag = Self.etag(of: response) {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(etag), .integer(id)])
+        }
+        if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
+                .run([.integer(id)])
+        }
+    }
+
+    /// Archives `request` and the later requests on its entity (they build on a change the service
+    /// refused); marks the entity in error; returns how many were archived.
+    func archive(_ request: QueuedRequest, status: Int?, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
+        try archive([request], status: status, message: message, in: db)
+    }
+
+    /// Archives the requests of a change set the service refused as a whole, then the later
+    /// requests on their entities; returns how many were archived.
+    func archive(_ requests: [QueuedRequest], status: Int?, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
+        var count = 0
+        for request in requests where try RequestQueueTable.contains(id: request.id, in: db) {
+            try RequestQueueTable.archive(id: request.id, httpStatus: status, message: message, in: db)
+            count += 1
+        }
+        let reason = status.map { "(\($0))" } ?? "(its change set failed)"
+        for request in requests {
+            guard let setName = request.entitySet, let id = request.entityID else { continue }
+            for follower in try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db) {
+                try RequestQueueTable.archive(id: follower.id, httpStatus: nil,
+                                              message: "not sent: an earlier request on the same entity was refused \(reason)", in: db)
+                count += 1
+            }
+            if let table = schema.table(forEntitySet: setName) {
+                try db.prepare("UPDATE \(table.quotedName) SET \"_ood_error\" = 1 WHERE \"_ood_id\" = ?1").run([.integer(id)])
+            }
+        }
+        return count
+    }
+
+    /// The entity's new ETag: the `ETag` header, or the one in the answer's body (V4 or V2).
+    static func etag(of response: HTTPResponse) -> String? {
+        if let header = response.header("ETag"), !header.isEmpty { return header }
+        guard !response.body.isEmpty, let body = try? JSONValue.parse(response.body) else { return nil }
+        return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
+    }
+}
