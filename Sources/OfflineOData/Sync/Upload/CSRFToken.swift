@@ -27,6 +27,17 @@ struct CSRFToken {
         value = (token?.isEmpty == false && asciiLowercased(token ?? "") != "required") ? token : nil
     }
 
+    /// Sends through `send` with the current token, fetching one first if this upload has none,
+    /// and once more with a new token when the service says the old one is no longer valid.
+    mutating func sending(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?,
+                          _ send: (String?) throws(ODataError) -> HTTPResponse) throws(ODataError) -> HTTPResponse {
+        try ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+        let response = try send(value)
+        guard Self.isRequired(by: response) else { return response }
+        try refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+        return try send(value)
+    }
+
     /// Whether `response` says the token was missing or expired.
     static func isRequired(by response: HTTPResponse) -> Bool {
         response.status == 403 && asciiLowercased(response.header(header) ?? "") == "required"

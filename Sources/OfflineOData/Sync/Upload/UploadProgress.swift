@@ -13,3 +13,8 @@ public struct UploadOutcome: Sendable, Equatable {
     public var sent: Int
     public var archived: Int
 }
+
+/// The note every stopped upload adds to its error: nothing was lost, the rest stays queued.
+func uploadStopped(remaining: Int) -> String {
+    "; the upload stopped and \(remaining) requests stay queued for a later upload"
+}

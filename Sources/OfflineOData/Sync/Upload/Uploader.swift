@@ -31,20 +31,15 @@ struct Uploader {
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
-            var response: HTTPResponse
+            let response: HTTPResponse
             do {
-                try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
-                response = try send(request, csrf: csrf.value, cancellation: cancellation)
-                if CSRFToken.isRequired(by: response) {
-                    try csrf.refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
-                    response = try send(request, csrf: csrf.value, cancellation: cancellation)
+                response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
+                    try send(request, csrf: token, cancellation: cancellation)
                 }
             } catch {
-                // A timeout or a broken connection says what happened, not that nothing was lost.
+                // A timeout or a broken connection says what happened, and that nothing was lost.
                 var error = error
-                if error.code == .network {
-                    error.message += "; the upload stopped and \(total - sent - archived) requests stay queued for a later upload"
-                }
+                if error.code == .network { error.message += uploadStopped(remaining: total - sent - archived) }
                 throw error
             }
             switch response.status {
@@ -62,7 +57,7 @@ struct Uploader {
                 }
             default:
                 var error = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))")
-                error.message += "; the upload stopped and \(total - sent - archived) requests stay queued for a later upload"
+                error.message += uploadStopped(remaining: total - sent - archived)
                 throw error
             }
             guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {

@@ -29,7 +29,7 @@ struct BatchUploader {
         var csrf = CSRFToken()
         var sent = 0
         var archived = 0
-        func stillQueued() -> String { "\(total - sent - archived) requests stay queued for a later upload" }
+        func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
         while true {
             let chunk = try file.withConnection { db throws(ODataError) in try RequestQueueTable.first(max(batchSize, 1), in: db) }
             if chunk.isEmpty { break }
@@ -40,22 +40,19 @@ struct BatchUploader {
             // there the entity's key URL works, as its POST precedes it in the same change set.
             let plan = ChangeSetPlan.plan(chunk, groupByTransaction: groupByTransaction, contentIDReferences: dialect == .v4)
             let built = builder.build(plan)
-            var response: HTTPResponse
+            let response: HTTPResponse
             do {
-                try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation)
-                response = try send(built, csrf: csrf.value, cancellation: cancellation)
-                if CSRFToken.isRequired(by: response) {
-                    try csrf.refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
-                    response = try send(built, csrf: csrf.value, cancellation: cancellation)
+                response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
+                    try send(built, csrf: token, cancellation: cancellation)
                 }
             } catch {
                 var error = error
-                if error.code == .network { error.message += "; the upload stopped and \(stillQueued())" }
+                if error.code == .network { error.message += stopped() }
                 throw error
             }
             guard (200..<300).contains(response.status) else {
                 var error = ServiceError.from(response, request: "POST $batch of \(chunk.count) requests")
-                error.message += "; the upload stopped and \(stillQueued())"
+                error.message += stopped()
                 throw error
             }
             let items: [BatchResponseItem]
@@ -63,7 +60,7 @@ struct BatchUploader {
                 items = try BatchResponseParser.parse(response)
             } catch {
                 var error = error
-                error.message = "the $batch answer cannot be read: \(error.message); the upload stopped and \(stillQueued())"
+                error.message = "the $batch answer cannot be read: \(error.message)" + stopped()
                 throw error
             }
             let outcome = try file.withConnection { db throws(ODataError) -> ChunkOutcome in
@@ -72,12 +69,12 @@ struct BatchUploader {
             sent += outcome.sent
             archived += outcome.archived
             if var failure = outcome.serverFailure {
-                failure.message += "; the upload stopped and \(stillQueued())"
+                failure.message += stopped()
                 throw failure
             }
             if outcome.sent + outcome.archived == 0 {
                 throw ODataError(.http, "the service answered none of the \(chunk.count) requests of the $batch "
-                                 + "(\(items.count) answers for \(plan.count) change sets); the upload stopped and \(stillQueued())")
+                                 + "(\(items.count) answers for \(plan.count) change sets)" + stopped())
             }
             guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {
                 throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
