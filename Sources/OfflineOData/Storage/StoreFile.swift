@@ -4,13 +4,19 @@ import CSQLite
 ///
 /// Opening creates the file when it does not exist, migrates an older store, and refuses anything
 /// that is not a store (another SQLite database, a file of another kind, a newer format).
-/// One connection, serialized by a lock, so a `StoreFile` may be used from any thread.
+/// One write connection, serialized by a lock, and a pool of read connections that run beside it
+/// (``ReadConnectionPool``), so a `StoreFile` may be used from any thread and reads do not wait
+/// for a download's transaction.
 public final class StoreFile: @unchecked Sendable {
     /// The path the store was opened with.
     public let path: String
     private let lock = Lock()
     /// Guarded by `lock`; nil once closed.
     private var connection: SQLiteConnection?
+    /// The reading layer's state for `connection`, when reads share it (in-memory databases).
+    private var writerAttachment: AnyObject?
+    /// Nil for an in-memory database, which other connections cannot see: its reads take the lock.
+    private let readPool: ReadConnectionPool?
 
     /// Opens the store at `path`, creating it if there is no file there.
     ///
@@ -24,6 +30,11 @@ public final class StoreFile: @unchecked Sendable {
         try Self.prepare(db)
         self.path = path
         self.connection = db
+        readPool = Self.isInMemory(path) ? nil : ReadConnectionPool(path: path)
+    }
+
+    private static func isInMemory(_ path: String) -> Bool {
+        path == ":memory:" || path.hasPrefix("file::memory:") || path.contains("mode=memory")
     }
 
     /// The store file's format version (``StoreFormat/currentVersion`` once opened).
@@ -43,7 +54,7 @@ public final class StoreFile: @unchecked Sendable {
 
     /// The defining requests, in the order they were given.
     public func definingRequests() throws(ODataError) -> [DefiningRequest] {
-        try withConnection { db throws(ODataError) in try DefiningRequestTable.all(in: db) }
+        try withReadConnection { db, _ throws(ODataError) in try DefiningRequestTable.all(in: db) }
     }
 
     /// Replaces the defining requests. A request kept under the same name and URL keeps its
@@ -56,12 +67,12 @@ public final class StoreFile: @unchecked Sendable {
 
     /// The requests waiting to be uploaded, in upload order.
     public func queuedRequests() throws(ODataError) -> [QueuedRequest] {
-        try withConnection { db throws(ODataError) in try RequestQueueTable.all(in: db) }
+        try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.all(in: db) }
     }
 
     /// The requests the service refused, with its answers.
     public func errorArchive() throws(ODataError) -> [ArchivedRequest] {
-        try withConnection { db throws(ODataError) in try RequestQueueTable.archived(in: db) }
+        try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.archived(in: db) }
     }
 
     /// Closes the store. Later calls throw ``ODataError/Code/misuse``; closing twice is harmless.
@@ -69,7 +80,25 @@ public final class StoreFile: @unchecked Sendable {
         lock.withLock {
             connection?.close()
             connection = nil
+            writerAttachment = nil
         }
+        readPool?.close()
+    }
+
+    /// Runs the read `body` with a read connection, inside one read transaction, beside other
+    /// reads and beside the write connection's transaction. `attachment` is the caller's state
+    /// for that connection (kept with it between reads).
+    func withReadConnection<T>(_ body: (SQLiteConnection, inout AnyObject?) throws(ODataError) -> T) throws(ODataError) -> T {
+        guard let readPool else {
+            return try withConnection { db throws(ODataError) in try body(db, &writerAttachment) }
+        }
+        return try readPool.withSlot { slot throws(ODataError) in try body(slot.connection, &slot.attachment) }
+    }
+
+    /// Drops what readers attached to their connections (after a change they depend on).
+    func invalidateReadAttachments() {
+        readPool?.invalidateAttachments()
+        lock.withLock { writerAttachment = nil }
     }
 
     /// Runs `body` with the connection, serialized with every other use of this store.

@@ -9,9 +9,11 @@ public final class OfflineStore: @unchecked Sendable {
     public let schema: StoreSchema
     public let dialect: Dialect
 
-    /// Answers reads; made on first use (its statement cache lives as long as the store), used
-    /// under the store file's connection lock.
+    /// Binds URLs for `explain` (no connection needed); made on first use. Reads use a reader of
+    /// their read connection's own (its statement cache belongs to that connection).
     private var localReader: LocalReader?
+    /// The service root, kept in memory so that reads need not wait for the write connection.
+    private var cachedServiceRoot: String?
     private let readerLock = Lock()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
@@ -19,11 +21,12 @@ public final class OfflineStore: @unchecked Sendable {
     private var httpOptions = HTTPOptions()
     private let transportLock = Lock()
 
-    private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) {
+    private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) throws(ODataError) {
         self.file = file
         self.model = model
         self.schema = schema
         self.dialect = dialect
+        cachedServiceRoot = try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
     }
 
     /// Makes a new store at `path` for the service described by `metadata`.
@@ -60,7 +63,12 @@ public final class OfflineStore: @unchecked Sendable {
             file.close()
             throw error
         }
-        return OfflineStore(file: file, model: model, schema: schema, dialect: chosenDialect)
+        do throws(ODataError) {
+            return try OfflineStore(file: file, model: model, schema: schema, dialect: chosenDialect)
+        } catch {
+            file.close()
+            throw error
+        }
     }
 
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
@@ -77,16 +85,35 @@ public final class OfflineStore: @unchecked Sendable {
             }
             let model = try MetadataReader.read(metadata)
             let schema = try StoreSchema(model: model)
-            return OfflineStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
+            return try OfflineStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
         } catch {
             file.close()
             throw error
         }
     }
 
+    /// Opens the store at `path`, or makes it when the file is missing or holds no model yet
+    /// (`metadata` is asked for only then). Returns whether it was made.
+    public static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
+                                    definingRequests: [DefiningRequest] = [],
+                                    serviceRoot: String? = nil) throws(ODataError) -> (store: OfflineStore, created: Bool) {
+        let probe = try StoreFile(path: path)
+        let hasModel: Bool
+        do throws(ODataError) {
+            hasModel = try probe.withConnection { db throws(ODataError) in try StoreInfoTable.value("metadata", in: db) != nil }
+        } catch {
+            probe.close()
+            throw error
+        }
+        probe.close()
+        if hasModel { return (try open(path: path), false) }
+        return (try create(path: path, metadata: try metadata(), dialect: dialect, definingRequests: definingRequests,
+                           serviceRoot: serviceRoot), true)
+    }
+
     /// The service root recorded at creation, if any.
     public func serviceRoot() throws(ODataError) -> String? {
-        try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
+        readerLock.withLock { cachedServiceRoot }
     }
 
     /// Changes where downloads and uploads go.
@@ -94,7 +121,11 @@ public final class OfflineStore: @unchecked Sendable {
         guard ServiceURL.hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
         try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
         // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
-        readerLock.withLock { localReader = nil }
+        readerLock.withLock {
+            cachedServiceRoot = root
+            localReader = nil
+        }
+        file.invalidateReadAttachments()
     }
 
     public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
@@ -109,7 +140,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// through ``write(method:url:body:)``.
     public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
         if method.uppercased() == "GET" {
-            let result = try reader().read(url: url, in: file)
+            let result = try read(url: url)
             return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
         }
         let outcome = try write(method: method, url: url, body: body, transactionID: transactionID)
@@ -123,23 +154,39 @@ public final class OfflineStore: @unchecked Sendable {
     /// outside every defining request can still return entities that another request brought, but
     /// it may miss entities the service has.
     public func explain(url: String) throws(ODataError) -> StoreExplanation {
-        let reader = try reader()
-        let explanation = try reader.explain(url: url)
-        var inside: [String] = []
-        for request in try definingRequests() where (try? reader.isInsideScope(url: url, definingRequest: request.url)) == true {
-            inside.append(request.name)
+        let definingRequests = try definingRequests()
+        let (explanation, inside) = try withBindingReader { reader throws(ODataError) in
+            let explanation = try reader.explain(url: url)
+            let inside = definingRequests.filter { (try? reader.isInsideScope(url: url, definingRequest: $0.url)) == true }
+            return (explanation, inside.map(\.name))
         }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
                                 insideDefiningRequests: inside)
     }
 
-    private func reader() throws(ODataError) -> LocalReader {
+    /// Answers the read `url` on a read connection of its own, beside other reads and writes.
+    private func read(url: String) throws(ODataError) -> ReadResult {
         let root = try serviceRoot() ?? ""
-        return readerLock.withLock {
-            if let localReader { return localReader }
-            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+        return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
+            let reader: LocalReader
+            if let kept = attachment as? LocalReader {
+                reader = kept
+            } else {
+                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+                attachment = reader
+            }
+            return try reader.read(url: url, on: db)
+        }
+    }
+
+    /// A reader for binding alone (explain, scope checks); guarded by `readerLock`, as its parser
+    /// and binder are not shared between threads.
+    private func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
+        try readerLock.withLock { () throws(ODataError) -> T in
+            if let localReader { return try body(localReader) }
+            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "")
             localReader = made
-            return made
+            return try body(made)
         }
     }
 

@@ -1,0 +1,93 @@
+/// Connections for reads, one per concurrent reader, beside a store's single write connection.
+///
+/// SQLite in WAL mode lets readers run while a writer holds its transaction, each reader seeing
+/// the last committed state. A store file therefore keeps one write connection (serialized by
+/// its lock) and hands each read a connection of its own from this pool; a read runs inside one
+/// read transaction, so all its statements (the main one, `$expand` batches, `$count`) see the
+/// same snapshot: before or after a download's transaction, never half of it.
+///
+/// A pooled connection carries an `attachment`: the layer above keeps its per-connection state
+/// there (prepared statements belong to one connection). The pool grows to as many connections
+/// as reads have run at once and keeps them until the store closes.
+final class ReadConnectionPool: @unchecked Sendable {
+    /// A read connection with the state the reading layer keeps for it.
+    final class Slot {
+        let connection: SQLiteConnection
+        /// Per-connection state of the layer above (its statement cache), made on first use.
+        var attachment: AnyObject?
+        /// The pool's generation when the slot was made; a slot of an older one is dropped.
+        let generation: Int
+
+        init(connection: SQLiteConnection, generation: Int) {
+            self.connection = connection
+            self.generation = generation
+        }
+    }
+
+    private let path: String
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var idle: [Slot] = []
+    private var isClosed = false
+    private var generation = 0
+
+    init(path: String) { self.path = path }
+
+    /// Runs `body` with a read connection inside one read transaction.
+    ///
+    /// - Throws: ``ODataError/Code/misuse`` once the pool is closed, and what `body` throws.
+    func withSlot<T>(_ body: (Slot) throws(ODataError) -> T) throws(ODataError) -> T {
+        let slot = try checkOut()
+        defer { checkIn(slot) }
+        try slot.connection.execute("BEGIN DEFERRED")
+        do {
+            let result = try body(slot)
+            try slot.connection.execute("COMMIT")
+            return result
+        } catch {
+            try? slot.connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Forgets every slot's attachment (made for a service root that changed, say): idle slots
+    /// are dropped now, slots in use when they come back.
+    func invalidateAttachments() {
+        lock.withLock {
+            generation += 1
+            idle.removeAll()
+        }
+    }
+
+    /// Closes the idle connections now and the others when their reads end.
+    func close() {
+        let closing: [Slot] = lock.withLock {
+            isClosed = true
+            defer { idle.removeAll() }
+            return idle
+        }
+        for slot in closing { slot.connection.close() }
+    }
+
+    private func checkOut() throws(ODataError) -> Slot {
+        let (reused, currentGeneration) = try lock.withLock { () throws(ODataError) -> (Slot?, Int) in
+            guard !isClosed else { throw ODataError(.misuse, "the store is closed") }
+            return (idle.popLast(), generation)
+        }
+        if let reused { return reused }
+        // Opening outside the lock: it touches the file and should not hold other readers up.
+        let connection = try SQLiteConnection(path: path, create: false)
+        // Readers never write; `query_only` makes that a guarantee, not a convention.
+        try connection.execute("PRAGMA query_only = ON")
+        return Slot(connection: connection, generation: currentGeneration)
+    }
+
+    private func checkIn(_ slot: Slot) {
+        let keep = lock.withLock { () -> Bool in
+            guard !isClosed, slot.generation == generation else { return false }
+            idle.append(slot)
+            return true
+        }
+        if !keep { slot.connection.close() }
+    }
+}
