@@ -1,0 +1,136 @@
+/// Delivers a store's events to its subscribers on a thread of its own, coalescing changes.
+///
+/// **The bound on change events.** "Entity sets changed" events are merged: changes posted while
+/// one is waiting to be delivered join it, and two change events are at least `changeInterval`
+/// seconds apart. So any burst of writes lasting `t` seconds yields at most `1 + t / changeInterval`
+/// change events, whatever its size. A download adds to that at most one change per defining
+/// request, because its entities become visible (and are announced) only when the defining
+/// request's transaction commits, never page by page.
+///
+/// Other events keep their order and are not merged. The hub also runs completions that must not
+/// run on the caller's thread (a request cancelled before it started).
+final class EventHub: @unchecked Sendable {
+    typealias Handler = @Sendable (StoreEvent) -> Void
+
+    private enum Item {
+        case event(StoreEvent)
+        /// The place of the merged change event in the order; its sets are in `pendingSets`.
+        case changes
+        case call(@Sendable () -> Void)
+    }
+
+    private let changeInterval: Double
+    private let state = ConditionLock()
+    /// Guarded by `state`.
+    private var items: [Item] = []
+    private var pendingSets: Set<String> = []
+    private var hasQueuedChanges = false
+    private var lastChangeDelivery = -Double.infinity
+    private var subscribers: [(id: Int, handler: Handler)] = []
+    private var nextID = 1
+    private var isStopping = false
+    private var worker: WorkerPool?
+
+    init(changeInterval: Double, owner: StoreThreadMarker.Owner) {
+        self.changeInterval = max(0, changeInterval)
+        worker = WorkerPool(name: "events", threadCount: 1, owner: owner)
+        worker?.submit { [self] in deliverLoop() }
+    }
+
+    /// Adds `handler`; returns the id that ``unsubscribe(_:)`` takes.
+    func subscribe(_ handler: @escaping Handler) -> Int {
+        state.withLock {
+            defer { nextID += 1 }
+            subscribers.append((nextID, handler))
+            return nextID
+        }
+    }
+
+    /// Removes a subscriber; events already being delivered to it may still arrive.
+    func unsubscribe(_ id: Int) {
+        state.withLock { subscribers.removeAll { $0.id == id } }
+    }
+
+    func post(_ event: StoreEvent) {
+        state.withLock {
+            guard !isStopping else { return }
+            items.append(.event(event))
+            state.broadcast()
+        }
+    }
+
+    /// Announces changed entity sets, merged with any announcement not yet delivered.
+    func postChanges(_ sets: Set<String>) {
+        guard !sets.isEmpty else { return }
+        state.withLock {
+            guard !isStopping else { return }
+            pendingSets.formUnion(sets)
+            if !hasQueuedChanges {
+                hasQueuedChanges = true
+                items.append(.changes)
+            }
+            state.broadcast()
+        }
+    }
+
+    /// Runs `call` on the hub's thread, in order with the events.
+    func run(_ call: @escaping @Sendable () -> Void) {
+        let accepted = state.withLock { () -> Bool in
+            guard !isStopping else { return false }
+            items.append(.call(call))
+            state.broadcast()
+            return true
+        }
+        if !accepted { call() }
+    }
+
+    /// Delivers what is queued, then stops the thread.
+    func shutDown() {
+        state.withLock {
+            isStopping = true
+            state.broadcast()
+        }
+        worker?.shutDown()
+        worker = nil
+    }
+
+    private func deliverLoop() {
+        while true {
+            let next: (StoreEvent?, (@Sendable () -> Void)?, [Handler])? = state.withLock {
+                while true {
+                    guard !items.isEmpty else {
+                        if isStopping { return nil }
+                        state.wait()
+                        continue
+                    }
+                    switch items[0] {
+                    case .event(let event):
+                        items.removeFirst()
+                        return (event, nil, subscribers.map(\.handler))
+                    case .call(let call):
+                        items.removeFirst()
+                        return (nil, call, [])
+                    case .changes:
+                        let due = lastChangeDelivery + changeInterval
+                        let now = monotonicSeconds()
+                        if now < due && !isStopping {
+                            state.wait(until: due)
+                            continue
+                        }
+                        items.removeFirst()
+                        let sets = pendingSets
+                        pendingSets = []
+                        hasQueuedChanges = false
+                        lastChangeDelivery = now
+                        return (.entitySetsChanged(sets), nil, subscribers.map(\.handler))
+                    }
+                }
+            }
+            guard let next else { return }
+            if let call = next.1 { call() }
+            if let event = next.0 {
+                for handler in next.2 { handler(event) }
+            }
+        }
+    }
+}

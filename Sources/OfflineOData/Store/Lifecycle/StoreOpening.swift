@@ -1,0 +1,107 @@
+/// The steps of opening an ``ODataStore``, run on its sync thread while requests are held:
+/// the store file (reopened, or made from `$metadata`), the service, the router, and the first
+/// download of a store that never had one.
+struct StoreOpening {
+    let store: ODataStore
+
+    func run() throws(ODataError) -> OpenedStore {
+        let options = store.options
+        guard options.path != nil || options.serviceRoot != nil else {
+            throw ODataError(.misuse, "a store needs a store file (path), a service root, or both")
+        }
+        if let path = options.path, path.isEmpty { throw ODataError(.misuse, "the store path is empty") }
+        let transport: HTTPTransport? = options.serviceRoot == nil ? nil : try HTTPTransport(options: options.http)
+        /// The service's document, fetched at most once.
+        var fetchedMetadata: String?
+        func serviceMetadata() throws(ODataError) -> String {
+            if let given = options.metadata { return given }
+            if let fetchedMetadata { return fetchedMetadata }
+            guard let root = options.serviceRoot, let transport else {
+                throw ODataError(.misuse, "a new store file needs the $metadata document or a service root to fetch it from")
+            }
+            let text = try OnlineStore.fetchMetadata(serviceRoot: root, transport: transport, cancellation: store.openingCancellation)
+            fetchedMetadata = text
+            return text
+        }
+
+        var offline: OfflineStore?
+        if let path = options.path {
+            let (opened, created) = try OfflineStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
+                                                                  definingRequests: options.definingRequests,
+                                                                  serviceRoot: options.serviceRoot)
+            offline = opened
+            do throws(ODataError) {
+                try adopt(options, into: opened, created: created)
+            } catch {
+                opened.close()
+                throw error
+            }
+        }
+        do throws(ODataError) {
+            let model: MetadataModel
+            let dialect: Dialect
+            if let offline {
+                model = offline.model
+                dialect = offline.dialect
+            } else {
+                model = try MetadataReader.read(try serviceMetadata())
+                dialect = options.dialect ?? (model.version.usesV4Protocol ? .v4 : .v2)
+            }
+            var online: OnlineStore?
+            if let root = options.serviceRoot, let transport {
+                online = try OnlineStore(serviceRoot: root, dialect: dialect, transport: transport)
+            }
+            let definingRequests = try offline?.definingRequests() ?? []
+            let router = RequestRouter(mode: options.mode, model: model, dialect: dialect, definingRequests: definingRequests,
+                                       hasOfflineStore: offline != nil, hasOnlineStore: online != nil)
+            let opened = OpenedStore(offline: offline, online: online, router: router, model: model, dialect: dialect)
+            let neverDownloaded = definingRequests.filter { $0.lastDownload == nil }.map(\.name)
+            if let offline, online != nil, options.downloadsOnFirstOpen, !neverDownloaded.isEmpty {
+                try firstDownload(neverDownloaded, of: offline, opened: opened,
+                                  isFirst: neverDownloaded.count == definingRequests.count)
+            }
+            return opened
+        } catch {
+            offline?.close()
+            throw error
+        }
+    }
+
+    /// Brings a reopened file up to the options: its defining requests, service root and HTTP settings.
+    private func adopt(_ options: ODataStore.Options, into offline: OfflineStore, created: Bool) throws(ODataError) {
+        if !created {
+            let stored = try offline.definingRequests()
+            let wanted = options.definingRequests
+            if !wanted.isEmpty, wanted.map({ [$0.name, $0.url] }) != stored.map({ [$0.name, $0.url] }) {
+                try offline.setDefiningRequests(wanted)
+            }
+            if let root = options.serviceRoot, try offline.serviceRoot() != root {
+                try offline.setServiceRoot(root)
+            }
+        }
+        offline.setHTTPOptions(options.http)
+    }
+
+    /// Downloads the defining requests that never were, before the held requests run, so they
+    /// see the data; `isFirst` when the store had no download at all ("first download complete").
+    private func firstDownload(_ names: [String], of offline: OfflineStore, opened: OpenedStore,
+                               isFirst: Bool) throws(ODataError) {
+        store.setOpeningState(.downloading)
+        let events = store.events
+        do throws(ODataError) {
+            for name in names {
+                _ = try offline.download(subset: [name], pageSize: store.options.pageSize,
+                                         cancellation: store.openingCancellation) { progress in
+                    events.post(.downloadProgress(progress))
+                    return true
+                }
+                events.postChanges(opened.entitySets(ofDefiningRequest: name))
+            }
+        } catch {
+            events.post(.downloadFinished(error))
+            throw error
+        }
+        events.post(.downloadFinished(nil))
+        if isFirst { events.post(.firstDownloadComplete) }
+    }
+}

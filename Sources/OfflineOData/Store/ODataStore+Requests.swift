@@ -1,0 +1,138 @@
+/// Requests and questions: each with a completion closure (returning a ``RequestHandle``) and
+/// as `async`; ``executeAndWait(_:)`` blocks, for callers without either.
+extension ODataStore {
+    // MARK: - Requests
+
+    /// Runs `request` where the router sends it (see ``RequestRouter``) and completes once.
+    @discardableResult
+    public func execute(_ request: ODataRequest,
+                        completion: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void) -> RequestHandle {
+        let events = self.events
+        return enqueue(lane: { _ in request.isRead ? .read : .write }, { opened, handle throws(ODataError) in
+            let outcome = try opened.execute(request, cancellation: handle.cancellation)
+            if let changed = outcome.changedSet { events.postChanges([changed]) }
+            return outcome.response
+        }, completion: completion)
+    }
+
+    public func execute(_ request: ODataRequest) async throws(ODataError) -> StoreResponse {
+        try await awaitResult { completion in execute(request, completion: completion) }
+    }
+
+    /// Runs `request` and waits for its answer.
+    ///
+    /// - Throws: ``ODataError/Code/busy`` when called from one of this store's own callbacks
+    ///   (a completion or an event handler), where waiting could wait for itself; use
+    ///   ``execute(_:completion:)`` there.
+    public func executeAndWait(_ request: ODataRequest) throws(ODataError) -> StoreResponse {
+        try waitForResult { completion in execute(request, completion: completion) }
+    }
+
+    /// Reads `url`.
+    public func get(_ url: String, headers: [HTTPHeader] = []) async throws(ODataError) -> StoreResponse {
+        try await execute(ODataRequest(method: "GET", url: url, headers: headers))
+    }
+
+    /// Creates an entity in the collection `url` from its JSON.
+    public func create(_ url: String, body: [UInt8], transactionID: String? = nil) async throws(ODataError) -> StoreResponse {
+        try await execute(ODataRequest(method: "POST", url: url, body: body, transactionID: transactionID))
+    }
+
+    /// Changes the entity `url`: the members of `body` only (`PATCH`, the default; V2 services
+    /// also take `MERGE`), or the whole entity (`PUT`).
+    public func update(_ url: String, body: [UInt8], method: String = "PATCH", headers: [HTTPHeader] = [],
+                       transactionID: String? = nil) async throws(ODataError) -> StoreResponse {
+        try await execute(ODataRequest(method: method, url: url, body: body, headers: headers, transactionID: transactionID))
+    }
+
+    /// Deletes the entity `url`.
+    public func delete(_ url: String, headers: [HTTPHeader] = [], transactionID: String? = nil) async throws(ODataError) -> StoreResponse {
+        try await execute(ODataRequest(method: "DELETE", url: url, headers: headers, transactionID: transactionID))
+    }
+
+    // MARK: - Questions
+
+    /// Where `method` on `url` would go, and why (see ``RequestRouter``).
+    @discardableResult
+    public func route(method: String = "GET", url: String,
+                      completion: @escaping @Sendable (Result<Route, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ in opened.router.route(method: method, url: url) }, completion: completion)
+    }
+
+    public func route(method: String = "GET", url: String) async throws(ODataError) -> Route {
+        try await awaitResult { completion in route(method: method, url: url, completion: completion) }
+    }
+
+    /// What the offline store would do for the read `url` (see ``OfflineStore/explain(url:)``).
+    @discardableResult
+    public func explain(url: String,
+                        completion: @escaping @Sendable (Result<StoreExplanation, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("explain").explain(url: url)
+        }, completion: completion)
+    }
+
+    public func explain(url: String) async throws(ODataError) -> StoreExplanation {
+        try await awaitResult { completion in explain(url: url, completion: completion) }
+    }
+
+    /// The store's state, its defining requests and its queues.
+    @discardableResult
+    public func status(completion: @escaping @Sendable (Result<StoreStatus, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { [weak self] opened, _ throws(ODataError) in
+            let offline = opened.offline
+            return StoreStatus(state: self?.state ?? .closed, mode: opened.router.mode, dialect: opened.dialect,
+                               serviceRoot: opened.online?.serviceRoot, path: offline?.file.path,
+                               definingRequests: try offline?.definingRequests() ?? [],
+                               queuedRequests: try offline?.file.queuedRequests().count ?? 0,
+                               archivedRequests: try offline?.file.errorArchive().count ?? 0)
+        }, completion: completion)
+    }
+
+    public func status() async throws(ODataError) -> StoreStatus {
+        try await awaitResult { completion in status(completion: completion) }
+    }
+
+    /// The requests the service refused, with its answers.
+    @discardableResult
+    public func errorArchive(completion: @escaping @Sendable (Result<[ArchivedRequest], ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the error archive").file.errorArchive()
+        }, completion: completion)
+    }
+
+    public func errorArchive() async throws(ODataError) -> [ArchivedRequest] {
+        try await awaitResult { completion in errorArchive(completion: completion) }
+    }
+
+    /// Deletes one archived request (by id) or all (nil); returns how many. A write: it runs in
+    /// order with the others.
+    @discardableResult
+    public func deleteArchivedRequests(id: Int64? = nil,
+                                       completion: @escaping @Sendable (Result<Int, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .write }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the error archive").deleteArchivedRequests(id: id)
+        }, completion: completion)
+    }
+
+    @discardableResult
+    public func deleteArchivedRequests(id: Int64? = nil) async throws(ODataError) -> Int {
+        try await awaitResult { completion in deleteArchivedRequests(id: id, completion: completion) }
+    }
+}
+
+/// What ``ODataStore/status()`` reports.
+public struct StoreStatus: Sendable, Equatable {
+    public var state: StoreState
+    public var mode: WorkingMode
+    public var dialect: Dialect
+    /// Nil for a store that works offline only.
+    public var serviceRoot: String?
+    /// The store file; nil for a store that works online only.
+    public var path: String?
+    public var definingRequests: [DefiningRequest]
+    /// Local changes waiting for an upload.
+    public var queuedRequests: Int
+    /// Requests the service refused, kept in the error archive.
+    public var archivedRequests: Int
+}

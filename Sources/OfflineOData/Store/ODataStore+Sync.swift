@@ -1,0 +1,93 @@
+/// Downloads and uploads through an ``ODataStore``: one at a time, with state, progress and
+/// change events, and cancellable through their ``RequestHandle``.
+extension ODataStore {
+    /// Downloads the defining requests (all, or those named in `subset`); see
+    /// ``OfflineStore/download(subset:delta:pageSize:cancellation:progress:)``. Each defining
+    /// request's entities are announced as changed when its transaction commits.
+    @discardableResult
+    public func download(subset: [String]? = nil, delta: Bool = true,
+                         completion: @escaping @Sendable (Result<[DownloadOutcome], ODataError>) -> Void) -> RequestHandle {
+        let events = self.events
+        let pageSize = options.pageSize
+        return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
+            guard let self else { throw Self.closedError }
+            let offline = try opened.requireOffline("a download")
+            guard opened.online != nil else { throw ODataError(.misuse, "a download needs the service root, and this store has none") }
+            let all = try offline.definingRequests().map(\.name)
+            for name in subset ?? [] where !all.contains(name) {
+                throw ODataError(.misuse, "the store has no defining request named '\(name)'")
+            }
+            let names = subset.map { wanted in all.filter { wanted.contains($0) } } ?? all
+            return try runningSyncOperation(handle, state: .downloading) { () throws(ODataError) -> [DownloadOutcome] in
+                var outcomes: [DownloadOutcome] = []
+                do throws(ODataError) {
+                    for name in names {
+                        outcomes += try offline.download(subset: [name], delta: delta, pageSize: pageSize,
+                                                         cancellation: handle.cancellation) { progress in
+                            events.post(.downloadProgress(progress))
+                            return !handle.cancellation.isCancelled
+                        }
+                        events.postChanges(opened.entitySets(ofDefiningRequest: name))
+                    }
+                } catch {
+                    events.post(.downloadFinished(error))
+                    throw error
+                }
+                events.post(.downloadFinished(nil))
+                return outcomes
+            }
+        }, completion: completion)
+    }
+
+    public func download(subset: [String]? = nil, delta: Bool = true) async throws(ODataError) -> [DownloadOutcome] {
+        try await awaitResult { completion in download(subset: subset, delta: delta, completion: completion) }
+    }
+
+    /// Uploads the request queue; see ``OfflineStore/upload(batch:batchSize:groupByTransaction:cancellation:progress:)``.
+    /// Requests the service refused are announced one by one (``StoreEvent/requestFailed(_:)``),
+    /// and the sets whose entities took the service's answers as changed.
+    @discardableResult
+    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                       completion: @escaping @Sendable (Result<UploadOutcome, ODataError>) -> Void) -> RequestHandle {
+        let events = self.events
+        return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
+            guard let self else { throw Self.closedError }
+            let offline = try opened.requireOffline("an upload")
+            guard opened.online != nil else { throw ODataError(.misuse, "an upload needs the service root, and this store has none") }
+            return try runningSyncOperation(handle, state: .uploading) { () throws(ODataError) -> UploadOutcome in
+                let queuedBefore = try offline.file.queuedRequests()
+                let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
+                let result: Result<UploadOutcome, ODataError>
+                do throws(ODataError) {
+                    result = .success(try offline.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                                                         cancellation: handle.cancellation) { progress in
+                        events.post(.uploadProgress(progress))
+                        return !handle.cancellation.isCancelled
+                    })
+                } catch {
+                    result = .failure(error)
+                }
+                // What left the queue changed its entity (the service's answer, or an error mark).
+                let stillQueued = Set((try? offline.file.queuedRequests().map(\.id)) ?? queuedBefore.map(\.id))
+                events.postChanges(Set(queuedBefore.filter { !stillQueued.contains($0.id) }.compactMap(\.entitySet)))
+                for archived in (try? offline.file.errorArchive()) ?? [] where !archivedBefore.contains(archived.request.id) {
+                    events.post(.requestFailed(archived))
+                }
+                switch result {
+                case .success(let outcome):
+                    events.post(.uploadFinished(nil))
+                    return outcome
+                case .failure(let error):
+                    events.post(.uploadFinished(error))
+                    throw error
+                }
+            }
+        }, completion: completion)
+    }
+
+    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false) async throws(ODataError) -> UploadOutcome {
+        try await awaitResult { completion in
+            upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction, completion: completion)
+        }
+    }
+}

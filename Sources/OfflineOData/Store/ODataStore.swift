@@ -1,0 +1,294 @@
+/// The store applications program against: one request API for an offline store, an online
+/// store, or both with a router between them (DESIGN.md §4.3–§4.6).
+///
+/// ```swift
+/// var options = ODataStore.Options(path: "travel.store", serviceRoot: "https://host/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/")
+/// options.definingRequests = [DefiningRequest(name: "Agencies", url: "TravelagencyCollection?$filter=country eq 'US'")]
+/// let store = ODataStore.open(options)           // returns at once
+/// let agencies = try await store.get("TravelagencyCollection?$filter=city eq 'Boston'")
+/// ```
+///
+/// - **No caller waits for "open".** ``open(_:)`` returns at once; opening (the file, `$metadata`,
+///   the first download of a new store) runs on a thread of the store's. Requests issued
+///   meanwhile are held and run in the order issued once the store is ready; if opening fails,
+///   each completes with that error.
+/// - **Every request completes exactly once**, through `async`/`await` or a completion closure,
+///   with its result or an ``ODataError``; see ``RequestHandle`` for cancellation.
+/// - **Threads.** Reads run side by side (each on its own SQLite connection, beside a running
+///   download: a read sees a defining request's data before or after its transaction, never
+///   half); writes run one at a time in the order issued, and a read issued while writes are
+///   still queued runs after them; downloads and uploads run one at a time. Completions and
+///   events run on the store's threads. From there, a non-blocking call into the same store
+///   works; a blocking one (``executeAndWait(_:)``) answers ``ODataError/Code/busy`` instead of
+///   waiting for itself.
+/// - **Events** (``subscribe(_:)``): state changes, progress, "first download complete",
+///   coalesced "entity sets changed", and upload requests the service refused.
+public final class ODataStore: @unchecked Sendable {
+    /// How to open a store.
+    public struct Options: Sendable {
+        /// The store file; nil for a store that works online only.
+        public var path: String?
+        /// The OData service; nil for a store that works offline only, from what its file holds.
+        public var serviceRoot: String?
+        /// The service's `$metadata` document. Needed only to create a store file without asking
+        /// the service; otherwise the file's own copy is used, or the service's is fetched.
+        public var metadata: String?
+        /// The dialect, when it should not follow the `$metadata` document's version.
+        public var dialect: Dialect?
+        /// The reads whose results the offline store holds. Given for a new file; for an existing
+        /// file, a non-empty list replaces the stored one (requests kept unchanged keep their
+        /// download state).
+        public var definingRequests: [DefiningRequest] = []
+        public var mode: WorkingMode = .mixed
+        public var http = HTTPOptions()
+        /// Asked of V4 services with `Prefer: odata.maxpagesize` during downloads.
+        public var pageSize: Int?
+        /// Whether opening a store whose defining requests were never downloaded downloads them
+        /// (the requests issued meanwhile then see the downloaded data).
+        public var downloadsOnFirstOpen = true
+        /// The least time, in seconds, between two "entity sets changed" events (see ``EventHub``).
+        public var changeEventInterval = 0.25
+        /// Threads that run reads side by side.
+        public var readThreads = 4
+
+        public init(path: String? = nil, serviceRoot: String? = nil) {
+            self.path = path
+            self.serviceRoot = serviceRoot
+        }
+    }
+
+    private enum Phase {
+        case opening
+        case ready(OpenedStore)
+        case failed(ODataError)
+        case closed
+    }
+
+    let owner: StoreThreadMarker.Owner
+    let options: Options
+    let events: EventHub
+    private let readers: WorkerPool
+    private let writers: WorkerPool
+    /// Opening, then downloads and uploads.
+    private let syncLane: WorkerPool
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private var phase: Phase = .opening
+    private var currentState: StoreState = .opening
+    private var held: [StoreJob] = []
+    /// The download or upload running now, cancelled by `close()`.
+    private var runningSync: RequestHandle?
+    /// Cancels the transfers of opening when the store closes first.
+    let openingCancellation = HTTPCancellation()
+
+    private init(options: Options) {
+        self.options = options
+        let identity = IdentityToken()
+        owner = StoreThreadMarker.Owner(identity)
+        events = EventHub(changeInterval: options.changeEventInterval, owner: owner)
+        readers = WorkerPool(name: "reads", threadCount: max(1, options.readThreads), owner: owner)
+        writers = WorkerPool(name: "writes", threadCount: 1, owner: owner)
+        syncLane = WorkerPool(name: "sync", threadCount: 1, owner: owner)
+        ownerToken = identity
+    }
+
+    /// Keeps the identity object alive as long as the store, so no other store gets its owner value.
+    private let ownerToken: IdentityToken
+
+    /// Starts opening a store and returns at once; see the type's documentation.
+    public static func open(_ options: Options) -> ODataStore {
+        let store = ODataStore(options: options)
+        store.events.post(.stateChanged(.opening))
+        store.syncLane.submit { [store] in store.runOpening() }
+        return store
+    }
+
+    /// Where the store is now. Requests need not look: they are held while it opens.
+    public var state: StoreState { lock.withLock { currentState } }
+
+    /// Subscribes `handler` to the store's events, from now on; keep the subscription and call
+    /// ``StoreSubscription/cancel()`` (or ``unsubscribe(_:)``) to stop.
+    @discardableResult
+    public func subscribe(_ handler: @escaping @Sendable (StoreEvent) -> Void) -> StoreSubscription {
+        let id = events.subscribe(handler)
+        return StoreSubscription(id: id, hub: events)
+    }
+
+    public func unsubscribe(_ subscription: StoreSubscription) { subscription.cancel() }
+
+    /// Closes the store: requests still held complete with ``ODataError/Code/misuse``, a running
+    /// download or upload is stopped (nothing lost), requests already queued finish, and the
+    /// file is closed. Later requests complete with ``ODataError/Code/misuse``. Closing twice is
+    /// harmless; closing from inside a callback finishes in the background.
+    public func close() {
+        let (heldJobs, running, opened): ([StoreJob], RequestHandle?, OpenedStore?) = lock.withLock {
+            if case .closed = phase { return ([], nil, nil) }
+            var opened: OpenedStore?
+            if case .ready(let store) = phase { opened = store }
+            phase = .closed
+            currentState = .closed
+            defer { held = [] }
+            return (held, runningSync, opened)
+        }
+        openingCancellation.cancel()
+        running?.cancel()
+        let closedError = Self.closedError
+        for job in heldJobs where job.handle.begin() {
+            events.run { job.fail(closedError) }
+        }
+        syncLane.shutDown()
+        writers.shutDown()
+        readers.shutDown()
+        opened?.offline?.close()
+        events.post(.stateChanged(.closed))
+        events.shutDown()
+    }
+
+    static let closedError = ODataError(.misuse, "the store is closed")
+
+    // MARK: - Jobs
+
+    /// Holds `job` while the store opens, runs it when it is open, fails it when it cannot run.
+    func submit(_ job: StoreJob) {
+        enum Next { case hold, run(OpenedStore), fail(ODataError) }
+        let next: Next = lock.withLock {
+            switch phase {
+            case .opening:
+                held.append(job)
+                return .hold
+            case .ready(let store): return .run(store)
+            case .failed(let error): return .fail(error)
+            case .closed: return .fail(Self.closedError)
+            }
+        }
+        switch next {
+        case .hold: break
+        case .run(let store): dispatch(job, on: store)
+        case .fail(let error): if job.handle.begin() { events.run { job.fail(error) } }
+        }
+    }
+
+    private func dispatch(_ job: StoreJob, on store: OpenedStore) {
+        let pool: WorkerPool
+        switch job.lane(store) {
+        case .read:
+            // A read issued behind writes still queued waits for them: it sees what was issued before it.
+            pool = writers.pendingCount > 0 ? writers : readers
+        case .write: pool = writers
+        case .sync: pool = syncLane
+        }
+        let accepted = pool.submit {
+            guard job.handle.begin() else { return }
+            job.run(store)
+            job.handle.finish()
+        }
+        if !accepted, job.handle.begin() { events.run { job.fail(Self.closedError) } }
+    }
+
+    /// Runs a download or an upload as the store's one running sync operation, with its states.
+    func runningSyncOperation<T>(_ handle: RequestHandle, state: StoreState,
+                                 _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        let started = lock.withLock { () -> Bool in
+            guard case .ready = phase else { return false }
+            runningSync = handle
+            currentState = state
+            return true
+        }
+        guard started else { throw Self.closedError }
+        events.post(.stateChanged(state))
+        defer {
+            let reopened = lock.withLock { () -> Bool in
+                runningSync = nil
+                guard case .ready = phase else { return false }
+                currentState = .open
+                return true
+            }
+            if reopened { events.post(.stateChanged(.open)) }
+        }
+        return try body()
+    }
+
+    // MARK: - Opening
+
+    private func runOpening() {
+        let outcome: Result<OpenedStore, ODataError>
+        do throws(ODataError) {
+            outcome = .success(try StoreOpening(store: self).run())
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let opened): becomeReady(opened)
+        case .failure(let error): failOpening(error)
+        }
+    }
+
+    /// Sets the state of opening (`downloading` during the first download).
+    func setOpeningState(_ state: StoreState) {
+        let changed = lock.withLock { () -> Bool in
+            guard case .opening = phase else { return false }
+            currentState = state
+            return true
+        }
+        if changed { events.post(.stateChanged(state)) }
+    }
+
+    /// Runs the held requests in the order issued, then lets requests run as they come.
+    private func becomeReady(_ opened: OpenedStore) {
+        while true {
+            let batch: [StoreJob]? = lock.withLock {
+                guard case .opening = phase else { return nil }
+                if held.isEmpty {
+                    phase = .ready(opened)
+                    currentState = .open
+                    return []
+                }
+                defer { held = [] }
+                return held
+            }
+            guard let batch else {
+                // Closed while opening: the opened file is not needed any more.
+                opened.offline?.close()
+                return
+            }
+            if batch.isEmpty { break }
+            // Held requests run here, one after the other, so they keep their order exactly.
+            for job in batch where job.handle.begin() {
+                job.run(opened)
+                job.handle.finish()
+            }
+        }
+        events.post(.stateChanged(.open))
+    }
+
+    private func failOpening(_ error: ODataError) {
+        let heldJobs: [StoreJob]? = lock.withLock {
+            guard case .opening = phase else { return nil }
+            phase = .failed(error)
+            currentState = .closed
+            defer { held = [] }
+            return held
+        }
+        guard let heldJobs else { return }
+        events.post(.openFailed(error))
+        events.post(.stateChanged(.closed))
+        for job in heldJobs where job.handle.begin() { job.fail(error) }
+    }
+}
+
+/// An object whose only job is to have an identity for the lifetime of its store.
+private final class IdentityToken: Sendable {}
+
+/// A subscription to a store's events; ``cancel()`` ends it.
+public final class StoreSubscription: Sendable {
+    private let id: Int
+    private let hub: EventHub
+
+    init(id: Int, hub: EventHub) {
+        self.id = id
+        self.hub = hub
+    }
+
+    /// Stops the events; one being delivered may still arrive. Harmless when called twice.
+    public func cancel() { hub.unsubscribe(id) }
+}

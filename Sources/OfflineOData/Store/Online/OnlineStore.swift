@@ -1,0 +1,90 @@
+/// A store that sends every request to the OData service and returns its answers as they come.
+///
+/// Answers have the shapes the offline store gives (it writes the service's JSON, V2 or V4), so
+/// an application reads both alike. Errors the service answers become ``ODataError``s with the
+/// service's message and HTTP status (``ODataError/Code/notFound`` for 404, else
+/// ``ODataError/Code/http``); a failed connection is ``ODataError/Code/network``.
+///
+/// Modifying requests carry SAP Gateway's CSRF token, fetched once and again when it expires.
+/// ETags are the caller's: give `If-Match` in `headers` where the service asks for one.
+public final class OnlineStore: @unchecked Sendable {
+    public let serviceRoot: String
+    public let dialect: Dialect
+    let transport: HTTPTransport
+    /// The token of the session, shared by the modifying requests; guarded by `csrfLock`.
+    private var csrf = CSRFToken()
+    private let csrfLock = Lock()
+
+    public init(serviceRoot: String, dialect: Dialect, transport: HTTPTransport) throws(ODataError) {
+        guard ServiceURL.hasScheme(serviceRoot) else {
+            throw ODataError(.misuse, "the service root must be an absolute URL, not '\(serviceRoot)'")
+        }
+        self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
+        self.dialect = dialect
+        self.transport = transport
+    }
+
+    /// Fetches the service's `$metadata` document.
+    public static func fetchMetadata(serviceRoot: String, transport: HTTPTransport,
+                                     cancellation: HTTPCancellation? = nil) throws(ODataError) -> String {
+        guard ServiceURL.hasScheme(serviceRoot) else {
+            throw ODataError(.misuse, "the service root must be an absolute URL, not '\(serviceRoot)'")
+        }
+        let url = ServiceURL.resolve("$metadata", against: serviceRoot)
+        let response = try transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/xml")]),
+                                          cancellation: cancellation)
+        guard response.status == 200 else { throw ServiceError.from(response, request: "GET \(redactedURL(url))") }
+        return response.text
+    }
+
+    /// Sends `method` on `url` (relative to the service root) and returns the service's answer.
+    ///
+    /// - Throws: ``ODataError/Code/http`` or ``ODataError/Code/notFound`` for an error answer,
+    ///   ``ODataError/Code/network`` when the service cannot be reached, ``ODataError/Code/aborted``
+    ///   when cancelled.
+    public func execute(method: String, url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
+                        cancellation: HTTPCancellation? = nil) throws(ODataError) -> StoreResponse {
+        let verb = asciiUppercased(method)
+        guard !verb.isEmpty, verb.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+            throw ODataError(.misuse, "'\(method)' is not an HTTP method")
+        }
+        let absolute = ServiceURL.resolve(url, against: serviceRoot)
+        var allHeaders = protocolHeaders()
+        if body != nil { allHeaders.append(HTTPHeader("Content-Type", "application/json")) }
+        // The caller's headers come last, so they win where they repeat one of ours.
+        let callerNames = Set(headers.map { asciiLowercased($0.name) })
+        allHeaders.removeAll { callerNames.contains(asciiLowercased($0.name)) }
+        allHeaders += headers
+        let request = HTTPRequest(method: verb, url: absolute, headers: allHeaders, body: body)
+        let response: HTTPResponse
+        if verb == "GET" || verb == "HEAD" {
+            response = try transport.send(request, cancellation: cancellation)
+        } else {
+            response = try csrfLock.withLock { () throws(ODataError) -> HTTPResponse in
+                try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
+                    var withToken = request
+                    if let token { withToken.headers.append(HTTPHeader(CSRFToken.header, token)) }
+                    return try transport.send(withToken, cancellation: cancellation)
+                }
+            }
+        }
+        guard response.status < 400 else { throw ServiceError.from(response, request: "\(verb) \(redactedURL(absolute))") }
+        return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
+    }
+
+    private func protocolHeaders() -> [HTTPHeader] {
+        switch dialect {
+        case .v2:
+            return [HTTPHeader("Accept", "application/json"), HTTPHeader("DataServiceVersion", "2.0"),
+                    HTTPHeader("MaxDataServiceVersion", "2.0")]
+        case .v4:
+            return [HTTPHeader("Accept", "application/json;odata.metadata=minimal"),
+                    HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01")]
+        }
+    }
+}
+
+/// HTTP methods are ASCII; compared in upper case.
+func asciiUppercased(_ text: String) -> String {
+    String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+}
