@@ -43,7 +43,7 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 
 backends-venv: $(BACKENDS_STAMP)
 
-swift-test: deps
+swift-test: deps backends-venv
 	swift build --build-tests
 	swift test
 

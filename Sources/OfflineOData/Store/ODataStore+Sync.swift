@@ -59,8 +59,10 @@ extension ODataStore {
                 let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
                 let result: Result<UploadOutcome, ODataError>
                 do throws(ODataError) {
+                    // Cancelling stops between requests, never during one: a request cut off in flight
+                    // may have been applied by the service and would be sent twice by the next upload.
                     result = .success(try offline.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
-                                                         cancellation: handle.cancellation) { progress in
+                                                         cancellation: nil) { progress in
                         events.post(.uploadProgress(progress))
                         return !handle.cancellation.isCancelled
                     })

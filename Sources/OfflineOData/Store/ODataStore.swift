@@ -189,7 +189,11 @@ public final class ODataStore: @unchecked Sendable {
     func runningSyncOperation<T>(_ handle: RequestHandle, state: StoreState,
                                  _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
         let started = lock.withLock { () -> Bool in
-            guard case .ready = phase else { return false }
+            // Held downloads and uploads run while the phase is still `opening` (see `becomeReady`).
+            switch phase {
+            case .ready, .opening: break
+            case .failed, .closed: return false
+            }
             runningSync = handle
             currentState = state
             return true
@@ -199,9 +203,13 @@ public final class ODataStore: @unchecked Sendable {
         defer {
             let reopened = lock.withLock { () -> Bool in
                 runningSync = nil
-                guard case .ready = phase else { return false }
-                currentState = .open
-                return true
+                switch phase {
+                case .ready, .opening:
+                    currentState = .open
+                    return true
+                case .failed, .closed:
+                    return false
+                }
             }
             if reopened { events.post(.stateChanged(.open)) }
         }
@@ -235,12 +243,18 @@ public final class ODataStore: @unchecked Sendable {
 
     /// Runs the held requests in the order issued, then lets requests run as they come.
     private func becomeReady(_ opened: OpenedStore) {
+        // Open from now on, though requests still arriving are held until those before them ran.
+        let stillOpening = lock.withLock { () -> Bool in
+            guard case .opening = phase else { return false }
+            currentState = .open
+            return true
+        }
+        if stillOpening { events.post(.stateChanged(.open)) }
         while true {
             let batch: [StoreJob]? = lock.withLock {
                 guard case .opening = phase else { return nil }
                 if held.isEmpty {
                     phase = .ready(opened)
-                    currentState = .open
                     return []
                 }
                 defer { held = [] }
@@ -251,14 +265,13 @@ public final class ODataStore: @unchecked Sendable {
                 opened.offline?.close()
                 return
             }
-            if batch.isEmpty { break }
+            if batch.isEmpty { return }
             // Held requests run here, one after the other, so they keep their order exactly.
             for job in batch where job.handle.begin() {
                 job.run(opened)
                 job.handle.finish()
             }
         }
-        events.post(.stateChanged(.open))
     }
 
     private func failOpening(_ error: ODataError) {

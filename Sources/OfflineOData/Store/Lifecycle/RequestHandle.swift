@@ -5,9 +5,11 @@ import Synchronization
 ///
 /// Its completion runs exactly once. Cancelling a request that has not started (held while the
 /// store opens, or queued behind others) completes it at once with ``ODataError/Code/aborted``
-/// and it never runs. Cancelling one that runs stops what can be stopped: a transfer with the
-/// service (an online request, a download or an upload) ends with ``ODataError/Code/aborted``,
-/// nothing lost; a local read or write, which takes milliseconds, finishes and completes normally.
+/// and it never runs. Cancelling one that runs stops what can be stopped, with nothing lost: an
+/// online request or a download ends its transfer at once; an upload stops after the request in
+/// flight is answered (one cut off might have been applied and would be sent twice); both then
+/// complete with ``ODataError/Code/aborted``. A local read or write, which takes milliseconds,
+/// finishes and completes normally.
 public final class RequestHandle: Sendable {
     private enum Phase { case pending, running, finished, cancelled }
 

@@ -49,7 +49,13 @@ public final class OnlineStore: @unchecked Sendable {
             throw ODataError(.misuse, "'\(method)' is not an HTTP method")
         }
         let absolute = ServiceURL.resolve(url, against: serviceRoot)
+        let path = url.prefix { $0 != "?" && $0 != "#" }
         var allHeaders = protocolHeaders()
+        // `/$count` answers plain text and `/$value` the raw value: a JSON-only Accept gets a 406.
+        if path.hasSuffix("/$count") || path.hasSuffix("/$value") {
+            allHeaders.removeAll { asciiLowercased($0.name) == "accept" }
+            allHeaders.append(HTTPHeader("Accept", path.hasSuffix("/$count") ? "text/plain" : "*/*"))
+        }
         if body != nil { allHeaders.append(HTTPHeader("Content-Type", "application/json")) }
         // The caller's headers come last, so they win where they repeat one of ours.
         let callerNames = Set(headers.map { asciiLowercased($0.name) })

@@ -81,11 +81,43 @@ import Glibc
         #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "TravelagencyCollection")) }
     }
 
+    @Test func anUnreachableServiceFailsEveryHeldRequestOnceWithANetworkError() throws {
+        let folder = TemporaryFolder()
+        // Nothing listens on port 1; a new store must fetch $metadata from there and cannot.
+        var options = ODataStore.Options(path: folder.file("unreachable.store"), serviceRoot: "http://127.0.0.1:1/")
+        options.definingRequests = [FlightSample.usAgencies]
+        options.http.connectTimeout = 5
+        let store = ODataStore.open(options)
+        defer { store.close() }
+        let recorder = EventRecorder()
+        store.subscribe(recorder.record)
+        let ledger = CompletionLedger()
+        let total = 40
+        issueConcurrently(threads: 4, each: total / 4) { index in
+            let request = index % 4 == 0 ? ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("2"))
+                                         : ODataRequest(url: "TravelagencyCollection?$filter=country eq 'US'")
+            store.execute(request) { ledger.record(index, $0) }
+        }
+        #expect(ledger.wait(for: total))
+        usleep(100_000)
+        #expect(ledger.snapshot.count == total)
+        for (index, completions) in ledger.snapshot {
+            #expect(completions.count == 1, "request \(index) completed \(completions.count) times")
+            guard case .failure(let error)? = completions.first else {
+                Issue.record("request \(index) succeeded without a service")
+                continue
+            }
+            #expect(error.code == .network)
+        }
+        #expect(recorder.wait(seconds: 5) { events in events.contains { if case .openFailed(let error) = $0 { error.code == .network } else { false } } })
+        #expect(store.state == .closed)
+    }
+
     @Test func aNewFileWithoutMetadataOrServiceFailsToOpenWithAClearError() async throws {
         let folder = TemporaryFolder()
         let store = ODataStore.open(ODataStore.Options(path: folder.file("empty.store")))
         defer { store.close() }
-        do {
+        do throws(ODataError) {
             _ = try await store.get("TravelagencyCollection")
             Issue.record("a store without a model answered")
         } catch {
@@ -151,7 +183,7 @@ import Glibc
         _ = try await store.create("TravelagencyCollection", body: agencyBody("00000556"))
         #expect(recorder.wait { $0.contains(.stateChanged(.closed)) })
         #expect(store.state == .closed)
-        do {
+        do throws(ODataError) {
             _ = try await store.get("TravelagencyCollection")
             Issue.record("a closed store answered")
         } catch {
