@@ -1,7 +1,7 @@
 # The project's commands. `make test` is what CI runs (.ci/run); it installs what it needs itself.
 #
 #   make demo         the main job on the bundled sample service (not there yet: issue 10)
-#   make test         every suite: Swift, C/C++ (ctest), the tool, Python, the test backends
+#   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
@@ -16,7 +16,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
+.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
         install demo clean
 
 all: cmake-build
@@ -93,7 +93,14 @@ fuzz: deps
 pytest-sync: cmake-build backends-venv
 	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/sync
 
-test: swift-test conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+# The store API's concurrency suites (stress beside downloads and uploads, open/close, callbacks,
+# the seed behaviours) built and run with the thread sanitizer: any report fails the run.
+TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests
+tsan: deps backends-venv
+	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
+	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
+
+test: swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
 # takes 70-95 ms per change and more as the data grows: 10,000 changes take well over 15 minutes.
@@ -125,4 +132,4 @@ demo:
 	@exit 1
 
 clean:
-	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz
+	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan

@@ -1,9 +1,7 @@
-import Foundation
-import OfflineOData
-
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import OfflineOData
 
 /// Why a test backend could not be started or asked something.
 struct TestBackendError: Error, CustomStringConvertible {
@@ -18,343 +16,163 @@ struct TestBackendError: Error, CustomStringConvertible {
 ///     defer { v4.stop() }
 ///     let (status, body) = try v4.get("TravelagencyCollection?$filter=country eq 'US'")
 ///
-/// It runs `.venv/bin/python Tests/backends/backends.py serve v4|v2 ...` (or `$OOD_PYTHON` when
-/// there is no `.venv`; `make backends-venv` makes one). Tests fail, they do not skip, when it
-/// cannot start. `stop()` (idempotent, also called by `deinit` and at process exit) ends the
-/// launcher with SIGTERM, which stops its server; whatever is left of the launcher's process group
-/// is then killed.
+/// It runs `.venv/bin/python Tests/backends/backends.py serve v4|v2 ...` (or `$OOD_PYTHON`;
+/// `make backends-venv` makes the venv). Tests fail, they do not skip, when it cannot start.
+///
+/// Written with `posix_spawn`, not Foundation's `Process`: Foundation's ICU module clashes with
+/// libxml2's ICU headers when the tests are built with the thread sanitizer (`make tsan`).
+/// Two lessons kept from a `Process` version:
+/// - the child gets an empty signal mask: test threads block SIGTERM, a child inherits the mask,
+///   and a launcher that never sees SIGTERM cannot be stopped;
+/// - the launcher leads a process group of its own, so `stop()` also ends a server the launcher
+///   left behind.
 final class TestBackend: @unchecked Sendable {
     enum Kind: String, Sendable { case v4, v2 }
 
     let kind: Kind
-    /// Ends with a slash: `http://127.0.0.1:PORT/` (V4),
-    /// `http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/` (V2).
+    /// Ends with a slash: `http://127.0.0.1:PORT/` (V4), `.../sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/` (V2).
     let serviceRoot: String
-    /// `http://127.0.0.1:PORT`, where `/_reset` is.
+    /// `http://127.0.0.1:PORT`.
     let origin: String
-    /// The pid of the launcher (`backends.py serve`); its server runs in the launcher's process group.
-    var launcherPID: Int32 { process.processIdentifier }
-
-    private let process: Process
-    /// The launcher's process group (its pid), or 0 if it is not the leader of its own group.
-    private let group: pid_t
-    private let stdoutPipe: Pipe
-    private let stderrFile: FileHandle
+    let launcherPID: pid_t
     private let transport: HTTPTransport
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Protected<Bool>(false)
 
-    /// How long `start` waits for the service root line.
     static let startTimeout: Double = 60
 
-    /// Starts a backend and returns once it serves.
-    ///
-    /// - Parameters:
-    ///   - size: `tiny`, `small`, `medium` or `large` (`backends.SIZES`).
-    ///   - pageSize: V4 only: server-driven paging with pages of this many entities.
-    ///   - csrf: V2 only: false passes `--no-csrf`.
-    /// - Throws: ``TestBackendError`` with the server's stderr if it exits or is not ready in time.
-    static func start(_ kind: Kind, size: String = "small", pageSize: Int? = nil, csrf: Bool = true,
-                      file: String = #filePath) throws -> TestBackend {
-        let root = try repositoryRoot(from: file)
-        let python = try pythonExecutable(root: root)
-        var arguments = ["\(root)/Tests/backends/backends.py", "serve", kind.rawValue, "--size", size]
-        if let pageSize { arguments += ["--page-size", String(pageSize)] }
-        if !csrf { arguments.append("--no-csrf") }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let stdoutPipe = Pipe()
-        let stderrFile = try anonymousFile()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrFile
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try runWithDefaultSignalMask(process)
-        } catch {
-            throw TestBackendError(message: "could not run \(python): \(error)")
-        }
-        // Foundation's Process on Linux makes each child the leader of its own process group; the
-        // launcher's server inherits it. Recorded now: once the launcher is reaped, getpgid fails.
-        let group = getpgid(process.processIdentifier) == process.processIdentifier ? process.processIdentifier : 0
-        BackendRegistry.shared.add(process, group: group)
-
-        let line: String?
-        do {
-            line = try readFirstLine(stdoutPipe.fileHandleForReading.fileDescriptor, process: process,
-                                     timeout: startTimeout)
-        } catch {
-            terminate(process, group: group)
-            throw error
-        }
-        guard let line, line.hasPrefix("http://") else {
-            let state = process.isRunning ? "not ready after \(Int(startTimeout)) s"
-                : "exited with status \(process.terminationStatus)"
-            terminate(process, group: group)
-            throw TestBackendError(message: """
-                \(kind) backend \(state) (\(python) \(arguments.joined(separator: " ")))
-                stdout: \(line ?? "")
-                stderr:
-                \(tail(of: stderrFile))
-                """)
-        }
-        do {
-            return try TestBackend(kind: kind, serviceRoot: line, process: process, group: group,
-                                   stdoutPipe: stdoutPipe, stderrFile: stderrFile)
-        } catch {
-            terminate(process, group: group)
-            throw error
-        }
-    }
-
-    private init(kind: Kind, serviceRoot: String, process: Process, group: pid_t, stdoutPipe: Pipe,
-                 stderrFile: FileHandle) throws {
+    private init(kind: Kind, serviceRoot: String, pid: pid_t) throws {
         self.kind = kind
-        self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
-        self.origin = Self.origin(of: self.serviceRoot)
-        self.process = process
-        self.group = group
-        self.stdoutPipe = stdoutPipe
-        self.stderrFile = stderrFile
+        self.serviceRoot = serviceRoot
+        self.launcherPID = pid
+        let afterScheme = serviceRoot.dropFirst("http://".count)
+        origin = "http://" + afterScheme.prefix { $0 != "/" }
         do {
             transport = try HTTPTransport()
         } catch {
-            throw TestBackendError(message: "HTTPTransport: \(error)")
+            throw TestBackendError(message: "cannot make an HTTP transport: \(error)")
         }
     }
 
     deinit { stop() }
 
-    /// Restores the seed data: `POST <origin>/_reset`, which answers 204.
+    /// Starts a backend with the flight sample of `size` (tiny, small, medium, large).
+    static func start(_ kind: Kind, size: String = "small", pageSize: Int? = nil, csrf: Bool = true) throws -> TestBackend {
+        let python = pythonPath()
+        guard access(python, X_OK) == 0 else {
+            throw TestBackendError(message: "no Python at \(python): run `make backends-venv` first, or set OOD_PYTHON")
+        }
+        var arguments = [python, FlightSample.repositoryRoot + "/Tests/backends/backends.py", "serve", kind.rawValue, "--size", size]
+        if let pageSize { arguments += ["--page-size", String(pageSize)] }
+        if !csrf { arguments.append("--no-csrf") }
+
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw TestBackendError(message: "cannot make a pipe for the backend") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let rc = posix_spawn(&pid, python, &actions, &attributes, argv, environ)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard rc == 0 else { throw TestBackendError(message: "cannot start \(python): error \(rc)") }
+        guard let line = readLine(from: pipe[0], timeout: startTimeout), line.hasPrefix("http://") else {
+            terminate(pid)
+            throw TestBackendError(message: "the \(kind) backend did not start: \(arguments.dropFirst().joined(separator: " ")) "
+                                   + "(its errors are in the test output above)")
+        }
+        return try TestBackend(kind: kind, serviceRoot: line, pid: pid)
+    }
+
+    /// Ends the backend and its server; harmless when called twice.
+    func stop() {
+        let first = stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { Self.terminate(launcherPID) }
+    }
+
+    /// Restores the sample data (`POST /_reset` at the server's origin).
     func reset() throws {
         let response = try send(HTTPRequest(method: "POST", url: origin + "/_reset", body: []))
         guard response.status == 204 || response.status == 200 else {
-            throw TestBackendError(message: "\(kind) reset answered \(response.status): \(response.text)")
+            throw TestBackendError(message: "reset answered \(response.status)")
         }
     }
 
-    /// `GET` of `relativeURL` below the service root, e.g. `TravelagencyCollection?$filter=country eq 'US'`
-    /// (spaces, quotes and other characters not allowed in a URL are percent-encoded here). V2
-    /// requests carry `Accept: application/json` unless `headers` says otherwise.
+    /// Asks the service directly: `relativeURL` against the service root, spaces and quotes
+    /// encoded; JSON (plain text for `/$count`) asked for unless `headers` names an Accept.
     func get(_ relativeURL: String, headers: [String: String] = [:]) throws -> (status: Int, body: [UInt8]) {
         var list = headers.map { HTTPHeader($0.key, $0.value) }
-        if kind == .v2, !headers.keys.contains(where: { $0.lowercased() == "accept" }) {
-            list.append(HTTPHeader("Accept", "application/json"))
+        if !headers.keys.contains(where: { $0.lowercased() == "accept" }) {
+            // odatapy answers 406 to a JSON-only Accept on `/$count`, which is plain text.
+            let isCount = relativeURL.prefix { $0 != "?" }.hasSuffix("/$count")
+            list.append(HTTPHeader("Accept", isCount ? "text/plain" : "application/json"))
         }
         let response = try send(HTTPRequest(method: "GET", url: url(relativeURL), headers: list))
         return (response.status, response.body)
     }
 
-    /// The absolute, percent-encoded URL of `relativeURL` below the service root.
+    /// The absolute, encoded URL of `relativeURL`.
     func url(_ relativeURL: String) -> String {
-        let relative = relativeURL.hasPrefix("/") ? String(relativeURL.dropFirst()) : relativeURL
-        return serviceRoot + Self.percentEncoded(relative)
+        ServiceURL.resolve(relativeURL.hasPrefix("/") ? String(relativeURL.dropFirst()) : relativeURL, against: serviceRoot)
     }
 
-    /// Sends any request with the engine's transport.
+    /// Sends any request to the service; fails once the backend is stopped.
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard !stopped.withLock({ $0 }) else { throw TestBackendError(message: "the \(kind) backend is stopped") }
         do {
             return try transport.send(request)
         } catch {
-            throw TestBackendError(message: "\(kind) \(request.method) \(request.url): \(error)\n"
-                                   + "server stderr:\n\(Self.tail(of: stderrFile))")
+            throw TestBackendError(message: "\(request.method) \(request.url): \(error)")
         }
     }
 
-    /// Ends the backend (SIGTERM, then SIGKILL after 10 s) and waits for it. Idempotent.
-    func stop() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        Self.terminate(process, group: group)
-        try? stdoutPipe.fileHandleForReading.close()
-        try? stderrFile.close()
+    private static func pythonPath() -> String {
+        if let override = getenv("OOD_PYTHON") { return String(cString: override) }
+        return FlightSample.repositoryRoot + "/.venv/bin/python"
     }
 
-    // MARK: - Processes
-
-    /// SIGTERM to the launcher (it stops its server), wait; then SIGTERM and SIGKILL to whatever
-    /// is left of its process group `group` (0: none of its own, only the launcher is signalled).
-    static func terminate(_ process: Process, group: pid_t) {
-        defer { BackendRegistry.shared.remove(process) }
-        let pid = process.processIdentifier
-        guard pid > 0 else { return }
-        if process.isRunning {
-            kill(pid, SIGTERM)
-            if !wait(for: process, seconds: 10) {
-                kill(group > 0 ? -group : pid, SIGKILL)
-                _ = wait(for: process, seconds: 5)
-            }
-        }
-        // The launcher is gone; a server it could not stop (e.g. it was terminated before it
-        // installed its SIGTERM handler) is still in the launcher's process group.
-        if group > 0, kill(-group, 0) == 0 {
-            kill(-group, SIGTERM)
-            let deadline = monotonicSeconds() + 5
-            while kill(-group, 0) == 0, monotonicSeconds() < deadline { usleep(20_000) }
-            if kill(-group, 0) == 0 { kill(-group, SIGKILL) }
-        }
-    }
-
-    /// `process.run()` with no signal blocked in the child. posix_spawn hands the calling thread's
-    /// signal mask to the child, and Swift concurrency's and Dispatch's worker threads (where tests
-    /// run) block SIGTERM and SIGINT, so the launcher would never see the SIGTERM that stops it.
-    private static func runWithDefaultSignalMask(_ process: Process) throws {
-        var empty = sigset_t()
-        var saved = sigset_t()
-        sigemptyset(&empty)
-        pthread_sigmask(SIG_SETMASK, &empty, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        try process.run()
-    }
-
-    /// Waits until `process` has exited (and Foundation has reaped it), at most `seconds`.
-    private static func wait(for process: Process, seconds: Double) -> Bool {
-        let deadline = monotonicSeconds() + seconds
-        while process.isRunning {
-            if monotonicSeconds() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
-    /// The first line on `fd`, or nil if the process closed stdout or exited without one.
-    private static func readFirstLine(_ fd: Int32, process: Process, timeout: Double) throws -> String? {
-        let deadline = monotonicSeconds() + timeout
-        var buffered: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+    /// SIGTERM to the launcher's process group (the launcher stops its server on it), then
+    /// SIGKILL to whatever of the group is left after 5 seconds.
+    private static func terminate(_ pid: pid_t) {
+        kill(-pid, SIGTERM)
+        let deadline = monotonicSeconds() + 5
+        var status: Int32 = 0
         while monotonicSeconds() < deadline {
-            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pollfd, 1, 200)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw TestBackendError(message: "poll on the backend's stdout failed: errno \(errno)")
-            }
-            if ready == 0 {
-                if !process.isRunning { break }
-                continue
-            }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw TestBackendError(message: "read of the backend's stdout failed: errno \(errno)")
-            }
-            if count == 0 { break }  // stdout closed: the launcher exited
-            buffered += chunk[0..<count]
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                return String(decoding: buffered[..<newline], as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-            }
+            if waitpid(pid, &status, WNOHANG) == pid { break }
+            usleep(10_000)
         }
-        // Give an exiting launcher a moment, so the error can say how it exited.
-        _ = wait(for: process, seconds: 2)
-        return buffered.isEmpty ? nil : String(decoding: buffered, as: UTF8.self)
+        kill(-pid, SIGKILL)
+        _ = waitpid(pid, &status, WNOHANG)
     }
 
-    private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// A temporary file, already unlinked, for the launcher's stderr: a pipe nobody reads could
-    /// fill up and block the server.
-    private static func anonymousFile() throws -> FileHandle {
-        var template = Array("/tmp/ood-backend-stderr-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw TestBackendError(message: "mkstemp failed: errno \(errno)") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-    }
-
-    /// The last 4,000 bytes the launcher wrote to stderr.
-    private static func tail(of file: FileHandle) -> String {
-        let fd = file.fileDescriptor
-        let size = lseek(fd, 0, SEEK_END)
-        guard size >= 0 else { return "(stderr unavailable)" }
-        let start = max(0, size - 4000)
-        var bytes = [UInt8](repeating: 0, count: Int(size - start))
-        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, start) }
-        return count > 0 ? String(decoding: bytes[0..<count], as: UTF8.self) : "(empty)"
-    }
-
-    // MARK: - Paths and URLs
-
-    /// The folder holding Package.swift, found by walking up from `file`.
-    static func repositoryRoot(from file: String = #filePath) throws -> String {
-        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                return folder.path
-            }
-            folder = folder.deletingLastPathComponent()
+    /// The first line written to `fd`, or nil at end of file or after `timeout` seconds.
+    private static func readLine(from fd: Int32, timeout: Double) -> String? {
+        var bytes: [UInt8] = []
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(fd, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
         }
-        throw TestBackendError(message: "no Package.swift above \(file)")
-    }
-
-    /// `<root>/.venv/bin/python`, else `$OOD_PYTHON`.
-    static func pythonExecutable(root: String) throws -> String {
-        let venv = "\(root)/.venv/bin/python"
-        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
-        if let python = ProcessInfo.processInfo.environment["OOD_PYTHON"], !python.isEmpty {
-            return python
-        }
-        throw TestBackendError(message: """
-            The test backends need Python with odatapy and mock-sap: no \(venv) and no OOD_PYTHON. \
-            Run `make venv` (or `make backends-venv`) in \(root).
-            """)
-    }
-
-    /// `http://host:port` of an absolute URL (what `/_reset` hangs off, as in backends.py).
-    private static func origin(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        let host = rest.firstIndex(of: "/").map { rest[..<$0] } ?? rest
-        return String(url[..<scheme.upperBound]) + host
-    }
-
-    /// Percent-encodes what may not appear in a URL as it is (space, quotes, `<>{}|\^` and
-    /// backtick, controls, non-ASCII); keeps `%`, reserved characters and the rest.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case 0x21, 0x23...0x26, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
-
-/// Every backend process still running, so that the ones a test never stopped (a leaked
-/// `TestBackend`) are ended when the test process exits normally.
-private final class BackendRegistry: @unchecked Sendable {
-    static let shared = BackendRegistry()
-    private let lock = NSLock()
-    private var processes: [ObjectIdentifier: (process: Process, group: pid_t)] = [:]
-
-    private init() {
-        atexit { BackendRegistry.shared.stopAll() }
-    }
-
-    func add(_ process: Process, group: pid_t) {
-        lock.withLock { processes[ObjectIdentifier(process)] = (process, group) }
-    }
-
-    func remove(_ process: Process) {
-        _ = lock.withLock { processes.removeValue(forKey: ObjectIdentifier(process)) }
-    }
-
-    func stopAll() {
-        let running = lock.withLock { Array(processes.values) }
-        for entry in running { TestBackend.terminate(entry.process, group: entry.group) }
+        return nil
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How every public operation of ``ODataStore`` is built: a job with a completion closure, and
 /// the `async` and blocking forms on top of it.
@@ -60,7 +59,7 @@ extension ODataStore {
 
 /// The handle of an awaited request, which the task's cancellation may reach before it exists.
 private final class HandleSlot: Sendable {
-    private let state = Mutex<(handle: RequestHandle?, cancelled: Bool)>((nil, false))
+    private let state = Protected<(handle: RequestHandle?, cancelled: Bool)>((nil, false))
 
     func set(_ handle: RequestHandle) {
         let cancelNow = state.withLock { state -> Bool in

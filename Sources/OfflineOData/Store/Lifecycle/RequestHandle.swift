@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One request or operation on an ``ODataStore``: what the completion-closure calls return, so the
 /// caller can cancel.
@@ -13,9 +12,9 @@ import Synchronization
 public final class RequestHandle: Sendable {
     private enum Phase { case pending, running, finished, cancelled }
 
-    private let phase = Mutex<Phase>(.pending)
+    private let phase = Protected<Phase>(.pending)
     /// Completes the request with ``ODataError/Code/aborted`` if it is cancelled before it starts.
-    private let abort = Mutex<(@Sendable () -> Void)?>(nil)
+    private let abort = Protected<(@Sendable () -> Void)?>(nil)
     /// Stops a running transfer with the service.
     let cancellation = HTTPCancellation()
 

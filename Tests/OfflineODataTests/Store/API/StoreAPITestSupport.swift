@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +22,7 @@ enum FlightSample {
 
 /// Collects a store's events from its event thread, for assertions on the test's thread.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[StoreEvent]>([])
+    private let events = Protected<[StoreEvent]>([])
 
     func record(_ event: StoreEvent) { events.withLock { $0.append(event) } }
 
@@ -48,7 +47,7 @@ final class EventRecorder: Sendable {
 
 /// Counts how often each request completed, to prove "exactly once".
 final class CompletionLedger: Sendable {
-    private let results = Mutex<[Int: [Result<StoreResponse, ODataError>]]>([:])
+    private let results = Protected<[Int: [Result<StoreResponse, ODataError>]]>([:])
 
     func record(_ id: Int, _ result: Result<StoreResponse, ODataError>) {
         results.withLock { $0[id, default: []].append(result) }

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +28,7 @@ import Glibc
         let folder = TemporaryFolder()
         let store = ODataStore.open(offlineFlightOptions(in: folder))
         defer { store.close() }
-        let order = Mutex<[Int]>([])
+        let order = Protected<[Int]>([])
         let ledger = CompletionLedger()
         for index in 0..<20 {
             let request = index % 2 == 0
@@ -130,7 +129,7 @@ import Glibc
         let folder = TemporaryFolder()
         let store = ODataStore.open(offlineFlightOptions(in: folder))
         defer { store.close() }
-        let outcome = Mutex<[Result<StoreResponse, ODataError>]>([])
+        let outcome = Protected<[Result<StoreResponse, ODataError>]>([])
         let handle = store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000777"))) { result in
             outcome.withLock { $0.append(result) }
         }
@@ -153,7 +152,7 @@ import Glibc
         let folder = TemporaryFolder()
         let store = ODataStore.open(offlineFlightOptions(in: folder))
         defer { store.close() }
-        let blocking = Mutex<ODataError?>(nil)
+        let blocking = Protected<ODataError?>(nil)
         let nested = CompletionLedger()
         let outer = CompletionLedger()
         store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000555"))) { result in

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import OfflineOData
 
@@ -95,7 +94,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = mixedStore(backend, in: folder)
         defer { store.close() }
-        let created = Mutex<Result<StoreResponse, ODataError>?>(nil)
+        let created = Protected<Result<StoreResponse, ODataError>?>(nil)
         let followUp = CompletionLedger()
         let body = Array(#"{"agencynum":"99000001","name":"Fly & Co","city":"Boston","country":"US"}"#.utf8)
         // The completion-closure style of seeds 003/004: the follow-up read is issued from the
@@ -120,7 +119,7 @@ import Testing
         defer { backend.stop() }
         let folder = TemporaryFolder()
         let recorder = EventRecorder()
-        let countAtEnable = Mutex<Int?>(nil)
+        let countAtEnable = Protected<Int?>(nil)
         // Defining requests with a large result: every booking (10,000) and the agencies.
         var options = ODataStore.Options(path: folder.file("large.store"), serviceRoot: backend.serviceRoot)
         options.definingRequests = [DefiningRequest(name: "Bookings", url: "BookingCollection"), FlightSample.usAgencies]

@@ -29,7 +29,7 @@ import Glibc
 
         // Downloads (full refreshes, so every booking is written again) and an upload, beside the threads.
         let downloads = CompletionCounter()
-        let uploads = Mutex<Result<UploadOutcome, ODataError>?>(nil)
+        let uploads = Protected<Result<UploadOutcome, ODataError>?>(nil)
         let stopSync = Atomic<Bool>(false)
         @Sendable func downloadAgain() {
             store.download(delta: false) { result in
@@ -38,9 +38,9 @@ import Glibc
             }
         }
         downloadAgain()
-        let uploadHandle = Mutex<RequestHandle?>(nil)
+        let uploadHandle = Protected<RequestHandle?>(nil)
 
-        let failures = Mutex<[String]>([])
+        let failures = Protected<[String]>([])
         let completions = CompletionCounter()
         let busyAnswers = Atomic<Int>(0)
         let creates = Atomic<Int>(0)
@@ -138,7 +138,7 @@ import Glibc
 
 /// Counts completions from many threads.
 final class CompletionCounter: Sendable {
-    private let counts = Mutex<(total: Int, successes: Int)>((0, 0))
+    private let counts = Protected<(total: Int, successes: Int)>((0, 0))
 
     func add(_ success: Bool) { counts.withLock { $0.total += 1; if success { $0.successes += 1 } } }
 
