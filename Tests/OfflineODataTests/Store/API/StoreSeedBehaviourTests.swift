@@ -164,6 +164,60 @@ import Testing
         #expect(again.count { $0 == .firstDownloadComplete } == 0)
     }
 
+    @Test func cancellingARunningDownloadStopsItWithNothingLost() async throws {
+        let backend = try TestBackend.start(.v4, size: "medium", pageSize: 100)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = mixedStore(backend, in: folder, defining: [DefiningRequest(name: "Bookings", url: "BookingCollection")])
+        defer { store.close() }
+        let before = try await store.get("BookingCollection/$count").text
+        #expect(Int(before) ?? 0 > 1_000)
+        let recorder = EventRecorder()
+        let handle = Protected<RequestHandle?>(nil)
+        store.subscribe { event in
+            recorder.record(event)
+            // Cancel while the download runs: after its first page.
+            if case .downloadProgress = event { handle.withLock { $0 }?.cancel() }
+        }
+        let outcome = Protected<Result<[DownloadOutcome], ODataError>?>(nil)
+        handle.withLock { $0 = store.download(delta: false) { result in outcome.withLock { $0 = result } } }
+        #expect(recorder.wait(seconds: 60) { _ in outcome.withLock { $0 } != nil })
+        guard case .failure(let error)? = outcome.withLock({ $0 }) else {
+            Issue.record("the cancelled download did not fail")
+            return
+        }
+        #expect(error.code == .aborted)
+        #expect(try await store.get("BookingCollection/$count").text == before)
+        #expect(try await store.status().state == .open)
+    }
+
+    @Test func anUploadRequestTheServiceRefusesIsAnnouncedAsFailed() async throws {
+        let backend = try TestBackend.start(.v4)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = mixedStore(backend, in: folder)
+        defer { store.close() }
+        let recorder = EventRecorder()
+        store.subscribe(recorder.record)
+        let first = try #require(try JSONValue.parse(await store.get("TravelagencyCollection?$orderby=agencynum&$top=1").body)["value"]?[0])
+        let key = try #require(first["agencynum"]?.stringValue)
+        _ = try await store.update("TravelagencyCollection('\(key)')", body: Array(#"{"name":"Changed Offline"}"#.utf8))
+        // Someone else changes the agency on the service: the store's ETag is stale now.
+        let changed = try backend.send(HTTPRequest(method: "PATCH", url: backend.url("TravelagencyCollection('\(key)')"),
+                                                   headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("If-Match", "*")],
+                                                   body: Array(#"{"name":"Changed Online"}"#.utf8)))
+        #expect(changed.status < 300)
+        let outcome = try await store.upload()
+        #expect(outcome.archived == 1)
+        #expect(recorder.wait(seconds: 10) { events in
+            events.contains { if case .requestFailed(let archived) = $0 { archived.httpStatus == 412 } else { false } }
+        })
+        let failed = recorder.all.compactMap { if case .requestFailed(let archived) = $0 { archived } else { nil } }
+        #expect(failed.count == 1)
+        #expect(failed.first?.request.url == "TravelagencyCollection('\(key)')")
+        #expect(try await store.errorArchive().count == 1)
+    }
+
     @Test func theOnlineStoreGivesTheOfflineStoresShapes_v4() async throws {
         try await compareShapes(.v4, urls: [
             "TravelagencyCollection?$filter=country eq 'US'",
