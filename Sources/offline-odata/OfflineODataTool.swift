@@ -15,7 +15,7 @@ struct OfflineODataTool: ParsableCommand {
             64 the command line was wrong.
             """,
         version: OfflineODataVersion.string,
-        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, DownloadCommand.self, UploadCommand.self, StatusCommand.self, ArchiveCommand.self]
+        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, StatusCommand.self, ArchiveCommand.self]
     )
 }
 

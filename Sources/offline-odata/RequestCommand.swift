@@ -1,22 +1,34 @@
 import ArgumentParser
 import OfflineOData
 
-/// `offline-odata request STORE [--method M] URL [--body JSON]`: one OData request on the store.
+/// `offline-odata request STORE [--method M] URL [--body JSON] [--mode offline|online|mixed]`:
+/// one OData request on the store, the service, or whichever the router picks.
 struct RequestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
-        abstract: "Run one OData request against the offline store and print the answer.",
+        abstract: "Run one OData request against the offline store (or the service) and print the answer.",
         discussion: """
-            Reads (GET) are answered from the store; creates, updates and deletes (POST, PUT,
-            PATCH, MERGE, DELETE) change the store and are queued for upload. URLs are relative to
-            the service root and in the store's dialect.
+            With --mode offline (the default), reads (GET) are answered from the store; creates,
+            updates and deletes (POST, PUT, PATCH, MERGE, DELETE) change the store and are queued
+            for upload. URLs are relative to the service root and in the store's dialect.
+
+            With --mode online the request goes to the service (the store's service root, or
+            --service). With --mode mixed it goes where 'offline-odata route' says: offline when
+            a defining request covers its entity set, online for function and action imports and
+            for sets no defining request covers; the choice and its reason are printed on standard
+            error as 'route: offline|online (reason)'. Nothing is downloaded first. As with
+            download and upload, a --service different from the store's is recorded in the store.
 
             Examples:
               offline-odata request travel.store "TravelagencyCollection?\\$filter=city eq 'Rome'"
               offline-odata request travel.store --method POST TravelagencyCollection \\
                   --body '{"agencynum":"00000099","name":"Fly & Co"}'
+              offline-odata request travel.store --mode mixed "GetAgencyDetails(agencynum='00000001')"
 
-            Exit codes: 0 success; 1 the request failed (the message says why); 64 a usage error.
+            The body of the answer is printed; when it has none, its HTTP status.
+
+            Exit codes: 0 success; 1 the request failed (the message says why: the store, the
+            service's answer, or the network); 64 a usage error.
             """
     )
 
@@ -35,11 +47,38 @@ struct RequestCommand: ParsableCommand {
     @Option(help: "Queue the change with this transaction id ('upload --batch --group-by-transaction' sends one change set per id).")
     var transactionID: String?
 
+    @Option(help: "Where the request goes: offline (the store, the default), online (the service) or mixed (the router decides).")
+    var mode: ToolMode = .offline
+
+    @OptionGroup var service: ServiceOptions
+
+    func validate() throws {
+        if mode == .offline, service.serviceRoot != nil || service.user != nil || service.token != nil || service.insecure
+            || service.timeout != nil {
+            throw ValidationError("the service options (--service, --user, --token, --insecure, --timeout) need --mode online or mixed")
+        }
+    }
+
     func run() throws {
         do throws(ODataError) {
-            let store = try OfflineStore.open(path: path)
-            defer { store.close() }
-            let response = try store.execute(method: method, url: url, body: body.map { Array($0.utf8) }, transactionID: transactionID)
+            let bodyBytes = body.map { Array($0.utf8) }
+            let response: StoreResponse
+            if mode == .offline {
+                let store = try OfflineStore.open(path: path)
+                defer { store.close() }
+                response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID)
+            } else {
+                let store = try openODataStore(path: path, mode: mode.workingMode, serviceRoot: service.serviceRoot,
+                                               http: try service.httpOptions())
+                defer { store.close() }
+                if mode == .mixed {
+                    let route = try waitForAnswer { store.route(method: method, url: url, completion: $0) }
+                    var standardError = StandardErrorStream()
+                    print("route: \(route.destination.rawValue) (\(route.reason))", to: &standardError)
+                }
+                response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
+                                                                 transactionID: transactionID))
+            }
             if !response.body.isEmpty { print(String(decoding: response.body, as: UTF8.self)) }
             if response.body.isEmpty { print("\(response.status)") }
         } catch {

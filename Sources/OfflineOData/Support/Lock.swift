@@ -9,7 +9,8 @@ import Glibc
 /// `sending` values, which such sections cannot give. Not recursive: callers that may re-enter
 /// (callbacks into their own store) check for it before locking.
 final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Internal so that a condition variable can wait on it (``ConditionLock``).
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
         mutex = .allocate(capacity: 1)

@@ -5,13 +5,10 @@ import Glibc
 /// A mutex with a condition variable: the waiting the store's worker threads and blocking calls
 /// need (`Lock` alone cannot wait for a state change).
 final class ConditionLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = Lock()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         // Timed waits measure against the monotonic clock, so a change of the wall clock does not
@@ -25,28 +22,23 @@ final class ConditionLock: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
         condition.deinitialize(count: 1)
         condition.deallocate()
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// Waits, inside `withLock`, until signalled (callers re-check their condition in a loop).
-    func wait() { pthread_cond_wait(condition, mutex) }
+    func wait() { pthread_cond_wait(condition, lock.mutex) }
 
     /// Waits, inside `withLock`, until signalled or until `deadline` (monotonic seconds) passed.
     func wait(until deadline: Double) {
         var time = timespec()
         time.tv_sec = Int(deadline)
         time.tv_nsec = Int((deadline - Double(Int(deadline))) * 1_000_000_000)
-        pthread_cond_timedwait(condition, mutex, &time)
+        pthread_cond_timedwait(condition, lock.mutex, &time)
     }
 
     func broadcast() { pthread_cond_broadcast(condition) }

@@ -50,7 +50,7 @@ public final class OnlineStore: @unchecked Sendable {
         }
         let absolute = ServiceURL.resolve(url, against: serviceRoot)
         let path = url.prefix { $0 != "?" && $0 != "#" }
-        var allHeaders = protocolHeaders()
+        var allHeaders = ODataProtocolHeaders.json(for: dialect)
         // `/$count` answers plain text and `/$value` the raw value: a JSON-only Accept gets a 406.
         if path.hasSuffix("/$count") || path.hasSuffix("/$value") {
             allHeaders.removeAll { asciiLowercased($0.name) == "accept" }
@@ -77,20 +77,4 @@ public final class OnlineStore: @unchecked Sendable {
         guard response.status < 400 else { throw ServiceError.from(response, request: "\(verb) \(redactedURL(absolute))") }
         return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
     }
-
-    private func protocolHeaders() -> [HTTPHeader] {
-        switch dialect {
-        case .v2:
-            return [HTTPHeader("Accept", "application/json"), HTTPHeader("DataServiceVersion", "2.0"),
-                    HTTPHeader("MaxDataServiceVersion", "2.0")]
-        case .v4:
-            return [HTTPHeader("Accept", "application/json;odata.metadata=minimal"),
-                    HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01")]
-        }
-    }
-}
-
-/// HTTP methods are ASCII; compared in upper case.
-func asciiUppercased(_ text: String) -> String {
-    String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
 }

@@ -66,15 +66,12 @@ struct Downloader {
     private func headers() -> [HTTPHeader] {
         switch dialect {
         case .v2:
-            return [HTTPHeader("Accept", "application/json"), HTTPHeader("MaxDataServiceVersion", "2.0"),
-                    HTTPHeader("DataServiceVersion", "2.0")]
+            return ODataProtocolHeaders.json(for: .v2)
         case .v4:
             // Change tracking is asked for on every page: next links do not carry the preference.
             var preferences = ["odata.track-changes"]
             if let preferredPageSize { preferences.append("odata.maxpagesize=\(preferredPageSize)") }
-            return [HTTPHeader("Accept", "application/json;odata.metadata=minimal"),
-                    HTTPHeader("OData-MaxVersion", "4.01"), HTTPHeader("OData-Version", "4.0"),
-                    HTTPHeader("Prefer", preferences.joined(separator: ","))]
+            return ODataProtocolHeaders.json(for: .v4) + [HTTPHeader("Prefer", preferences.joined(separator: ","))]
         }
     }
 }

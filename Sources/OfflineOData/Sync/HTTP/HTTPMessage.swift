@@ -64,3 +64,8 @@ public enum HTTPAuthentication: Sendable, Equatable {
 func asciiLowercased(_ text: String) -> String {
     String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
 }
+
+/// HTTP methods are ASCII, compared in upper case.
+func asciiUppercased(_ text: String) -> String {
+    String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+}
