@@ -191,6 +191,42 @@ import Testing
         #expect(try await store.status().state == .open)
     }
 
+    @Test func readsDuringADownloadSeeItsDataBeforeOrAfterItsTransactionNeverHalf() async throws {
+        let backend = try TestBackend.start(.v4, size: "medium", pageSize: 100)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = mixedStore(backend, in: folder, defining: [DefiningRequest(name: "Bookings", url: "BookingCollection")])
+        defer { store.close() }
+        let before = try #require(Int(try await store.get("BookingCollection/$count").text))
+        // The service loses 25 bookings; the next full download removes them from the store, page by page
+        // inside one transaction.
+        let page = try JSONValue.parse(backend.get("BookingCollection?$top=25&$orderby=bookid").body)
+        let removed = try #require(page["value"]?.arrayValue)
+        #expect(removed.count == 25)
+        for booking in removed {
+            let key = ["carrid", "connid"].map { "\($0)='\(booking[$0]?.stringValue ?? "")'" }
+                + ["fldate=\(booking["fldate"]?.stringValue ?? "")", "bookid='\(booking["bookid"]?.stringValue ?? "")'"]
+            let deleted = try backend.send(HTTPRequest(method: "DELETE", url: backend.url("BookingCollection(\(key.joined(separator: ",")))"),
+                                                       headers: [HTTPHeader("If-Match", "*")]))
+            #expect(deleted.status == 204)
+        }
+        let finished = Protected<Result<[DownloadOutcome], ODataError>?>(nil)
+        let seenDuringDownload = Protected<[String: Int]>([:])
+        store.download(delta: false) { result in finished.withLock { $0 = result } }
+        // Two threads read while the download runs.
+        issueConcurrently(threads: 2, each: 1) { _ in
+            while finished.withLock({ $0 }) == nil {
+                guard let count = try? store.executeAndWait(ODataRequest(url: "BookingCollection/$count")).text else { continue }
+                if store.state == .downloading { seenDuringDownload.withLock { $0[count, default: 0] += 1 } }
+            }
+        }
+        #expect(try finished.withLock { $0 }?.get().first?.entities == before - 25)
+        let seen = seenDuringDownload.withLock { $0 }
+        #expect(seen.values.reduce(0, +) > 10, "reads ran while the download ran")
+        #expect(Set(seen.keys).isSubset(of: [String(before), String(before - 25)]), "counts seen: \(seen)")
+        #expect(try await store.get("BookingCollection/$count").text == String(before - 25))
+    }
+
     @Test func anUploadRequestTheServiceRefusesIsAnnouncedAsFailed() async throws {
         let backend = try TestBackend.start(.v4)
         defer { backend.stop() }
