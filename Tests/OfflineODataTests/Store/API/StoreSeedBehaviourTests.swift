@@ -150,6 +150,8 @@ import Testing
         #expect(changes.count >= 1 && changes.count <= options.definingRequests.count,
                 "\(changes.count) change events for a \(bookings)-entity download")
         #expect(changes.reduce(into: Set<String>()) { $0.formUnion($1) } == ["BookingCollection", "TravelagencyCollection"])
+        print("seed001: \(bookings) bookings downloaded, \(progress) progress events, \(changes.count) change events, "
+              + "\(recorder.count { $0 == .firstDownloadComplete }) first-download-complete")
         // The states in order: opening, downloading, open.
         let states = events.compactMap { if case .stateChanged(let state) = $0 { state } else { nil } }
         #expect(states == [.opening, .downloading, .open])

@@ -128,6 +128,10 @@ import Glibc
         #expect(local.text == String(creates.load(ordering: .relaxed)))
         let onService = try backend.get("TravelagencyCollection/$count?$filter=city eq 'Stress'")
         #expect(String(decoding: onService.body, as: UTF8.self).trimmingSpaces() == String(sent))
+        print("stress: \(completions.total) requests from \(Self.threads) threads, \(creates.load(ordering: .relaxed)) creates "
+              + "(\(sent) uploaded, \(finalStatus.queuedRequests) still queued), \(downloads.total) full downloads, "
+              + "\(busyAnswers.load(ordering: .relaxed)) busy answers to blocking calls from callbacks, "
+              + "\(recorder.changeEvents.count) change events")
         store.close()
         let reopened = try OfflineStore.open(path: folder.file("stress.store"))
         defer { reopened.close() }
