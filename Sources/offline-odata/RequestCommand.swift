@@ -8,26 +8,27 @@ struct RequestCommand: ParsableCommand {
         commandName: "request",
         abstract: "Run one OData request against the offline store (or the service) and print the answer.",
         discussion: """
-            With --mode offline (the default), reads (GET) are answered from the store; creates,
-            updates and deletes (POST, PUT, PATCH, MERGE, DELETE) change the store and are queued
+            With --mode offline (the default), reads (GET) are answered from the store; creates, \
+            updates and deletes (POST, PUT, PATCH, MERGE, DELETE) change the store and are queued \
             for upload. URLs are relative to the service root and in the store's dialect.
 
-            With --mode online the request goes to the service (the store's service root, or
-            --service). With --mode mixed it goes where 'offline-odata route' says: offline when
-            a defining request covers its entity set, online for function and action imports and
-            for sets no defining request covers; the choice and its reason are printed on standard
-            error as 'route: offline|online (reason)'. Nothing is downloaded first. As with
+            With --mode online the request goes to the service (the store's service root, or \
+            --service). With --mode mixed it goes where 'offline-odata route' says: offline when \
+            a defining request covers its entity set, online for function and action imports and \
+            for sets no defining request covers; the choice and its reason are printed on standard \
+            error as 'route: offline|online (reason)'. Nothing is downloaded first. As with \
             download and upload, a --service different from the store's is recorded in the store.
 
             Examples:
               offline-odata request travel.store "TravelagencyCollection?\\$filter=city eq 'Rome'"
               offline-odata request travel.store --method POST TravelagencyCollection \\
                   --body '{"agencynum":"00000099","name":"Fly & Co"}'
-              offline-odata request travel.store --mode mixed "GetAgencyDetails(agencynum='00000001')"
+              offline-odata request travel.store --mode mixed \\
+                  "GetAgencyDetails(agencynum='00000001')"
 
             The body of the answer is printed; when it has none, its HTTP status.
 
-            Exit codes: 0 success; 1 the request failed (the message says why: the store, the
+            Exit codes: 0 success; 1 the request failed (the message says why: the store, the \
             service's answer, or the network); 64 a usage error.
             """
     )

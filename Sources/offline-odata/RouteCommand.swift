@@ -7,21 +7,21 @@ struct RouteCommand: ParsableCommand {
         commandName: "route",
         abstract: "Say where a request would go in mixed mode, and why, without running it.",
         discussion: """
-            A request goes offline when a defining request covers its entity set (reads and
-            writes alike, whatever the filter: see 'offline-odata explain' for whether a read lies
-            inside a defining request's scope); function imports, action imports and sets no
-            defining request covers go online. A store without a service root (and no --service)
-            sends everything offline. The service is not contacted. As with download and upload,
+            A request goes offline when a defining request covers its entity set (reads and \
+            writes alike, whatever the filter: see 'offline-odata explain' for whether a read lies \
+            inside a defining request's scope); function imports, action imports and sets no \
+            defining request covers go online. A store without a service root (and no --service) \
+            sends everything offline. The service is not contacted. As with download and upload, \
             a --service different from the store's is recorded in the store.
 
             Examples:
               offline-odata route travel.store "TravelagencyCollection?\\$filter=country eq 'US'"
               offline-odata route travel.store "GetAgencyDetails(agencynum='00000001')" --json
 
-            Output: the destination (offline or online), then the reason; with --json
+            Output: the destination (offline or online), then the reason; with --json \
             {"destination": ..., "reason": ..., "coveringRequests": [...]}.
 
-            Exit codes: 0 success; 1 STORE is not a store or cannot be opened (the message says
+            Exit codes: 0 success; 1 STORE is not a store or cannot be opened (the message says \
             why); 64 a usage error.
             """
     )

@@ -123,7 +123,7 @@ def test_store_info_help_and_errors(tool, tmp_path):
 
 import pytest
 
-SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["explain"], ["download"], ["upload"], ["archive"],
+SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["route"], ["explain"], ["download"], ["upload"], ["archive"],
                ["status"]]
 
 
@@ -222,3 +222,112 @@ def test_store_load_pages_then_read_them(tool, tmp_path):
     unknown = tool("store", "load", path, "--defining", "Nope", str(page1))
     assert unknown.returncode == 1 and "no defining request named 'Nope'" in unknown.stderr
     assert tool("store", "load", "--help").returncode == 0
+
+
+# Mixed mode: `route` (where a request would go, and why) and `request --mode online|mixed`.
+# Port 9 (discard) is not listened on: nothing here reaches a service.
+UNREACHABLE = "http://127.0.0.1:9/"
+
+
+def mixed_store(tool, tmp_path, service=UNREACHABLE):
+    """A V4 flight store whose defining request 'Agencies' covers TravelagencyCollection."""
+    path = str(tmp_path / "mixed.store")
+    arguments = ["store", "create", path, "--metadata", FLIGHT_V4, "--defining", "Agencies=TravelagencyCollection?$filter=country eq 'US'"]
+    if service:
+        arguments += ["--service", service]
+    created = tool(*arguments)
+    assert created.returncode == 0, created.stderr
+    return path
+
+
+def test_route_of_a_covered_set_goes_offline_with_its_defining_request(tool, tmp_path):
+    path = mixed_store(tool, tmp_path)
+    text = tool("route", path, "TravelagencyCollection?$filter=city eq 'Boston'")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout == "offline  TravelagencyCollection is covered by the defining request 'Agencies'\n"
+    data = json.loads(tool("route", path, "TravelagencyCollection('00000001')", "--method", "PATCH", "--json").stdout)
+    assert data == {"destination": "offline", "reason": "TravelagencyCollection is covered by the defining request 'Agencies'",
+                    "coveringRequests": ["Agencies"]}
+
+
+def test_route_of_a_function_import_goes_online(tool, tmp_path):
+    path = mixed_store(tool, tmp_path)
+    result = tool("route", path, "GetAgencyDetails(agencynum='00000001')")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("online  ") and "function import" in result.stdout
+    data = json.loads(tool("route", path, "GetAgencyDetails(agencynum='00000001')", "--json").stdout)
+    assert data["destination"] == "online" and "function import" in data["reason"] and data["coveringRequests"] == []
+
+
+def test_route_of_an_uncovered_set_goes_online(tool, tmp_path):
+    path = mixed_store(tool, tmp_path)
+    data = json.loads(tool("route", path, "FlightCollection", "--json").stdout)
+    assert data == {"destination": "online", "reason": "no defining request covers FlightCollection", "coveringRequests": []}
+
+
+def test_route_without_a_service_root_keeps_everything_offline_unless_service_is_given(tool, tmp_path):
+    path = mixed_store(tool, tmp_path, service=None)
+    alone = tool("route", path, "FlightCollection")
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.startswith("offline  ") and "only the offline store is configured" in alone.stdout
+    given = json.loads(tool("route", path, "FlightCollection", "--service", UNREACHABLE, "--json").stdout)
+    assert given["destination"] == "online"
+
+
+def test_route_help_and_errors(tool, tmp_path):
+    help_text = tool("route", "--help")
+    assert help_text.returncode == 0 and "Example" in help_text.stdout and "Exit codes" in help_text.stdout
+    missing = tool("route", str(tmp_path / "missing.store"), "TravelagencyCollection")
+    assert missing.returncode == 1 and "does not exist" in missing.stderr
+    not_a_store = tmp_path / "notes.txt"
+    not_a_store.write_text("not a store\n")
+    refused = tool("route", str(not_a_store), "TravelagencyCollection")
+    assert refused.returncode == 1 and "not an OfflineOData store" in refused.stderr
+    assert tool("route", mixed_store(tool, tmp_path)).returncode == 64
+
+
+def test_request_mode_help_has_a_mixed_example(tool):
+    result = tool("request", "--help")
+    assert result.returncode == 0
+    words = " ".join(result.stdout.replace("\\\n", " ").split())
+    assert "--mode mixed \"GetAgencyDetails(agencynum='00000001')\"" in words
+    assert "--mode <mode>" in result.stdout and "--service" in result.stdout
+
+
+def test_request_mode_online_against_an_unreachable_service_fails_with_the_network_error(tool, tmp_path):
+    path = mixed_store(tool, tmp_path, service=None)
+    result = tool("request", path, "--mode", "online", "--service", UNREACHABLE, "TravelagencyCollection")
+    assert result.returncode == 1
+    assert "cannot connect" in result.stderr and "127.0.0.1" in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
+def test_request_mode_online_without_a_service_root_says_so(tool, tmp_path):
+    path = mixed_store(tool, tmp_path, service=None)
+    result = tool("request", path, "--mode", "online", "TravelagencyCollection")
+    assert result.returncode == 1 and "no service root" in result.stderr, result.stderr
+
+
+def test_request_mode_mixed_answers_a_covered_read_from_the_store(tool, tmp_path):
+    path = mixed_store(tool, tmp_path)
+    page = tmp_path / "agencies.json"
+    page.write_text(json.dumps({"value": [{"agencynum": "00000001", "name": "Boston Travel", "city": "Boston", "country": "US"},
+                                          {"agencynum": "00000002", "name": "Big Apple", "city": "New York", "country": "US"}]}))
+    assert tool("store", "load", path, "--defining", "Agencies", str(page)).returncode == 0
+    result = tool("request", path, "--mode", "mixed", "TravelagencyCollection?$filter=city eq 'Boston'")
+    assert result.returncode == 0, result.stderr
+    assert [a["name"] for a in json.loads(result.stdout)["value"]] == ["Boston Travel"]
+    assert "route: offline (TravelagencyCollection is covered by the defining request 'Agencies')" in result.stderr
+    # The function import goes online, where nothing listens: the route is said, then the network error.
+    call = tool("request", path, "--mode", "mixed", "GetAgencyDetails(agencynum='00000001')")
+    assert call.returncode == 1
+    assert "route: online" in call.stderr and "function import" in call.stderr and "cannot connect" in call.stderr
+
+
+def test_request_service_options_need_an_online_or_mixed_mode(tool, tmp_path):
+    path = mixed_store(tool, tmp_path)
+    assert tool("request", path, "--service", UNREACHABLE, "TravelagencyCollection").returncode == 64
+    assert tool("request", path, "--mode", "sideways", "TravelagencyCollection").returncode == 64
+    # The default stays offline: the store answers, with no route line.
+    offline = tool("request", path, "TravelagencyCollection")
+    assert offline.returncode == 0 and offline.stderr == "" and json.loads(offline.stdout)["value"] == []
