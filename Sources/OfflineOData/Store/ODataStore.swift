@@ -28,7 +28,9 @@ public final class ODataStore: @unchecked Sendable {
     public struct Options: Sendable {
         /// The store file; nil for a store that works online only.
         public var path: String?
-        /// The OData service; nil for a store that works offline only, from what its file holds.
+        /// The OData service. When nil, a store file's own service root is used (the one it was
+        /// created with); with neither, the store works offline only. A root given here that
+        /// differs from the file's replaces it in the file.
         public var serviceRoot: String?
         /// The service's `$metadata` document. Needed only to create a store file without asking
         /// the service; otherwise the file's own copy is used, or the service's is fetched.

@@ -47,9 +47,14 @@ struct StoreOpening {
                 model = try MetadataReader.read(try serviceMetadata())
                 dialect = options.dialect ?? (model.version.usesV4Protocol ? .v4 : .v2)
             }
+            // The options' service root, or else the one the file keeps.
             var online: OnlineStore?
-            if let root = options.serviceRoot, let transport {
-                online = try OnlineStore(serviceRoot: root, dialect: dialect, transport: transport)
+            var root = options.serviceRoot
+            if root == nil { root = try offline?.serviceRoot() }
+            if let root, !root.isEmpty {
+                let serviceTransport: HTTPTransport
+                if let transport { serviceTransport = transport } else { serviceTransport = try HTTPTransport(options: options.http) }
+                online = try OnlineStore(serviceRoot: root, dialect: dialect, transport: serviceTransport)
             }
             let definingRequests = try offline?.definingRequests() ?? []
             let router = RequestRouter(mode: options.mode, model: model, dialect: dialect, definingRequests: definingRequests,
