@@ -147,7 +147,8 @@ OOD_API void ood_string_free(char *s);
 typedef struct ood_store ood_store;
 
 /**
- * Opens the store file at `path`, creating it if there is no file there.
+ * Opens the store file at `path` for file-level questions (its format version, its path),
+ * creating it if there is no file there. For requests, use ood_store_open_with().
  *
  * A new store is an SQLite database in WAL mode with a format-version table. An existing store of
  * an older format is migrated.
@@ -191,6 +192,215 @@ OOD_API ood_status ood_store_format_version(ood_store *store, int *out);
  * Thread safety: any thread.
  */
 OOD_API ood_status ood_store_path(ood_store *store, char **out);
+
+/** @} */
+
+/** @name Options: how a store is opened
+ *  An ood_options collects the settings of ood_store_open_with(). It is copied when a store
+ *  opens, so it may be changed or freed afterwards.
+ *  @{ */
+
+/** Settings for opening a store. Opaque. */
+typedef struct ood_options ood_options;
+
+/** Which store answers requests (see ood_route()). */
+typedef enum ood_mode {
+    OOD_MODE_MIXED = 0,   /**< Covered collections offline, the rest (and function imports) online. The default. */
+    OOD_MODE_ONLINE = 1,  /**< Every request goes to the service. */
+    OOD_MODE_OFFLINE = 2  /**< Every request goes to the offline store. */
+} ood_mode;
+
+/**
+ * Makes an empty set of options (mixed mode, no path, no service).
+ *
+ * @param[out] out Receives the options, or NULL on failure.
+ * @return OOD_OK; OOD_MISUSE if `out` is NULL.
+ * Ownership: the caller's; release with ood_options_free().
+ * Thread safety: any thread; one options object must not be changed from two threads at once.
+ */
+OOD_API ood_status ood_options_new(ood_options **out);
+
+/** Releases options; NULL does nothing. Thread safety: as ood_options_new(). */
+OOD_API void ood_options_free(ood_options *options);
+
+/**
+ * The store file. Without one the store works online only.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or `path` is empty.
+ */
+OOD_API ood_status ood_options_set_path(ood_options *options, const char *path);
+
+/**
+ * The OData service root ("https://host/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/"). Without one, a
+ * store file's own service root is used; with neither, the store works offline only.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or the root is not an absolute URL.
+ */
+OOD_API ood_status ood_options_set_service_root(ood_options *options, const char *service_root);
+
+/**
+ * The service's $metadata document, to create a store file without asking the service.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL.
+ */
+OOD_API ood_status ood_options_set_metadata(ood_options *options, const char *metadata);
+
+/**
+ * Adds a defining request: a read whose results the offline store holds, under a unique name.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or empty, or the name is used already.
+ */
+OOD_API ood_status ood_options_add_defining_request(ood_options *options, const char *name, const char *url);
+
+/** The working mode (an ood_mode value). @return OOD_OK; OOD_MISUSE for NULL or an unknown mode. */
+OOD_API ood_status ood_options_set_mode(ood_options *options, int mode);
+
+/**
+ * Basic authentication for the service. The password is copied and kept in memory only.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL.
+ */
+OOD_API ood_status ood_options_set_basic_auth(ood_options *options, const char *user, const char *password);
+
+/** Bearer-token authentication for the service. @return OOD_OK; OOD_MISUSE if an argument is NULL. */
+OOD_API ood_status ood_options_set_bearer_token(ood_options *options, const char *token);
+
+/** Adds a header sent with every request to the service. @return OOD_OK; OOD_MISUSE for NULL or an empty name. */
+OOD_API ood_status ood_options_add_header(ood_options *options, const char *name, const char *value);
+
+/**
+ * Seconds to wait for a connection and for a whole request (defaults 15 and 300).
+ * @return OOD_OK; OOD_MISUSE for NULL or a value not above 0.
+ */
+OOD_API ood_status ood_options_set_timeouts(ood_options *options, double connect_seconds, double request_seconds);
+
+/** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
+OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);
+
+/** @} */
+
+/** @name The store API: open, requests, download, upload
+ *  A store opened with ood_store_open_with() serves the offline store, the service, or both
+ *  (mixed mode), behind one request function. Requests issued before it is open are held and run
+ *  in order once it is. Completion callbacks run exactly once, on a library thread; from inside
+ *  one, the blocking functions of the same store return OOD_BUSY (the callback functions work).
+ *  @{ */
+
+/** The answer to a request. Opaque. */
+typedef struct ood_result ood_result;
+
+/**
+ * Called once when an asynchronous open or request completes, on a library thread.
+ *
+ * @param status OOD_OK or the failure; on failure ood_error_message() on this thread says why.
+ * @param result The answer (NULL for an open, and on failure). Owned by the callback: release it
+ *        with ood_result_free() (it may be kept past the callback).
+ * @param payload The caller's pointer, as given.
+ */
+typedef void (*ood_completion)(ood_status status, ood_result *result, void *payload);
+
+/**
+ * Called after each page of a download or each answered request of an upload, on a library
+ * thread. `done` counts entities (download) or requests (upload); `total` is the total when known,
+ * else -1.
+ *
+ * @return 0 to go on, non-zero to stop the operation (it then returns OOD_ABORTED, nothing lost).
+ */
+typedef int (*ood_progress)(long done, long total, void *payload);
+
+/**
+ * Opens a store as `options` say and waits until it is open (its file made or reopened, its
+ * $metadata read or fetched, and the first download of a new store done).
+ *
+ * @param options The settings (copied).
+ * @param[out] out Receives the store, or NULL on failure.
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or options without path and service; the errors
+ *         of opening (OOD_CANTOPEN, OOD_NOTASTORE, OOD_METADATA, OOD_NETWORK, OOD_HTTP, ...).
+ * Ownership: the handle is the caller's; release it with ood_store_close().
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_store_open_with(const ood_options *options, ood_store **out);
+
+/**
+ * Starts opening a store and returns at once: the handle can take requests right away (they are
+ * held until the store is open). `completion` (may be NULL) is called once opening ends, with
+ * result NULL. If opening fails, the handle stays valid: every request completes with the error.
+ *
+ * @return OOD_OK; OOD_MISUSE for NULL `options` or `out`.
+ * Ownership: the handle is the caller's; release it with ood_store_close().
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_store_open_async(const ood_options *options, ood_completion completion, void *payload,
+                                        ood_store **out);
+
+/**
+ * Runs one OData request and waits for its answer: a read (GET), or a create, update or delete
+ * (POST, PUT, PATCH, MERGE, DELETE), routed as the store's mode says.
+ *
+ * @param store A store from ood_store_open_with() or ood_store_open_async().
+ * @param method The HTTP method.
+ * @param url Relative to the service root, in the service's dialect.
+ * @param body The JSON body of a create or update, or NULL.
+ * @param[out] out Receives the answer, or NULL on failure.
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store opened with ood_store_open(); OOD_BUSY
+ *         when called from a callback of the same store; the request's error otherwise.
+ * Ownership: the result is the caller's; release it with ood_result_free().
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_request(ood_store *store, const char *method, const char *url, const char *body, ood_result **out);
+
+/**
+ * Starts one OData request and returns at once; `completion` is called exactly once with its
+ * answer or error.
+ *
+ * @return OOD_OK when the request was taken (its outcome goes to `completion`); OOD_MISUSE for
+ *         NULL arguments (then `completion` is not called).
+ * Thread safety: any thread, also from inside a callback of the same store.
+ */
+OOD_API ood_status ood_request_async(ood_store *store, const char *method, const char *url, const char *body,
+                                     ood_completion completion, void *payload);
+
+/** The HTTP status of an answer (200, 201, 204), or 0 for NULL. */
+OOD_API int ood_result_status(const ood_result *result);
+
+/**
+ * The body of an answer (OData JSON, or text for $count), NUL-terminated.
+ *
+ * @param result The answer.
+ * @param[out] length Receives the length in bytes, without the NUL; may be NULL.
+ * @return The body ("" when empty or for NULL). Ownership: borrowed from the result, valid until ood_result_free().
+ */
+OOD_API const char *ood_result_body(const ood_result *result, size_t *length);
+
+/** The answer's content type ("" for NULL). Ownership: borrowed from the result. */
+OOD_API const char *ood_result_content_type(const ood_result *result);
+
+/** Releases an answer; NULL does nothing. */
+OOD_API void ood_result_free(ood_result *result);
+
+/**
+ * Where `method` on `url` would go in the store's mode, and why, without running it.
+ *
+ * @param[out] is_online Receives 1 for the service, 0 for the offline store.
+ * @param[out] reason Receives the reason in plain words; may be NULL. Release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments; OOD_BUSY from a callback of the same store.
+ */
+OOD_API ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
+
+/**
+ * Downloads every defining request (one transaction each) and waits. `progress` (may be NULL)
+ * is called after each page with the entities so far of the defining request being downloaded.
+ *
+ * @return OOD_OK; OOD_ABORTED when `progress` asked to stop; OOD_NETWORK or OOD_HTTP when the
+ *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_download(ood_store *store, ood_progress progress, void *payload);
+
+/**
+ * Uploads the request queue, first in first out, and waits. `progress` (may be NULL) is called
+ * after each answered request with the requests sent so far and the queue's length.
+ *
+ * @param[out] sent Receives how many requests the service accepted; may be NULL.
+ * @param[out] archived Receives how many went to the error archive (refused); may be NULL.
+ * @return OOD_OK; OOD_ABORTED when `progress` asked to stop (the rest stays queued); OOD_NETWORK
+ *         or OOD_HTTP when the service cannot take the queue now (it stays queued); OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
 
 /** @} */
 

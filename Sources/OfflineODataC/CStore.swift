@@ -2,9 +2,48 @@ import COfflineODataHeader
 import OfflineOData
 
 /// What an `ood_store *` points to: a retained box around the engine's store.
+///
+/// `ood_store_open` makes a file-level handle (`file`); `ood_store_open_with` and
+/// `ood_store_open_async` make a store-API handle (`store`, with the path it was given).
 final class StoreHandle {
-    let file: StoreFile
-    init(file: StoreFile) { self.file = file }
+    let file: StoreFile?
+    let store: ODataStore?
+    let path: String?
+
+    init(file: StoreFile) {
+        self.file = file
+        store = nil
+        path = file.path
+    }
+
+    init(store: ODataStore, path: String?) {
+        file = nil
+        self.store = store
+        self.path = path
+    }
+
+    /// The store API behind the handle, or the misuse error for a file-level handle.
+    func requireStore(_ function: String) throws(ODataError) -> ODataStore {
+        guard let store else {
+            throw ODataError(.misuse, "\(function): the store was opened with ood_store_open, which serves file-level "
+                             + "questions only; open it with ood_store_open_with for requests")
+        }
+        return store
+    }
+
+    /// The format version of the handle's file.
+    func formatVersion() throws(ODataError) -> Int {
+        if let file { return try file.formatVersion() }
+        guard let path else { throw ODataError(.misuse, "the store works online only: it has no store file") }
+        let opened = try StoreFile(path: path)
+        defer { opened.close() }
+        return try opened.formatVersion()
+    }
+
+    func close() {
+        file?.close()
+        store?.close()
+    }
 
     /// The handle as the C caller holds it (+1 retained; released by `ood_store_close`).
     func retainedPointer() -> OpaquePointer {
@@ -32,7 +71,7 @@ public func cStoreOpen(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointe
 public func cStoreClose(_ store: OpaquePointer?) -> ood_status {
     guard let store else { return succeed() }
     let handle = Unmanaged<StoreHandle>.fromOpaque(UnsafeRawPointer(store))
-    handle.takeUnretainedValue().file.close()
+    handle.takeUnretainedValue().close()
     handle.release()
     return succeed()
 }
@@ -43,7 +82,7 @@ public func cStoreFormatVersion(_ store: OpaquePointer?, _ out: UnsafeMutablePoi
     guard let store else { return misuse("ood_store_format_version: store is NULL") }
     guard let out else { return misuse("ood_store_format_version: out is NULL") }
     return bridge { () throws(ODataError) in
-        out.pointee = Int32(clamping: try StoreHandle.from(store).file.formatVersion())
+        out.pointee = Int32(clamping: try StoreHandle.from(store).formatVersion())
     }
 }
 
@@ -53,9 +92,10 @@ public func cStorePath(_ store: OpaquePointer?, _ out: UnsafeMutablePointer<Unsa
     guard let store else { return misuse("ood_store_path: store is NULL") }
     guard let out else { return misuse("ood_store_path: out is NULL") }
     return bridge { () throws(ODataError) in
-        guard let copy = ownedCString(StoreHandle.from(store).file.path) else {
-            throw ODataError(.internalError, "out of memory")
+        guard let path = StoreHandle.from(store).path else {
+            throw ODataError(.misuse, "ood_store_path: the store works online only: it has no store file")
         }
+        guard let copy = ownedCString(path) else { throw ODataError(.internalError, "out of memory") }
         out.pointee = copy
     }
 }

@@ -25,7 +25,15 @@ extension ODataStore {
     ///   (a completion or an event handler), where waiting could wait for itself; use
     ///   ``execute(_:completion:)`` there.
     public func executeAndWait(_ request: ODataRequest) throws(ODataError) -> StoreResponse {
-        try waitForResult { completion in execute(request, completion: completion) }
+        try waitFor { completion in execute(request, completion: completion) }
+    }
+
+    /// Waits until the store is open, and says how it is.
+    ///
+    /// - Throws: the error opening failed with; ``ODataError/Code/busy`` from a callback of this store.
+    @discardableResult
+    public func waitUntilOpen() throws(ODataError) -> StoreStatus {
+        try waitFor { completion in status(completion: completion) }
     }
 
     /// Reads `url`.

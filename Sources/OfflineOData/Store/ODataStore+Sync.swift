@@ -4,8 +4,12 @@ extension ODataStore {
     /// Downloads the defining requests (all, or those named in `subset`); see
     /// ``OfflineStore/download(subset:delta:pageSize:cancellation:progress:)``. Each defining
     /// request's entities are announced as changed when its transaction commits.
+    ///
+    /// `progress`, if given, runs after each page on the store's sync thread (beside the
+    /// ``StoreEvent/downloadProgress(_:)`` event); returning false stops the download.
     @discardableResult
     public func download(subset: [String]? = nil, delta: Bool = true,
+                         progress: (@Sendable (DownloadProgress) -> Bool)? = nil,
                          completion: @escaping @Sendable (Result<[DownloadOutcome], ODataError>) -> Void) -> RequestHandle {
         let events = self.events
         let pageSize = options.pageSize
@@ -23,9 +27,9 @@ extension ODataStore {
                 do throws(ODataError) {
                     for name in names {
                         outcomes += try offline.download(subset: [name], delta: delta, pageSize: pageSize,
-                                                         cancellation: handle.cancellation) { progress in
-                            events.post(.downloadProgress(progress))
-                            return !handle.cancellation.isCancelled
+                                                         cancellation: handle.cancellation) { step in
+                            events.post(.downloadProgress(step))
+                            return !handle.cancellation.isCancelled && (progress?(step) ?? true)
                         }
                         events.postChanges(opened.entitySets(ofDefiningRequest: name))
                     }
@@ -46,8 +50,12 @@ extension ODataStore {
     /// Uploads the request queue; see ``OfflineStore/upload(batch:batchSize:groupByTransaction:cancellation:progress:)``.
     /// Requests the service refused are announced one by one (``StoreEvent/requestFailed(_:)``),
     /// and the sets whose entities took the service's answers as changed.
+    ///
+    /// `progress`, if given, runs after each answered request on the store's sync thread;
+    /// returning false stops the upload after that request.
     @discardableResult
     public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                       progress: (@Sendable (UploadProgress) -> Bool)? = nil,
                        completion: @escaping @Sendable (Result<UploadOutcome, ODataError>) -> Void) -> RequestHandle {
         let events = self.events
         return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
@@ -62,9 +70,9 @@ extension ODataStore {
                     // Cancelling stops between requests, never during one: a request cut off in flight
                     // may have been applied by the service and would be sent twice by the next upload.
                     result = .success(try offline.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
-                                                         cancellation: nil) { progress in
-                        events.post(.uploadProgress(progress))
-                        return !handle.cancellation.isCancelled
+                                                         cancellation: nil) { step in
+                        events.post(.uploadProgress(step))
+                        return !handle.cancellation.isCancelled && (progress?(step) ?? true)
                     })
                 } catch {
                     result = .failure(error)

@@ -40,11 +40,12 @@ extension ODataStore {
         return try result.get()
     }
 
-    /// The blocking form of a completion-closure operation.
+    /// The blocking form of any completion-closure operation of this store:
+    /// `try store.waitFor { store.route(url: url, completion: $0) }`.
     ///
     /// - Throws: ``ODataError/Code/busy`` on one of this store's own threads (inside one of its
     ///   callbacks), where the wait could be for the very thread that waits.
-    func waitForResult<T: Sendable>(
+    public func waitFor<T: Sendable>(
         _ start: (@escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle
     ) throws(ODataError) -> T {
         guard !StoreThreadMarker.isCurrentThreadOwned(by: owner) else {

@@ -1,0 +1,131 @@
+import COfflineODataHeader
+import OfflineOData
+
+/// What an `ood_options *` points to: the Swift options being filled in, copied when a store opens.
+final class OptionsHandle {
+    var options = ODataStore.Options()
+
+    static func from(_ pointer: OpaquePointer) -> OptionsHandle {
+        Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}
+
+/// Runs a setter on `options` after checking it and its text arguments for NULL.
+private func setting(_ function: String, _ options: OpaquePointer?, _ texts: [UnsafePointer<CChar>?],
+                     _ body: (OptionsHandle, [String]) throws(ODataError) -> Void) -> ood_status {
+    guard let options else { return misuse("\(function): options is NULL") }
+    var strings: [String] = []
+    for (index, text) in texts.enumerated() {
+        guard let text else { return misuse("\(function): argument \(index + 2) is NULL") }
+        strings.append(String(cString: text))
+    }
+    return bridge { () throws(ODataError) in try body(OptionsHandle.from(options), strings) }
+}
+
+@_cdecl("ood_options_new")
+public func cOptionsNew(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    guard let out else { return misuse("ood_options_new: out is NULL") }
+    out.pointee = OpaquePointer(Unmanaged.passRetained(OptionsHandle()).toOpaque())
+    return succeed()
+}
+
+@_cdecl("ood_options_free")
+public func cOptionsFree(_ options: OpaquePointer?) {
+    guard let options else { return }
+    Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(options)).release()
+}
+
+@_cdecl("ood_options_set_path")
+public func cOptionsSetPath(_ options: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_path", options, [path]) { handle, texts throws(ODataError) in
+        guard !texts[0].isEmpty else { throw ODataError(.misuse, "ood_options_set_path: the path is empty") }
+        handle.options.path = texts[0]
+    }
+}
+
+@_cdecl("ood_options_set_service_root")
+public func cOptionsSetServiceRoot(_ options: OpaquePointer?, _ root: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_service_root", options, [root]) { handle, texts throws(ODataError) in
+        let text = texts[0]
+        guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
+            throw ODataError(.misuse, "ood_options_set_service_root: '\(text)' is not an absolute http or https URL")
+        }
+        handle.options.serviceRoot = text
+    }
+}
+
+@_cdecl("ood_options_set_metadata")
+public func cOptionsSetMetadata(_ options: OpaquePointer?, _ metadata: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_metadata", options, [metadata]) { handle, texts throws(ODataError) in
+        handle.options.metadata = texts[0]
+    }
+}
+
+@_cdecl("ood_options_add_defining_request")
+public func cOptionsAddDefiningRequest(_ options: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                       _ url: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_add_defining_request", options, [name, url]) { handle, texts throws(ODataError) in
+        guard !texts[0].isEmpty, !texts[1].isEmpty else {
+            throw ODataError(.misuse, "ood_options_add_defining_request: the name and the URL must not be empty")
+        }
+        guard !handle.options.definingRequests.contains(where: { $0.name == texts[0] }) else {
+            throw ODataError(.misuse, "ood_options_add_defining_request: the name '\(texts[0])' is used already")
+        }
+        handle.options.definingRequests.append(DefiningRequest(name: texts[0], url: texts[1]))
+    }
+}
+
+@_cdecl("ood_options_set_mode")
+public func cOptionsSetMode(_ options: OpaquePointer?, _ mode: Int32) -> ood_status {
+    setting("ood_options_set_mode", options, []) { handle, _ throws(ODataError) in
+        switch UInt32(bitPattern: mode) {
+        case OOD_MODE_MIXED.rawValue: handle.options.mode = .mixed
+        case OOD_MODE_ONLINE.rawValue: handle.options.mode = .online
+        case OOD_MODE_OFFLINE.rawValue: handle.options.mode = .offline
+        default: throw ODataError(.misuse, "ood_options_set_mode: \(mode) is not an ood_mode")
+        }
+    }
+}
+
+@_cdecl("ood_options_set_basic_auth")
+public func cOptionsSetBasicAuth(_ options: OpaquePointer?, _ user: UnsafePointer<CChar>?,
+                                 _ password: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_basic_auth", options, [user, password]) { handle, texts throws(ODataError) in
+        handle.options.http.authentication = .basic(user: texts[0], password: texts[1])
+    }
+}
+
+@_cdecl("ood_options_set_bearer_token")
+public func cOptionsSetBearerToken(_ options: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_bearer_token", options, [token]) { handle, texts throws(ODataError) in
+        handle.options.http.authentication = .bearer(token: texts[0])
+    }
+}
+
+@_cdecl("ood_options_add_header")
+public func cOptionsAddHeader(_ options: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                              _ value: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_add_header", options, [name, value]) { handle, texts throws(ODataError) in
+        guard !texts[0].isEmpty else { throw ODataError(.misuse, "ood_options_add_header: the header name is empty") }
+        handle.options.http.headers.append(HTTPHeader(texts[0], texts[1]))
+    }
+}
+
+@_cdecl("ood_options_set_timeouts")
+public func cOptionsSetTimeouts(_ options: OpaquePointer?, _ connect: Double, _ request: Double) -> ood_status {
+    setting("ood_options_set_timeouts", options, []) { handle, _ throws(ODataError) in
+        guard connect > 0, request > 0, connect.isFinite, request.isFinite else {
+            throw ODataError(.misuse, "ood_options_set_timeouts: timeouts must be above 0 seconds")
+        }
+        handle.options.http.connectTimeout = connect
+        handle.options.http.requestTimeout = request
+    }
+}
+
+@_cdecl("ood_options_set_page_size")
+public func cOptionsSetPageSize(_ options: OpaquePointer?, _ pageSize: Int32) -> ood_status {
+    setting("ood_options_set_page_size", options, []) { handle, _ throws(ODataError) in
+        guard pageSize >= 0 else { throw ODataError(.misuse, "ood_options_set_page_size: \(pageSize) is negative") }
+        handle.options.pageSize = pageSize == 0 ? nil : Int(pageSize)
+    }
+}

@@ -1,0 +1,296 @@
+/* The C test of the store API (open, requests, route, download, upload, callbacks) against the
+ * real V4 test service, whose root is the last argument (Tests/scripts/with_backend.sh starts it). */
+#define _DEFAULT_SOURCE /* mkdtemp, usleep */
+#include "offline_odata.h"
+#include "check.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char folder[] = "/tmp/ood-c-api-XXXXXX";
+static const char *service_root = NULL;
+
+/* A completion's outcome, handed from the library's thread to the test's. */
+typedef struct {
+    pthread_mutex_t lock;
+    int calls;
+    ood_status status;
+    ood_result *result;
+    ood_status nested_blocking; /* what a blocking call from inside the callback returned */
+    int nested_async_calls;
+    ood_store *store;           /* for callbacks that call back into their store */
+} outcome;
+
+static void outcome_init(outcome *o, ood_store *store) {
+    memset(o, 0, sizeof *o);
+    pthread_mutex_init(&o->lock, NULL);
+    o->status = -1;
+    o->nested_blocking = -1;
+    o->store = store;
+}
+
+static void record(ood_status status, ood_result *result, void *payload) {
+    outcome *o = payload;
+    pthread_mutex_lock(&o->lock);
+    o->calls++;
+    o->status = status;
+    if (o->result) ood_result_free(o->result);
+    o->result = result;
+    pthread_mutex_unlock(&o->lock);
+}
+
+static void nested_done(ood_status status, ood_result *result, void *payload) {
+    outcome *o = payload;
+    ood_result_free(result);
+    pthread_mutex_lock(&o->lock);
+    if (status == OOD_OK) o->nested_async_calls++;
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* A completion that calls back into its own store: blocking gets OOD_BUSY, async runs. */
+static void reentrant(ood_status status, ood_result *result, void *payload) {
+    outcome *o = payload;
+    ood_result *inner = NULL;
+    ood_status blocking = ood_request(o->store, "GET", "TravelagencyCollection/$count", NULL, &inner);
+    ood_status async = ood_request_async(o->store, "GET", "TravelagencyCollection/$count", NULL, nested_done, o);
+    pthread_mutex_lock(&o->lock);
+    o->nested_blocking = blocking;
+    o->calls++;
+    o->status = async == OOD_OK ? status : async;
+    o->result = result;
+    pthread_mutex_unlock(&o->lock);
+    CHECK(inner == NULL);
+}
+
+/* Waits up to 60 s for `count` completions. */
+static int wait_calls(outcome *o, int count) {
+    for (int i = 0; i < 6000; i++) {
+        pthread_mutex_lock(&o->lock);
+        int calls = o->calls;
+        pthread_mutex_unlock(&o->lock);
+        if (calls >= count) return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+static ood_options *flight_options(const char *name, int mode) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_service_root(options, service_root) == OOD_OK);
+    CHECK(ood_options_add_defining_request(options, "Agencies", "TravelagencyCollection?$filter=country eq 'US'") == OOD_OK);
+    CHECK(ood_options_set_mode(options, mode) == OOD_OK);
+    CHECK(ood_options_set_timeouts(options, 10, 60) == OOD_OK);
+    CHECK(ood_options_set_page_size(options, 5) == OOD_OK);
+    return options;
+}
+
+static void test_options_errors(void) {
+    ood_options *options = NULL;
+    CHECK(ood_options_new(NULL) == OOD_MISUSE);
+    CHECK(ood_options_new(&options) == OOD_OK && options != NULL);
+    CHECK(ood_options_set_path(NULL, "x") == OOD_MISUSE);
+    CHECK(ood_options_set_path(options, NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_path(options, "") == OOD_MISUSE);
+    CHECK(ood_options_set_service_root(options, "not a url") == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "not an absolute") != NULL);
+    CHECK(ood_options_set_service_root(options, NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_metadata(options, NULL) == OOD_MISUSE);
+    CHECK(ood_options_add_defining_request(options, "A", NULL) == OOD_MISUSE);
+    CHECK(ood_options_add_defining_request(options, "", "TravelagencyCollection") == OOD_MISUSE);
+    CHECK(ood_options_add_defining_request(options, "A", "TravelagencyCollection") == OOD_OK);
+    CHECK(ood_options_add_defining_request(options, "A", "CarrierCollection") == OOD_MISUSE);
+    CHECK(ood_options_set_mode(options, 7) == OOD_MISUSE);
+    CHECK(ood_options_set_mode(NULL, OOD_MODE_ONLINE) == OOD_MISUSE);
+    CHECK(ood_options_set_basic_auth(options, "user", NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_basic_auth(options, "user", "secret") == OOD_OK);
+    CHECK(ood_options_set_bearer_token(options, NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_bearer_token(options, "token") == OOD_OK);
+    CHECK(ood_options_add_header(options, "", "v") == OOD_MISUSE);
+    CHECK(ood_options_add_header(options, "X-Test", "1") == OOD_OK);
+    CHECK(ood_options_set_timeouts(options, 0, 10) == OOD_MISUSE);
+    CHECK(ood_options_set_timeouts(options, 10, -1) == OOD_MISUSE);
+    CHECK(ood_options_set_page_size(options, -1) == OOD_MISUSE);
+    /* Neither a path nor a service root: nothing to open. */
+    ood_store *store = (ood_store *)&options;
+    CHECK(ood_store_open_with(options, &store) == OOD_MISUSE && store == NULL);
+    CHECK(ood_store_open_with(NULL, &store) == OOD_MISUSE);
+    CHECK(ood_store_open_with(options, NULL) == OOD_MISUSE);
+    CHECK(ood_store_open_async(options, NULL, NULL, NULL) == OOD_MISUSE);
+    ood_options_free(options);
+    ood_options_free(NULL);
+}
+
+static void test_null_and_wrong_handles(void) {
+    ood_result *result = (ood_result *)folder;
+    CHECK(ood_request(NULL, "GET", "X", NULL, &result) == OOD_MISUSE && result == NULL);
+    CHECK(ood_request_async(NULL, "GET", "X", NULL, record, NULL) == OOD_MISUSE);
+    int online = 5;
+    CHECK(ood_route(NULL, "GET", "X", &online, NULL) == OOD_MISUSE && online == 0);
+    CHECK(ood_download(NULL, NULL, NULL) == OOD_MISUSE);
+    long sent = 9, archived = 9;
+    CHECK(ood_upload(NULL, NULL, NULL, &sent, &archived) == OOD_MISUSE && sent == 0 && archived == 0);
+    CHECK(ood_result_status(NULL) == 0);
+    size_t length = 7;
+    CHECK(strcmp(ood_result_body(NULL, &length), "") == 0 && length == 0);
+    CHECK(strcmp(ood_result_content_type(NULL), "") == 0);
+    ood_result_free(NULL);
+
+    /* A file-level handle (ood_store_open) does not take requests. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/file-level.store", folder);
+    ood_store *file_level = NULL;
+    CHECK(ood_store_open(path, &file_level) == OOD_OK);
+    CHECK(ood_request(file_level, "GET", "TravelagencyCollection", NULL, &result) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "ood_store_open_with") != NULL);
+    CHECK(ood_download(file_level, NULL, NULL) == OOD_MISUSE);
+    ood_store_close(file_level);
+}
+
+static int pages = 0;
+static int count_pages(long done, long total, void *payload) {
+    (void)done;
+    (void)total;
+    (void)payload;
+    pages++;
+    return 0;
+}
+
+static int stop_at_once(long done, long total, void *payload) {
+    (void)done;
+    (void)total;
+    (void)payload;
+    return 1;
+}
+
+static void test_the_whole_loop(void) {
+    ood_options *options = flight_options("loop.store", OOD_MODE_MIXED);
+    ood_store *store = NULL;
+    /* Open without waiting; a request issued at once completes with the downloaded data. */
+    outcome opened, first;
+    outcome_init(&opened, NULL);
+    outcome_init(&first, NULL);
+    CHECK(ood_store_open_async(options, record, &opened, &store) == OOD_OK && store != NULL);
+    ood_options_free(options); /* copied by the open */
+    CHECK(ood_request_async(store, "GET", "TravelagencyCollection?$filter=country eq 'US'", NULL, record, &first) == OOD_OK);
+    CHECK(wait_calls(&opened, 1) && opened.status == OOD_OK && opened.result == NULL);
+    CHECK(wait_calls(&first, 1) && first.status == OOD_OK);
+    CHECK(ood_result_status(first.result) == 200);
+    CHECK(strstr(ood_result_body(first.result, NULL), "\"country\":\"US\"") != NULL);
+    ood_result_free(first.result);
+
+    /* Offline read, route, function import online. */
+    ood_result *result = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=city eq 'Beijing'", NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "\"value\":[]") != NULL);
+    ood_result_free(result);
+    int online = -1;
+    char *reason = NULL;
+    CHECK(ood_route(store, "GET", "GetAgencyDetails(agencynum='00000001')", &online, &reason) == OOD_OK);
+    CHECK(online == 1 && reason != NULL && strstr(reason, "function import") != NULL);
+    ood_string_free(reason);
+    CHECK(ood_route(store, "GET", "TravelagencyCollection", &online, NULL) == OOD_OK && online == 0);
+    CHECK(ood_request(store, "GET", "GetAgencyDetails(agencynum='00000001')", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && strstr(ood_result_body(result, NULL), "00000001") != NULL);
+    ood_result_free(result);
+
+    /* A syntax error gives its offset. */
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=city eq", NULL, &result) == OOD_SYNTAX);
+    CHECK(result == NULL && ood_error_offset() >= 0);
+
+    /* An offline create, its completion calling back into the store. */
+    outcome created;
+    outcome_init(&created, store);
+    CHECK(ood_request_async(store, "POST", "TravelagencyCollection",
+                            "{\"agencynum\":\"99000042\",\"name\":\"C Travel\",\"city\":\"Boston\",\"country\":\"US\"}",
+                            reentrant, &created) == OOD_OK);
+    CHECK(wait_calls(&created, 1) && created.status == OOD_OK);
+    CHECK(created.nested_blocking == OOD_BUSY);
+    CHECK(ood_result_status(created.result) == 201);
+    ood_result_free(created.result);
+    for (int i = 0; i < 600 && created.nested_async_calls == 0; i++) usleep(10000);
+    CHECK(created.nested_async_calls == 1);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "C Travel") != NULL);
+    ood_result_free(result);
+
+    /* Upload, then a download with progress; a progress callback can stop a download. */
+    long sent = -1, archived = -1;
+    CHECK(ood_upload(store, count_pages, NULL, &sent, &archived) == OOD_OK);
+    CHECK(sent == 1 && archived == 0);
+    pages = 0;
+    CHECK(ood_download(store, count_pages, NULL) == OOD_OK);
+    CHECK(pages >= 1);
+    CHECK(ood_download(store, stop_at_once, NULL) == OOD_ABORTED);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
+    ood_result_free(result);
+
+    /* The service has the agency now: ask it through an online store. */
+    ood_options *online_options = NULL;
+    CHECK(ood_options_new(&online_options) == OOD_OK);
+    CHECK(ood_options_set_service_root(online_options, service_root) == OOD_OK);
+    CHECK(ood_options_set_mode(online_options, OOD_MODE_ONLINE) == OOD_OK);
+    ood_store *online_store = NULL;
+    CHECK(ood_store_open_with(online_options, &online_store) == OOD_OK);
+    ood_options_free(online_options);
+    CHECK(ood_request(online_store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "C Travel") != NULL);
+    ood_result_free(result);
+    CHECK(ood_request(online_store, "GET", "TravelagencyCollection('nope')", NULL, &result) == OOD_NOTFOUND);
+    int version = 0;
+    CHECK(ood_store_format_version(online_store, &version) == OOD_MISUSE);
+    ood_store_close(online_store);
+
+    char *path = NULL;
+    CHECK(ood_store_path(store, &path) == OOD_OK && strstr(path, "loop.store") != NULL);
+    ood_string_free(path);
+    CHECK(ood_store_format_version(store, &version) == OOD_OK && version >= 2);
+    ood_store_close(store);
+}
+
+static void test_a_failed_open_fails_every_request(void) {
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/unreachable.store", folder);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_service_root(options, "http://127.0.0.1:1/") == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_NETWORK && store == NULL);
+    outcome opened, held;
+    outcome_init(&opened, NULL);
+    outcome_init(&held, NULL);
+    CHECK(ood_store_open_async(options, record, &opened, &store) == OOD_OK);
+    CHECK(ood_request_async(store, "GET", "TravelagencyCollection", NULL, record, &held) == OOD_OK);
+    CHECK(wait_calls(&opened, 1) && opened.status == OOD_NETWORK);
+    CHECK(wait_calls(&held, 1) && held.status == OOD_NETWORK && held.result == NULL);
+    usleep(100000);
+    CHECK(held.calls == 1 && opened.calls == 1);
+    ood_store_close(store);
+    ood_options_free(options);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
+        return 2;
+    }
+    service_root = argv[argc - 1];
+    if (!mkdtemp(folder)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    test_options_errors();
+    test_null_and_wrong_handles();
+    test_the_whole_loop();
+    test_a_failed_open_fails_every_request();
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    return check_summary("c_store_api");
+}
