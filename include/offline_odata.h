@@ -404,6 +404,90 @@ OOD_API ood_status ood_upload(ood_store *store, ood_progress progress, void *pay
 
 /** @} */
 
+/** @name Events and questions
+ *  Details come as JSON text, so later versions can add to them without breaking callers.
+ *  @{ */
+
+/** A subscription to a store's events. Opaque. */
+typedef struct ood_subscription ood_subscription;
+
+/** What an event reports; its details_json says more (see ood_event_callback). */
+typedef enum ood_event_kind {
+    OOD_EVENT_STATE_CHANGED = 1,            /**< {"state":"opening|downloading|open|uploading|closed"} */
+    OOD_EVENT_OPEN_FAILED = 2,              /**< {"error":{"status":N,"message":"..."}} */
+    OOD_EVENT_DOWNLOAD_PROGRESS = 3,        /**< {"definingRequest","pages","entities","expectedEntities"} */
+    OOD_EVENT_DOWNLOAD_FINISHED = 4,        /**< {} or {"error":{...}} */
+    OOD_EVENT_FIRST_DOWNLOAD_COMPLETE = 5,  /**< {}: the first download of a new store is in */
+    OOD_EVENT_UPLOAD_PROGRESS = 6,          /**< {"sent","archived","total"} */
+    OOD_EVENT_UPLOAD_FINISHED = 7,          /**< {} or {"error":{...}} */
+    OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
+    OOD_EVENT_REQUEST_FAILED = 9            /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
+} ood_event_kind;
+
+/**
+ * Receives one event, on the store's event thread, in the order events happened. New kinds may be
+ * added: ignore kinds you do not know.
+ *
+ * @param kind An ood_event_kind value.
+ * @param details_json The details. Ownership: borrowed for the duration of the call.
+ */
+typedef void (*ood_event_callback)(int kind, const char *details_json, void *payload);
+
+/**
+ * Subscribes `callback` to the store's events from now on. "Entity sets changed" events are
+ * coalesced: at most one per quarter second, and one per defining request during a download.
+ *
+ * @param[out] out Receives the subscription; release it with ood_subscription_free() to stop.
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store opened with ood_store_open().
+ * Thread safety: any thread, also from inside a callback.
+ */
+OOD_API ood_status ood_subscribe(ood_store *store, ood_event_callback callback, void *payload, ood_subscription **out);
+
+/**
+ * Ends a subscription and releases it; NULL does nothing. An event being delivered may still
+ * arrive. Call it before ood_store_close() of its store, or after: both are safe.
+ */
+OOD_API void ood_subscription_free(ood_subscription *subscription);
+
+/**
+ * What the offline store would do for the read `url`, as JSON:
+ * {"sql","parameters","countSQL","insideScope","definingRequests"}.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_SYNTAX or
+ *         OOD_SEMANTIC for a URL the model refuses (see ood_error_offset()); OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_explain(ood_store *store, const char *url, char **json);
+
+/**
+ * The store's state, mode, service, file, queue length, archive length and defining requests, as
+ * JSON: {"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[...]}.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments; the error opening failed with; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_store_status(ood_store *store, char **json);
+
+/**
+ * The requests the service refused during uploads, as a JSON array of
+ * {"id","method","url","httpStatus","message","failedAt"}.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_error_archive(ood_store *store, char **json);
+
+/**
+ * Deletes one archived request (`id` from ood_error_archive()) or, with a negative `id`, all of
+ * them; an entity with no archived request left is no longer marked in error.
+ *
+ * @param[out] deleted Receives how many were deleted; may be NULL.
+ * @return OOD_OK; OOD_MISUSE for NULL `store` or a store without a file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

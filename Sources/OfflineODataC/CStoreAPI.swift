@@ -77,12 +77,6 @@ private func text(_ function: String, _ name: String, _ pointer: UnsafePointer<C
     return String(cString: pointer)
 }
 
-/// The store-API store behind a handle.
-private func apiStore(_ function: String, _ store: OpaquePointer?) throws(ODataError) -> ODataStore {
-    guard let store else { throw ODataError(.misuse, "\(function): store is NULL") }
-    return try StoreHandle.from(store).requireStore(function)
-}
-
 @_cdecl("ood_store_open_with")
 public func cStoreOpenWith(_ options: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
     out?.pointee = nil
@@ -120,7 +114,7 @@ public func cRequest(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _
     out?.pointee = nil
     guard let out else { return misuse("ood_request: out is NULL") }
     return bridge { () throws(ODataError) in
-        let target = try apiStore("ood_request", store)
+        let target = try requireAPIStore("ood_request", store)
         let request = ODataRequest(method: try text("ood_request", "method", method), url: try text("ood_request", "url", url),
                                    body: body.map { Array(String(cString: $0).utf8) })
         let response = try target.executeAndWait(request)
@@ -133,7 +127,7 @@ public func cRequestAsync(_ store: OpaquePointer?, _ method: UnsafePointer<CChar
                           _ body: UnsafePointer<CChar>?, _ completion: ood_completion?,
                           _ payload: UnsafeMutableRawPointer?) -> ood_status {
     bridge { () throws(ODataError) in
-        let target = try apiStore("ood_request_async", store)
+        let target = try requireAPIStore("ood_request_async", store)
         guard completion != nil else { throw ODataError(.misuse, "ood_request_async: completion is NULL") }
         let request = ODataRequest(method: try text("ood_request_async", "method", method),
                                    url: try text("ood_request_async", "url", url),
@@ -180,7 +174,7 @@ public func cRoute(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ u
     reason?.pointee = nil
     guard let isOnline else { return misuse("ood_route: is_online is NULL") }
     return bridge { () throws(ODataError) in
-        let target = try apiStore("ood_route", store)
+        let target = try requireAPIStore("ood_route", store)
         let methodText = try text("ood_route", "method", method)
         let urlText = try text("ood_route", "url", url)
         let route = try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
@@ -195,7 +189,7 @@ public func cRoute(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ u
 @_cdecl("ood_download")
 public func cDownload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) -> ood_status {
     bridge { () throws(ODataError) in
-        let target = try apiStore("ood_download", store)
+        let target = try requireAPIStore("ood_download", store)
         let reporter = CProgress(function: progress, payload: payload)
         _ = try target.waitFor { completion in
             target.download(progress: { step in reporter.report(step.entities, step.expectedEntities) }, completion: completion)
@@ -209,7 +203,7 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
     sent?.pointee = 0
     archived?.pointee = 0
     return bridge { () throws(ODataError) in
-        let target = try apiStore("ood_upload", store)
+        let target = try requireAPIStore("ood_upload", store)
         let reporter = CProgress(function: progress, payload: payload)
         let outcome = try target.waitFor { completion in
             target.upload(progress: { step in reporter.report(step.sent, step.total) }, completion: completion)

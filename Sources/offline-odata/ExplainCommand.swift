@@ -32,15 +32,7 @@ struct ExplainCommand: ParsableCommand {
             defer { store.close() }
             let explanation = try store.explain(url: url)
             if json {
-                var writer = JSONWriter()
-                writer.beginObject()
-                writer.writeKey("sql"); writer.writeString(explanation.sql)
-                writer.writeKey("parameters"); writer.writeValue(.array(explanation.parameters.map { .string($0) }))
-                writer.writeKey("countSQL"); explanation.countSQL.map { writer.writeString($0) } ?? writer.writeNull()
-                writer.writeKey("insideScope"); writer.writeBool(explanation.isInsideScope)
-                writer.writeKey("definingRequests"); writer.writeValue(.array(explanation.insideDefiningRequests.map { .string($0) }))
-                writer.endObject()
-                print(String(decoding: writer.bytes, as: UTF8.self))
+                print(explanation.jsonText)
                 return
             }
             print("SQL: \(explanation.sql)")

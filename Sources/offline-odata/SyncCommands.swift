@@ -258,20 +258,7 @@ struct ArchiveCommand: ParsableCommand {
             }
             let archive = try store.file.errorArchive()
             if json {
-                var writer = JSONWriter()
-                writer.beginArray()
-                for entry in archive {
-                    writer.beginObject()
-                    writer.writeKey("id"); writer.writeNumber(entry.request.id)
-                    writer.writeKey("method"); writer.writeString(entry.request.method)
-                    writer.writeKey("url"); writer.writeString(entry.request.url)
-                    writer.writeKey("httpStatus"); entry.httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
-                    writer.writeKey("message"); writer.writeString(entry.message)
-                    writer.writeKey("failedAt"); writer.writeString(entry.failedAt)
-                    writer.endObject()
-                }
-                writer.endArray()
-                print(String(decoding: writer.bytes, as: UTF8.self))
+                print(ArchivedRequest.jsonText(archive))
                 return
             }
             print("error archive: \(archive.count)")

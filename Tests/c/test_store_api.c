@@ -76,6 +76,28 @@ static int wait_calls(outcome *o, int count) {
     return 0;
 }
 
+/* Events seen by a subscriber: kinds counted, the last details kept. */
+typedef struct {
+    pthread_mutex_t lock;
+    int counts[16];
+    char last_changed[256];
+} event_log;
+
+static void on_event(int kind, const char *details, void *payload) {
+    event_log *log = payload;
+    pthread_mutex_lock(&log->lock);
+    if (kind > 0 && kind < 16) log->counts[kind]++;
+    if (kind == OOD_EVENT_ENTITY_SETS_CHANGED) snprintf(log->last_changed, sizeof log->last_changed, "%s", details);
+    pthread_mutex_unlock(&log->lock);
+}
+
+static int event_count(event_log *log, int kind) {
+    pthread_mutex_lock(&log->lock);
+    int count = log->counts[kind];
+    pthread_mutex_unlock(&log->lock);
+    return count;
+}
+
 static ood_options *flight_options(const char *name, int mode) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", folder, name);
@@ -177,6 +199,11 @@ static void test_the_whole_loop(void) {
     outcome_init(&first, NULL);
     CHECK(ood_store_open_async(options, record, &opened, &store) == OOD_OK && store != NULL);
     ood_options_free(options); /* copied by the open */
+    event_log events;
+    memset(&events, 0, sizeof events);
+    pthread_mutex_init(&events.lock, NULL);
+    ood_subscription *subscription = NULL;
+    CHECK(ood_subscribe(store, on_event, &events, &subscription) == OOD_OK && subscription != NULL);
     CHECK(ood_request_async(store, "GET", "TravelagencyCollection?$filter=country eq 'US'", NULL, record, &first) == OOD_OK);
     CHECK(wait_calls(&opened, 1) && opened.status == OOD_OK && opened.result == NULL);
     CHECK(wait_calls(&first, 1) && first.status == OOD_OK);
@@ -245,6 +272,37 @@ static void test_the_whole_loop(void) {
     int version = 0;
     CHECK(ood_store_format_version(online_store, &version) == OOD_MISUSE);
     ood_store_close(online_store);
+
+    /* Events: the first download, states, changes (coalesced), progress. */
+    for (int i = 0; i < 300 && event_count(&events, OOD_EVENT_UPLOAD_FINISHED) == 0; i++) usleep(10000);
+    CHECK(event_count(&events, OOD_EVENT_FIRST_DOWNLOAD_COMPLETE) == 1);
+    CHECK(event_count(&events, OOD_EVENT_STATE_CHANGED) >= 3);
+    CHECK(event_count(&events, OOD_EVENT_DOWNLOAD_PROGRESS) >= 1);
+    CHECK(event_count(&events, OOD_EVENT_UPLOAD_PROGRESS) == 1);
+    CHECK(event_count(&events, OOD_EVENT_ENTITY_SETS_CHANGED) >= 1);
+    pthread_mutex_lock(&events.lock);
+    CHECK(strstr(events.last_changed, "TravelagencyCollection") != NULL);
+    pthread_mutex_unlock(&events.lock);
+    ood_subscription_free(subscription);
+    ood_subscription_free(NULL);
+    CHECK(ood_subscribe(store, NULL, NULL, &subscription) == OOD_MISUSE && subscription == NULL);
+
+    /* Questions, as JSON. */
+    char *json = NULL;
+    CHECK(ood_explain(store, "TravelagencyCollection?$filter=country eq 'US' and city eq 'Boston'", &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"insideScope\":true") != NULL && strstr(json, "Agencies") != NULL);
+    ood_string_free(json);
+    CHECK(ood_explain(store, "TravelagencyCollection?$filter=nosuch eq 1", &json) == OOD_SEMANTIC && json == NULL);
+    CHECK(ood_explain(store, NULL, &json) == OOD_MISUSE);
+    CHECK(ood_store_status(store, &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"state\":\"open\"") != NULL && strstr(json, "\"queuedRequests\":0") != NULL);
+    ood_string_free(json);
+    CHECK(ood_error_archive(store, &json) == OOD_OK && json != NULL && strcmp(json, "[]") == 0);
+    ood_string_free(json);
+    long deleted = -1;
+    CHECK(ood_error_archive_delete(store, -1, &deleted) == OOD_OK && deleted == 0);
+    CHECK(ood_error_archive_delete(NULL, -1, &deleted) == OOD_MISUSE);
+    CHECK(ood_store_status(NULL, &json) == OOD_MISUSE && json == NULL);
 
     char *path = NULL;
     CHECK(ood_store_path(store, &path) == OOD_OK && strstr(path, "loop.store") != NULL);

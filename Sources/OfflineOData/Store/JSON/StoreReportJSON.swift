@@ -1,0 +1,124 @@
+/// The JSON forms of what the store reports (explanations, archived requests, status, events),
+/// shared by the command-line tool's `--json` output and the C API, so both say the same.
+extension StoreExplanation {
+    /// `{"sql","parameters","countSQL","insideScope","definingRequests"}`.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("sql"); writer.writeString(sql)
+        writer.writeKey("parameters"); writer.writeValue(.array(parameters.map { .string($0) }))
+        writer.writeKey("countSQL"); countSQL.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("insideScope"); writer.writeBool(isInsideScope)
+        writer.writeKey("definingRequests"); writer.writeValue(.array(insideDefiningRequests.map { .string($0) }))
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension ArchivedRequest {
+    /// `{"id","method","url","httpStatus","message","failedAt"}`.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("id"); writer.writeNumber(request.id)
+        writer.writeKey("method"); writer.writeString(request.method)
+        writer.writeKey("url"); writer.writeString(request.url)
+        writer.writeKey("httpStatus"); httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
+        writer.writeKey("message"); writer.writeString(message)
+        writer.writeKey("failedAt"); writer.writeString(failedAt)
+        writer.endObject()
+    }
+
+    /// A JSON array of `requests`.
+    public static func jsonText(_ requests: [ArchivedRequest]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for entry in requests { entry.write(to: &writer) }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension StoreStatus {
+    /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload"}]}`.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("state"); writer.writeString(state.rawValue)
+        writer.writeKey("mode"); writer.writeString(mode.rawValue)
+        writer.writeKey("dialect"); writer.writeString(dialect == .v4 ? "v4" : "v2")
+        writer.writeKey("serviceRoot"); serviceRoot.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("path"); path.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("queuedRequests"); writer.writeNumber(queuedRequests)
+        writer.writeKey("archivedRequests"); writer.writeNumber(archivedRequests)
+        writer.writeKey("definingRequests")
+        writer.beginArray()
+        for request in definingRequests {
+            writer.beginObject()
+            writer.writeKey("name"); writer.writeString(request.name)
+            writer.writeKey("url"); writer.writeString(request.url)
+            writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension StoreEvent {
+    /// A stable number per kind of event (the C header's `ood_event_kind`).
+    public var kindNumber: Int32 {
+        switch self {
+        case .stateChanged: 1
+        case .openFailed: 2
+        case .downloadProgress: 3
+        case .downloadFinished: 4
+        case .firstDownloadComplete: 5
+        case .uploadProgress: 6
+        case .uploadFinished: 7
+        case .entitySetsChanged: 8
+        case .requestFailed: 9
+        }
+    }
+
+    /// The event's details as a JSON object: `{"state"}`, `{"error":{"status","message"}}`,
+    /// `{"definingRequest","pages","entities","expectedEntities"}`, `{"sent","archived","total"}`,
+    /// `{"entitySets":[...]}`, or an archived request; `{}` for "first download complete".
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch self {
+        case .stateChanged(let state):
+            writer.writeKey("state"); writer.writeString(state.rawValue)
+        case .openFailed(let error):
+            Self.write(error, to: &writer)
+        case .downloadFinished(let error), .uploadFinished(let error):
+            if let error { Self.write(error, to: &writer) }
+        case .downloadProgress(let progress):
+            writer.writeKey("definingRequest"); writer.writeString(progress.definingRequest)
+            writer.writeKey("pages"); writer.writeNumber(progress.pages)
+            writer.writeKey("entities"); writer.writeNumber(progress.entities)
+            writer.writeKey("expectedEntities"); progress.expectedEntities.map { writer.writeNumber($0) } ?? writer.writeNull()
+        case .uploadProgress(let progress):
+            writer.writeKey("sent"); writer.writeNumber(progress.sent)
+            writer.writeKey("archived"); writer.writeNumber(progress.archived)
+            writer.writeKey("total"); writer.writeNumber(progress.total)
+        case .entitySetsChanged(let sets):
+            writer.writeKey("entitySets"); writer.writeValue(.array(sets.sorted().map { .string($0) }))
+        case .requestFailed(let archived):
+            writer.writeKey("request"); archived.write(to: &writer)
+        case .firstDownloadComplete:
+            break
+        }
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    private static func write(_ error: ODataError, to writer: inout JSONWriter) {
+        writer.writeKey("error")
+        writer.beginObject()
+        writer.writeKey("status"); writer.writeNumber(Int(error.code.rawValue))
+        writer.writeKey("message"); writer.writeString(error.description)
+        writer.endObject()
+    }
+}
