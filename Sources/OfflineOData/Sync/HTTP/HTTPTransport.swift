@@ -15,6 +15,8 @@ public final class HTTPTransport: @unchecked Sendable {
     /// Guarded by `lock`.
     private var handle: UnsafeMutableRawPointer?
     private var options: HTTPOptions
+    /// Whether the handle's cookie engine runs; guarded by `lock`.
+    private var cookieEngineStarted = false
 
     public init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
         guard curlGlobalInitialization == CURLE_OK else {
@@ -177,8 +179,13 @@ public final class HTTPTransport: @unchecked Sendable {
         case nil:
             break
         }
-        // The cookie engine keeps what the service sets; configured cookies are sent on top.
-        _ = ccurl_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        // The cookie engine keeps what the service sets; configured cookies are sent on top. It is
+        // started once per handle and survives curl_easy_reset: every further CURLOPT_COOKIEFILE
+        // would add a list entry that libcurl 7.88 never frees (LeakSanitizer found it).
+        if !cookieEngineStarted {
+            _ = ccurl_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+            cookieEngineStarted = true
+        }
         if !options.cookies.isEmpty {
             let cookie = options.cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
             _ = ccurl_setopt_string(easy, CURLOPT_COOKIE, cookie)
