@@ -114,6 +114,11 @@ bench: cmake-build backends-venv
 	@echo "== Swift engine benchmarks (release)"
 	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write
+	@echo "== A local read through the C API against the same read through the store API from Swift"
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-api /tmp/ood-read-api-bench.store | tee /tmp/ood-read-api-swift.txt
+	$(BUILD_DIR)/Benchmarks/ood_bench_read_api /tmp/ood-read-api-bench.store \
+	    $$(sed -n 's/^read-api swift median-ns: //p' /tmp/ood-read-api-swift.txt)
+	rm -f /tmp/ood-read-api-bench.store* /tmp/ood-read-api-swift.txt
 	@echo "== Local reads, and against Python's sqlite3"
 	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"

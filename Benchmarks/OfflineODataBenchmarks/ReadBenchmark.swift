@@ -81,7 +81,7 @@ enum FloorParameter {
     case integer(Int64)
 }
 
-private func exec(_ db: OpaquePointer, _ sql: String) throws {
+func exec(_ db: OpaquePointer, _ sql: String) throws {
     guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
 }
 

@@ -16,6 +16,15 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
+if selected.first == "read-api" {
+    do {
+        try storeAPIReadBenchmark(Array(selected.dropFirst()))
+    } catch {
+        print("read-api: failed: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 if selected.first == "queue-writes" {
     do {
         try queueWrites(Array(selected.dropFirst()))

@@ -25,7 +25,13 @@ extension ODataStore {
     ///   (a completion or an event handler), where waiting could wait for itself; use
     ///   ``execute(_:completion:)`` there.
     public func executeAndWait(_ request: ODataRequest) throws(ODataError) -> StoreResponse {
-        try waitFor { completion in execute(request, completion: completion) }
+        // A read on an open store with no write still queued runs on the caller's thread: it has a
+        // read connection of its own, and the hand-over to a store thread would cost more than
+        // many reads take.
+        if request.isRead, !StoreThreadMarker.isCurrentThreadOwned(by: owner), let opened = openWithoutQueuedWrites() {
+            return try opened.execute(request, cancellation: HTTPCancellation()).response
+        }
+        return try waitFor { completion in execute(request, completion: completion) }
     }
 
     /// Waits until the store is open, and says how it is.

@@ -148,6 +148,15 @@ public final class ODataStore: @unchecked Sendable {
 
     static let closedError = ODataError(.misuse, "the store is closed")
 
+    /// The opened store, when it is open and no write waits or runs (so a read issued now may run
+    /// at once without overtaking one).
+    func openWithoutQueuedWrites() -> OpenedStore? {
+        lock.withLock { () -> OpenedStore? in
+            guard case .ready(let opened) = phase, writers.pendingCount == 0 else { return nil }
+            return opened
+        }
+    }
+
     // MARK: - Jobs
 
     /// Holds `job` while the store opens, runs it when it is open, fails it when it cannot run.
