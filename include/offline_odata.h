@@ -27,11 +27,14 @@
  *      ood_string_free, never with free()).
  *   4. On failure, every `out` pointer is set to NULL (or to 0 for numbers).
  *
- * Threads. The library may be called from any thread. A store handle is serialized internally
- *   and may be shared between threads; it must not be used after ood_store_close returns.
- *   Callbacks (in later versions) run on a library thread, take `void *payload` last, and
- *   stop the operation by returning non-zero. A callback that calls back into its own store gets
- *   OOD_BUSY, never a deadlock.
+ * Threads. The library may be called from any thread. A store handle may be shared between
+ *   threads (reads run side by side, writes one at a time in the order issued); it must not be
+ *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
+ *   library thread and take `void *payload` last; progress callbacks stop their operation by
+ *   returning non-zero. From inside a callback, the blocking functions of the same store
+ *   (ood_request, ood_route, ood_download, ood_upload, ood_explain, ood_store_status,
+ *   ood_error_archive, ood_error_archive_delete) return OOD_BUSY, never a deadlock; the
+ *   asynchronous ones (ood_request_async) and ood_subscribe / ood_subscription_free work.
  *
  * Crashes. No input makes the library abort: NULL pointers and bad text give a status.
  */
