@@ -272,6 +272,16 @@ OOD_API ood_status ood_options_add_header(ood_options *options, const char *name
  */
 OOD_API ood_status ood_options_set_timeouts(ood_options *options, double connect_seconds, double request_seconds);
 
+/**
+ * TLS for the service: verify its certificate and host name (`verify` non-zero, the default), with
+ * the CA certificates of `ca_file` (PEM) and/or the folder `ca_path`, or the system's (both NULL).
+ * @return OOD_OK; OOD_MISUSE if `options` is NULL.
+ */
+OOD_API ood_status ood_options_set_tls(ood_options *options, int verify, const char *ca_file, const char *ca_path);
+
+/** Adds a cookie sent with every request to the service (the cookies it sets are kept too). @return OOD_OK; OOD_MISUSE for NULL or an empty name. */
+OOD_API ood_status ood_options_add_cookie(ood_options *options, const char *name, const char *value);
+
 /** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
 OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);
 
@@ -479,6 +489,15 @@ OOD_API ood_status ood_store_status(ood_store *store, char **json);
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_error_archive(ood_store *store, char **json);
+
+/**
+ * The requests waiting for an upload, in upload order, as a JSON array of
+ * {"id","method","url","body","entitySet","transactionID","createdAt"} (body and the others may be null).
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_request_queue(ood_store *store, char **json);
 
 /**
  * Deletes one archived request (`id` from ood_error_archive()) or, with a negative `id`, all of

@@ -99,3 +99,14 @@ public func cErrorArchiveDelete(_ store: OpaquePointer?, _ id: Int64, _ deleted:
         deleted?.pointee = count
     }
 }
+
+@_cdecl("ood_request_queue")
+public func cRequestQueue(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_request_queue: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_request_queue", store)
+        let queue = try target.waitFor { completion in target.requestQueue(completion: completion) }
+        try handOut(QueuedRequest.jsonText(queue), to: json)
+    }
+}

@@ -129,3 +129,22 @@ public func cOptionsSetPageSize(_ options: OpaquePointer?, _ pageSize: Int32) ->
         handle.options.pageSize = pageSize == 0 ? nil : Int(pageSize)
     }
 }
+
+@_cdecl("ood_options_set_tls")
+public func cOptionsSetTLS(_ options: OpaquePointer?, _ verify: Int32, _ caFile: UnsafePointer<CChar>?,
+                           _ caPath: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_set_tls", options, []) { handle, _ throws(ODataError) in
+        handle.options.http.verifyTLS = verify != 0
+        handle.options.http.caFile = caFile.map { String(cString: $0) }
+        handle.options.http.caPath = caPath.map { String(cString: $0) }
+    }
+}
+
+@_cdecl("ood_options_add_cookie")
+public func cOptionsAddCookie(_ options: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                              _ value: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_add_cookie", options, [name, value]) { handle, texts throws(ODataError) in
+        guard !texts[0].isEmpty else { throw ODataError(.misuse, "ood_options_add_cookie: the cookie name is empty") }
+        handle.options.http.cookies.append(HTTPHeader(texts[0], texts[1]))
+    }
+}

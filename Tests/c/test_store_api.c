@@ -138,6 +138,11 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_timeouts(options, 0, 10) == OOD_MISUSE);
     CHECK(ood_options_set_timeouts(options, 10, -1) == OOD_MISUSE);
     CHECK(ood_options_set_page_size(options, -1) == OOD_MISUSE);
+    CHECK(ood_options_set_tls(NULL, 1, NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_tls(options, 1, "/etc/ssl/certs/ca-certificates.crt", NULL) == OOD_OK);
+    CHECK(ood_options_add_cookie(options, "", "v") == OOD_MISUSE);
+    CHECK(ood_options_add_cookie(options, "sap-usercontext", NULL) == OOD_MISUSE);
+    CHECK(ood_options_add_cookie(options, "sap-usercontext", "sap-client=100") == OOD_OK);
     /* Neither a path nor a service root: nothing to open. */
     ood_store *store = (ood_store *)&options;
     CHECK(ood_store_open_with(options, &store) == OOD_MISUSE && store == NULL);
@@ -245,6 +250,14 @@ static void test_the_whole_loop(void) {
     CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
     CHECK(strstr(ood_result_body(result, NULL), "C Travel") != NULL);
     ood_result_free(result);
+
+    /* The queue holds the create, as JSON. */
+    char *queue = NULL;
+    CHECK(ood_request_queue(store, &queue) == OOD_OK);
+    CHECK(queue != NULL && strstr(queue, "\"method\":\"POST\"") != NULL && strstr(queue, "99000042") != NULL);
+    ood_string_free(queue);
+    CHECK(ood_request_queue(store, NULL) == OOD_MISUSE);
+    CHECK(ood_request_queue(NULL, &queue) == OOD_MISUSE && queue == NULL);
 
     /* Upload, then a download with progress; a progress callback can stop a download. */
     long sent = -1, archived = -1;

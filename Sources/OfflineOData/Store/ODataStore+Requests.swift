@@ -119,6 +119,18 @@ extension ODataStore {
         try await awaitResult { completion in errorArchive(completion: completion) }
     }
 
+    /// The requests waiting for an upload, in upload order.
+    @discardableResult
+    public func requestQueue(completion: @escaping @Sendable (Result<[QueuedRequest], ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the request queue").file.queuedRequests()
+        }, completion: completion)
+    }
+
+    public func requestQueue() async throws(ODataError) -> [QueuedRequest] {
+        try await awaitResult { completion in requestQueue(completion: completion) }
+    }
+
     /// Deletes one archived request (by id) or all (nil); returns how many. A write: it runs in
     /// order with the others.
     @discardableResult

@@ -38,6 +38,27 @@ extension ArchivedRequest {
     }
 }
 
+extension QueuedRequest {
+    /// A JSON array of `requests`: `{"id","method","url","body","entitySet","transactionID","createdAt"}` each.
+    public static func jsonText(_ requests: [QueuedRequest]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for request in requests {
+            writer.beginObject()
+            writer.writeKey("id"); writer.writeNumber(request.id)
+            writer.writeKey("method"); writer.writeString(request.method)
+            writer.writeKey("url"); writer.writeString(request.url)
+            writer.writeKey("body"); request.body.map { writer.writeString($0) } ?? writer.writeNull()
+            writer.writeKey("entitySet"); request.entitySet.map { writer.writeString($0) } ?? writer.writeNull()
+            writer.writeKey("transactionID"); request.transactionID.map { writer.writeString($0) } ?? writer.writeNull()
+            writer.writeKey("createdAt"); writer.writeString(request.createdAt)
+            writer.endObject()
+        }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
 extension StoreStatus {
     /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload"}]}`.
     public var jsonText: String {
