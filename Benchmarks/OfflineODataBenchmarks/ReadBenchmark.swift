@@ -23,24 +23,7 @@ func readBenchmark() throws {
     defer { sqlite3_close_v2(db) }
 
     let generationStart = Harness.now()
-    try exec(db, "BEGIN")
-    var insert: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO \"es/Agencies\" (\"ID\", \"Name\", \"City\", \"Rating\", \"Revenue\", \"Founded\") VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &insert, nil)
-    guard let insert else { throw BenchmarkError("cannot prepare the insert") }
-    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    for id in 0..<1_000_000 {
-        sqlite3_reset(insert)
-        sqlite3_bind_int64(insert, 1, Int64(id))
-        sqlite3_bind_text(insert, 2, "Agency \(id)", -1, transient)
-        sqlite3_bind_text(insert, 3, "City\(id % 20)", -1, transient)
-        sqlite3_bind_int64(insert, 4, Int64(id % 5))
-        sqlite3_bind_text(insert, 5, "\(id % 1000).\(id % 100)", -1, transient)
-        sqlite3_bind_text(insert, 6, "20\(10 + id % 10)-0\(1 + id % 9)-1\(id % 9)T12:34:56.0000000Z", -1, transient)
-        guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
-    }
-    sqlite3_finalize(insert)
-    try exec(db, "CREATE INDEX \"es/Agencies/City\" ON \"es/Agencies\" (\"City\")")
-    try exec(db, "COMMIT")
+    try insertAgencies(db, count: 1_000_000)
     try exec(db, "ANALYZE")
     print("read: generated 1,000,000 entities in \(Harness.format(Double(Harness.now() - generationStart) / 1e9)) s")
 
@@ -74,6 +57,28 @@ func readBenchmark() throws {
     if keep { print("read: database kept at \(path); (b) SQL: \(allSQL)") }
     print("read (b): \(Harness.format(allEngine / rows / 1000)) µs/row (floor \(Harness.format(allFloor / rows / 1000)) µs/row), \(bytes) bytes of JSON")
     if sink == 42 { print("") }
+}
+
+/// Fills the benchmark model's `Agencies` with `count` rows (20 cities, `City` indexed) in one transaction.
+func insertAgencies(_ db: OpaquePointer, count: Int) throws {
+    try exec(db, "BEGIN")
+    var insert: OpaquePointer?
+    sqlite3_prepare_v2(db, "INSERT INTO \"es/Agencies\" (\"ID\", \"Name\", \"City\", \"Rating\", \"Revenue\", \"Founded\") VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &insert, nil)
+    guard let insert else { throw BenchmarkError("cannot prepare the insert") }
+    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    for id in 0..<count {
+        sqlite3_reset(insert)
+        sqlite3_bind_int64(insert, 1, Int64(id))
+        sqlite3_bind_text(insert, 2, "Agency \(id)", -1, transient)
+        sqlite3_bind_text(insert, 3, "City\(id % 20)", -1, transient)
+        sqlite3_bind_int64(insert, 4, Int64(id % 5))
+        sqlite3_bind_text(insert, 5, "\(id % 1000).\(id % 100)", -1, transient)
+        sqlite3_bind_text(insert, 6, "20\(10 + id % 10)-0\(1 + id % 9)-1\(id % 9)T12:34:56.0000000Z", -1, transient)
+        guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
+    }
+    sqlite3_finalize(insert)
+    try exec(db, "CREATE INDEX \"es/Agencies/City\" ON \"es/Agencies\" (\"City\")")
+    try exec(db, "COMMIT")
 }
 
 enum FloorParameter {

@@ -14,22 +14,7 @@ func storeAPIReadBenchmark(_ arguments: [String]) throws {
     made.close()
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { throw BenchmarkError("cannot open \(path)") }
-    try exec(db, "BEGIN")
-    var insert: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO \"es/Agencies\" (\"ID\", \"Name\", \"City\", \"Rating\") VALUES (?1, ?2, ?3, ?4)", -1, &insert, nil)
-    guard let insert else { throw BenchmarkError("cannot prepare the insert") }
-    let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    for id in 0..<100_000 {
-        sqlite3_reset(insert)
-        sqlite3_bind_int64(insert, 1, Int64(id))
-        sqlite3_bind_text(insert, 2, "Agency \(id)", -1, transient)
-        sqlite3_bind_text(insert, 3, "City\(id % 20)", -1, transient)
-        sqlite3_bind_int64(insert, 4, Int64(id % 5))
-        guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
-    }
-    sqlite3_finalize(insert)
-    try exec(db, "CREATE INDEX \"es/Agencies/City\" ON \"es/Agencies\" (\"City\")")
-    try exec(db, "COMMIT")
+    try insertAgencies(db, count: 100_000)
     sqlite3_close_v2(db)
 
     var options = ODataStore.Options(path: path)

@@ -16,20 +16,13 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())
-if selected.first == "read-api" {
+/// Steps that take arguments and run alone (other programs of `make bench` use them).
+let steps: [String: ([String]) throws -> Void] = ["read-api": storeAPIReadBenchmark, "queue-writes": queueWrites]
+if let name = selected.first, let step = steps[name] {
     do {
-        try storeAPIReadBenchmark(Array(selected.dropFirst()))
+        try step(Array(selected.dropFirst()))
     } catch {
-        print("read-api: failed: \(error)")
-        exit(1)
-    }
-    exit(0)
-}
-if selected.first == "queue-writes" {
-    do {
-        try queueWrites(Array(selected.dropFirst()))
-    } catch {
-        print("queue-writes: failed: \(error)")
+        print("\(name): failed: \(error)")
         exit(1)
     }
     exit(0)
