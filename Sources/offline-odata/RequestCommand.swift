@@ -73,7 +73,7 @@ struct RequestCommand: ParsableCommand {
                                                http: try service.httpOptions())
                 defer { store.close() }
                 if mode == .mixed {
-                    let route = try waitForAnswer { store.route(method: method, url: url, completion: $0) }
+                    let route = try store.waitFor { store.route(method: method, url: url, completion: $0) }
                     var standardError = StandardErrorStream()
                     print("route: \(route.destination.rawValue) (\(route.reason))", to: &standardError)
                 }

@@ -45,7 +45,7 @@ struct RouteCommand: ParsableCommand {
         do throws(ODataError) {
             let store = try openODataStore(path: path, mode: .mixed, serviceRoot: serviceRoot)
             defer { store.close() }
-            let route = try waitForAnswer { store.route(method: method, url: url, completion: $0) }
+            let route = try store.waitFor { store.route(method: method, url: url, completion: $0) }
             if json {
                 var writer = JSONWriter()
                 writer.beginObject()
