@@ -127,7 +127,7 @@ struct StoreCommand: ParsableCommand {
                     writer.writeKey("serviceRoot"); root.map { writer.writeString($0) } ?? writer.writeNull()
                     writer.writeKey("entitySets"); writer.writeValue(.array(sets.map { .string($0) }))
                     writer.writeKey("definingRequests")
-                    writeDefiningRequests(requests, to: &writer)
+                    DefiningRequest.write(requests, to: &writer)
                     writer.endObject()
                     print(String(decoding: writer.bytes, as: UTF8.self))
                 } else {

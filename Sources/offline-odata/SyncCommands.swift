@@ -90,29 +90,14 @@ struct StatusCommand: ParsableCommand {
                 writer.beginObject()
                 writer.writeKey("queue")
                 writer.beginArray()
-                for request in queue {
-                    writer.beginObject()
-                    writer.writeKey("id"); writer.writeNumber(request.id)
-                    writer.writeKey("method"); writer.writeString(request.method)
-                    writer.writeKey("url"); writer.writeString(request.url)
-                    writer.writeKey("createdAt"); writer.writeString(request.createdAt)
-                    writer.endObject()
-                }
+                for request in queue { request.write(to: &writer) }
                 writer.endArray()
                 writer.writeKey("errorArchive")
                 writer.beginArray()
-                for entry in archive {
-                    writer.beginObject()
-                    writer.writeKey("id"); writer.writeNumber(entry.request.id)
-                    writer.writeKey("method"); writer.writeString(entry.request.method)
-                    writer.writeKey("url"); writer.writeString(entry.request.url)
-                    writer.writeKey("httpStatus"); entry.httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
-                    writer.writeKey("message"); writer.writeString(entry.message)
-                    writer.endObject()
-                }
+                for entry in archive { entry.write(to: &writer) }
                 writer.endArray()
                 writer.writeKey("definingRequests")
-                writeDefiningRequests(requests, to: &writer)
+                DefiningRequest.write(requests, to: &writer)
                 writer.endObject()
                 print(String(decoding: writer.bytes, as: UTF8.self))
                 return
@@ -199,18 +184,6 @@ struct DownloadCommand: ParsableCommand {
 }
 
 /// The defining requests as a JSON array, the same in every read-only subcommand's `--json`.
-func writeDefiningRequests(_ requests: [DefiningRequest], to writer: inout JSONWriter) {
-    writer.beginArray()
-    for request in requests {
-        writer.beginObject()
-        writer.writeKey("name"); writer.writeString(request.name)
-        writer.writeKey("url"); writer.writeString(request.url)
-        writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
-        writer.writeKey("hasDeltaLink"); writer.writeBool(request.deltaLink != nil)
-        writer.endObject()
-    }
-    writer.endArray()
-}
 
 /// `offline-odata archive STORE [--delete ID | --delete-all] [--json]`.
 struct ArchiveCommand: ParsableCommand {

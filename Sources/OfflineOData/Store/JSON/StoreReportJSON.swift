@@ -39,28 +39,47 @@ extension ArchivedRequest {
 }
 
 extension QueuedRequest {
-    /// A JSON array of `requests`: `{"id","method","url","body","entitySet","transactionID","createdAt"}` each.
+    /// `{"id","method","url","body","entitySet","transactionID","createdAt"}`.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("id"); writer.writeNumber(id)
+        writer.writeKey("method"); writer.writeString(method)
+        writer.writeKey("url"); writer.writeString(url)
+        writer.writeKey("body"); body.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("entitySet"); entitySet.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("transactionID"); transactionID.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("createdAt"); writer.writeString(createdAt)
+        writer.endObject()
+    }
+
+    /// A JSON array of `requests`.
     public static func jsonText(_ requests: [QueuedRequest]) -> String {
         var writer = JSONWriter()
         writer.beginArray()
-        for request in requests {
-            writer.beginObject()
-            writer.writeKey("id"); writer.writeNumber(request.id)
-            writer.writeKey("method"); writer.writeString(request.method)
-            writer.writeKey("url"); writer.writeString(request.url)
-            writer.writeKey("body"); request.body.map { writer.writeString($0) } ?? writer.writeNull()
-            writer.writeKey("entitySet"); request.entitySet.map { writer.writeString($0) } ?? writer.writeNull()
-            writer.writeKey("transactionID"); request.transactionID.map { writer.writeString($0) } ?? writer.writeNull()
-            writer.writeKey("createdAt"); writer.writeString(request.createdAt)
-            writer.endObject()
-        }
+        for request in requests { request.write(to: &writer) }
         writer.endArray()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 
+extension DefiningRequest {
+    /// A JSON array of `requests`: `{"name","url","lastDownload","hasDeltaLink"}` each.
+    public static func write(_ requests: [DefiningRequest], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for request in requests {
+            writer.beginObject()
+            writer.writeKey("name"); writer.writeString(request.name)
+            writer.writeKey("url"); writer.writeString(request.url)
+            writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
+            writer.writeKey("hasDeltaLink"); writer.writeBool(request.deltaLink != nil)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+}
+
 extension StoreStatus {
-    /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload"}]}`.
+    /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload","hasDeltaLink"}]}`.
     public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
@@ -71,16 +90,7 @@ extension StoreStatus {
         writer.writeKey("path"); path.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("queuedRequests"); writer.writeNumber(queuedRequests)
         writer.writeKey("archivedRequests"); writer.writeNumber(archivedRequests)
-        writer.writeKey("definingRequests")
-        writer.beginArray()
-        for request in definingRequests {
-            writer.beginObject()
-            writer.writeKey("name"); writer.writeString(request.name)
-            writer.writeKey("url"); writer.writeString(request.url)
-            writer.writeKey("lastDownload"); request.lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
-            writer.endObject()
-        }
-        writer.endArray()
+        writer.writeKey("definingRequests"); DefiningRequest.write(definingRequests, to: &writer)
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
