@@ -3,6 +3,11 @@
 >>> import offline_odata
 >>> offline_odata.version()            # doctest: +SKIP
 '0.1.0'
+
+The main names: :class:`Store` (``Store.open(...)`` for requests, ``Store(path)`` for a store
+file), :class:`OfflineStore`, :class:`OnlineStore`, :class:`Mode`, :class:`Result`,
+:class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
+status, all derived from :class:`OfflineODataError`.
 """
 from . import _capi
 from .errors import (
@@ -22,10 +27,14 @@ from .errors import (
     StorageError,
     UnsupportedError,
 )
-from .store import Store
+from .events import Event, EventKind, Subscription
+from .options import Mode, Options
+from .results import Result, Route, UploadResult, unwrap
+from .store import OfflineStore, OnlineStore, Store
 
 __all__ = [
-    "version", "version_number", "Store",
+    "version", "version_number", "Store", "OfflineStore", "OnlineStore", "Mode", "Options",
+    "Result", "Route", "UploadResult", "unwrap", "Event", "EventKind", "Subscription",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
     "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError",

@@ -1,50 +1,210 @@
-"""The C functions of offline_odata.h, declared for ctypes with their C prototypes beside them.
+"""Every function of offline_odata.h, declared for ctypes with its C prototype beside it.
 
-Owned strings (``char **out``) are declared as ``c_void_p`` so the pointer is kept and released
-with the library's own ``ood_string_free``; ``c_char_p`` would copy and leak it.
+Conventions:
+
+* Handles (``ood_store *``, ``ood_options *``, ...) are ``c_void_p``.
+* Owned strings (``char **out``) are declared as ``POINTER(c_void_p)`` so the pointer is kept and
+  released with the library's own :func:`ood_string_free` (see :func:`take_string`); ``c_char_p``
+  would copy the text and leak the original.
+* Functions returning ``ood_status`` carry an ``errcheck`` that raises the mapped exception, so no
+  call site can forget to check, and the per-thread message is read on the calling thread right
+  after the call.
+* ``ctypes.CDLL`` releases the GIL around each call, and the callback types are ``CFUNCTYPE``, so
+  a callback arriving on a library thread takes the GIL again before running Python code.
 """
-from ctypes import POINTER, c_char_p, c_int, c_long, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_long, c_longlong, c_size_t, c_void_p
+from typing import Any, Callable, Optional, Sequence
 
 from ._loader import load_library
+from .errors import error_for_status
 
 lib = load_library()
 
+#: ``MAJOR * 1000000 + MINOR * 1000 + PATCH`` of the header this binding was written against.
+HEADER_VERSION_NUMBER = 1000
 
-def _declare(name, restype, *argtypes):
+
+def errcheck_status(result: int, function: Any, arguments: Any) -> int:
+    """ctypes ``errcheck`` of status-returning functions: raises unless the status is OOD_OK.
+
+    It runs on the calling thread right after the call, so the per-thread message and offset
+    still describe this call.
+    """
+    if result == 0:
+        return result
+    raw = ood_error_message()
+    message = raw.decode("utf-8", "replace") if raw else "unknown error"
+    offset = ood_error_offset()
+    raise error_for_status(result, message, offset if offset >= 0 else None)
+
+
+def _declare(name: str, restype: Any, argtypes: Sequence[Any], status: bool = False) -> Callable[..., Any]:
+    """Sets a library function's signature; ``status=True`` attaches the status check."""
     function = getattr(lib, name)
     function.restype = restype
     function.argtypes = list(argtypes)
+    if status:
+        function.errcheck = errcheck_status
     return function
 
 
+def _check_abi() -> None:
+    """Refuses a library of another major version, or older than this binding's header."""
+    function = lib.ood_version_number
+    function.restype, function.argtypes = c_int, []
+    found = function()
+    if found // 1_000_000 != HEADER_VERSION_NUMBER // 1_000_000 or found < HEADER_VERSION_NUMBER:
+        raise ImportError(f"libofflineodata.so is version number {found}; this binding needs "
+                          f"{HEADER_VERSION_NUMBER // 1_000_000}.x at least {HEADER_VERSION_NUMBER}")
+
+
+_check_abi()
+
+# ---- callback types -------------------------------------------------------------------------
+
+# typedef void (*ood_completion)(ood_status status, ood_result *result, void *payload);
+ood_completion = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
+# typedef int (*ood_progress)(long done, long total, void *payload);
+ood_progress = CFUNCTYPE(c_int, c_long, c_long, c_void_p)
+# typedef void (*ood_event_callback)(int kind, const char *details_json, void *payload);
+ood_event_callback = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+
+# ---- version --------------------------------------------------------------------------------
+
 # const char *ood_version(void);
-ood_version = _declare("ood_version", c_char_p)
+ood_version = _declare("ood_version", c_char_p, [])
 # int ood_version_number(void);
-ood_version_number = _declare("ood_version_number", c_int)
+ood_version_number = _declare("ood_version_number", c_int, [])
+
+# ---- status and errors ----------------------------------------------------------------------
+
 # const char *ood_error_message(void);
-ood_error_message = _declare("ood_error_message", c_char_p)
+ood_error_message = _declare("ood_error_message", c_char_p, [])
 # long ood_error_offset(void);
-ood_error_offset = _declare("ood_error_offset", c_long)
+ood_error_offset = _declare("ood_error_offset", c_long, [])
 # const char *ood_status_name(int status);
-ood_status_name = _declare("ood_status_name", c_char_p, c_int)
+ood_status_name = _declare("ood_status_name", c_char_p, [c_int])
 # void ood_string_free(char *s);
-ood_string_free = _declare("ood_string_free", None, c_void_p)
+ood_string_free = _declare("ood_string_free", None, [c_void_p])
+
+# ---- store files ----------------------------------------------------------------------------
 
 # ood_status ood_store_open(const char *path, ood_store **out);
-ood_store_open = _declare("ood_store_open", c_int, c_char_p, POINTER(c_void_p))
+ood_store_open = _declare("ood_store_open", c_int, [c_char_p, POINTER(c_void_p)], status=True)
 # ood_status ood_store_close(ood_store *store);
-ood_store_close = _declare("ood_store_close", c_int, c_void_p)
+ood_store_close = _declare("ood_store_close", c_int, [c_void_p])
 # ood_status ood_store_format_version(ood_store *store, int *out);
-ood_store_format_version = _declare("ood_store_format_version", c_int, c_void_p, POINTER(c_int))
+ood_store_format_version = _declare("ood_store_format_version", c_int, [c_void_p, POINTER(c_int)], status=True)
 # ood_status ood_store_path(ood_store *store, char **out);
-ood_store_path = _declare("ood_store_path", c_int, c_void_p, POINTER(c_void_p))
+ood_store_path = _declare("ood_store_path", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+
+# ---- options --------------------------------------------------------------------------------
+
+# ood_status ood_options_new(ood_options **out);
+ood_options_new = _declare("ood_options_new", c_int, [POINTER(c_void_p)], status=True)
+# void ood_options_free(ood_options *options);
+ood_options_free = _declare("ood_options_free", None, [c_void_p])
+# ood_status ood_options_set_path(ood_options *options, const char *path);
+ood_options_set_path = _declare("ood_options_set_path", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_options_set_service_root(ood_options *options, const char *service_root);
+ood_options_set_service_root = _declare("ood_options_set_service_root", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_options_set_metadata(ood_options *options, const char *metadata);
+ood_options_set_metadata = _declare("ood_options_set_metadata", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_options_add_defining_request(ood_options *options, const char *name, const char *url);
+ood_options_add_defining_request = _declare("ood_options_add_defining_request", c_int,
+                                            [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_options_set_mode(ood_options *options, int mode);
+ood_options_set_mode = _declare("ood_options_set_mode", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_basic_auth(ood_options *options, const char *user, const char *password);
+ood_options_set_basic_auth = _declare("ood_options_set_basic_auth", c_int, [c_void_p, c_char_p, c_char_p],
+                                      status=True)
+# ood_status ood_options_set_bearer_token(ood_options *options, const char *token);
+ood_options_set_bearer_token = _declare("ood_options_set_bearer_token", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_options_add_header(ood_options *options, const char *name, const char *value);
+ood_options_add_header = _declare("ood_options_add_header", c_int, [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_options_set_timeouts(ood_options *options, double connect_seconds, double request_seconds);
+ood_options_set_timeouts = _declare("ood_options_set_timeouts", c_int, [c_void_p, c_double, c_double], status=True)
+# ood_status ood_options_set_tls(ood_options *options, int verify, const char *ca_file, const char *ca_path);
+ood_options_set_tls = _declare("ood_options_set_tls", c_int, [c_void_p, c_int, c_char_p, c_char_p], status=True)
+# ood_status ood_options_add_cookie(ood_options *options, const char *name, const char *value);
+ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_options_set_page_size(ood_options *options, int page_size);
+ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
+
+# ---- the store API --------------------------------------------------------------------------
+
+# ood_status ood_store_open_with(const ood_options *options, ood_store **out);
+ood_store_open_with = _declare("ood_store_open_with", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_open_async(const ood_options *options, ood_completion completion, void *payload,
+#                                 ood_store **out);
+ood_store_open_async = _declare("ood_store_open_async", c_int,
+                                [c_void_p, ood_completion, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_request(ood_store *store, const char *method, const char *url, const char *body,
+#                        ood_result **out);
+ood_request = _declare("ood_request", c_int, [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)],
+                       status=True)
+# ood_status ood_request_async(ood_store *store, const char *method, const char *url, const char *body,
+#                              ood_completion completion, void *payload);
+ood_request_async = _declare("ood_request_async", c_int,
+                             [c_void_p, c_char_p, c_char_p, c_char_p, ood_completion, c_void_p], status=True)
+# int ood_result_status(const ood_result *result);
+ood_result_status = _declare("ood_result_status", c_int, [c_void_p])
+# const char *ood_result_body(const ood_result *result, size_t *length);
+# (c_void_p, not c_char_p: the body is read with string_at and its length, without a strlen.)
+ood_result_body = _declare("ood_result_body", c_void_p, [c_void_p, POINTER(c_size_t)])
+# const char *ood_result_content_type(const ood_result *result);
+ood_result_content_type = _declare("ood_result_content_type", c_char_p, [c_void_p])
+# void ood_result_free(ood_result *result);
+ood_result_free = _declare("ood_result_free", None, [c_void_p])
+# ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
+ood_route = _declare("ood_route", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_int), POINTER(c_void_p)],
+                     status=True)
+# ood_status ood_download(ood_store *store, ood_progress progress, void *payload);
+ood_download = _declare("ood_download", c_int, [c_void_p, ood_progress, c_void_p], status=True)
+# ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
+ood_upload = _declare("ood_upload", c_int, [c_void_p, ood_progress, c_void_p, POINTER(c_long), POINTER(c_long)],
+                      status=True)
+
+# ---- events and questions -------------------------------------------------------------------
+
+# ood_status ood_subscribe(ood_store *store, ood_event_callback callback, void *payload, ood_subscription **out);
+ood_subscribe = _declare("ood_subscribe", c_int, [c_void_p, ood_event_callback, c_void_p, POINTER(c_void_p)],
+                         status=True)
+# void ood_subscription_free(ood_subscription *subscription);
+ood_subscription_free = _declare("ood_subscription_free", None, [c_void_p])
+# ood_status ood_explain(ood_store *store, const char *url, char **json);
+ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_status(ood_store *store, char **json);
+ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_error_archive(ood_store *store, char **json);
+ood_error_archive = _declare("ood_error_archive", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_request_queue(ood_store *store, char **json);
+ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
+ood_error_archive_delete = _declare("ood_error_archive_delete", c_int, [c_void_p, c_longlong, POINTER(c_long)],
+                                    status=True)
+
+#: The names of every function declared here (a test compares them with the header).
+DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
+                  and name not in ("ood_completion", "ood_progress", "ood_event_callback"))
 
 
 def take_string(pointer: c_void_p) -> str:
-    """Decodes an owned ``char *`` and releases it with the library's free."""
+    """Decodes an owned ``char *`` and releases it with the library's free; NULL gives ""."""
     if not pointer.value:
         return ""
     try:
-        return c_char_p(pointer.value).value.decode("utf-8")
+        return c_char_p(pointer.value).value.decode("utf-8")  # type: ignore[union-attr]
     finally:
         ood_string_free(pointer)
+
+
+def encode(text: Optional[str], what: str) -> Optional[bytes]:
+    """UTF-8 for a ``const char *`` argument; None stays NULL; anything but str is a TypeError."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
+    if "\x00" in text:
+        raise ValueError(f"{what} must not contain NUL characters")
+    return text.encode("utf-8")

@@ -1,0 +1,129 @@
+"""How a store is opened: :class:`Mode` and :class:`Options`, turned into an ``ood_options`` handle.
+
+The keyword arguments of :meth:`offline_odata.Store.open` are the fields of :class:`Options`.
+Values are checked here for their Python type (a clear ``TypeError``/``ValueError``) and by the
+library for their meaning (a :class:`~offline_odata.MisuseError` naming what is wrong).
+"""
+import enum
+import os
+from contextlib import contextmanager
+from ctypes import byref, c_void_p
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _capi
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Defaults of the library for the connect and whole-request timeouts, in seconds.
+DEFAULT_CONNECT_TIMEOUT = 15.0
+DEFAULT_REQUEST_TIMEOUT = 300.0
+
+
+class Mode(enum.IntEnum):
+    """Which store answers requests (``ood_mode``)."""
+
+    MIXED = 0
+    """Collections covered by a defining request offline; the rest, and function imports, online."""
+    ONLINE = 1
+    """Every request goes to the service."""
+    OFFLINE = 2
+    """Every request goes to the offline store."""
+
+
+def _pairs(value: Union[Mapping[str, str], Sequence[Tuple[str, str]], None], what: str) -> Tuple[Tuple[str, str], ...]:
+    if value is None:
+        return ()
+    items = value.items() if isinstance(value, Mapping) else value
+    pairs = []
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise TypeError(f"{what} must be a mapping or a sequence of (name, value) pairs")
+        pairs.append((item[0], item[1]))
+    return tuple(pairs)
+
+
+@dataclass
+class Options:
+    """The settings of a store (``ood_options``); every field is optional.
+
+    Attributes:
+        path: the store file; without one the store works online only.
+        service_root: the OData service root URL; without one a store file's own is used.
+        metadata: the service's ``$metadata`` document, to create a store without asking the service.
+        defining_requests: name -> URL of each read whose results the offline store holds.
+        mode: :class:`Mode` (mixed by default).
+        basic_auth: ``(user, password)`` for the service.
+        bearer_token: a bearer token for the service.
+        headers: headers sent with every request to the service.
+        cookies: cookies sent with every request to the service.
+        connect_timeout, request_timeout: seconds (library defaults 15 and 300).
+        verify_tls: verify the service's certificate and host name (default True).
+        ca_file, ca_path: CA certificates (PEM file, folder) instead of the system's.
+        page_size: entities per page asked of V4 services during downloads (0: the service chooses).
+    """
+
+    path: Optional[PathLike] = None
+    service_root: Optional[str] = None
+    metadata: Optional[str] = None
+    defining_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
+    mode: Union[Mode, int] = Mode.MIXED
+    basic_auth: Optional[Tuple[str, str]] = None
+    bearer_token: Optional[str] = None
+    headers: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
+    cookies: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
+    connect_timeout: Optional[float] = None
+    request_timeout: Optional[float] = None
+    verify_tls: bool = True
+    ca_file: Optional[PathLike] = None
+    ca_path: Optional[PathLike] = None
+    page_size: Optional[int] = None
+
+    @contextmanager
+    def _handle(self) -> Iterator[c_void_p]:
+        """A new ``ood_options`` with these settings, released when the block ends."""
+        handle = c_void_p()
+        _capi.ood_options_new(byref(handle))
+        try:
+            self._apply(handle)
+            yield handle
+        finally:
+            _capi.ood_options_free(handle)
+
+    def _apply(self, handle: c_void_p) -> None:
+        enc = _capi.encode
+        if self.path is not None:
+            _capi.ood_options_set_path(handle, enc(os.fspath(self.path), "path"))
+        if self.service_root is not None:
+            _capi.ood_options_set_service_root(handle, enc(self.service_root, "service_root"))
+        if self.metadata is not None:
+            _capi.ood_options_set_metadata(handle, enc(self.metadata, "metadata"))
+        for name, url in _pairs(self.defining_requests, "defining_requests"):
+            _capi.ood_options_add_defining_request(handle, enc(name, "a defining request's name"),
+                                                   enc(url, "a defining request's URL"))
+        if isinstance(self.mode, bool) or not isinstance(self.mode, int):
+            raise TypeError(f"mode must be an offline_odata.Mode, not {type(self.mode).__name__}")
+        _capi.ood_options_set_mode(handle, int(self.mode))
+        if self.basic_auth is not None:
+            if not (isinstance(self.basic_auth, tuple) and len(self.basic_auth) == 2):
+                raise TypeError("basic_auth must be a (user, password) tuple")
+            user, password = self.basic_auth
+            _capi.ood_options_set_basic_auth(handle, enc(user, "user"), enc(password, "password"))
+        if self.bearer_token is not None:
+            _capi.ood_options_set_bearer_token(handle, enc(self.bearer_token, "bearer_token"))
+        for name, value in _pairs(self.headers, "headers"):
+            _capi.ood_options_add_header(handle, enc(name, "a header's name"), enc(value, "a header's value"))
+        for name, value in _pairs(self.cookies, "cookies"):
+            _capi.ood_options_add_cookie(handle, enc(name, "a cookie's name"), enc(value, "a cookie's value"))
+        if self.connect_timeout is not None or self.request_timeout is not None:
+            connect = DEFAULT_CONNECT_TIMEOUT if self.connect_timeout is None else self.connect_timeout
+            request = DEFAULT_REQUEST_TIMEOUT if self.request_timeout is None else self.request_timeout
+            _capi.ood_options_set_timeouts(handle, float(connect), float(request))
+        if not self.verify_tls or self.ca_file is not None or self.ca_path is not None:
+            ca_file = None if self.ca_file is None else enc(os.fspath(self.ca_file), "ca_file")
+            ca_path = None if self.ca_path is None else enc(os.fspath(self.ca_path), "ca_path")
+            _capi.ood_options_set_tls(handle, 1 if self.verify_tls else 0, ca_file, ca_path)
+        if self.page_size is not None:
+            if isinstance(self.page_size, bool) or not isinstance(self.page_size, int):
+                raise TypeError("page_size must be an int")
+            _capi.ood_options_set_page_size(handle, self.page_size)

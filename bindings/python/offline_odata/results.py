@@ -1,0 +1,107 @@
+"""Answers to requests: :class:`Result` (status, content type, body) and the OData JSON unwrapping.
+
+A result is copied out of the library's ``ood_result`` and that handle released at once, so a
+Python ``Result`` owns nothing native and needs no closing.
+"""
+import json
+from ctypes import byref, c_size_t, string_at
+from typing import Any, Dict, List, NamedTuple, Optional, Union
+
+from . import _capi
+
+#: What :meth:`Result.value` gives: entities as a list of dicts, one entity as a dict, a count as an
+#: int, or None for an answer without a body.
+Value = Union[List[Dict[str, Any]], Dict[str, Any], int, None]
+
+
+class Result:
+    """The answer to one request, as the store (offline) or the service (online) gave it.
+
+    Attributes:
+        status: the HTTP status (200, 201, 204).
+        content_type: the answer's content type (``application/json``, ``text/plain``).
+        body: the body's bytes, as sent (OData JSON, or text for ``$count``).
+    """
+
+    __slots__ = ("status", "content_type", "body")
+
+    def __init__(self, status: int, content_type: str, body: bytes):
+        self.status = status
+        self.content_type = content_type
+        self.body = body
+
+    @classmethod
+    def _take(cls, handle: Optional[int]) -> "Result":
+        """Copies an owned ``ood_result`` and releases it (also when copying fails)."""
+        try:
+            length = c_size_t()
+            pointer = _capi.ood_result_body(handle, byref(length))
+            body = string_at(pointer, length.value) if pointer and length.value else b""
+            content_type = (_capi.ood_result_content_type(handle) or b"").decode("utf-8", "replace")
+            return cls(_capi.ood_result_status(handle), content_type, body)
+        finally:
+            _capi.ood_result_free(handle)
+
+    @property
+    def text(self) -> str:
+        """The body as text (UTF-8)."""
+        return self.body.decode("utf-8")
+
+    def json(self) -> Any:
+        """The body parsed as JSON, exactly as sent (V4 ``value`` / V2 ``d`` wrappers included)."""
+        return json.loads(self.body)
+
+    def value(self) -> Value:
+        """The body without its OData wrapper; see :func:`unwrap`."""
+        return unwrap(self.body, self.content_type)
+
+    def __repr__(self) -> str:
+        return f"<offline_odata.Result {self.status} {self.content_type or '-'} {len(self.body)} bytes>"
+
+
+def unwrap(body: bytes, content_type: str = "application/json") -> Value:
+    """Turns an OData answer into plain Python values.
+
+    * a collection (V4 ``{"value": [...]}``, V2 ``{"d": {"results": [...]}}``) gives a list of dicts;
+    * one entity (V4 ``{...}``, V2 ``{"d": {...}}``) gives a dict, without ``@odata.context``;
+    * ``$count`` (text) gives an int; an empty body gives None.
+    """
+    if not body:
+        return None
+    if not content_type.startswith("application/json"):
+        text = body.decode("utf-8").strip()
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"not an OData JSON answer nor a count: {text[:80]!r}") from None
+    document = json.loads(body)
+    if not isinstance(document, dict):
+        return document
+    if "d" in document and len(document) == 1:  # V2
+        inner = document["d"]
+        if isinstance(inner, dict) and isinstance(inner.get("results"), list):
+            return inner["results"]
+        return inner
+    context = document.get("@odata.context", "")
+    if isinstance(document.get("value"), list) and not context.endswith("$entity"):
+        return document["value"]
+    document.pop("@odata.context", None)
+    return document
+
+
+class Route(NamedTuple):
+    """Where a request would go (see :meth:`offline_odata.Store.route`)."""
+
+    online: bool
+    """True for the service, False for the offline store."""
+    reason: str
+    """Why, in plain words."""
+
+
+class UploadResult(NamedTuple):
+    """What an upload did (see :meth:`offline_odata.Store.upload`)."""
+
+    sent: int
+    """Requests the service accepted."""
+    archived: int
+    """Requests the service refused; they are in the error archive now."""
