@@ -7,13 +7,21 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Show the SQL a read runs and whether a defining request covers it.",
         discussion: """
-            A read inside a defining request's scope returns everything the service would; a read
-            outside every scope returns only what other defining requests happened to bring.
+            A read inside a defining request's scope returns everything the service would; a read \
+            outside every scope returns only what other defining requests happened to bring. \
+            Read-only: nothing runs and the service is not contacted.
 
-            Example:
-              offline-odata explain travel.store "TravelagencyCollection?\\$filter=country eq 'US' and city eq 'Boston'"
+            Examples:
+              offline-odata explain travel.store \\
+                  "TravelagencyCollection?\\$filter=country eq 'US' and city eq 'Boston'"
+              offline-odata explain travel.store --json \\
+                  "TravelagencyCollection?\\$filter=city eq 'Beijing'"
 
-            Exit codes: 0 success; 1 the read is not valid for the store (the message says why).
+            Output: the SQL, its parameters, the count query if any, and the scope; with --json \
+            one object: {"sql", "parameters": [...], "countSQL", "insideScope", "definingRequests": [...]}.
+
+            Exit codes: 0 success; 1 STORE does not exist or the read is not valid for the store \
+            (the message says why); 64 a usage error.
             """
     )
 
@@ -28,7 +36,7 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try OfflineStore.open(path: path)
+            let store = try openExistingStore(path: path)
             defer { store.close() }
             let explanation = try store.explain(url: url)
             if json {

@@ -7,15 +7,20 @@ import OfflineOData
 /// `--service`, `--user`, `--token`: how a subcommand reaches the service.
 ///
 /// The password is never an argument (it would show in `ps` and shell history): it comes from
-/// `OFFLINE_ODATA_PASSWORD`, or from a prompt on the terminal.
+/// `OFFLINE_ODATA_PASSWORD`, or from a prompt on the terminal with echo off.
 struct ServiceOptions: ParsableArguments {
+    /// The environment variable the password of `--user` is read from.
+    static let passwordVariable = "OFFLINE_ODATA_PASSWORD"
+    /// The environment variable a bearer token is read from when `--token` is not given.
+    static let tokenVariable = "OFFLINE_ODATA_TOKEN"
+
     @Option(name: .customLong("service"), help: "The service root URL (default: the one the store was created with).")
     var serviceRoot: String?
 
-    @Option(help: "User name for basic authentication; the password comes from OFFLINE_ODATA_PASSWORD or a prompt.")
+    @Option(help: "User name for basic authentication; the password comes from OFFLINE_ODATA_PASSWORD, else a prompt on the terminal (never from an argument).")
     var user: String?
 
-    @Option(help: "A bearer token (or set OFFLINE_ODATA_TOKEN).")
+    @Option(help: "A bearer token (OFFLINE_ODATA_TOKEN keeps it out of the process list).")
     var token: String?
 
     @Flag(help: "Do not verify the service's TLS certificate (for test services only).")
@@ -40,24 +45,35 @@ struct ServiceOptions: ParsableArguments {
         }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
-        } else if let token = token ?? environment("OFFLINE_ODATA_TOKEN") {
+        } else if let token = token ?? environment(Self.tokenVariable) {
             options.authentication = .bearer(token: token)
         }
         return options
     }
 
     private func password(for user: String) throws(ODataError) -> String {
-        if let password = environment("OFFLINE_ODATA_PASSWORD") { return password }
+        if let password = environment(Self.passwordVariable) { return password }
+        // getpass reads the controlling terminal with echo off; without one it would read a pipe.
         guard isatty(0) == 1 else {
-            throw ODataError(.misuse, "--user needs a password: set OFFLINE_ODATA_PASSWORD (there is no terminal to ask on)")
+            throw ODataError(.misuse, "--user needs a password: set \(Self.passwordVariable) (there is no terminal to ask on; "
+                             + "the password is never taken from the command line)")
         }
         guard let entered = getpass("Password for \(user): ") else {
-            throw ODataError(.misuse, "no password was entered")
+            throw ODataError(.misuse, "no password was entered for \(user)")
         }
         return String(cString: entered)
     }
 }
 
+extension OfflineStore {
+    /// Applies the command line's service options: credentials, TLS, and a service root override.
+    func applyServiceOptions(_ options: ServiceOptions) throws(ODataError) {
+        setHTTPOptions(try options.httpOptions())
+        if let root = options.serviceRoot { try setServiceRoot(root) }
+    }
+}
+
+/// The value of an environment variable; unset and empty are the same (`VAR= cmd` clears it).
 func environment(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     let text = String(cString: value)

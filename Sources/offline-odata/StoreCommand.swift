@@ -6,6 +6,21 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Create and inspect store files.",
+        discussion: """
+            A store file holds a service's $metadata, the defining requests (the reads whose \
+            results it keeps), their data, and the queue of local changes.
+
+            Examples:
+              offline-odata store create travel.store \\
+                  --metadata Examples/FlightSample/metadata-v4.xml \\
+                  --service http://127.0.0.1:8000/ \\
+                  --defining Agencies=TravelagencyCollection
+              offline-odata store info travel.store --json
+              offline-odata store load travel.store --defining Agencies page1.json
+
+            Exit codes: those of each subcommand: 0 success; 1 an error (the message says which); \
+            64 a usage error.
+            """,
         subcommands: [Create.self, Info.self, Load.self]
     )
 
@@ -14,14 +29,16 @@ struct StoreCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a store file, for a service when --metadata is given.",
             discussion: """
-                Without --metadata, creates an empty store file (or checks that STORE already is one).
-                With --metadata, the store is made for that service: its tables come from the
-                $metadata document, which the store keeps, and --defining names the reads whose
+                Without --metadata, creates an empty store file (or checks that STORE already is one). \
+                With --metadata, the store is made for that service: its tables come from the \
+                $metadata document, which the store keeps, and --defining names the reads whose \
                 results it will hold.
 
                 Examples:
                   offline-odata store create travel.store
-                  offline-odata store create travel.store --metadata metadata.xml \\
+                  offline-odata store create travel.store \\
+                      --metadata Examples/FlightSample/metadata-v4.xml \\
+                      --service http://127.0.0.1:8000/ \\
                       --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'" \\
                       --defining "Flights=FlightCollection"
 
@@ -95,11 +112,21 @@ struct StoreCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what a store holds: its service model, dialect and defining requests.",
             discussion: """
-                Example:
+                Read-only. 'store inspect' is the same command.
+
+                Examples:
+                  offline-odata store info travel.store
                   offline-odata store info travel.store --json
 
-                Exit codes: 0 success; 1 STORE is not a store made for a service (the message says why).
-                """
+                Output: the store's service, service root and entity sets, then a table of the \
+                defining requests; with --json one object: {"path", "formatVersion", "dialect", \
+                "namespaces", "serviceRoot", "entitySets", "definingRequests": [{"name", "url", \
+                "lastDownload", "hasDeltaLink"}]}.
+
+                Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service \
+                (the message says why); 64 a usage error.
+                """,
+            aliases: ["inspect"]
         )
 
         @Argument(help: "The path of the store file.")
@@ -110,8 +137,7 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             do throws(ODataError) {
-                guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-                let store = try OfflineStore.open(path: path)
+                let store = try openExistingStore(path: path)
                 defer { store.close() }
                 let requests = try store.definingRequests()
                 let version = try store.file.formatVersion()
@@ -135,10 +161,7 @@ struct StoreCommand: ParsableCommand {
                     print("service:          \(store.model.namespaces.joined(separator: ", ")), OData \(store.dialect == .v4 ? "V4" : "V2")")
                     print("service root:     \(root ?? "(not set)")")
                     print("entity sets:      \(sets.count): \(sets.joined(separator: ", "))")
-                    print("defining requests: \(requests.count)")
-                    for request in requests {
-                        print("  \(request.name) = \(request.url)  (last download: \(request.lastDownload ?? "never"))")
-                    }
+                    printDefiningRequests(requests)
                 }
             } catch {
                 exitWithError(error)
@@ -151,13 +174,14 @@ struct StoreCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load pages of an OData JSON response into a store, as a defining request's result.",
             discussion: """
-                The files are the pages of one response, in order, in the store's dialect (V4 JSON
+                The files are the pages of one response, in order, in the store's dialect (V4 JSON \
                 or V2 JSON); they are loaded in one transaction, all or nothing.
 
                 Example:
-                  offline-odata store load travel.store --defining Agencies page1.json page2.json
+                  offline-odata store load travel.store --defining Agencies \\
+                      page1.json page2.json
 
-                Exit codes: 0 loaded; 1 a page could not be loaded (nothing was changed).
+                Exit codes: 0 loaded; 1 a page could not be loaded (nothing was changed); 64 a usage error.
                 """
         )
 
@@ -179,7 +203,7 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             do throws(ODataError) {
-                let store = try OfflineStore.open(path: path)
+                let store = try openExistingStore(path: path)
                 defer { store.close() }
                 var pages: [[UInt8]] = []
                 for file in files { pages.append(try readWholeFile(file)) }

@@ -14,6 +14,15 @@ enum ToolMode: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// Opens the existing store file at `path` for a local command.
+///
+/// The engine would create a missing file as an empty store (then complain that it has no
+/// service model), so a mistyped path is refused here, by name, and leaves nothing behind.
+func openExistingStore(path: String) throws(ODataError) -> OfflineStore {
+    guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+    return try OfflineStore.open(path: path)
+}
+
 /// Opens an ``ODataStore`` on the existing store file at `path`, for one command.
 ///
 /// The file is checked first (it must exist and hold a service model: the engine would otherwise
@@ -21,9 +30,8 @@ enum ToolMode: String, ExpressibleByArgument, CaseIterable {
 /// when given, else the one the store was created with. Nothing is downloaded on opening.
 func openODataStore(path: String, mode: WorkingMode, serviceRoot: String?,
                     http: HTTPOptions = HTTPOptions()) throws(ODataError) -> ODataStore {
-    guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-    // Refuses a file that is not a store, or one without a model, before the engine would make one.
-    try OfflineStore.open(path: path).close()
+    // Refuses a missing file, one that is not a store, or one without a model, before the engine would make one.
+    try openExistingStore(path: path).close()
     var options = ODataStore.Options(path: path, serviceRoot: serviceRoot)
     options.mode = mode
     options.downloadsOnFirstOpen = false

@@ -87,8 +87,12 @@ def test_store_create_for_a_service_and_info(tool, tmp_path):
     assert data["serviceRoot"] == "http://127.0.0.1:1/"
     assert [r["name"] for r in data["definingRequests"]] == ["Agencies", "Flights"]
     assert "FlightCollection" in data["entitySets"]
-    text = tool("store", "info", path)
-    assert "Agencies = TravelagencyCollection?$top=5" in text.stdout
+    text = tool("store", "info", path).stdout.splitlines()
+    # The defining requests are a table for people: a header, then one aligned row each.
+    header = next(i for i, line in enumerate(text) if line.split() == ["NAME", "LAST", "DOWNLOAD", "DELTA", "LINK", "URL"])
+    assert text[header + 1].split() == ["Agencies", "never", "no", "TravelagencyCollection?$top=5"]
+    assert text[header + 2].split() == ["Flights", "never", "no", "FlightCollection"]
+    assert text[header].index("URL") == text[header + 1].index("TravelagencyCollection") == text[header + 2].index("FlightCollection")
 
 
 def test_store_create_refuses_a_function_import(tool, tmp_path):

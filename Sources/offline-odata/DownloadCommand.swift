@@ -1,0 +1,65 @@
+import ArgumentParser
+import OfflineOData
+
+/// `offline-odata download STORE [--subset NAME,...] [--full]`.
+struct DownloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download the store's defining requests from the service.",
+        discussion: """
+            Each defining request is downloaded in one transaction: if it fails, its previous data \
+            stays whole. A request with a delta link from its last download gets only the changes, \
+            unless --full is given.
+
+            Examples:
+              offline-odata download travel.store
+              offline-odata download travel.store --subset Agencies,Flights --full
+              offline-odata download travel.store --service http://127.0.0.1:8000/ \\
+                  --page-size 100
+              OFFLINE_ODATA_PASSWORD=... offline-odata download travel.store --user alice
+
+            On a terminal a progress bar is drawn (on standard error, or standard output when only that \
+            is a terminal); piped or redirected, nothing is drawn and only the \
+            final lines are printed, one per defining request: 'downloaded NAME: N entities in P pages'.
+
+            Exit codes: 0 every chosen defining request was downloaded; 1 a download failed (the \
+            message says which; the ones before it are stored); 64 a usage error.
+            """
+    )
+
+    @Argument(help: "The path of the store file.")
+    var path: String
+
+    @Option(help: "Only these defining requests (comma-separated names).")
+    var subset: String?
+
+    @Flag(help: "Download everything again, even where a delta link is kept.")
+    var full = false
+
+    @Option(help: "The page size to ask a V4 service for (Prefer: odata.maxpagesize).")
+    var pageSize: Int?
+
+    @OptionGroup var service: ServiceOptions
+
+    func run() throws {
+        do throws(ODataError) {
+            let store = try openExistingStore(path: path)
+            defer { store.close() }
+            try store.applyServiceOptions(service)
+            var bar = ProgressBar()
+            let names = subset.map { $0.split(separator: ",").map { String($0) } }
+            let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
+                bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
+                         detail: "entities, \(progress.pages) page\(progress.pages == 1 ? "" : "s")")
+                return true
+            }
+            bar.finish()
+            for outcome in outcomes {
+                let kind = outcome.isDelta ? "changes" : "entities"
+                print("downloaded \(outcome.definingRequest): \(outcome.entities) \(kind) in \(outcome.pages) page\(outcome.pages == 1 ? "" : "s")")
+            }
+        } catch {
+            exitWithError(error)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import OfflineOData
+
+/// The human forms of what a store reports, shared by `status`, `archive` and `store info`, so a
+/// queued request, an archived one or a defining request reads the same in each.
+
+/// Prints the queued requests: a count line, then a table when there are any.
+func printQueue(_ queue: [QueuedRequest]) {
+    print("queue: \(queue.count) request\(queue.count == 1 ? "" : "s") waiting for upload")
+    var table = TextTable("ID", "METHOD", "URL", "TRANSACTION", "QUEUED AT")
+    for request in queue {
+        table.append("\(request.id)", request.method, request.url, request.transactionID ?? "-", request.createdAt)
+    }
+    if !table.isEmpty { table.print() }
+}
+
+/// Prints the error archive: a count line, then a table when there are any.
+func printErrorArchive(_ archive: [ArchivedRequest]) {
+    print("error archive: \(archive.count)")
+    var table = TextTable("ID", "METHOD", "URL", "STATUS", "MESSAGE")
+    for entry in archive {
+        table.append("\(entry.request.id)", entry.request.method, entry.request.url,
+                     entry.httpStatus.map(String.init) ?? "-", entry.message)
+    }
+    if !table.isEmpty { table.print() }
+}
+
+/// Prints the defining requests: a count line, then a table when there are any.
+func printDefiningRequests(_ requests: [DefiningRequest]) {
+    print("defining requests: \(requests.count)")
+    var table = TextTable("NAME", "LAST DOWNLOAD", "DELTA LINK", "URL")
+    for request in requests {
+        table.append(request.name, request.lastDownload ?? "never", request.deltaLink == nil ? "no" : "kept", request.url)
+    }
+    if !table.isEmpty { table.print() }
+}
