@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import OfflineOData
 
 /// `offline-odata metadata FILE [--json]`: reads a `$metadata` document and summarises it.
@@ -15,9 +12,17 @@ struct MetadataCommand: ParsableCommand {
             actions; with --json, the same as one JSON object. A document that cannot be read \
             prints the error with its line and column. Nothing is fetched over the network.
 
-            Example:
-              offline-odata metadata service-metadata.xml
-              offline-odata metadata service-metadata.xml --json
+            Examples:
+              offline-odata metadata Examples/FlightSample/metadata-v4.xml
+              offline-odata metadata Examples/FlightSample/metadata-v2.xml --json
+              curl -s 'http://127.0.0.1:8000/$metadata' > metadata.xml
+              offline-odata metadata metadata.xml
+
+            Output with --json, one object: {"file", "version", "edmxVersion", "namespaces", \
+            "entityTypes", "complexTypes", "enumTypes", "entitySets", "singletons", \
+            "functionImports", "actionImports", "functions", "actions", "diagnostics": \
+            [{"message", "line", "column"}]}; an unreadable document gives {"error": {"message", \
+            "line", "column"}} on standard error.
 
             Exit codes: 0 the document was read; 1 the document is broken (or FILE cannot be \
             read); 64 the command line was wrong.
@@ -34,21 +39,27 @@ struct MetadataCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        guard let bytes = readWholeFile(file) else {
-            exitWithError(ODataError(.cannotOpen, "cannot read \(file)"))
-        }
         let model: MetadataModel
-        do {
-            model = try MetadataReader.read(bytes, options: MetadataReader.Options(isStrict: strict))
+        do throws(ODataError) {
+            model = try MetadataReader.read(try readWholeFile(file), options: MetadataReader.Options(isStrict: strict))
         } catch {
             if json {
+                // Scripts asked for JSON: the error is JSON too, on standard error.
+                var writer = JSONWriter()
+                writer.beginObject()
+                writer.writeKey("error"); writeError(error, to: &writer)
+                writer.endObject()
                 var standardError = StandardErrorStream()
-                print(errorJSON(error), to: &standardError)
+                print(String(decoding: writer.bytes, as: UTF8.self), to: &standardError)
                 OfflineODataTool.exit(withError: ExitCode(1))
             }
             exitWithError(error)
         }
-        print(json ? summaryJSON(model) : summaryText(model))
+        if json {
+            printJSON { writeSummary(model, to: &$0) }
+        } else {
+            print(summaryText(model))
+        }
     }
 
     private func summaryText(_ model: MetadataModel) -> String {
@@ -74,68 +85,32 @@ struct MetadataCommand: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    private func summaryJSON(_ model: MetadataModel) -> String {
+    private func writeSummary(_ model: MetadataModel, to writer: inout JSONWriter) {
         let counts = model.counts
-        let fields: [(String, String)] = [
-            ("file", jsonString(file)),
-            ("version", jsonString(model.version.rawValue)),
-            ("edmxVersion", jsonString(model.edmxVersion)),
-            ("namespaces", "[" + model.namespaces.map(jsonString).joined(separator: ",") + "]"),
-            ("entityTypes", "\(counts.entityTypes)"),
-            ("complexTypes", "\(counts.complexTypes)"),
-            ("enumTypes", "\(counts.enumTypes)"),
-            ("entitySets", "\(counts.entitySets)"),
-            ("singletons", "\(counts.singletons)"),
-            ("functionImports", "\(counts.functionImports)"),
-            ("actionImports", "\(counts.actionImports)"),
-            ("functions", "\(counts.functions)"),
-            ("actions", "\(counts.actions)"),
-            ("diagnostics", "[" + model.diagnostics.map(errorObject).joined(separator: ",") + "]"),
+        writer.beginObject()
+        writer.writeKey("file"); writer.writeString(file)
+        writer.writeKey("version"); writer.writeString(model.version.rawValue)
+        writer.writeKey("edmxVersion"); writer.writeString(model.edmxVersion)
+        writer.writeKey("namespaces"); writer.writeValue(.array(model.namespaces.map { .string($0) }))
+        let numbers: [(String, Int)] = [
+            ("entityTypes", counts.entityTypes), ("complexTypes", counts.complexTypes), ("enumTypes", counts.enumTypes),
+            ("entitySets", counts.entitySets), ("singletons", counts.singletons), ("functionImports", counts.functionImports),
+            ("actionImports", counts.actionImports), ("functions", counts.functions), ("actions", counts.actions),
         ]
-        return "{" + fields.map { jsonString($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        for (key, value) in numbers { writer.writeKey(key); writer.writeNumber(value) }
+        writer.writeKey("diagnostics")
+        writer.beginArray()
+        for diagnostic in model.diagnostics { writeError(diagnostic, to: &writer) }
+        writer.endArray()
+        writer.endObject()
     }
 
-    private func errorJSON(_ error: ODataError) -> String {
-        "{\"error\":" + errorObject(error) + "}"
+    /// `{"message", "line"?, "column"?}`: a defect's position is there only when the reader knows it.
+    private func writeError(_ error: ODataError, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("message"); writer.writeString(error.message)
+        if let line = error.line { writer.writeKey("line"); writer.writeNumber(line) }
+        if let column = error.column { writer.writeKey("column"); writer.writeNumber(column) }
+        writer.endObject()
     }
-
-    private func errorObject(_ error: ODataError) -> String {
-        var fields = ["\"message\":" + jsonString(error.message)]
-        if let line = error.line { fields.append("\"line\":\(line)") }
-        if let column = error.column { fields.append("\"column\":\(column)") }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-}
-
-/// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259).
-func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case let control where control.value < 0x20:
-            let hex = String(control.value, radix: 16)
-            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
-}
-
-/// The bytes of a file, or nil when it cannot be read.
-func readWholeFile(_ path: String) -> [UInt8]? {
-    guard let handle = fopen(path, "rb") else { return nil }
-    defer { fclose(handle) }
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-        if count == 0 { break }
-        result.append(contentsOf: chunk[0..<count])
-    }
-    return ferror(handle) == 0 ? result : nil
 }

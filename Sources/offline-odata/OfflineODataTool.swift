@@ -11,6 +11,26 @@ struct OfflineODataTool: ParsableCommand {
         commandName: "offline-odata",
         abstract: "An offline OData store: download, query and change OData data locally.",
         discussion: """
+            A walk through the flight sample (its service on http://127.0.0.1:8000/: \
+            python Tests/backends/backends.py serve v4 --port 8000):
+              offline-odata store create travel.store \\
+                  --metadata Examples/FlightSample/metadata-v4.xml \\
+                  --service http://127.0.0.1:8000/ \\
+                  --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'"
+              offline-odata download travel.store
+              offline-odata request travel.store \\
+                  "TravelagencyCollection?\\$filter=city eq 'Boston'"
+              offline-odata status travel.store --json
+
+            Every subcommand has --help with examples. Read-only subcommands (metadata, parse, \
+            explain, route, status, archive, store info) print tables or text for people and one \
+            JSON object with --json for scripts; request --json wraps the answer the same way.
+
+            Service access (download, upload, request --mode online|mixed): --service URL, \
+            --user NAME with the password from OFFLINE_ODATA_PASSWORD or a prompt on the terminal \
+            (never a command-line argument), --token TOKEN or OFFLINE_ODATA_TOKEN. download and \
+            upload draw a progress bar on a terminal, none when piped.
+
             Exit codes: 0 success; 1 the engine reported an error (the message says which); \
             64 the command line was wrong.
             """,

@@ -1,19 +1,29 @@
 import ArgumentParser
 import OfflineOData
 
-/// `offline-odata parse --metadata FILE [--v2|--v4] URL`.
+/// `offline-odata parse --metadata FILE [--v2|--v4] URL [--json]`.
 struct ParseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parse",
         abstract: "Parse and bind an OData URL against a $metadata document; print the bound query as JSON.",
         discussion: """
-            The URL is relative to the service root. Errors give the character offset of the fault.
+            The URL is relative to the service root. Errors give the character offset of the fault. \
+            Nothing is fetched over the network and no store is needed.
 
-            Example:
+            Examples:
               offline-odata parse --metadata Examples/FlightSample/metadata-v4.xml \\
-                  "TravelagencyCollection?\\$filter=country eq 'US' and creditlimit gt 1000&\\$top=5"
+                  "TravelagencyCollection?\\$filter=creditlimit gt 1000&\\$top=5"
+              offline-odata parse --json \\
+                  --metadata Examples/FlightSample/metadata-v2.xml \\
+                  "FlightCollection?\\$filter=fldate gt datetime'2013-09-16T00:00'"
 
-            Exit codes: 0 the URL is valid for the model; 1 it is not (the message says why and where);
+            Output: the bound query is a tree, so it is printed as JSON with or without --json \
+            (the flag is accepted like every read-only subcommand's): always "target" \
+            (collection, entity, count, property, operation, ...), then as the URL has them \
+            "entitySet", "entityType", "rootSet", "key", "navigation", "filter", "orderby", "top", \
+            "skip", "select", "expand".
+
+            Exit codes: 0 the URL is valid for the model; 1 it is not (the message says why and where); \
             64 a usage error.
             """
     )
@@ -29,6 +39,9 @@ struct ParseCommand: ParsableCommand {
 
     @Argument(help: "The URL, relative to the service root.")
     var url: String
+
+    @Flag(help: "Print JSON (the only form of a bound query: the flag is there so every read-only subcommand takes it).")
+    var json = false
 
     func validate() throws {
         if v2 && v4 { throw ValidationError("--v2 and --v4 exclude each other") }

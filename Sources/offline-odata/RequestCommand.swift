@@ -20,13 +20,20 @@ struct RequestCommand: ParsableCommand {
             download and upload, a --service different from the store's is recorded in the store.
 
             Examples:
-              offline-odata request travel.store "TravelagencyCollection?\\$filter=city eq 'Rome'"
+              offline-odata request travel.store \\
+                  "TravelagencyCollection?\\$filter=city eq 'Rome'"
               offline-odata request travel.store --method POST TravelagencyCollection \\
                   --body '{"agencynum":"00000099","name":"Fly & Co"}'
               offline-odata request travel.store --mode mixed \\
                   "GetAgencyDetails(agencynum='00000001')"
 
-            The body of the answer is printed; when it has none, its HTTP status.
+            The body of the answer is printed; when it has none, its HTTP status. With --json one \
+            object instead, for scripts: {"status", "contentType", "route": {"destination", \
+            "reason"} or null (only --mode mixed routes), "body"}, where "body" is the answer's \
+            JSON, its text when it is not JSON (a $count), or null when there is none.
+
+            The service options (--service, --user, --token, --insecure, --timeout) need --mode \
+            online or mixed; the password of --user comes from OFFLINE_ODATA_PASSWORD or a prompt.
 
             Exit codes: 0 success; 1 the request failed (the message says why: the store, the \
             service's answer, or the network); 64 a usage error.
@@ -53,6 +60,9 @@ struct RequestCommand: ParsableCommand {
 
     @OptionGroup var service: ServiceOptions
 
+    @Flag(help: "Print the status, content type, route and body as one JSON object.")
+    var json = false
+
     func validate() throws {
         if mode == .offline, service.serviceRoot != nil || service.user != nil || service.token != nil || service.insecure
             || service.timeout != nil {
@@ -64,8 +74,9 @@ struct RequestCommand: ParsableCommand {
         do throws(ODataError) {
             let bodyBytes = body.map { Array($0.utf8) }
             let response: StoreResponse
+            var route: Route?
             if mode == .offline {
-                let store = try OfflineStore.open(path: path)
+                let store = try openExistingStore(path: path)
                 defer { store.close() }
                 response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID)
             } else {
@@ -73,17 +84,49 @@ struct RequestCommand: ParsableCommand {
                                                http: try service.httpOptions())
                 defer { store.close() }
                 if mode == .mixed {
-                    let route = try store.waitFor { store.route(method: method, url: url, completion: $0) }
+                    let decision = try store.waitFor { store.route(method: method, url: url, completion: $0) }
                     var standardError = StandardErrorStream()
-                    print("route: \(route.destination.rawValue) (\(route.reason))", to: &standardError)
+                    print("route: \(decision.destination.rawValue) (\(decision.reason))", to: &standardError)
+                    route = decision
                 }
                 response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
                                                                  transactionID: transactionID))
             }
-            if !response.body.isEmpty { print(String(decoding: response.body, as: UTF8.self)) }
-            if response.body.isEmpty { print("\(response.status)") }
+            if json {
+                printJSON { writeResponse(response, route: route, to: &$0) }
+            } else if response.body.isEmpty {
+                print("\(response.status)")
+            } else {
+                print(String(decoding: response.body, as: UTF8.self))
+            }
         } catch {
             exitWithError(error)
         }
+    }
+
+    /// The `--json` form of an answer. A body that is not JSON (a `$count`, a media value) is kept
+    /// as a string, so the output is JSON whatever the service sent.
+    private func writeResponse(_ response: StoreResponse, route: Route?, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("status"); writer.writeNumber(response.status)
+        writer.writeKey("contentType"); writer.writeString(response.contentType)
+        writer.writeKey("route")
+        if let route {
+            writer.beginObject()
+            writer.writeKey("destination"); writer.writeString(route.destination.rawValue)
+            writer.writeKey("reason"); writer.writeString(route.reason)
+            writer.endObject()
+        } else {
+            writer.writeNull()
+        }
+        writer.writeKey("body")
+        if response.body.isEmpty {
+            writer.writeNull()
+        } else if let value = try? JSONValue.parse(response.body) {
+            writer.writeValue(value)
+        } else {
+            writer.writeString(String(decoding: response.body, as: UTF8.self))
+        }
+        writer.endObject()
     }
 }

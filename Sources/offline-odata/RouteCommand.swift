@@ -15,14 +15,16 @@ struct RouteCommand: ParsableCommand {
             a --service different from the store's is recorded in the store.
 
             Examples:
-              offline-odata route travel.store "TravelagencyCollection?\\$filter=country eq 'US'"
-              offline-odata route travel.store "GetAgencyDetails(agencynum='00000001')" --json
+              offline-odata route travel.store \\
+                  "TravelagencyCollection?\\$filter=country eq 'US'"
+              offline-odata route travel.store --json \\
+                  "GetAgencyDetails(agencynum='00000001')"
 
             Output: the destination (offline or online), then the reason; with --json \
             {"destination": ..., "reason": ..., "coveringRequests": [...]}.
 
-            Exit codes: 0 success; 1 STORE is not a store or cannot be opened (the message says \
-            why); 64 a usage error.
+            Exit codes: 0 success; 1 STORE does not exist, is not a store or cannot be opened (the \
+            message says why); 64 a usage error.
             """
     )
 
