@@ -2,10 +2,15 @@
 import Glibc
 #endif
 
-/// A one-line progress display on a terminal; silent when standard output is piped or a file,
-/// so scripts and logs get only the final lines.
+/// A one-line progress display, drawn only on a terminal, never into a pipe or a file, so scripts
+/// and logs get only the final lines.
+///
+/// It goes to standard error when that is a terminal (so `download ... > log` still shows it and
+/// the log stays clean), else to standard output when that is one (a driver that reads standard
+/// error, like the demo, still shows it), else nowhere.
 struct ProgressBar {
-    let isEnabled = isatty(1) == 1
+    private let descriptor: Int32? = isatty(2) == 1 ? 2 : isatty(1) == 1 ? 1 : nil
+    var isEnabled: Bool { descriptor != nil }
     private var lastLength = 0
 
     /// Redraws the line: `label [#####-----] done/total detail`, or without the bar when the total is unknown.
@@ -33,7 +38,8 @@ struct ProgressBar {
     }
 
     private func writeToTerminal(_ text: String) {
+        guard let descriptor else { return }
         var copy = text
-        copy.withUTF8 { buffer in _ = write(1, buffer.baseAddress, buffer.count) }
+        copy.withUTF8 { buffer in _ = write(descriptor, buffer.baseAddress, buffer.count) }
     }
 }
