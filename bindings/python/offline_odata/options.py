@@ -91,7 +91,11 @@ class Options:
             _capi.ood_options_free(handle)
 
     def _apply(self, handle: c_void_p) -> None:
-        enc = _capi.encode
+        def enc(text: Optional[str], what: str) -> Optional[bytes]:
+            if text is None:
+                raise TypeError(f"{what} must be a str, not None")
+            return _capi.encode(text, what)
+
         if self.path is not None:
             _capi.ood_options_set_path(handle, enc(os.fspath(self.path), "path"))
         if self.service_root is not None:

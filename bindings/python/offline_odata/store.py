@@ -333,16 +333,24 @@ class Store:
         """Deletes the entity at ``url``."""
         self.execute("DELETE", url)
 
-    def submit(self, method: str, url: str, body: Body = None) -> "Future[Result]":
+    def submit(self, method: str, url: str, body: Body = None, *,
+               callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> "Future[Result]":
         """Starts one request and returns at once: a Future of its :class:`Result` (or error).
 
-        The request completes exactly once, on a library thread; callbacks added to the Future
-        with ``add_done_callback`` run there, where blocking calls of this store raise BusyError.
+        The request completes exactly once, on a library thread. ``callback(future)`` is called
+        there when it does (it is attached before the request starts, so it never runs in the
+        caller's thread); there, blocking calls of this store raise BusyError and ``submit`` works.
+        As with any ``add_done_callback``, what the callback raises is logged by
+        ``concurrent.futures``: no caller is waiting to take it.
         """
         raw_method = _method_bytes(method)
         raw_url = _capi.encode(url, "url")
         raw_body = _body_bytes(body)
+        if callback is not None and not callable(callback):
+            raise TypeError("callback must be callable")
         pending = _Pending(keep_result=True)
+        if callback is not None:
+            pending.future.add_done_callback(callback)
         key = _callbacks.register(pending)
         handle = self._begin()
         try:

@@ -1,0 +1,63 @@
+"""The ctypes declarations against the header: every function, its arity, its prototype comment."""
+import inspect
+import re
+
+import pytest
+
+import offline_odata
+from offline_odata import _capi, _callbacks
+from offline_odata.events import EventKind
+from offline_odata.options import Mode
+from conftest import header_enum, header_functions
+
+
+def test_every_header_function_is_declared_and_nothing_else():
+    assert _capi.DECLARED == sorted(header_functions())
+
+
+@pytest.mark.parametrize("name", sorted(header_functions()))
+def test_each_declaration_has_the_headers_arity_and_its_prototype_beside_it(name):
+    function = getattr(_capi, name)
+    assert len(function.argtypes) == header_functions()[name]
+    source = inspect.getsource(_capi)
+    assert re.search(r"^# .*\b%s\(" % name, source, re.M), f"no C prototype comment for {name}"
+
+
+def test_status_functions_raise_by_themselves():
+    with pytest.raises(offline_odata.MisuseError) as caught:
+        _capi.ood_options_set_path(None, b"x")
+    assert caught.value.status == 2
+
+
+def test_the_mode_and_event_enums_match_the_header():
+    modes = header_enum("ood_mode")
+    assert {f"OOD_MODE_{mode.name}": mode.value for mode in Mode} == modes
+    kinds = header_enum("ood_event_kind")
+    assert {f"OOD_EVENT_{kind.name}": kind.value for kind in EventKind} == kinds
+
+
+def test_take_string_releases_an_owned_string_and_maps_null_to_empty(store_path):
+    from ctypes import byref, c_void_p
+    with offline_odata.Store(store_path) as store:
+        out = c_void_p()
+        _capi.ood_store_path(store._handle, byref(out))
+        assert _capi.take_string(out) == store_path
+    assert _capi.take_string(c_void_p()) == ""
+
+
+def test_encode_refuses_what_c_cannot_take():
+    assert _capi.encode("é", "x") == "é".encode("utf-8")
+    assert _capi.encode(None, "x") is None
+    with pytest.raises(TypeError, match="url must be a str"):
+        _capi.encode(b"bytes", "url")
+    with pytest.raises(ValueError, match="NUL"):
+        _capi.encode("a\x00b", "url")
+
+
+def test_the_callback_registry_forgets_what_it_handed_out():
+    marker = object()
+    key = _callbacks.register(marker)
+    assert key > 0
+    assert _callbacks.unregister(key) is marker
+    assert _callbacks.unregister(key) is None
+    assert not _callbacks.in_callback()

@@ -1,0 +1,150 @@
+"""Options as keyword arguments: Python type checks, the library's refusals, and their effect on the wire."""
+import http.server
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from offline_odata import EventKind, MisuseError, Mode, NetworkError, OnlineStore, Options, Store
+from conftest import US_AGENCIES
+
+
+class RecordingProxy:
+    """A plain HTTP proxy in front of a backend that records each request's headers."""
+
+    def __init__(self, backend):
+        self.seen = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's naming
+                proxy.seen.append(dict(self.headers))
+                request = urllib.request.Request(backend.origin + self.path, headers={
+                    k: v for k, v in self.headers.items() if k.lower() in ("accept", "odata-version")})
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    body = answer.read()
+                    self.send_response(answer.status)
+                    self.send_header("Content-Type", answer.headers["Content-Type"])
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.root = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def proxy(v4):
+    started = RecordingProxy(v4)
+    yield started
+    started.stop()
+
+
+def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
+    with OnlineStore(proxy.root, headers={"X-Client": "py-test"}, cookies=[("sap-usercontext", "sap-client=100")],
+                     basic_auth=("alice", "s3cret"), connect_timeout=5, request_timeout=30) as store:
+        assert store.get("CarrierCollection?$top=1")
+    last = proxy.seen[-1]
+    assert last["X-Client"] == "py-test"
+    assert "sap-usercontext=sap-client=100" in last["Cookie"]
+    assert last["Authorization"] == "Basic YWxpY2U6czNjcmV0"  # base64 of alice:s3cret
+
+
+def test_a_bearer_token_reaches_the_service(proxy):
+    with OnlineStore(proxy.root, bearer_token="tok-123", verify_tls=False) as store:
+        store.get("CarrierCollection?$top=1")
+    assert proxy.seen[-1]["Authorization"] == "Bearer tok-123"
+
+
+def test_page_size_asks_the_service_for_smaller_pages(v4, tmp_path):
+    # The first download of a new store runs while it opens: its progress events count the pages.
+    store = Store.open(tmp_path / "paged.store", service_root=v4.service_root, page_size=3, wait=False,
+                       defining_requests={"Agencies": US_AGENCIES})
+    with store, store.subscribe() as events:
+        pages = []
+        event = events.get(timeout=60)
+        while event.kind != EventKind.FIRST_DOWNLOAD_COMPLETE:
+            if event.kind == EventKind.DOWNLOAD_PROGRESS:
+                pages.append(event.details["pages"])
+            event = events.get(timeout=60)
+        count = store.get("TravelagencyCollection/$count")
+    assert count > 3
+    assert max(pages) == -(-count // 3)
+
+
+def test_the_request_timeout_ends_a_request_the_service_never_answers():
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # connections complete in the backlog; nothing ever answers
+    try:
+        started = time.monotonic()
+        with pytest.raises(NetworkError):
+            OnlineStore(f"http://127.0.0.1:{silent.getsockname()[1]}/", connect_timeout=1, request_timeout=1)
+        assert time.monotonic() - started < 20
+    finally:
+        silent.close()
+
+
+def test_a_ca_file_that_does_not_exist_fails_the_tls_handshake_not_python(tmp_path):
+    # No TLS server here: the options are accepted, and the unreachable service is a network error.
+    with pytest.raises(NetworkError):
+        OnlineStore("https://127.0.0.1:1/", ca_file=tmp_path / "none.pem", ca_path=tmp_path, connect_timeout=1)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"service_root": "not a url"}, "not an absolute"),
+    ({"defining_requests": [("A", "TravelagencyCollection"), ("A", "CarrierCollection")]}, ""),
+    ({"defining_requests": {"": "TravelagencyCollection"}}, ""),
+    ({"mode": 7}, ""),
+    ({"page_size": -1}, ""),
+    ({"connect_timeout": 0}, ""),
+    ({"request_timeout": -1}, ""),
+    ({"headers": {"": "v"}}, ""),
+    ({"cookies": {"": "v"}}, ""),
+])
+def test_the_library_refuses_bad_values_with_misuse(options, message, store_path):
+    with pytest.raises(MisuseError) as caught:
+        Store.open(store_path, **options)
+    assert message in caught.value.message
+
+
+def test_neither_path_nor_service_is_misuse():
+    with pytest.raises(MisuseError, match="neither a store file"):
+        Store.open()
+
+
+@pytest.mark.parametrize("options", [
+    {"mode": "online"}, {"mode": True}, {"page_size": "5"}, {"basic_auth": "user:pw"},
+    {"headers": [("X-A",)]}, {"service_root": b"http://x/"}, {"no_such_option": 1}, {"path": 42},
+    {"defining_requests": {"A": None}},
+])
+def test_options_of_the_wrong_type_are_type_errors(options, store_path):
+    arguments = {"path": store_path, **options} if "path" not in options else options
+    path = arguments.pop("path")
+    with pytest.raises(TypeError):
+        Store.open(path, **arguments)
+
+
+def test_options_is_a_plain_dataclass():
+    options = Options(path="x.store", mode=Mode.ONLINE, page_size=10)
+    assert options.mode is Mode.ONLINE and options.page_size == 10
+    assert "x.store" in repr(options)
+
+
+def test_the_fixed_mode_stores_refuse_a_mode(v4, tmp_path):
+    from offline_odata import OfflineStore
+    with pytest.raises(TypeError):
+        OfflineStore(tmp_path / "x.store", mode=Mode.ONLINE)
+    with pytest.raises(TypeError):
+        OnlineStore(v4.service_root, mode=Mode.OFFLINE)
