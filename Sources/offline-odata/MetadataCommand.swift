@@ -15,8 +15,8 @@ struct MetadataCommand: ParsableCommand {
             Examples:
               offline-odata metadata Examples/FlightSample/metadata-v4.xml
               offline-odata metadata Examples/FlightSample/metadata-v2.xml --json
-              curl -s 'http://127.0.0.1:8000/$metadata' > metadata.xml
-              offline-odata metadata metadata.xml
+              curl -s 'http://127.0.0.1:8000/$metadata' -o metadata.xml && \\
+                  offline-odata metadata metadata.xml
 
             Output with --json, one object: {"file", "version", "edmxVersion", "namespaces", \
             "entityTypes", "complexTypes", "enumTypes", "entitySets", "singletons", \

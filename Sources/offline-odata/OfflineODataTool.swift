@@ -11,8 +11,10 @@ struct OfflineODataTool: ParsableCommand {
         commandName: "offline-odata",
         abstract: "An offline OData store: download, query and change OData data locally.",
         discussion: """
-            A walk through the flight sample (its service on http://127.0.0.1:8000/: \
-            python Tests/backends/backends.py serve v4 --port 8000):
+            The examples use the flight sample's service on http://127.0.0.1:8000/, which \
+            'python Tests/backends/backends.py serve v4 --port 8000' starts.
+
+            Examples:
               offline-odata store create travel.store \\
                   --metadata Examples/FlightSample/metadata-v4.xml \\
                   --service http://127.0.0.1:8000/ \\

@@ -11,7 +11,7 @@ FLIGHT = os.path.join(os.path.dirname(__file__), "..", "..", "Examples", "Flight
 FLIGHT_V4 = os.path.join(FLIGHT, "metadata-v4.xml")
 
 #: Every command that has a --help of its own: the groups and the leaves.
-COMMANDS = [["store"], ["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"],
+COMMANDS = [[], ["store"], ["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"],
             ["request"], ["explain"], ["route"], ["download"], ["upload"], ["status"], ["archive"]]
 
 
@@ -28,18 +28,18 @@ def example_lines(help_text):
     return found
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "offline-odata")
 def test_help_shows_an_example_of_the_command_itself(tool, command):
     result = tool(*command, "--help")
     assert result.returncode == 0, result.stderr
     examples = example_lines(result.stdout)
     assert examples, result.stdout
     # At least one example runs this very command, not only a neighbour.
-    assert any(line.strip().startswith("offline-odata " + " ".join(command)) for line in examples), examples
+    assert any(line.strip().startswith(" ".join(["offline-odata", *command])) for line in examples), examples
     assert "Exit codes:" in result.stdout
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "offline-odata")
 def test_help_examples_are_not_broken_by_wrapping(tool, command):
     """An example wrapped by the help formatter would paste as two commands: each line is a command,
     a continuation of one (after a trailing backslash) indented deeper, or a command's output."""
