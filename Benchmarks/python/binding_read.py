@@ -136,8 +136,7 @@ def main():
             if not ours == read_baseline(connection) == read_columns(connection):
                 sys.exit("binding read: the binding and the baselines disagree")
             raw = store.get(URL, raw=True)
-            # Both sides alternate sample by sample would be fairer on a busy machine; medians of
-            # blocks are what the other benchmarks report, so do the same here.
+            # Medians of blocks of samples, as the other benchmarks report them.
             binding, binding_times = median_ms(read_binding, store)
             baseline, baseline_times = median_ms(read_baseline, connection)
             columns, _ = median_ms(read_columns, connection)
