@@ -46,11 +46,8 @@ public func cOptionsSetPath(_ options: OpaquePointer?, _ path: UnsafePointer<CCh
 @_cdecl("ood_options_set_service_root")
 public func cOptionsSetServiceRoot(_ options: OpaquePointer?, _ root: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_set_service_root", options, [root]) { handle, texts throws(ODataError) in
-        let text = texts[0]
-        guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
-            throw ODataError(.misuse, "ood_options_set_service_root: '\(text)' is not an absolute http or https URL")
-        }
-        handle.options.serviceRoot = text
+        try ServiceURL.checkServiceRoot(texts[0])
+        handle.options.serviceRoot = texts[0]
     }
 }
 
