@@ -285,6 +285,17 @@ OOD_API ood_status ood_options_add_cookie(ood_options *options, const char *name
 /** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
 OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);
 
+/**
+ * How ood_upload() sends the request queue: one request at a time (`batch_size` 0, the default),
+ * or in OData `$batch` requests of at most `batch_size` queued requests. With
+ * `group_by_transaction` non-zero, queued requests that share a transaction id go in one change
+ * set, applied or refused together; otherwise each request is its own change set (requests on one
+ * entity always share one).
+ *
+ * @return OOD_OK; OOD_MISUSE for NULL `options`, a negative size, or grouping without `$batch`.
+ */
+OOD_API ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
+
 /** @} */
 
 /** @name The store API: open, requests, download, upload
@@ -367,6 +378,46 @@ OOD_API ood_status ood_request(ood_store *store, const char *method, const char 
  */
 OOD_API ood_status ood_request_async(ood_store *store, const char *method, const char *url, const char *body,
                                      ood_completion completion, void *payload);
+
+/**
+ * Like ood_request(), with extra request headers for the service (`If-Match`, `Prefer`, ...).
+ *
+ * @param headers A NULL-terminated array of "Name: value" strings, or NULL for none. Copied.
+ * @return As ood_request(); OOD_MISUSE also for a header without a name, or with CR or LF in it.
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_request_with_headers(ood_store *store, const char *method, const char *url, const char *body,
+                                            const char *const *headers, ood_result **out);
+
+/** An asynchronous request started with ood_request_start(), for cancelling it. Opaque. */
+typedef struct ood_call ood_call;
+
+/**
+ * Like ood_request_async(), with extra headers (as ood_request_with_headers()) and a handle that
+ * can cancel the request.
+ *
+ * @param[out] out Receives the call handle; may be NULL when the caller will not cancel. Release
+ *        it with ood_call_free(), before or after `completion` ran (the completion does not need it).
+ * @return OOD_OK when the request was taken; OOD_MISUSE for NULL `store`, `method`, `url` or
+ *         `completion`, or bad headers (then `completion` is not called and *out is NULL).
+ * Thread safety: any thread, also from inside a callback of the same store.
+ */
+OOD_API ood_status ood_request_start(ood_store *store, const char *method, const char *url, const char *body,
+                                     const char *const *headers, ood_completion completion, void *payload,
+                                     ood_call **out);
+
+/**
+ * Asks a started request to stop. One still waiting completes with OOD_ABORTED and never runs; a
+ * request to the service ends its transfer and completes with OOD_ABORTED; a local read or write
+ * (milliseconds) finishes normally. Harmless after completion and when called twice.
+ *
+ * @return OOD_OK; OOD_MISUSE for NULL.
+ * Thread safety: any thread, also from inside a callback.
+ */
+OOD_API ood_status ood_call_cancel(ood_call *call);
+
+/** Releases a call handle (the request goes on); NULL does nothing. */
+OOD_API void ood_call_free(ood_call *call);
 
 /** The HTTP status of an answer (200, 201, 204), or 0 for NULL. */
 OOD_API int ood_result_status(const ood_result *result);
@@ -507,6 +558,32 @@ OOD_API ood_status ood_request_queue(ood_store *store, char **json);
  * @return OOD_OK; OOD_MISUSE for NULL `store` or a store without a file; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
+
+/**
+ * The service's data model (its `$metadata`), summarised as JSON: {"version","namespaces",
+ * "entitySets":[{"name","entityType","key":[...],"properties":[{"name","type","nullable","maxLength"?}],
+ * "navigationProperties":[{"name","target","collection"}]}],"singletons":[{"name","entityType"}],
+ * "functionImports":[{"name","httpMethod","parameters":[{"name","type"}],"returnType"}],"actionImports":[...]}.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments; the error opening failed with; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_metadata(ood_store *store, char **json);
+
+/**
+ * Undoes the local changes of one entity, addressed by its key (`TravelagencyCollection('00000001')`):
+ * its requests leave the request queue and the error archive, and it gets back the values the
+ * service last sent, or disappears if it was created offline. Requests on other entities that
+ * build on it are not followed.
+ *
+ * @param[out] json Receives {"entitySet","action","droppedRequests"}, action one of "removed",
+ *        "restored", "unmarked" (its synced values were not kept: the next download brings them) or
+ *        "nothing"; may be NULL. Release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL `store` or `url`, or a store without a file; OOD_NOTFOUND
+ *         when the store has no such entity; OOD_SYNTAX or OOD_SEMANTIC for a URL that does not
+ *         address one entity; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_undo(ood_store *store, const char *url, char **json);
 
 /** @} */
 

@@ -13,6 +13,13 @@ static inline CURLcode ccurl_setopt_callback(CURL *h, CURLoption o, ccurl_data_c
 static inline CURLcode ccurl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
 
+/* A share handle that holds cookies, so they outlive the cookie engine's settings. */
+static inline CURLSHcode ccurl_share_cookies(CURLSH *s) { return curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE); }
+
+/* Empties the handle's list of cookie files (CURLOPT_COOKIEFILE NULL): libcurl 7.88 loses that list
+   at curl_easy_reset (curl issue 10694, fixed in 8.0). With the cookies in a share, they are kept. */
+static inline CURLcode ccurl_clear_cookie_files(CURL *h) { return curl_easy_setopt(h, CURLOPT_COOKIEFILE, (char *)NULL); }
+
 /* The transfer-progress callback, through which a running transfer is cancelled. */
 typedef int (*ccurl_progress_callback)(void *clientp, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);

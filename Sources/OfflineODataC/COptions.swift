@@ -4,6 +4,8 @@ import OfflineOData
 /// What an `ood_options *` points to: the Swift options being filled in, copied when a store opens.
 final class OptionsHandle {
     var options = ODataStore.Options()
+    /// How `ood_upload` sends the queue: nil for one request at a time, else in `$batch` requests.
+    var uploadBatching: UploadBatching?
 
     static func from(_ pointer: OpaquePointer) -> OptionsHandle {
         Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
@@ -46,11 +48,8 @@ public func cOptionsSetPath(_ options: OpaquePointer?, _ path: UnsafePointer<CCh
 @_cdecl("ood_options_set_service_root")
 public func cOptionsSetServiceRoot(_ options: OpaquePointer?, _ root: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_set_service_root", options, [root]) { handle, texts throws(ODataError) in
-        let text = texts[0]
-        guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
-            throw ODataError(.misuse, "ood_options_set_service_root: '\(text)' is not an absolute http or https URL")
-        }
-        handle.options.serviceRoot = text
+        try ServiceURL.checkServiceRoot(texts[0])
+        handle.options.serviceRoot = texts[0]
     }
 }
 
@@ -127,6 +126,17 @@ public func cOptionsSetPageSize(_ options: OpaquePointer?, _ pageSize: Int32) ->
     setting("ood_options_set_page_size", options, []) { handle, _ throws(ODataError) in
         guard pageSize >= 0 else { throw ODataError(.misuse, "ood_options_set_page_size: \(pageSize) is negative") }
         handle.options.pageSize = pageSize == 0 ? nil : Int(pageSize)
+    }
+}
+
+@_cdecl("ood_options_set_batch")
+public func cOptionsSetBatch(_ options: OpaquePointer?, _ batchSize: Int32, _ groupByTransaction: Int32) -> ood_status {
+    setting("ood_options_set_batch", options, []) { handle, _ throws(ODataError) in
+        guard batchSize >= 0 else { throw ODataError(.misuse, "ood_options_set_batch: the batch size \(batchSize) is negative") }
+        guard batchSize > 0 || groupByTransaction == 0 else {
+            throw ODataError(.misuse, "ood_options_set_batch: grouping by transaction needs $batch (a batch size above 0)")
+        }
+        handle.uploadBatching = batchSize == 0 ? nil : UploadBatching(size: Int(batchSize), groupsByTransaction: groupByTransaction != 0)
     }
 }
 

@@ -1,6 +1,13 @@
 import COfflineODataHeader
 import OfflineOData
 
+/// `ood_options_set_batch`: the queue goes in `$batch` requests of at most `size` requests.
+struct UploadBatching {
+    var size: Int
+    /// Requests with the same transaction id go in one change set.
+    var groupsByTransaction: Bool
+}
+
 /// What an `ood_store *` points to: a retained box around the engine's store.
 ///
 /// `ood_store_open` makes a file-level handle (`file`); `ood_store_open_with` and
@@ -9,17 +16,21 @@ final class StoreHandle {
     let file: StoreFile?
     let store: ODataStore?
     let path: String?
+    /// From the options: how `ood_upload` sends the queue.
+    let uploadBatching: UploadBatching?
 
     init(file: StoreFile) {
         self.file = file
         store = nil
         path = file.path
+        uploadBatching = nil
     }
 
-    init(store: ODataStore, path: String?) {
+    init(store: ODataStore, path: String?, uploadBatching: UploadBatching?) {
         file = nil
         self.store = store
         self.path = path
+        self.uploadBatching = uploadBatching
     }
 
     /// The store API behind the handle, or the misuse error for a file-level handle.

@@ -61,7 +61,7 @@ static void test_open_create_and_reopen(void) {
     snprintf(wal, sizeof wal, "%s-wal", path);
     CHECK(access(wal, F_OK) == 0);
     version = 0;
-    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 2);
+    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 3);
     CHECK(ood_store_close(store) == OOD_OK);
 }
 

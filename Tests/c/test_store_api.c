@@ -120,7 +120,7 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_path(options, NULL) == OOD_MISUSE);
     CHECK(ood_options_set_path(options, "") == OOD_MISUSE);
     CHECK(ood_options_set_service_root(options, "not a url") == OOD_MISUSE);
-    CHECK(strstr(ood_error_message(), "not an absolute") != NULL);
+    CHECK(strstr(ood_error_message(), "must be an absolute URL") != NULL);
     CHECK(ood_options_set_service_root(options, NULL) == OOD_MISUSE);
     CHECK(ood_options_set_metadata(options, NULL) == OOD_MISUSE);
     CHECK(ood_options_add_defining_request(options, "A", NULL) == OOD_MISUSE);
@@ -143,6 +143,11 @@ static void test_options_errors(void) {
     CHECK(ood_options_add_cookie(options, "", "v") == OOD_MISUSE);
     CHECK(ood_options_add_cookie(options, "sap-usercontext", NULL) == OOD_MISUSE);
     CHECK(ood_options_add_cookie(options, "sap-usercontext", "sap-client=100") == OOD_OK);
+    CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
+    CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
+    CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "needs $batch") != NULL);
+    CHECK(ood_options_set_batch(options, 10, 1) == OOD_OK);
     /* Neither a path nor a service root: nothing to open. */
     ood_store *store = (ood_store *)&options;
     CHECK(ood_store_open_with(options, &store) == OOD_MISUSE && store == NULL);
@@ -167,6 +172,14 @@ static void test_null_and_wrong_handles(void) {
     CHECK(strcmp(ood_result_body(NULL, &length), "") == 0 && length == 0);
     CHECK(strcmp(ood_result_content_type(NULL), "") == 0);
     ood_result_free(NULL);
+    CHECK(ood_request_with_headers(NULL, "GET", "X", NULL, NULL, &result) == OOD_MISUSE && result == NULL);
+    ood_call *call = (ood_call *)folder;
+    CHECK(ood_request_start(NULL, "GET", "X", NULL, NULL, record, NULL, &call) == OOD_MISUSE && call == NULL);
+    CHECK(ood_call_cancel(NULL) == OOD_MISUSE);
+    ood_call_free(NULL);
+    char *json = (char *)folder;
+    CHECK(ood_metadata(NULL, &json) == OOD_MISUSE && json == NULL);
+    CHECK(ood_undo(NULL, "X('1')", NULL) == OOD_MISUSE);
 
     /* A file-level handle (ood_store_open) does not take requests. */
     char path[512];
@@ -176,7 +189,85 @@ static void test_null_and_wrong_handles(void) {
     CHECK(ood_request(file_level, "GET", "TravelagencyCollection", NULL, &result) == OOD_MISUSE);
     CHECK(strstr(ood_error_message(), "ood_store_open_with") != NULL);
     CHECK(ood_download(file_level, NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_metadata(file_level, &json) == OOD_MISUSE);
     ood_store_close(file_level);
+}
+
+/* Per-request headers, cancelling, the model, undo and $batch uploads. */
+static void test_headers_cancel_metadata_undo_and_batch(void) {
+    ood_options *options = flight_options("more.store", OOD_MODE_MIXED);
+    CHECK(ood_options_set_batch(options, 50, 1) == OOD_OK);
+    ood_store *store = NULL;
+    /* A request held while the store opens is cancelled before it runs: OOD_ABORTED, exactly once. */
+    CHECK(ood_store_open_async(options, NULL, NULL, &store) == OOD_OK);
+    outcome cancelled;
+    outcome_init(&cancelled, NULL);
+    ood_call *call = NULL;
+    CHECK(ood_request_start(store, "GET", "TravelagencyCollection", NULL, NULL, record, &cancelled, &call) == OOD_OK);
+    CHECK(call != NULL && ood_call_cancel(call) == OOD_OK && ood_call_cancel(call) == OOD_OK);
+    CHECK(wait_calls(&cancelled, 1) && cancelled.status == OOD_ABORTED && cancelled.result == NULL);
+    ood_call_free(call);
+    ood_options_free(options);
+
+    /* Headers: good ones go through (online here), bad ones are refused before anything runs. */
+    const char *headers[] = {"Accept-Language: en", "X-Trace:42", NULL};
+    ood_result *result = NULL;
+    CHECK(ood_request_with_headers(store, "GET", "GetAgencyDetails(agencynum='00000001')", NULL, headers, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200);
+    ood_result_free(result);
+    const char *no_name[] = {": value", NULL};
+    CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection", NULL, no_name, &result) == OOD_MISUSE);
+    const char *injected[] = {"X-A: 1\r\nX-B: 2", NULL};
+    CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection", NULL, injected, &result) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "headers[0]") != NULL && result == NULL);
+    outcome started;
+    outcome_init(&started, NULL);
+    CHECK(ood_request_start(store, "GET", "TravelagencyCollection/$count", NULL, headers, NULL, NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_request_start(store, "GET", "TravelagencyCollection/$count", NULL, headers, record, &started, NULL) == OOD_OK);
+    CHECK(wait_calls(&started, 1) && started.status == OOD_OK && ood_result_status(started.result) == 200);
+    ood_result_free(started.result);
+
+    /* The model, as JSON. */
+    char *json = NULL;
+    CHECK(ood_metadata(store, &json) == OOD_OK && json != NULL);
+    CHECK(strstr(json, "\"name\":\"TravelagencyCollection\"") != NULL && strstr(json, "\"GetAgencyDetails\"") != NULL);
+    ood_string_free(json);
+    CHECK(ood_metadata(store, NULL) == OOD_MISUSE);
+
+    /* Undo: a create disappears, an update gets the downloaded values back, the queue empties. */
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"99000077\",\"name\":\"Undone\",\"country\":\"US\"}",
+                      &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_undo(store, "TravelagencyCollection('99000077')", &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"action\":\"removed\"") != NULL && strstr(json, "\"droppedRequests\":1") != NULL);
+    ood_string_free(json);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000077')", NULL, &result) == OOD_NOTFOUND);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$top=1&$select=agencynum,name", NULL, &result) == OOD_OK);
+    char agency[64] = "";
+    const char *at = strstr(ood_result_body(result, NULL), "\"agencynum\":\"");
+    CHECK(at != NULL);
+    if (at) snprintf(agency, sizeof agency, "TravelagencyCollection('%.8s')", at + strlen("\"agencynum\":\""));
+    ood_result_free(result);
+    CHECK(ood_request(store, "PATCH", agency, "{\"name\":\"Changed offline\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_undo(store, agency, NULL) == OOD_OK);
+    CHECK(ood_request(store, "GET", agency, NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "Changed offline") == NULL);
+    ood_result_free(result);
+    CHECK(ood_undo(store, "TravelagencyCollection('nope0000')", &json) == OOD_NOTFOUND && json == NULL);
+    CHECK(ood_undo(store, "TravelagencyCollection", &json) == OOD_SEMANTIC);
+    CHECK(ood_undo(store, NULL, &json) == OOD_MISUSE);
+
+    /* Two creates in one transaction-less $batch upload (ood_options_set_batch above). */
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"99000078\",\"name\":\"B1\",\"country\":\"US\"}",
+                      &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"99000079\",\"name\":\"B2\",\"country\":\"US\"}",
+                      &result) == OOD_OK);
+    ood_result_free(result);
+    long sent = -1, archived = -1;
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
+    ood_store_close(store);
 }
 
 static int pages = 0;
@@ -359,6 +450,7 @@ int main(int argc, char **argv) {
     test_options_errors();
     test_null_and_wrong_handles();
     test_the_whole_loop();
+    test_headers_cancel_metadata_undo_and_batch();
     test_a_failed_open_fails_every_request();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

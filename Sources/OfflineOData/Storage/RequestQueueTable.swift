@@ -134,6 +134,25 @@ enum RequestQueueTable {
         return entities.count
     }
 
+    /// Drops every request on one entity, queued or archived (an undo of its local changes);
+    /// returns the methods of the dropped requests, oldest first.
+    static func dropRequests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [String] {
+        let arguments: [SQLValue] = [.text(entitySet), .integer(entityID)]
+        let select = try db.prepare("""
+            SELECT method FROM (
+                SELECT id, method FROM ood_error_archive WHERE entity_set = ?1 AND entity_id = ?2
+                UNION ALL
+                SELECT id, method FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2
+            ) ORDER BY id
+            """)
+        try select.bind(arguments)
+        var methods: [String] = []
+        while try select.step() { methods.append(select.text(at: 0) ?? "") }
+        try db.prepare("DELETE FROM ood_error_archive WHERE entity_set = ?1 AND entity_id = ?2").run(arguments)
+        try db.prepare("DELETE FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2").run(arguments)
+        return methods
+    }
+
     /// The error archive, oldest first.
     static func archived(in db: SQLiteConnection) throws(ODataError) -> [ArchivedRequest] {
         let statement = try db.prepare(

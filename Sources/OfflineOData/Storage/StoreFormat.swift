@@ -75,5 +75,16 @@ enum StoreFormat {
             failed_at TEXT NOT NULL
         );
         """,
+        // 3: the last synced values of each entity changed offline, so an undo can restore them.
+        //    One row per stored column; `value` has no type, so each value keeps its SQLite type.
+        """
+        CREATE TABLE ood_original (
+            entity_set TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            property TEXT NOT NULL,
+            value,
+            PRIMARY KEY (entity_set, entity_id, property)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

@@ -64,6 +64,25 @@ extension ODataStore {
         try await execute(ODataRequest(method: "DELETE", url: url, headers: headers, transactionID: transactionID))
     }
 
+    /// Reverts the local changes of the entity at `url`: its queued and refused requests are
+    /// dropped and it gets back the values the service last sent (or disappears if it was created
+    /// offline). A write: it runs in order with the others. See ``LocalUndo``.
+    @discardableResult
+    public func undoPendingChanges(url: String,
+                                   completion: @escaping @Sendable (Result<UndoOutcome, ODataError>) -> Void) -> RequestHandle {
+        let events = self.events
+        return enqueue(lane: { _ in .write }, { opened, _ throws(ODataError) in
+            let outcome = try opened.requireOffline("an undo").undoPendingChanges(url: url)
+            if outcome.action != .nothing { events.postChanges([outcome.entitySet]) }
+            return outcome
+        }, completion: completion)
+    }
+
+    @discardableResult
+    public func undoPendingChanges(url: String) async throws(ODataError) -> UndoOutcome {
+        try await awaitResult { completion in undoPendingChanges(url: url, completion: completion) }
+    }
+
     // MARK: - Questions
 
     /// Where `method` on `url` would go, and why (see ``RequestRouter``).
@@ -75,6 +94,17 @@ extension ODataStore {
 
     public func route(method: String = "GET", url: String) async throws(ODataError) -> Route {
         try await awaitResult { completion in route(method: method, url: url, completion: completion) }
+    }
+
+    /// The service's data model (its `$metadata`) the store works with; ``MetadataModel/summaryJSONText``
+    /// is its summary for applications.
+    @discardableResult
+    public func metadata(completion: @escaping @Sendable (Result<MetadataModel, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ in opened.model }, completion: completion)
+    }
+
+    public func metadata() async throws(ODataError) -> MetadataModel {
+        try await awaitResult { completion in metadata(completion: completion) }
     }
 
     /// What the offline store would do for the read `url` (see ``OfflineStore/explain(url:)``).

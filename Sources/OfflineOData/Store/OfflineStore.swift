@@ -118,7 +118,7 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Changes where downloads and uploads go.
     public func setServiceRoot(_ root: String) throws(ODataError) {
-        guard ServiceURL.hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
+        try ServiceURL.checkServiceRoot(root)
         try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
         // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
         readerLock.withLock {
@@ -205,6 +205,13 @@ public final class OfflineStore: @unchecked Sendable {
     public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
         let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID)
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
+    }
+
+    /// Reverts the local changes of the entity at `url` (addressed by its key): see ``LocalUndo``.
+    /// - Throws: ``ODataError/Code/notFound`` when the store has no such entity; the URL's errors.
+    public func undoPendingChanges(url: String) throws(ODataError) -> UndoOutcome {
+        let undo = LocalUndo(model: model, schema: schema, dialect: dialect)
+        return try file.withConnection { db throws(ODataError) in try undo.undo(url: url, on: db) }
     }
 
     // MARK: - The service

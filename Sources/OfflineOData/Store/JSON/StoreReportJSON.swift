@@ -15,6 +15,19 @@ extension StoreExplanation {
     }
 }
 
+extension UndoOutcome {
+    /// `{"entitySet","action","droppedRequests"}`; action is removed, restored, unmarked or nothing.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("entitySet"); writer.writeString(entitySet)
+        writer.writeKey("action"); writer.writeString(action.rawValue)
+        writer.writeKey("droppedRequests"); writer.writeNumber(droppedRequests)
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
 extension ArchivedRequest {
     /// `{"id","method","url","httpStatus","message","failedAt"}`.
     public func write(to writer: inout JSONWriter) {

@@ -16,9 +16,7 @@ public final class OnlineStore: @unchecked Sendable {
     private let csrfLock = Lock()
 
     public init(serviceRoot: String, dialect: Dialect, transport: HTTPTransport) throws(ODataError) {
-        guard ServiceURL.hasScheme(serviceRoot) else {
-            throw ODataError(.misuse, "the service root must be an absolute URL, not '\(serviceRoot)'")
-        }
+        try ServiceURL.checkServiceRoot(serviceRoot)
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.dialect = dialect
         self.transport = transport
@@ -27,9 +25,7 @@ public final class OnlineStore: @unchecked Sendable {
     /// Fetches the service's `$metadata` document.
     public static func fetchMetadata(serviceRoot: String, transport: HTTPTransport,
                                      cancellation: HTTPCancellation? = nil) throws(ODataError) -> String {
-        guard ServiceURL.hasScheme(serviceRoot) else {
-            throw ODataError(.misuse, "the service root must be an absolute URL, not '\(serviceRoot)'")
-        }
+        try ServiceURL.checkServiceRoot(serviceRoot)
         let url = ServiceURL.resolve("$metadata", against: serviceRoot)
         let response = try transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/xml")]),
                                           cancellation: cancellation)

@@ -119,6 +119,7 @@ struct LocalWriter {
     private func update(_ path: BoundPath, with body: EntityBody, replacing: Bool, in table: EntitySetTable, method: String,
                         url: String, body raw: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
         let row = try requireRow(path, in: table, on: db)
+        if row.isSynced { try OriginalValues.save(entityID: row.id, of: table, on: db) }
         for (column, current) in zip(table.keyColumns, row.key) {
             if let given = body.value(of: column), given != current {
                 throw ODataError(.constraint, "the key property '\(column.name)' cannot be changed")
@@ -144,6 +145,7 @@ struct LocalWriter {
 
     private func delete(_ path: BoundPath, in table: EntitySetTable, url: String, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
         let row = try requireRow(path, in: table, on: db)
+        if row.isSynced { try OriginalValues.save(entityID: row.id, of: table, on: db) }
         try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = ?1 WHERE \"_ood_id\" = ?2")
             .run([.text(LocalChange.deleted.rawValue), .integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
@@ -157,6 +159,8 @@ struct LocalWriter {
         var id: Int64
         var etag: String?
         var key: [SQLValue]
+        /// No local change pending: the row holds what the service last sent.
+        var isSynced: Bool
     }
 
     private func requireRow(_ path: BoundPath, in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row {
@@ -177,12 +181,12 @@ struct LocalWriter {
         }
         let conditions = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
         let select = try db.prepare("""
-            SELECT "_ood_id", "_ood_etag" FROM \(table.quotedName)
+            SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
             WHERE \(conditions.joined(separator: " AND ")) AND "_ood_change" IS NOT 'deleted'
             """)
         try select.bind(key)
         guard try select.step() else { return nil }
-        return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key)
+        return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key, isSynced: select.int(at: 2) != 0)
     }
 }
 

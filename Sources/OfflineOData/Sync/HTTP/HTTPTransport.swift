@@ -15,20 +15,33 @@ public final class HTTPTransport: @unchecked Sendable {
     /// Guarded by `lock`.
     private var handle: UnsafeMutableRawPointer?
     private var options: HTTPOptions
-    /// Whether the handle's cookie engine runs; guarded by `lock`.
-    private var cookieEngineStarted = false
+    /// Holds the cookies the service sets, for the handle's life.
+    ///
+    /// Each transfer turns the cookie engine on with `CURLOPT_COOKIEFILE ""`, and the engine's file
+    /// list is emptied again before the next `curl_easy_reset`: libcurl 7.88 loses that list at a
+    /// reset (curl issue 10694, fixed in 8.0), a leak that valgrind reports. Emptying it would throw
+    /// the cookies away, but not when they live in a share. Only this transport's handle uses the
+    /// share (its requests are serialized), so it needs no locks.
+    private let cookies: UnsafeMutableRawPointer
 
     public init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
         guard curlGlobalInitialization == CURLE_OK else {
             throw ODataError(.network, "libcurl could not be initialized")
         }
-        guard let easy = curl_easy_init() else { throw ODataError(.network, "libcurl could not create a handle") }
+        guard let share = curl_share_init() else { throw ODataError(.network, "libcurl could not create a share handle") }
+        guard ccurl_share_cookies(share) == CURLSHE_OK, let easy = curl_easy_init() else {
+            curl_share_cleanup(share)
+            throw ODataError(.network, "libcurl could not create a handle with a cookie engine")
+        }
+        cookies = share
         handle = easy
         self.options = options
     }
 
     deinit {
+        // The easy handle first: it detaches from the share, which can then go.
         if let handle { curl_easy_cleanup(handle) }
+        curl_share_cleanup(cookies)
     }
 
     /// The options in force.
@@ -67,6 +80,7 @@ public final class HTTPTransport: @unchecked Sendable {
         onBody: ((UnsafeRawBufferPointer) -> Bool)?
     ) throws(ODataError) -> HTTPResponse {
         // Start from defaults; the connection cache, TLS sessions and cookies survive a reset.
+        _ = ccurl_clear_cookie_files(easy)
         curl_easy_reset(easy)
         let transfer = Transfer(onBody: onBody, cancellation: cancellation)
         let context = Unmanaged.passRetained(transfer)
@@ -179,13 +193,10 @@ public final class HTTPTransport: @unchecked Sendable {
         case nil:
             break
         }
-        // The cookie engine keeps what the service sets; configured cookies are sent on top. It is
-        // started once per handle and survives curl_easy_reset: every further CURLOPT_COOKIEFILE
-        // would add a list entry that libcurl 7.88 never frees (LeakSanitizer found it).
-        if !cookieEngineStarted {
-            _ = ccurl_setopt_string(easy, CURLOPT_COOKIEFILE, "")
-            cookieEngineStarted = true
-        }
+        // The cookie engine (see `cookies`) keeps what the service sets; configured cookies are sent on top.
+        // Emptying the file list before the reset detached the jar: attach the share's again.
+        _ = ccurl_setopt_pointer(easy, CURLOPT_SHARE, cookies)
+        _ = ccurl_setopt_string(easy, CURLOPT_COOKIEFILE, "")
         if !options.cookies.isEmpty {
             let cookie = options.cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
             _ = ccurl_setopt_string(easy, CURLOPT_COOKIE, cookie)

@@ -9,10 +9,7 @@ struct UploadRecorder {
         try RequestQueueTable.remove(id: request.id, in: db)
         guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
         if request.method == "DELETE" {
-            try db.prepare("DELETE FROM \(table.quotedName) WHERE \"_ood_id\" = ?1").run([.integer(id)])
-            try db.prepare("DELETE FROM ood_membership WHERE entity_set = ?1 AND entity_id = ?2").run([.text(setName), .integer(id)])
-            try db.prepare("DELETE FROM ood_link WHERE (source_set = ?1 AND source_id = ?2) OR (target_set = ?1 AND target_id = ?2)")
-                .run([.text(setName), .integer(id)])
+            try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
         }
         if let etag = Self.etag(of: response) {
@@ -21,6 +18,7 @@ struct UploadRecorder {
         if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
                 .run([.integer(id)])
+            try OriginalValues.forget(entitySet: setName, entityID: id, on: db)
         }
     }
 

@@ -1,0 +1,50 @@
+/// The values an entity had when it was last synced, kept in `ood_original` from its first local
+/// change until the service has taken every change, so that an undo can put them back.
+///
+/// One row per stored column (plus the ETag and concrete type), copied by SQLite itself: the
+/// values never pass through Swift, and each keeps its SQLite type.
+enum OriginalValues {
+    /// Columns per statement: a compound SELECT may have at most 500 terms.
+    private static let columnsPerStatement = 200
+
+    /// Saves the entity's current row; call it before the first local change of a synced entity.
+    static func save(entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) {
+        for part in columnChunks(of: table) {
+            // ?1 the set, ?2 the entity, ?3... the column names: no name or value in the SQL text.
+            let selects = part.enumerated().map { index, name in
+                "SELECT ?1, ?2, ?\(index + 3), \(quoteIdentifier(name)) FROM \(table.quotedName) WHERE \"_ood_id\" = ?2"
+            }
+            try db.prepare("INSERT OR REPLACE INTO ood_original (entity_set, entity_id, property, value) "
+                           + selects.joined(separator: " UNION ALL "))
+                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0) })
+        }
+    }
+
+    /// Puts the saved values back into the entity's row and forgets them; false when none were saved.
+    static func restore(entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Bool {
+        let saved = try db.scalarInt("SELECT count(*) FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2",
+                                     [.text(table.entitySet), .integer(entityID)]) ?? 0
+        guard saved > 0 else { return false }
+        for part in columnChunks(of: table) {
+            let assignments = part.enumerated().map { index, name in
+                "\(quoteIdentifier(name)) = (SELECT value FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?\(index + 3))"
+            }
+            try db.prepare("UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \"_ood_id\" = ?2")
+                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0) })
+        }
+        try forget(entitySet: table.entitySet, entityID: entityID, on: db)
+        return true
+    }
+
+    /// Drops the saved values: the service has the entity's changes, or the entity is gone.
+    static func forget(entitySet: String, entityID: Int64, on db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("DELETE FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2").run([.text(entitySet), .integer(entityID)])
+    }
+
+    private static func columnChunks(of table: EntitySetTable) -> [[String]] {
+        let names = ["_ood_etag", "_ood_type"] + table.columns.map(\.name)
+        return stride(from: 0, to: names.count, by: columnsPerStatement).map { start in
+            Array(names[start..<min(start + columnsPerStatement, names.count)])
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import COfflineODataHeader
+import Glibc
+import OfflineOData
+
+// What the C functions of the store API share: checked arguments and owned strings.
+
+/// The store-API store behind a handle, or the misuse error.
+func requireAPIStore(_ function: String, _ store: OpaquePointer?) throws(ODataError) -> ODataStore {
+    guard let store else { throw ODataError(.misuse, "\(function): store is NULL") }
+    return try StoreHandle.from(store).requireStore(function)
+}
+
+/// Hands `text` to C as an owned string through `out`.
+func handOut(_ text: String, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(ODataError) {
+    guard let copy = ownedCString(text) else { throw ODataError(.internalError, "out of memory") }
+    out.pointee = copy
+}
+
+/// The text of a C string argument, or the misuse error naming it.
+func text(_ function: String, _ name: String, _ pointer: UnsafePointer<CChar>?) throws(ODataError) -> String {
+    guard let pointer else { throw ODataError(.misuse, "\(function): \(name) is NULL") }
+    return String(cString: pointer)
+}
+
+/// A C callback and its payload, carried to the thread that calls it.
+struct CCompletion: @unchecked Sendable {
+    let function: ood_completion?
+    let payload: UnsafeMutableRawPointer?
+
+    /// Calls the callback with `outcome`, after setting this thread's error state to match.
+    func call(_ outcome: Result<OpaquePointer?, ODataError>) {
+        guard let function else { return }
+        switch outcome {
+        case .success(let result):
+            function(succeed(), result, payload)
+        case .failure(let error):
+            function(fail(error), nil, payload)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import COfflineODataHeader
+import OfflineOData
+
+// The questions a C caller asks a store: explain, status, the queues, the model; and undo.
+
+@_cdecl("ood_explain")
+public func cExplain(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                     _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_explain: json is NULL") }
+    guard let url else { return misuse("ood_explain: url is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_explain", store)
+        let text = String(cString: url)
+        let explanation = try target.waitFor { completion in target.explain(url: text, completion: completion) }
+        try handOut(explanation.jsonText, to: json)
+    }
+}
+
+@_cdecl("ood_store_status")
+public func cStoreStatus(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_store_status: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_store_status", store)
+        try handOut(try target.waitFor { completion in target.status(completion: completion) }.jsonText, to: json)
+    }
+}
+
+@_cdecl("ood_error_archive")
+public func cErrorArchive(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_error_archive: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_error_archive", store)
+        let archive = try target.waitFor { completion in target.errorArchive(completion: completion) }
+        try handOut(ArchivedRequest.jsonText(archive), to: json)
+    }
+}
+
+@_cdecl("ood_error_archive_delete")
+public func cErrorArchiveDelete(_ store: OpaquePointer?, _ id: Int64, _ deleted: UnsafeMutablePointer<Int>?) -> ood_status {
+    deleted?.pointee = 0
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_error_archive_delete", store)
+        let count = try target.waitFor { completion in
+            target.deleteArchivedRequests(id: id < 0 ? nil : id, completion: completion)
+        }
+        deleted?.pointee = count
+    }
+}
+
+@_cdecl("ood_request_queue")
+public func cRequestQueue(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_request_queue: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_request_queue", store)
+        let queue = try target.waitFor { completion in target.requestQueue(completion: completion) }
+        try handOut(QueuedRequest.jsonText(queue), to: json)
+    }
+}
+
+@_cdecl("ood_metadata")
+public func cMetadata(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_metadata: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_metadata", store)
+        let model = try target.waitFor { completion in target.metadata(completion: completion) }
+        try handOut(model.summaryJSONText, to: json)
+    }
+}
+
+@_cdecl("ood_undo")
+public func cUndo(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                  _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_undo", store)
+        let address = try text("ood_undo", "url", url)
+        let outcome = try target.waitFor { completion in target.undoPendingChanges(url: address, completion: completion) }
+        if let json { try handOut(outcome.jsonText, to: json) }
+    }
+}

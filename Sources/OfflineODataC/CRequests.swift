@@ -1,0 +1,118 @@
+import COfflineODataHeader
+import OfflineOData
+
+// OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), and
+// with extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`).
+
+/// What an `ood_call *` points to: an asynchronous request in flight, so C can cancel it.
+final class CallHandle {
+    let request: RequestHandle
+    init(_ request: RequestHandle) { self.request = request }
+
+    static func from(_ pointer: OpaquePointer) -> CallHandle {
+        Unmanaged<CallHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}
+
+/// More headers than this means the array was not NULL-terminated, not that a caller needs them.
+private let maximumHeaders = 1_000
+
+/// The headers of a NULL-terminated array of `"Name: value"` strings (NULL for none).
+private func headers(_ function: String, _ list: UnsafePointer<UnsafePointer<CChar>?>?) throws(ODataError) -> [HTTPHeader] {
+    guard let list else { return [] }
+    var result: [HTTPHeader] = []
+    while let entry = list[result.count] {
+        let line = String(cString: entry)
+        // A CR or LF would let the caller's value start a header (or a request) of its own.
+        guard !line.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }),
+              let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+            throw ODataError(.misuse, "\(function): headers[\(result.count)] '\(line)' is not one line 'Name: value'")
+        }
+        let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        result.append(HTTPHeader(String(line[..<colon]), String(value)))
+        guard result.count < maximumHeaders else {
+            throw ODataError(.misuse, "\(function): more than \(maximumHeaders) headers: is the array NULL-terminated?")
+        }
+    }
+    return result
+}
+
+/// The request the C arguments describe, checked.
+private func request(_ function: String, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                     _ body: UnsafePointer<CChar>?,
+                     _ headerList: UnsafePointer<UnsafePointer<CChar>?>?) throws(ODataError) -> ODataRequest {
+    ODataRequest(method: try text(function, "method", method), url: try text(function, "url", url),
+                 body: body.map { Array(String(cString: $0).utf8) }, headers: try headers(function, headerList))
+}
+
+/// Runs a request and waits: the one body of `ood_request` and `ood_request_with_headers`.
+private func runRequest(_ function: String, _ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                        _ url: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?,
+                        _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    out?.pointee = nil
+    guard let out else { return misuse("\(function): out is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore(function, store)
+        let response = try target.executeAndWait(try request(function, method, url, body, headerList))
+        out.pointee = ResultHandle(response).retainedPointer()
+    }
+}
+
+/// Starts a request: the one body of `ood_request_async` and `ood_request_start`.
+private func startRequest(_ function: String, _ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                          _ url: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?,
+                          _ headerList: UnsafePointer<UnsafePointer<CChar>?>?, _ completion: ood_completion?,
+                          _ payload: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    out?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore(function, store)
+        guard completion != nil else { throw ODataError(.misuse, "\(function): completion is NULL") }
+        let callback = CCompletion(function: completion, payload: payload)
+        let handle = target.execute(try request(function, method, url, body, headerList)) { result in
+            callback.call(result.map { ResultHandle($0).retainedPointer() })
+        }
+        out?.pointee = OpaquePointer(Unmanaged.passRetained(CallHandle(handle)).toOpaque())
+    }
+}
+
+@_cdecl("ood_request")
+public func cRequest(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                     _ body: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    runRequest("ood_request", store, method, url, body, nil, out)
+}
+
+@_cdecl("ood_request_with_headers")
+public func cRequestWithHeaders(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                                _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    runRequest("ood_request_with_headers", store, method, url, body, headerList, out)
+}
+
+@_cdecl("ood_request_async")
+public func cRequestAsync(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                          _ body: UnsafePointer<CChar>?, _ completion: ood_completion?,
+                          _ payload: UnsafeMutableRawPointer?) -> ood_status {
+    startRequest("ood_request_async", store, method, url, body, nil, completion, payload, nil)
+}
+
+@_cdecl("ood_request_start")
+public func cRequestStart(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                          _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                          _ completion: ood_completion?, _ payload: UnsafeMutableRawPointer?,
+                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    startRequest("ood_request_start", store, method, url, body, headerList, completion, payload, out)
+}
+
+@_cdecl("ood_call_cancel")
+public func cCallCancel(_ call: OpaquePointer?) -> ood_status {
+    guard let call else { return misuse("ood_call_cancel: call is NULL") }
+    CallHandle.from(call).request.cancel()
+    return succeed()
+}
+
+@_cdecl("ood_call_free")
+public func cCallFree(_ call: OpaquePointer?) {
+    guard let call else { return }
+    Unmanaged<CallHandle>.fromOpaque(UnsafeRawPointer(call)).release()
+}

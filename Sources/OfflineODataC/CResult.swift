@@ -1,0 +1,63 @@
+import COfflineODataHeader
+import Glibc
+import OfflineOData
+
+/// What an `ood_result *` points to: an answer with its body as a NUL-terminated copy.
+final class ResultHandle {
+    let status: Int32
+    /// The body plus a NUL, so C can use it as a string.
+    let body: UnsafeMutablePointer<CChar>
+    let length: Int
+    let contentType: UnsafeMutablePointer<CChar>?
+
+    init(_ response: StoreResponse) {
+        status = Int32(clamping: response.status)
+        let count = response.body.count
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
+        for (index, byte) in response.body.enumerated() { copy[index] = CChar(bitPattern: byte) }
+        copy[count] = 0
+        length = count
+        body = copy
+        contentType = strdup(response.contentType)
+    }
+
+    deinit {
+        body.deallocate()
+        free(contentType)
+    }
+
+    func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
+
+    static func from(_ pointer: OpaquePointer) -> ResultHandle {
+        Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}
+
+@_cdecl("ood_result_status")
+public func cResultStatus(_ result: OpaquePointer?) -> Int32 {
+    guard let result else { return 0 }
+    return ResultHandle.from(result).status
+}
+
+@_cdecl("ood_result_body")
+public func cResultBody(_ result: OpaquePointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar>? {
+    guard let result else {
+        length?.pointee = 0
+        return UnsafePointer(staticCString(""))
+    }
+    let handle = ResultHandle.from(result)
+    length?.pointee = handle.length
+    return UnsafePointer(handle.body)
+}
+
+@_cdecl("ood_result_content_type")
+public func cResultContentType(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let result, let type = ResultHandle.from(result).contentType else { return UnsafePointer(staticCString("")) }
+    return UnsafePointer(type)
+}
+
+@_cdecl("ood_result_free")
+public func cResultFree(_ result: OpaquePointer?) {
+    guard let result else { return }
+    Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(result)).release()
+}
