@@ -396,9 +396,16 @@ class Demo:
                f"expected an empty queue and error archive after the upload, status says {compact(status)}")
         expect(self.service.get(f"TravelagencyCollection('{self.new_agency}')") is not None,
                f"expected the service to have agency {self.new_agency} after the upload")
+        before = {d["name"]: d for d in status.get("definingRequests", [])}
         self.tool.ok("download", self.store, terminal=True)
+        after = self.tool.ok("status", self.store, "--json", show=False).json().get("definingRequests", [])
+        stale = [d["name"] for d in after if not d.get("lastDownload")
+                 or d["lastDownload"] <= (before.get(d["name"], {}).get("lastDownload") or "")]
+        expect(after and not stale, f"expected a newer download time on every defining request, not on {stale}")
+        delta = all(d.get("hasDeltaLink") for d in before.values())
         return (f"The upload sent the queued create (the service has agency {self.new_agency} now, the queue is "
-                "empty); the download brought back only what changed since the first one.")
+                "empty); the download ran again for both defining requests"
+                + (", asking only for the changes through the delta links the first one kept." if delta else "."))
 
     def step_agree(self) -> str:
         key = f"TravelagencyCollection('{self.new_agency}')"
