@@ -77,6 +77,19 @@ import Testing
         #expect(try !f.exists("00000002"))
     }
 
+    @Test func laterRequestsOnAnEntityCarryTheETagTheServiceGaveTheEarlierOne() throws {
+        let f = try Fixture(Self.service)
+        try f.seed("00000001")
+        _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('N1')", body: Array(#"{"city":"Oslo"}"#.utf8))
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
+        _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000001')")
+        #expect(try f.uploader().upload() == UploadOutcome(sent: 4, archived: 0))
+        let sent = f.server.requests.dropFirst().map { "\($0.method) \($0.header("If-Match") ?? "-")" }
+        // The created entity's PATCH carries the POST's answer's ETag; the DELETE the PATCH's.
+        #expect(sent == ["POST -", #"PATCH W/"7""#, #"PATCH W/"1""#, #"DELETE W/"2""#])
+    }
+
     @Test func anExpiredTokenIsFetchedAgainOnce() throws {
         let fetches = Counter()
         let f = try Fixture { request in

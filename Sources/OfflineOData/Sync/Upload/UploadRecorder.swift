@@ -12,8 +12,16 @@ struct UploadRecorder {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
         }
-        if let etag = Self.etag(of: response) {
-            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(etag), .integer(id)])
+        let newETag = Self.etag(of: response)
+        if let newETag {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(newETag), .integer(id)])
+        }
+        // The requests still queued on this entity build on the change just accepted: their
+        // If-Match is the version the service gave it now. An entity created offline had no
+        // ETag when they were queued; without one in the answer, `*` says "as it exists".
+        if let followUpETag = newETag ?? (request.method == "POST" ? "*" : nil) {
+            try db.prepare("UPDATE ood_request_queue SET etag = ?1 WHERE entity_set = ?2 AND entity_id = ?3")
+                .run([.text(followUpETag), .text(setName), .integer(id)])
         }
         if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
