@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and the tests need, if any is missing.
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
-packages=(libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config cmake ninja-build valgrind)
+packages=(libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config cmake ninja-build valgrind python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
