@@ -1,0 +1,220 @@
+/* Every pointer argument of every function in the header, given NULL: a function answers
+ * OOD_MISUSE with a message naming the argument, or does what the header documents for NULL
+ * (a no-op for the free functions, "" or 0 for the result accessors, nothing stored for an
+ * optional out-parameter). Out-parameters are reset to NULL/0 before a failure returns.
+ * No service is needed: the store is an offline store made from the flight sample's $metadata.
+ *
+ *   test_null_arguments METADATA_FILE */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include "offline_odata.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Checks a call answers OOD_MISUSE and that the error message names `argument`. */
+#define MISUSE(call, argument)                                                        \
+    do {                                                                              \
+        CHECK((call) == OOD_MISUSE);                                                  \
+        CHECK(strstr(ood_error_message(), argument) != NULL);                         \
+    } while (0)
+
+static void ignore_completion(ood_status status, ood_result *result, void *payload) {
+    (void)status;
+    (void)payload;
+    ood_result_free(result);
+}
+
+static void ignore_event(int kind, const char *details, void *payload) {
+    (void)kind;
+    (void)details;
+    (void)payload;
+}
+
+static char *read_file(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, file) == (size_t)size) {
+        text[size] = 0;
+    } else {
+        free(text);
+        text = NULL;
+    }
+    fclose(file);
+    return text;
+}
+
+static void test_options(ood_options *options) {
+    MISUSE(ood_options_new(NULL), "out");
+    ood_options_free(NULL);
+    MISUSE(ood_options_set_path(NULL, "x"), "options");
+    MISUSE(ood_options_set_path(options, NULL), "NULL");
+    MISUSE(ood_options_set_service_root(NULL, "http://h/"), "options");
+    MISUSE(ood_options_set_service_root(options, NULL), "NULL");
+    MISUSE(ood_options_set_metadata(NULL, "<x/>"), "options");
+    MISUSE(ood_options_set_metadata(options, NULL), "NULL");
+    MISUSE(ood_options_add_defining_request(NULL, "A", "B"), "options");
+    MISUSE(ood_options_add_defining_request(options, NULL, "B"), "NULL");
+    MISUSE(ood_options_add_defining_request(options, "A", NULL), "NULL");
+    MISUSE(ood_options_set_mode(NULL, OOD_MODE_OFFLINE), "options");
+    MISUSE(ood_options_set_basic_auth(NULL, "u", "p"), "options");
+    MISUSE(ood_options_set_basic_auth(options, NULL, "p"), "NULL");
+    MISUSE(ood_options_set_basic_auth(options, "u", NULL), "NULL");
+    MISUSE(ood_options_set_bearer_token(NULL, "t"), "options");
+    MISUSE(ood_options_set_bearer_token(options, NULL), "NULL");
+    MISUSE(ood_options_add_header(NULL, "A", "B"), "options");
+    MISUSE(ood_options_add_header(options, NULL, "B"), "NULL");
+    MISUSE(ood_options_add_header(options, "A", NULL), "NULL");
+    MISUSE(ood_options_set_timeouts(NULL, 1, 1), "options");
+    /* ca_file and ca_path may be NULL (the system's); only options may not. */
+    MISUSE(ood_options_set_tls(NULL, 1, NULL, NULL), "options");
+    CHECK(ood_options_set_tls(options, 1, NULL, NULL) == OOD_OK);
+    MISUSE(ood_options_add_cookie(NULL, "A", "B"), "options");
+    MISUSE(ood_options_add_cookie(options, NULL, "B"), "NULL");
+    MISUSE(ood_options_add_cookie(options, "A", NULL), "NULL");
+    MISUSE(ood_options_set_page_size(NULL, 5), "options");
+    MISUSE(ood_options_set_batch(NULL, 5, 0), "options");
+}
+
+static void test_opening(ood_options *options) {
+    ood_store *store = (ood_store *)options; /* not NULL, so the reset is visible */
+    MISUSE(ood_store_open(NULL, &store), "path");
+    CHECK(store == NULL);
+    MISUSE(ood_store_open("x.store", NULL), "out");
+    MISUSE(ood_store_open_with(NULL, &store), "options");
+    MISUSE(ood_store_open_with(options, NULL), "out");
+    MISUSE(ood_store_open_async(NULL, NULL, NULL, &store), "options");
+    MISUSE(ood_store_open_async(options, NULL, NULL, NULL), "out");
+    CHECK(ood_store_close(NULL) == OOD_OK);
+}
+
+static void test_store_functions(ood_store *store) {
+    int number = 7;
+    char *text = (char *)store;
+    MISUSE(ood_store_format_version(NULL, &number), "store");
+    MISUSE(ood_store_format_version(store, NULL), "out");
+    MISUSE(ood_store_path(NULL, &text), "store");
+    CHECK(text == NULL);
+    MISUSE(ood_store_path(store, NULL), "out");
+
+    ood_result *result = (ood_result *)store;
+    MISUSE(ood_request(NULL, "GET", "TravelagencyCollection", NULL, &result), "store");
+    CHECK(result == NULL);
+    MISUSE(ood_request(store, NULL, "TravelagencyCollection", NULL, &result), "method");
+    MISUSE(ood_request(store, "GET", NULL, NULL, &result), "url");
+    MISUSE(ood_request(store, "GET", "TravelagencyCollection", NULL, NULL), "out");
+    MISUSE(ood_request_with_headers(NULL, "GET", "TravelagencyCollection", NULL, NULL, &result), "store");
+    MISUSE(ood_request_with_headers(store, NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
+    MISUSE(ood_request_with_headers(store, "GET", NULL, NULL, NULL, &result), "url");
+    MISUSE(ood_request_with_headers(store, "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
+    /* body and headers may be NULL. */
+    CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection/$count", NULL, NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && strcmp(ood_result_body(result, NULL), "0") == 0);
+    ood_result_free(result);
+
+    MISUSE(ood_request_async(NULL, "GET", "TravelagencyCollection", NULL, ignore_completion, NULL), "store");
+    MISUSE(ood_request_async(store, NULL, "TravelagencyCollection", NULL, ignore_completion, NULL), "method");
+    MISUSE(ood_request_async(store, "GET", NULL, NULL, ignore_completion, NULL), "url");
+    MISUSE(ood_request_async(store, "GET", "TravelagencyCollection", NULL, NULL, NULL), "completion");
+    ood_call *call = (ood_call *)store;
+    MISUSE(ood_request_start(NULL, "GET", "TravelagencyCollection", NULL, NULL, ignore_completion, NULL, &call), "store");
+    CHECK(call == NULL);
+    MISUSE(ood_request_start(store, NULL, "TravelagencyCollection", NULL, NULL, ignore_completion, NULL, &call), "method");
+    MISUSE(ood_request_start(store, "GET", NULL, NULL, NULL, ignore_completion, NULL, &call), "url");
+    MISUSE(ood_request_start(store, "GET", "TravelagencyCollection", NULL, NULL, NULL, NULL, &call), "completion");
+    MISUSE(ood_call_cancel(NULL), "call");
+    ood_call_free(NULL);
+
+    CHECK(ood_result_status(NULL) == 0);
+    size_t length = 3;
+    CHECK(strcmp(ood_result_body(NULL, &length), "") == 0 && length == 0);
+    CHECK(strcmp(ood_result_body(NULL, NULL), "") == 0);
+    CHECK(strcmp(ood_result_content_type(NULL), "") == 0);
+    ood_result_free(NULL);
+
+    int online = 5;
+    MISUSE(ood_route(NULL, "GET", "TravelagencyCollection", &online, NULL), "store");
+    CHECK(online == 0);
+    MISUSE(ood_route(store, NULL, "TravelagencyCollection", &online, NULL), "method");
+    MISUSE(ood_route(store, "GET", NULL, &online, NULL), "url");
+    MISUSE(ood_route(store, "GET", "TravelagencyCollection", NULL, NULL), "is_online");
+    CHECK(ood_route(store, "GET", "TravelagencyCollection", &online, NULL) == OOD_OK && online == 0);
+
+    MISUSE(ood_download(NULL, NULL, NULL), "store");
+    long sent = 4, archived = 4;
+    MISUSE(ood_upload(NULL, NULL, NULL, &sent, &archived), "store");
+    CHECK(sent == 0 && archived == 0);
+
+    ood_subscription *subscription = (ood_subscription *)store;
+    MISUSE(ood_subscribe(NULL, ignore_event, NULL, &subscription), "store");
+    CHECK(subscription == NULL);
+    MISUSE(ood_subscribe(store, NULL, NULL, &subscription), "callback");
+    MISUSE(ood_subscribe(store, ignore_event, NULL, NULL), "out");
+    ood_subscription_free(NULL);
+
+    char *json = (char *)store;
+    MISUSE(ood_explain(NULL, "TravelagencyCollection", &json), "store");
+    CHECK(json == NULL);
+    MISUSE(ood_explain(store, NULL, &json), "url");
+    MISUSE(ood_explain(store, "TravelagencyCollection", NULL), "json");
+    MISUSE(ood_store_status(NULL, &json), "store");
+    MISUSE(ood_store_status(store, NULL), "json");
+    MISUSE(ood_error_archive(NULL, &json), "store");
+    MISUSE(ood_error_archive(store, NULL), "json");
+    MISUSE(ood_request_queue(NULL, &json), "store");
+    MISUSE(ood_request_queue(store, NULL), "json");
+    long deleted = 4;
+    MISUSE(ood_error_archive_delete(NULL, -1, &deleted), "store");
+    CHECK(deleted == 0);
+    CHECK(ood_error_archive_delete(store, -1, NULL) == OOD_OK);
+    MISUSE(ood_metadata(NULL, &json), "store");
+    MISUSE(ood_metadata(store, NULL), "json");
+    MISUSE(ood_undo(NULL, "TravelagencyCollection('1')", &json), "store");
+    MISUSE(ood_undo(store, NULL, &json), "url");
+    /* json may be NULL for undo: the outcome is not wanted. */
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"00000001\",\"name\":\"N\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_undo(store, "TravelagencyCollection('00000001')", NULL) == OOD_OK);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection/$count", NULL, &result) == OOD_OK);
+    CHECK(strcmp(ood_result_body(result, NULL), "0") == 0);
+    ood_result_free(result);
+
+    ood_string_free(NULL);
+    CHECK(ood_status_name(-1) != NULL && ood_status_name(9999) != NULL);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s METADATA_FILE\n", argv[0]);
+        return 2;
+    }
+    char *metadata = read_file(argv[1]);
+    char folder[] = "/tmp/ood-c-null-XXXXXX";
+    if (!metadata || !mkdtemp(folder)) {
+        fprintf(stderr, "cannot read %s or make a folder\n", argv[1]);
+        return 2;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/null.store", folder);
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    test_options(options);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_metadata(options, metadata) == OOD_OK);
+    CHECK(ood_options_set_mode(options, OOD_MODE_OFFLINE) == OOD_OK);
+    test_opening(options);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK && store != NULL);
+    if (store) test_store_functions(store);
+    ood_store_close(store);
+    ood_options_free(options);
+    free(metadata);
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    return check_summary("c_null_arguments");
+}
