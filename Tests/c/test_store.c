@@ -46,7 +46,7 @@ static void test_open_create_and_reopen(void) {
 
     int version = -1;
     CHECK(ood_store_format_version(store, &version) == OOD_OK);
-    CHECK(version == 2);
+    CHECK(version == 3);
 
     char *copy = NULL;
     CHECK(ood_store_path(store, &copy) == OOD_OK);
