@@ -5,7 +5,8 @@
 '0.1.0'
 
 The main names: :class:`Store` (``Store.open(...)`` for requests, ``Store(path)`` for a store
-file), :class:`OfflineStore`, :class:`OnlineStore`, :class:`Mode`, :class:`Result`,
+file), :class:`OfflineStore`, :class:`OnlineStore`, :class:`Mode`, :class:`Result`, :class:`RequestFuture`
+(what ``Store.submit`` returns), :class:`UndoResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
 status, all derived from :class:`OfflineODataError`.
 """
@@ -29,12 +30,12 @@ from .errors import (
 )
 from .events import Event, EventKind, Subscription
 from .options import Mode, Options
-from .results import Result, Route, UploadResult, unwrap
-from .store import OfflineStore, OnlineStore, Store
+from .results import Result, Route, UndoResult, UploadResult, unwrap
+from .store import OfflineStore, OnlineStore, RequestFuture, Store
 
 __all__ = [
     "version", "version_number", "Store", "OfflineStore", "OnlineStore", "Mode", "Options",
-    "Result", "Route", "UploadResult", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "Route", "UploadResult", "UndoResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
     "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError",

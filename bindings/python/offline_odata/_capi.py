@@ -130,6 +130,8 @@ ood_options_set_tls = _declare("ood_options_set_tls", c_int, [c_void_p, c_int, c
 ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_char_p, c_char_p], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
+ood_options_set_batch = _declare("ood_options_set_batch", c_int, [c_void_p, c_int, c_int], status=True)
 
 # ---- the store API --------------------------------------------------------------------------
 
@@ -147,6 +149,22 @@ ood_request = _declare("ood_request", c_int, [c_void_p, c_char_p, c_char_p, c_ch
 #                              ood_completion completion, void *payload);
 ood_request_async = _declare("ood_request_async", c_int,
                              [c_void_p, c_char_p, c_char_p, c_char_p, ood_completion, c_void_p], status=True)
+# ood_status ood_request_with_headers(ood_store *store, const char *method, const char *url, const char *body,
+#                                     const char *const *headers, ood_result **out);
+# (headers: a NULL-terminated array, see header_array.)
+ood_request_with_headers = _declare("ood_request_with_headers", c_int,
+                                    [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
+                                    status=True)
+# ood_status ood_request_start(ood_store *store, const char *method, const char *url, const char *body,
+#                              const char *const *headers, ood_completion completion, void *payload,
+#                              ood_call **out);
+ood_request_start = _declare("ood_request_start", c_int,
+                             [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p), ood_completion, c_void_p,
+                              POINTER(c_void_p)], status=True)
+# ood_status ood_call_cancel(ood_call *call);
+ood_call_cancel = _declare("ood_call_cancel", c_int, [c_void_p], status=True)
+# void ood_call_free(ood_call *call);
+ood_call_free = _declare("ood_call_free", None, [c_void_p])
 # int ood_result_status(const ood_result *result);
 ood_result_status = _declare("ood_result_status", c_int, [c_void_p])
 # const char *ood_result_body(const ood_result *result, size_t *length);
@@ -183,6 +201,10 @@ ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_vo
 # ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
 ood_error_archive_delete = _declare("ood_error_archive_delete", c_int, [c_void_p, c_longlong, POINTER(c_long)],
                                     status=True)
+# ood_status ood_metadata(ood_store *store, char **json);
+ood_metadata = _declare("ood_metadata", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_undo(ood_store *store, const char *url, char **json);
+ood_undo = _declare("ood_undo", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
@@ -197,6 +219,14 @@ def take_string(pointer: c_void_p) -> str:
         return c_char_p(pointer.value).value.decode("utf-8")  # type: ignore[union-attr]
     finally:
         ood_string_free(pointer)
+
+
+def header_array(lines: Sequence[bytes]) -> Any:
+    """A NULL-terminated ``const char *const *`` array of the encoded ``"Name: value"`` lines.
+
+    The array holds references to the ``bytes`` objects, so they live as long as it does.
+    """
+    return (c_char_p * (len(lines) + 1))(*lines, None)
 
 
 def encode(text: Optional[str], what: str) -> Optional[bytes]:

@@ -61,6 +61,11 @@ class Options:
         verify_tls: verify the service's certificate and host name (default True).
         ca_file, ca_path: CA certificates (PEM file, folder) instead of the system's.
         page_size: entities per page asked of V4 services during downloads (0: the service chooses).
+        batch_size: how :meth:`~offline_odata.Store.upload` sends the request queue: one request at a
+            time (0, the default), or in OData ``$batch`` requests of at most this many queued requests.
+        group_by_transaction: with ``$batch``, queued requests that share a transaction id go in one
+            change set, applied or refused together (otherwise each request is its own change set;
+            requests on one entity always share one). Needs ``batch_size`` above 0.
     """
 
     path: Optional[PathLike] = None
@@ -78,6 +83,8 @@ class Options:
     ca_file: Optional[PathLike] = None
     ca_path: Optional[PathLike] = None
     page_size: Optional[int] = None
+    batch_size: int = 0
+    group_by_transaction: bool = False
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -131,3 +138,10 @@ class Options:
             if isinstance(self.page_size, bool) or not isinstance(self.page_size, int):
                 raise TypeError("page_size must be an int")
             _capi.ood_options_set_page_size(handle, self.page_size)
+        if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int):
+            raise TypeError("batch_size must be an int")
+        if not isinstance(self.group_by_transaction, bool):
+            raise TypeError("group_by_transaction must be a bool")
+        if self.batch_size or self.group_by_transaction:
+            # The library refuses a negative size, and grouping without $batch (MisuseError).
+            _capi.ood_options_set_batch(handle, self.batch_size, 1 if self.group_by_transaction else 0)

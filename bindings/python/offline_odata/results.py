@@ -105,3 +105,21 @@ class UploadResult(NamedTuple):
     """Requests the service accepted."""
     archived: int
     """Requests the service refused; they are in the error archive now."""
+
+
+class UndoResult(NamedTuple):
+    """What :meth:`offline_odata.Store.undo` did to one entity."""
+
+    entity_set: str
+    """The entity's entity set."""
+    action: str
+    """``"removed"`` (it was created offline and is gone), ``"restored"`` (it has the values the
+    service last sent again), ``"unmarked"`` (its synced values were not kept: the next download
+    brings them) or ``"nothing"`` (it had no local changes)."""
+    dropped_requests: int
+    """How many of its requests left the request queue and the error archive."""
+
+    @classmethod
+    def _from_json(cls, document: Dict[str, Any]) -> "UndoResult":
+        return cls(str(document.get("entitySet", "")), str(document.get("action", "")),
+                   int(document.get("droppedRequests", 0)))

@@ -16,18 +16,20 @@ import threading
 import weakref
 from concurrent.futures import Future
 from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _callbacks, _capi
 from .errors import AbortedError, BusyError, MisuseError
 from .events import Event, Subscription
-from .options import Mode, Options, PathLike
-from .results import Result, Route, UploadResult, Value, unwrap
+from .options import Mode, Options, PathLike, _pairs
+from .results import Result, Route, UndoResult, UploadResult, Value, unwrap
 
 #: A progress callable: ``progress(done, total)``, total None when unknown; a true return stops.
 Progress = Callable[[int, Optional[int]], Any]
 #: A request body: a dict or list (sent as JSON), JSON text, or None.
 Body = Union[Dict[str, Any], List[Any], str, bytes, None]
+#: Extra request headers: a mapping of name -> value, or a sequence of (name, value) pairs.
+Headers = Union[Mapping[str, str], Sequence[Tuple[str, str]], None]
 
 
 def _misuse(message: str) -> MisuseError:
@@ -52,25 +54,143 @@ def _method_bytes(method: str) -> bytes:
     return method.upper().encode("ascii")
 
 
+def _header_lines(headers: Headers) -> Any:
+    """The ``const char *const *`` array of ``headers`` ("Name: value" lines), or None for none."""
+    if headers is None:
+        return None
+    lines = []
+    for name, value in _pairs(headers, "headers"):
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError("a header's name and value must be str")
+        if ":" in name:
+            # The library splits "Name: value" at the first colon: such a name would be sent wrong.
+            raise _misuse(f"the header name {name!r} contains a colon")
+        lines.append(_capi.encode(f"{name}: {value}", "a header"))
+    return _capi.header_array(lines)
+
+
+class RequestFuture(Future):  # type: ignore[type-arg]
+    """The :class:`concurrent.futures.Future` of a request started with :meth:`Store.submit`.
+
+    It stays pending until the request completes, then holds its :class:`Result` or its error.
+    :meth:`cancel` asks the library to stop the request. The library's call handle
+    (``ood_call``) is released as soon as the request completed and no :meth:`cancel` is using it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._call_lock = threading.Lock()
+        self._call: Optional[int] = None
+        self._cancel_requested = False
+        self._cancelling = 0
+        self._settled = False
+
+    def cancel(self) -> bool:
+        """Asks the library to stop the request (``ood_call_cancel``).
+
+        Like :meth:`asyncio.Task.cancel`, this is a request: it returns False when the future is
+        done already (True if it was cancelled), and True otherwise. A request still held (the
+        store is opening, or earlier writes run) or waiting for the service then ends cancelled:
+        :meth:`cancelled` is True and :meth:`result` raises
+        :class:`concurrent.futures.CancelledError`. A local read or write takes milliseconds and
+        may finish normally: the future then holds its result (or error) as if not cancelled.
+        Safe from any thread, also from inside a callback, and more than once.
+        """
+        with self._call_lock:
+            if self._settled:
+                return self.cancelled()
+            self._cancel_requested = True
+            handle = self._call
+            if handle is None:
+                return True  # _attach cancels it once ood_request_start has given the handle
+            self._cancelling += 1
+        try:
+            _capi.ood_call_cancel(handle)
+        finally:
+            self._done_cancelling()
+        return self.cancelled() if self.done() else True
+
+    def _done_cancelling(self) -> None:
+        with self._call_lock:
+            self._cancelling -= 1
+            handle = self._take_call_if_free()
+        if handle is not None:
+            _capi.ood_call_free(handle)
+
+    def _take_call_if_free(self) -> Optional[int]:
+        """Under the lock: the call handle, cleared, once nothing needs it any more; else None."""
+        if self._settled and not self._cancelling and self._call is not None:
+            handle, self._call = self._call, None
+            return handle
+        return None
+
+    def _attach(self, handle: Optional[int]) -> None:
+        """Keeps the ``ood_call *`` that ``ood_request_start`` gave (the completion may have run)."""
+        if not handle:
+            return
+        with self._call_lock:
+            self._call = handle
+            cancel_now = self._cancel_requested and not self._settled
+            if cancel_now:
+                self._cancelling += 1
+            free_now = self._take_call_if_free()
+        if free_now is not None:
+            _capi.ood_call_free(free_now)
+        if cancel_now:
+            try:
+                _capi.ood_call_cancel(handle)
+            finally:
+                self._done_cancelling()
+
+    def _settle(self, error: Optional[BaseException], result: Optional[int]) -> None:
+        """Called once by the completion: the request's answer (an owned ``ood_result *``) or error."""
+        with self._call_lock:
+            self._settled = True
+            cancelled = self._cancel_requested and isinstance(error, AbortedError)
+            handle = self._take_call_if_free()
+        if handle is not None:
+            _capi.ood_call_free(handle)
+        if cancelled:
+            _capi.ood_result_free(result)
+            Future.cancel(self)  # pending -> cancelled; runs the done callbacks
+            self.set_running_or_notify_cancel()  # -> cancelled and notified: wake wait()/as_completed()
+            return
+        self.set_running_or_notify_cancel()
+        if error is not None:
+            _capi.ood_result_free(result)
+            self.set_exception(error)
+        else:
+            self.set_result(Result._take(result))
+
+
 class _Pending:
-    """The payload of an asynchronous request or open: the Future its completion settles."""
+    """The payload of an asynchronous open: the Future its completion settles."""
 
-    __slots__ = ("future", "keep_result")
+    __slots__ = ("future",)
 
-    def __init__(self, keep_result: bool):
+    def __init__(self) -> None:
         self.future: "Future[Any]" = Future()
         self.future.set_running_or_notify_cancel()
-        self.keep_result = keep_result
 
     def complete(self, error: Optional[BaseException], result: Optional[int]) -> None:
         if error is not None:
             _capi.ood_result_free(result)
             self.future.set_exception(error)
-        elif self.keep_result:
-            self.future.set_result(Result._take(result))
         else:
             _capi.ood_result_free(result)
             self.future.set_result(None)
+
+
+class _PendingRequest:
+    """The payload of a request started with ``ood_request_start``: its :class:`RequestFuture`."""
+
+    __slots__ = ("future",)
+
+    def __init__(self) -> None:
+        self.future = RequestFuture()
+
+    def complete(self, error: Optional[BaseException], result: Optional[int]) -> None:
+        self.future._settle(error, result)
 
 
 class Store:
@@ -143,7 +263,7 @@ class Store:
             if wait:
                 _capi.ood_store_open_with(native, byref(handle))
             else:
-                pending = _Pending(keep_result=False)
+                pending = _Pending()
                 key = _callbacks.register(pending)
                 try:
                     _capi.ood_store_open_async(native, _callbacks.COMPLETION, _callbacks.payload(key), byref(handle))
@@ -261,45 +381,55 @@ class Store:
 
     # ---- requests ----------------------------------------------------------------------
 
-    def execute(self, method: str, url: str, body: Body = None) -> Result:
+    def _request(self, method: bytes, url: bytes, body: Optional[bytes], headers: Any, out: c_void_p) -> None:
+        """``ood_request`` (or ``ood_request_with_headers`` with headers), counted as a call in progress."""
+        handle = self._begin()
+        try:
+            if headers is None:
+                _capi.ood_request(handle, method, url, body, byref(out))
+            else:
+                _capi.ood_request_with_headers(handle, method, url, body, headers, byref(out))
+        finally:
+            self._end()
+
+    def execute(self, method: str, url: str, body: Body = None, *, headers: Headers = None) -> Result:
         """Runs one OData request and waits for its answer, routed as the store's mode says.
 
         Args:
             method: ``GET``, ``POST``, ``PUT``, ``PATCH``, ``MERGE`` or ``DELETE``.
             url: relative to the service root, in the service's dialect.
             body: the entity of a create or update (a dict is sent as JSON).
+            headers: extra headers for the service (``If-Match``, ``Prefer``, ...): a mapping of
+                name -> value or a sequence of (name, value) pairs. They add to the ``headers``
+                option of the store for this request.
 
         Raises:
             QuerySyntaxError: the URL is not well formed (``offset`` says where).
             SemanticError, UnsupportedError, NotFoundError, ConstraintError: the request was refused.
             NetworkError, HTTPError: the service failed (online requests).
             BusyError: called from a callback of this store.
-            MisuseError: the store is closed, or was opened with ``Store(path)``.
+            MisuseError: the store is closed, or was opened with ``Store(path)``; a header without
+                a name, with a colon in its name, or with CR or LF in it.
+            TypeError: a header that is not a pair of str.
         """
         raw_method = _method_bytes(method)
         raw_url = _capi.encode(url, "url")
         raw_body = _body_bytes(body)
+        raw_headers = _header_lines(headers)
         out = c_void_p()
-        handle = self._begin()
-        try:
-            _capi.ood_request(handle, raw_method, raw_url, raw_body, byref(out))
-        finally:
-            self._end()
+        self._request(raw_method, raw_url, raw_body, raw_headers, out)
         return Result._take(out.value)
 
-    def get(self, url: str, *, raw: bool = False) -> Union[Value, str]:
+    def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[Value, str]:
         """Reads ``url``: entities as a list of dicts, one entity as a dict, a ``$count`` as an int.
 
-        With ``raw=True`` it returns the answer's text as sent (OData JSON) instead.
-        Raises what :meth:`execute` raises.
+        With ``raw=True`` it returns the answer's text as sent (OData JSON) instead. ``headers`` are
+        extra headers for the service, as for :meth:`execute`. Raises what :meth:`execute` raises.
         """
         raw_url = _capi.encode(url, "url")
+        raw_headers = _header_lines(headers)
         out = c_void_p()
-        handle = self._begin()
-        try:
-            _capi.ood_request(handle, b"GET", raw_url, None, byref(out))
-        finally:
-            self._end()
+        self._request(b"GET", raw_url, None, raw_headers, out)
         # The hot path of reads: one copy of the body into bytes, then json.loads, nothing else.
         try:
             length = c_size_t()
@@ -312,55 +442,72 @@ class Store:
             _capi.ood_result_free(out)
         return unwrap(body, content_type.decode("ascii", "replace"))
 
-    def create(self, entity_set: str, entity: Dict[str, Any]) -> Value:
-        """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored."""
+    def create(self, entity_set: str, entity: Dict[str, Any], *, headers: Headers = None) -> Value:
+        """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored.
+
+        ``headers`` are extra headers for the service, as for :meth:`execute`.
+        """
         if not isinstance(entity, dict):
             raise TypeError("entity must be a dict")
-        return self.execute("POST", entity_set, entity).value()
+        return self.execute("POST", entity_set, entity, headers=headers).value()
 
-    def update(self, url: str, changes: Dict[str, Any], *, method: str = "PATCH") -> Value:
+    def update(self, url: str, changes: Dict[str, Any], *, method: str = "PATCH",
+               headers: Headers = None) -> Value:
         """Changes the entity at ``url`` (PATCH by default; PUT replaces, MERGE is V2's PATCH).
 
-        Returns the entity when the answer carries one, else None.
+        Returns the entity when the answer carries one, else None. ``headers`` are extra headers
+        for the service (``If-Match`` for instance), as for :meth:`execute`.
         """
         if not isinstance(changes, dict):
             raise TypeError("changes must be a dict")
         if method.upper() not in ("PATCH", "PUT", "MERGE"):
             raise ValueError("method must be PATCH, PUT or MERGE")
-        return self.execute(method, url, changes).value()
+        return self.execute(method, url, changes, headers=headers).value()
 
-    def delete(self, url: str) -> None:
-        """Deletes the entity at ``url``."""
-        self.execute("DELETE", url)
+    def delete(self, url: str, *, headers: Headers = None) -> None:
+        """Deletes the entity at ``url``; ``headers`` as for :meth:`execute`."""
+        self.execute("DELETE", url, headers=headers)
 
-    def submit(self, method: str, url: str, body: Body = None, *,
-               callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> "Future[Result]":
-        """Starts one request and returns at once: a Future of its :class:`Result` (or error).
+    def submit(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
+               callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> RequestFuture:
+        """Starts one request and returns at once: a :class:`RequestFuture` of its :class:`Result`.
 
-        The request completes exactly once, on a library thread. ``callback(future)`` is called
-        there when it does (it is attached before the request starts, so it never runs in the
-        caller's thread); there, blocking calls of this store raise BusyError and ``submit`` works.
-        As with any ``add_done_callback``, what the callback raises is logged by
-        ``concurrent.futures``: no caller is waiting to take it.
+        The request completes exactly once, on a library thread; until then the future is pending.
+        ``future.cancel()`` asks the library to stop it: one still held (while the store opens,
+        or behind earlier writes) or waiting for the service then ends cancelled (``cancelled()``
+        is True, ``result()`` raises ``CancelledError``); see :meth:`RequestFuture.cancel`.
+
+        ``headers`` are extra headers for the service, as for :meth:`execute`. ``callback(future)``
+        is called on the library thread when the request completes or is cancelled (it is attached
+        before the request starts, so it never runs in the caller's thread); there, blocking calls
+        of this store raise BusyError and ``submit`` works. As with any ``add_done_callback``,
+        what the callback raises is logged by ``concurrent.futures``: no caller is waiting to take it.
+
+        Raises:
+            MisuseError: the store is closed; a bad header (the request is then not started).
+            TypeError: an argument of the wrong type.
         """
         raw_method = _method_bytes(method)
         raw_url = _capi.encode(url, "url")
         raw_body = _body_bytes(body)
+        raw_headers = _header_lines(headers)
         if callback is not None and not callable(callback):
             raise TypeError("callback must be callable")
-        pending = _Pending(keep_result=True)
+        pending = _PendingRequest()
         if callback is not None:
             pending.future.add_done_callback(callback)
         key = _callbacks.register(pending)
+        call = c_void_p()
         handle = self._begin()
         try:
-            _capi.ood_request_async(handle, raw_method, raw_url, raw_body, _callbacks.COMPLETION,
-                                    _callbacks.payload(key))
+            _capi.ood_request_start(handle, raw_method, raw_url, raw_body, raw_headers, _callbacks.COMPLETION,
+                                    _callbacks.payload(key), byref(call))
         except BaseException:
             _callbacks.unregister(key)
             raise
         finally:
             self._end()
+        pending.future._attach(call.value)
         return pending.future
 
     def route(self, url: str, method: str = "GET") -> Route:
@@ -469,6 +616,39 @@ class Store:
         """The requests the service refused during uploads:
         ``{"id", "method", "url", "httpStatus", "message", "failedAt"}`` each."""
         return self._json_call(_capi.ood_error_archive)
+
+    def metadata(self) -> Dict[str, Any]:
+        """The service's data model (its ``$metadata``), summarised.
+
+        The keys are ``"version"``, ``"namespaces"``, ``"entitySets"`` (each with ``"name"``,
+        ``"entityType"``, ``"key"`` (property names), ``"properties"`` (``"name"``, ``"type"``,
+        ``"nullable"``, maybe ``"maxLength"``) and ``"navigationProperties"`` (``"name"``,
+        ``"target"``, ``"collection"``)), ``"singletons"`` (``"name"``, ``"entityType"``),
+        ``"functionImports"`` (``"name"``, ``"httpMethod"``, ``"parameters"`` of ``"name"`` and
+        ``"type"``, ``"returnType"``) and ``"actionImports"``.
+
+        Raises:
+            The error opening the store failed with; BusyError from a callback of this store.
+        """
+        return self._json_call(_capi.ood_metadata)
+
+    def undo(self, url: str) -> UndoResult:
+        """Undoes the local changes of one entity, addressed by its key (``"TravelagencyCollection('00000001')"``).
+
+        Its requests leave the request queue and the error archive, and it gets back the values the
+        service last sent, or disappears if it was created offline. Requests on other entities
+        that build on it are not followed.
+
+        Returns:
+            Its entity set, what was done (``"removed"``, ``"restored"``, ``"unmarked"`` or
+            ``"nothing"``, see :class:`UndoResult`) and how many requests were dropped.
+        Raises:
+            NotFoundError: the store has no such entity.
+            QuerySyntaxError, SemanticError: the URL does not address one entity.
+            MisuseError: the store has no file.
+            BusyError: called from a callback of this store.
+        """
+        return UndoResult._from_json(self._json_call(_capi.ood_undo, _capi.encode(url, "url")))
 
     def delete_archived(self, request_id: Optional[int] = None) -> int:
         """Deletes one archived request (its ``id``), or all of them with None; returns how many.

@@ -13,6 +13,16 @@ from conftest import header_enum, header_functions
 
 def test_every_header_function_is_declared_and_nothing_else():
     assert _capi.DECLARED == sorted(header_functions())
+    # 42 at first, then batch uploads, request headers, cancellable requests, the model and undo.
+    assert len(_capi.DECLARED) == 49
+    assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
+            "ood_call_free", "ood_metadata", "ood_undo"} <= set(_capi.DECLARED)
+
+
+def test_header_array_is_null_terminated():
+    array = _capi.header_array([b"A: 1", b"B: 2"])
+    assert [array[0], array[1], array[2]] == [b"A: 1", b"B: 2", None]
+    assert _capi.header_array([])[0] is None
 
 
 @pytest.mark.parametrize("name", sorted(header_functions()))

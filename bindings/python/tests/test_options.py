@@ -1,54 +1,11 @@
 """Options as keyword arguments: Python type checks, the library's refusals, and their effect on the wire."""
-import http.server
 import socket
-import threading
 import time
-import urllib.request
 
 import pytest
 
 from offline_odata import EventKind, MisuseError, Mode, NetworkError, OnlineStore, Options, Store
-from conftest import US_AGENCIES
-
-
-class RecordingProxy:
-    """A plain HTTP proxy in front of a backend that records each request's headers."""
-
-    def __init__(self, backend):
-        self.seen = []
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - http.server's naming
-                proxy.seen.append(dict(self.headers))
-                request = urllib.request.Request(backend.origin + self.path, headers={
-                    k: v for k, v in self.headers.items() if k.lower() in ("accept", "odata-version")})
-                with urllib.request.urlopen(request, timeout=30) as answer:
-                    body = answer.read()
-                    self.send_response(answer.status)
-                    self.send_header("Content-Type", answer.headers["Content-Type"])
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.root = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def proxy(v4):
-    started = RecordingProxy(v4)
-    yield started
-    started.stop()
+from conftest import US_AGENCIES  # the proxy fixture (RecordingProxy) is in conftest.py
 
 
 def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
@@ -103,7 +60,7 @@ def test_a_ca_file_that_does_not_exist_fails_the_tls_handshake_not_python(tmp_pa
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"service_root": "not a url"}, "not an absolute"),
+    ({"service_root": "not a url"}, "absolute URL"),
     ({"defining_requests": [("A", "TravelagencyCollection"), ("A", "CarrierCollection")]}, ""),
     ({"defining_requests": {"": "TravelagencyCollection"}}, ""),
     ({"mode": 7}, ""),
