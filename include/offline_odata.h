@@ -32,9 +32,11 @@
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
- *   (ood_request, ood_route, ood_download, ood_upload, ood_explain, ood_store_status,
- *   ood_error_archive, ood_error_archive_delete) return OOD_BUSY, never a deadlock; the
- *   asynchronous ones (ood_request_async) and ood_subscribe / ood_subscription_free work.
+ *   (ood_request, ood_request_with_headers, ood_route, ood_download, ood_upload, ood_explain,
+ *   ood_store_status, ood_error_archive, ood_error_archive_delete, ood_request_queue,
+ *   ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
+ *   (ood_request_async, ood_request_start, ood_call_cancel) and ood_subscribe /
+ *   ood_subscription_free work.
  *
  * Crashes. No input makes the library abort: NULL pointers and bad text give a status.
  */
@@ -200,7 +202,9 @@ OOD_API ood_status ood_store_path(ood_store *store, char **out);
 
 /** @name Options: how a store is opened
  *  An ood_options collects the settings of ood_store_open_with(). It is copied when a store
- *  opens, so it may be changed or freed afterwards.
+ *  opens, so it may be changed or freed afterwards. Every setter: any thread, but one options
+ *  object must not be changed from two threads at once; the setters keep no pointer to the
+ *  caller's strings.
  *  @{ */
 
 /** Settings for opening a store. Opaque. */
