@@ -65,6 +65,7 @@ ctest: cmake-build
 
 pytest: cmake-build backends-venv
 	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/tool Tests/demo
+	OOD_LIBRARY=$(LIBRARY) $(PYTHON) -m pytest -q Tests/readme
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) PYTHONPATH=bindings/python \
 	    $(PYTHON) -m pytest -q bindings/python/tests
 
@@ -138,4 +139,4 @@ demo: deps backends-venv cmake-build
 	$(PYTHON) Examples/FlightSample/demo.py --tool $(SWIFT_SCRATCH)/release/offline-odata
 
 clean:
-	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan
+	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan .build-quickstart
