@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// The collation and functions every store connection has, which give SQL the OData semantics
 /// SQLite lacks (DESIGN.md §5).

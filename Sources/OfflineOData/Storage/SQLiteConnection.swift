@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One SQLite connection: the thin layer every store file sits on.
 ///

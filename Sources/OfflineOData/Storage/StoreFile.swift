@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// An open OfflineOData store file: an SQLite database in WAL mode with a format version.
 ///

@@ -2,7 +2,7 @@
 // downloads it), read offline, create an agency offline, upload it.
 //
 //   swift run quickstart [SERVICE_ROOT]        (or set OOD_SERVICE)
-import Glibc  // getenv, exit (not Foundation: its ICU headers clash with libxml2's)
+import Foundation  // getenv, exit
 import OfflineOData
 
 guard let service = CommandLine.arguments.dropFirst().first ?? getenv("OOD_SERVICE").map({ String(cString: $0) }) else {

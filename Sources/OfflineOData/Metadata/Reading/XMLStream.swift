@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// libxml2's streaming reader (`xmlTextReader`) over bytes in memory, reduced to what the CSDL
 /// reader needs: element starts and ends, attributes read straight from the node, text.

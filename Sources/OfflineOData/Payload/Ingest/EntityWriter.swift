@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// Writes one read entity: the upsert, the membership of the defining request, and the links of
 /// its expanded navigations; or, for a deleted entry of a delta, the removal.

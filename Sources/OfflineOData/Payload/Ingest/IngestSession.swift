@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// Loads the pages of one download of one defining request into the store's tables, inside one
 /// SQLite transaction, so a download that fails part-way leaves the previous data whole.

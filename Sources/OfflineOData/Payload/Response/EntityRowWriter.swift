@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// Writes the entity in the current row of a statement as an OData JSON object, V4 or V2.
 ///

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Synchronization
 
 /// Sends HTTP requests to an OData service through libcurl.
