@@ -12,7 +12,7 @@ struct OfflineODataTool: ParsableCommand {
         abstract: "An offline OData store: download, query and change OData data locally.",
         discussion: """
             The examples use the flight sample's service on http://127.0.0.1:8000/, which \
-            'python Tests/backends/backends.py serve v4 --port 8000' starts.
+            '.venv/bin/python Tests/backends/backends.py serve v4 --port 8000' starts (in the repository; make backends-venv makes .venv).
 
             Examples:
               offline-odata store create travel.store \\

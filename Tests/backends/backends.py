@@ -16,7 +16,7 @@ a dict of generator arguments, or the path of a seed JSON file.
 Command line (for `make demo` and manual poking); runs until Ctrl-C or SIGTERM, then stops its
 backend:
 
-    python Tests/backends/backends.py serve v4|v2 [--size small|medium|large] [--port N]
+    .venv/bin/python Tests/backends/backends.py serve v4|v2 [--size tiny|small|medium|large] [--port N]
                                                [--page-size N] [--no-csrf]
 """
 from __future__ import annotations
