@@ -1,7 +1,8 @@
 import OfflineOData
 
-/// `filter-bind`: median time to parse, bind and translate to SQL a request with a typical
-/// three-clause `$filter`, against parsing the same request alone (budget: ≤ 5 µs in all).
+/// `filter-bind`: median time to parse and bind a request with a typical three-clause `$filter`
+/// (issue 4's budget: ≤ 5 µs), and to parse, bind and translate it to SQL, each against parsing
+/// the same request alone in the same run.
 ///
 /// The request is `Agencies?$filter=City eq 'US' and Revenue gt 100.5 and startswith(Name,'Lufthansa')`
 /// (a string comparison, a decimal comparison with numeric promotion, a canonical function) over
@@ -15,11 +16,17 @@ func filterBindBenchmark() throws {
     let parseOnly = try Harness.median(iterations: iterations) {
         for _ in 0..<iterations { sink &+= try parser.parse(url).path.segments.count }
     }
+    let binder = ODataBinder(model: reader.model, dialect: .v4)
+    let bound = try Harness.median(iterations: iterations) {
+        for _ in 0..<iterations { sink &+= try binder.bind(parser.parse(url)).options.orderBy.count + 1 }
+    }
     let full = try Harness.median(iterations: iterations) {
         for _ in 0..<iterations { sink &+= try reader.translatedSQL(url: url).utf8.count }
     }
-    Harness.report("filter-bind: parse + bind + translate", value: full / 1000, unit: "µs",
+    Harness.report("filter-bind: parse + bind", value: bound / 1000, unit: "µs",
                    baseline: ("parse alone", parseOnly / 1000), budget: "≤ 5 µs")
+    Harness.report("filter-bind: parse + bind + translate to SQL", value: full / 1000, unit: "µs",
+                   baseline: ("parse alone", parseOnly / 1000), budget: "(none; for information)")
     if sink == 42 { print("") }
 }
 

@@ -110,6 +110,7 @@ public final class MetadataModel: Sendable {
     /// The entity type followed by its base types, nearest first. Stops at a cycle (validation
     /// rejects cycles, this only keeps the walk finite).
     public func typeHierarchy(of type: EntityType) -> [EntityType] {
+        guard type.baseType != nil else { return [type] }
         var chain = [type]
         var seen: Set<String> = [type.qualifiedName]
         var current = type
@@ -160,7 +161,10 @@ public final class MetadataModel: Sendable {
 
     /// A structural property, own or inherited.
     public func property(_ name: String, of type: EntityType) -> Property? {
-        for candidate in typeHierarchy(of: type) { if let found = candidate.property(named: name) { return found } }
+        // The type's own properties first: binding asks this for every property a URL names.
+        if let own = type.property(named: name) { return own }
+        guard type.baseType != nil else { return nil }
+        for candidate in typeHierarchy(of: type).dropFirst() { if let found = candidate.property(named: name) { return found } }
         return nil
     }
 
