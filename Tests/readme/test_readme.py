@@ -52,7 +52,7 @@ def _load(name: str, path: Path) -> ModuleType:
 
 
 backends = _load("ood_readme_backends", REPOSITORY / "Tests" / "backends" / "backends.py")
-recording_proxy = _load("ood_readme_recording_proxy", REPOSITORY / "Tests" / "tool" / "recording_proxy.py")
+recording_proxy = _load("ood_readme_recording_proxy", REPOSITORY / "Tests" / "backends" / "recording_proxy.py")
 
 
 def readme_text() -> str:
@@ -134,7 +134,7 @@ def v4_server():
 def service(v4_server):
     """The V4 sample service, reset to its seed, behind a proxy that records what reached it."""
     v4_server.reset()
-    proxy = recording_proxy.RecordingProxy(v4_server.origin)
+    proxy = recording_proxy.RecordingProxy(v4_server.service_root)
     yield v4_server, proxy
     proxy.stop()
 
@@ -173,7 +173,7 @@ def check_the_run(output: str, quickstart: str, service, cwd: Path) -> None:
     assert "created offline" in lines, output
     assert lines.get("uploaded") == "uploaded: 1 sent, 0 refused", output
 
-    sent = [(r["method"], urllib.parse.unquote(r["path"])) for r in proxy.requests]
+    sent = [(r.method, urllib.parse.unquote(r.path)) for r in proxy.requests]
     assert any(method == "GET" and "country eq 'US'" in path for method, path in sent), sent  # the download
     assert not [path for _, path in sent if "New York" in path], "the read went to the service"
     assert [path for method, path in sent if method == "POST"] == ["/TravelagencyCollection"], sent
@@ -185,7 +185,7 @@ def compile_and_run(compiler: str, source: Path, library: Path, service, tmp_pat
     program = tmp_path / source.stem
     run([compiler, "-Wall", "-Wextra", "-Werror", f"-I{REPOSITORY / 'include'}", str(source), f"-L{library.parent}",
          "-lofflineodata", f"-Wl,-rpath,{library.parent}", "-o", str(program)], tmp_path, 300)
-    root = service[1].service_root(service[0].service_root)
+    root = service[1].root
     if argv:
         return run([str(program), root], tmp_path, 300).stdout
     return run([str(program)], tmp_path, 300, {"OOD_SERVICE": root}).stdout
@@ -208,7 +208,7 @@ def test_the_cpp_quickstart_runs(service, library, tmp_path):
 def test_the_python_quickstart_runs(service, library, tmp_path):
     source = tmp_path / "quickstart.py"
     source.write_text(readme_code("Examples/quickstart/quickstart.py"), encoding="utf-8")
-    root = service[1].service_root(service[0].service_root)
+    root = service[1].root
     output = run([sys.executable, str(source)], tmp_path, 300, {
         "OOD_SERVICE": root, "OFFLINE_ODATA_LIBRARY": str(library),
         "PYTHONPATH": str(REPOSITORY / "bindings" / "python")}).stdout
@@ -220,7 +220,7 @@ def test_the_swift_quickstart_runs(service, tmp_path):
     # tests above hold it equal to the README.
     swift = shutil.which("swift")
     assert swift, "swift is not on PATH"
-    root = service[1].service_root(service[0].service_root)
+    root = service[1].root
     output = run([swift, "run", "--package-path", str(SWIFT_PACKAGE), "--scratch-path",
                   str(REPOSITORY / ".build-quickstart"), "quickstart", root], tmp_path, 1800).stdout
     check_the_run(output, "main.swift", service, tmp_path)

@@ -31,6 +31,6 @@ def recording_proxy(v4):
     Authorization header, so a test sees what credentials the tool sent."""
     from recording_proxy import RecordingProxy
 
-    proxy = RecordingProxy(v4.origin)
+    proxy = RecordingProxy(v4.service_root)
     yield proxy
     proxy.stop()

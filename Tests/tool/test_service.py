@@ -32,17 +32,17 @@ def basic(user, password):
 
 
 def test_the_password_comes_from_the_environment(tool, tmp_path, v4, recording_proxy):
-    root = recording_proxy.service_root(v4.service_root)
+    root = recording_proxy.root
     path = make_store(tool, tmp_path, root)
     result = tool("request", path, "--mode", "online", "--user", "alice", "CarrierCollection?$top=1",
                   env=environment(OFFLINE_ODATA_PASSWORD="s3cret: with spaces"), stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stderr
     assert len(json.loads(result.stdout)["value"]) == 1
-    assert [r["authorization"] for r in recording_proxy.requests] == [basic("alice", "s3cret: with spaces")]
+    assert [r.authorization for r in recording_proxy.requests] == [basic("alice", "s3cret: with spaces")]
 
 
 def test_download_and_upload_send_the_password_on_every_request(tool, tmp_path, v4, recording_proxy):
-    root = recording_proxy.service_root(v4.service_root)
+    root = recording_proxy.root
     path = make_store(tool, tmp_path, root)
     env = environment(OFFLINE_ODATA_PASSWORD="pw")
     downloaded = tool("download", path, "--user", "bob", "--page-size", "10", env=env, stdin=subprocess.DEVNULL)
@@ -54,13 +54,13 @@ def test_download_and_upload_send_the_password_on_every_request(tool, tmp_path, 
     uploaded = tool("upload", path, "--user", "bob", env=env, stdin=subprocess.DEVNULL)
     assert uploaded.returncode == 0, uploaded.stderr
     assert "1 sent, 0 moved" in uploaded.stdout
-    methods = [r["method"] for r in recording_proxy.requests]
+    methods = [r.method for r in recording_proxy.requests]
     assert methods.count("GET") >= 5 and "POST" in methods, methods
-    assert {r["authorization"] for r in recording_proxy.requests} == {basic("bob", "pw")}
+    assert {r.authorization for r in recording_proxy.requests} == {basic("bob", "pw")}
 
 
 def test_without_a_password_variable_and_without_a_terminal_the_tool_says_what_to_set(tool, tmp_path, v4, recording_proxy):
-    path = make_store(tool, tmp_path, recording_proxy.service_root(v4.service_root))
+    path = make_store(tool, tmp_path, recording_proxy.root)
     for env in (environment(), environment(OFFLINE_ODATA_PASSWORD="")):
         for command in (["download", path], ["upload", path], ["request", path, "--mode", "online", "CarrierCollection"]):
             result = tool(*command, "--user", "alice", env=env, stdin=subprocess.DEVNULL)
@@ -95,7 +95,7 @@ def read_until(fd, marker, seconds=30):
 
 
 def test_the_password_is_asked_on_the_terminal_with_echo_off(tool, tmp_path, v4, recording_proxy):
-    path = make_store(tool, tmp_path, recording_proxy.service_root(v4.service_root))
+    path = make_store(tool, tmp_path, recording_proxy.root)
     main_fd, terminal_fd = pty.openpty()
     # A session of its own: the pseudo-terminal is the only terminal the tool can ask on.
     process = subprocess.Popen([os.environ["OOD_TOOL"], "request", path, "--mode", "online", "--user", "carol",
@@ -116,17 +116,17 @@ def test_the_password_is_asked_on_the_terminal_with_echo_off(tool, tmp_path, v4,
     assert process.returncode == 0
     assert len(json.loads(out)["value"]) == 1
     assert b"typed secret" not in echoed, "the password was echoed"
-    assert [r["authorization"] for r in recording_proxy.requests] == [basic("carol", "typed secret")]
+    assert [r.authorization for r in recording_proxy.requests] == [basic("carol", "typed secret")]
 
 
 def test_a_token_comes_from_the_option_or_the_environment(tool, tmp_path, v4, recording_proxy):
-    path = make_store(tool, tmp_path, recording_proxy.service_root(v4.service_root))
+    path = make_store(tool, tmp_path, recording_proxy.root)
     given = tool("request", path, "--mode", "online", "--token", "abc.def", "CarrierCollection?$top=1", env=environment())
     assert given.returncode == 0, given.stderr
     from_environment = tool("request", path, "--mode", "online", "CarrierCollection?$top=1",
                             env=environment(OFFLINE_ODATA_TOKEN="from-env"))
     assert from_environment.returncode == 0, from_environment.stderr
-    assert [r["authorization"] for r in recording_proxy.requests] == ["Bearer abc.def", "Bearer from-env"]
+    assert [r.authorization for r in recording_proxy.requests] == ["Bearer abc.def", "Bearer from-env"]
 
 
 # The progress bar: drawn on a terminal (standard error if that is one, else standard output),

@@ -3,16 +3,11 @@
 The backends are the flight sample services of ``Tests/backends/backends.py`` (odatapy for V4,
 mock-sap for V2, CSRF on), started once per test session and reset to their seed before each test.
 """
-import http.client
-import http.server
 import importlib.util
 import os
 import re
 import sys
-import threading
-import time
-import urllib.parse
-from typing import Dict, Iterator, List, NamedTuple, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -52,15 +47,17 @@ def header_functions() -> Dict[str, int]:
     return functions
 
 
-def _load_backends():
-    spec = importlib.util.spec_from_file_location("ood_test_backends", BACKENDS)
+def _load(name: str, path: str):
+    """Imports a module of Tests/backends by path (that folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
 
-backends = _load_backends()
+backends = _load("ood_test_backends", BACKENDS)
+recording_proxy = _load("ood_test_recording_proxy", os.path.join(REPOSITORY, "Tests", "backends", "recording_proxy.py"))
 
 
 @pytest.fixture
@@ -108,78 +105,9 @@ def metadata(kind: str) -> str:
         return f.read()
 
 
-class Seen(NamedTuple):
-    """One request that went through a :class:`RecordingProxy`."""
-
-    method: str
-    path: str
-    headers: "http.client.HTTPMessage"
-    body: bytes
-
-
-class RecordingProxy:
-    """A plain HTTP proxy in front of a backend that records each request (method, path, headers, body).
-
-    ``seen`` holds each request's headers as a dict; ``log`` the whole :class:`Seen` records. A
-    request whose path contains a key of ``delays`` is held that many seconds before it is forwarded.
-    """
-
-    _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "date", "server"}
-
-    def __init__(self, backend):
-        self.seen: List[Dict[str, str]] = []
-        self.log: List[Seen] = []
-        self.delays: Dict[str, float] = {}
-        target = urllib.parse.urlsplit(backend.service_root)
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def forward(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                proxy.seen.append(dict(self.headers))
-                proxy.log.append(Seen(self.command, self.path, self.headers, body))
-                for marker, seconds in proxy.delays.items():
-                    if marker in self.path:
-                        time.sleep(seconds)
-                connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
-                try:
-                    connection.request(self.command, self.path, body or None, headers={
-                        k: v for k, v in self.headers.items() if k.lower() not in RecordingProxy._HOP_BY_HOP})
-                    answer = connection.getresponse()
-                    content = answer.read()
-                    self.send_response(answer.status)
-                    for name, value in answer.getheaders():
-                        if name.lower() not in RecordingProxy._HOP_BY_HOP:
-                            self.send_header(name, value)
-                    self.send_header("Content-Length", str(len(content)))
-                    self.end_headers()
-                    self.wfile.write(content)
-                finally:
-                    connection.close()
-
-            do_GET = do_POST = do_PUT = do_PATCH = do_MERGE = do_DELETE = forward  # noqa: N815
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.handle_error = lambda request, address: None  # a client that gave up (cancelled) is no error
-        self.root = f"http://127.0.0.1:{self.server.server_address[1]}{target.path}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
 def proxy(v4):
-    """A :class:`RecordingProxy` in front of the V4 backend."""
-    started = RecordingProxy(v4)
+    """A recording proxy (Tests/backends/recording_proxy.py) in front of the V4 backend."""
+    started = recording_proxy.RecordingProxy(v4.service_root)
     yield started
     started.stop()

@@ -27,11 +27,11 @@ def test_the_batch_goes_as_one_batch_request(proxy, tmp_path):
                     defining_requests={"Agencies": US_AGENCIES}) as store:
         for entity in NEW:
             store.create("TravelagencyCollection", entity)
-        before = len(proxy.log)
+        before = len(proxy.requests)
         assert store.upload() == (2, 0)
-    sent = [(seen.method, seen.path) for seen in proxy.log[before:] if seen.method != "GET"]
+    sent = [(seen.method, seen.path) for seen in proxy.requests[before:] if seen.method != "GET"]
     assert len(sent) == 1 and sent[0][0] == "POST" and sent[0][1].endswith("$batch")
-    body = proxy.log[before:][[s.method for s in proxy.log[before:]].index("POST")].body.decode("utf-8")
+    body = proxy.requests[before:][[s.method for s in proxy.requests[before:]].index("POST")].body.decode("utf-8")
     assert "99000031" in body and "99000032" in body
 
 
@@ -40,9 +40,9 @@ def test_without_batch_size_each_request_goes_alone(proxy, tmp_path):
                     defining_requests={"Agencies": US_AGENCIES}) as store:
         for entity in NEW:
             store.create("TravelagencyCollection", entity)
-        before = len(proxy.log)
+        before = len(proxy.requests)
         assert store.upload() == (2, 0)
-    posts = [seen.path for seen in proxy.log[before:] if seen.method == "POST"]
+    posts = [seen.path for seen in proxy.requests[before:] if seen.method == "POST"]
     assert len(posts) == 2 and not any("$batch" in path for path in posts)
 
 

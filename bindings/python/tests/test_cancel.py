@@ -50,7 +50,7 @@ def test_cancelling_a_request_waiting_for_the_service_ends_its_transfer(proxy):
         proxy.delays["CarrierCollection"] = 6
         future = store.submit("GET", "CarrierCollection?$top=1")
         deadline = time.monotonic() + 10
-        while not any("CarrierCollection" in seen.path for seen in proxy.log) and time.monotonic() < deadline:
+        while not any("CarrierCollection" in seen.path for seen in proxy.requests) and time.monotonic() < deadline:
             time.sleep(0.02)
         started = time.monotonic()
         assert future.cancel()

@@ -5,7 +5,7 @@ from offline_odata import HTTPError, MisuseError, NotFoundError, OnlineStore
 
 
 def requests_to(proxy, method, marker):
-    return [seen for seen in proxy.log if seen.method == method and marker in seen.path]
+    return [seen for seen in proxy.requests if seen.method == method and marker in seen.path]
 
 
 def test_request_headers_reach_the_service_with_the_stores_own(proxy):
@@ -49,14 +49,14 @@ def test_request_headers_reach_the_service_with_the_stores_own(proxy):
 ])
 def test_bad_headers_are_misuse_and_nothing_is_sent(proxy, headers):
     with OnlineStore(proxy.root) as store:
-        before = len(proxy.log)
+        before = len(proxy.requests)
         with pytest.raises(MisuseError):
             store.get("CarrierCollection?$top=1", headers=headers)
         with pytest.raises(MisuseError):
             store.submit("GET", "CarrierCollection?$top=1", headers=headers)
         with pytest.raises(MisuseError):
             store.create("CarrierCollection", {"carrid": "QX", "carrname": "Never"}, headers=headers)
-        assert len(proxy.log) == before
+        assert len(proxy.requests) == before
         with pytest.raises(NotFoundError):
             store.get("CarrierCollection('QX')")
 

@@ -5,14 +5,14 @@ import time
 import pytest
 
 from offline_odata import EventKind, MisuseError, Mode, NetworkError, OnlineStore, Options, Store
-from conftest import US_AGENCIES  # the proxy fixture (RecordingProxy) is in conftest.py
+from conftest import US_AGENCIES  # the proxy fixture is in conftest.py
 
 
 def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
     with OnlineStore(proxy.root, headers={"X-Client": "py-test"}, cookies=[("sap-usercontext", "sap-client=100")],
                      basic_auth=("alice", "s3cret"), connect_timeout=5, request_timeout=30) as store:
         assert store.get("CarrierCollection?$top=1")
-    last = proxy.seen[-1]
+    last = proxy.requests[-1].headers
     assert last["X-Client"] == "py-test"
     assert "sap-usercontext=sap-client=100" in last["Cookie"]
     assert last["Authorization"] == "Basic YWxpY2U6czNjcmV0"  # base64 of alice:s3cret
@@ -21,7 +21,7 @@ def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
 def test_a_bearer_token_reaches_the_service(proxy):
     with OnlineStore(proxy.root, bearer_token="tok-123", verify_tls=False) as store:
         store.get("CarrierCollection?$top=1")
-    assert proxy.seen[-1]["Authorization"] == "Bearer tok-123"
+    assert proxy.requests[-1].headers["Authorization"] == "Bearer tok-123"
 
 
 def test_page_size_asks_the_service_for_smaller_pages(v4, tmp_path):

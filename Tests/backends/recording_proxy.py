@@ -1,24 +1,43 @@
-"""A forwarding HTTP proxy, run on a thread of the test process, that records what the tool sent.
+"""A forwarding HTTP proxy in front of a test backend, run on a thread of the test process, that
+records what reached the service: the tool's, the bindings' and the quickstarts' tests use it to
+see headers, credentials and request counts on the wire.
 
 Each request is forwarded unchanged (Host header included, so the backend builds its links on the
-proxy's address and later pages come through the proxy too) to the upstream origin, and its method,
-path and Authorization header are kept in `requests`.
+proxy's address and later pages come through the proxy too) to the upstream origin, and recorded
+in ``requests`` as a :class:`Recorded`. A request whose path contains a key of ``delays`` is held
+that many seconds before it is forwarded (for cancellation tests).
 """
 from __future__ import annotations
 
 import http.client
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 #: Headers that describe one hop, not the message.
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"}
 
 
+class Recorded(NamedTuple):
+    """One request that went through the proxy."""
+
+    method: str
+    path: str
+    headers: http.client.HTTPMessage
+    body: bytes
+
+    @property
+    def authorization(self) -> str | None:
+        return self.headers.get("Authorization")
+
+
 class RecordingProxy:
-    def __init__(self, upstream_origin: str):
-        upstream = urlsplit(upstream_origin)
-        self.requests: list[dict] = []
+    def __init__(self, upstream_service_root: str):
+        upstream = urlsplit(upstream_service_root)
+        self.requests: list[Recorded] = []
+        self.delays: dict[str, float] = {}
         lock = threading.Lock()
         owner = self
 
@@ -27,14 +46,17 @@ class RecordingProxy:
 
             def forward(self):
                 length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else None
+                body = self.rfile.read(length) if length else b""
                 with lock:
-                    owner.requests.append({"method": self.command, "path": self.path,
-                                           "authorization": self.headers.get("Authorization")})
+                    owner.requests.append(Recorded(self.command, self.path, self.headers, body))
+                    delays = list(owner.delays.items())
+                for marker, seconds in delays:
+                    if marker in self.path:
+                        time.sleep(seconds)
                 headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
                 connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
                 try:
-                    connection.request(self.command, self.path, body=body, headers=headers)
+                    connection.request(self.command, self.path, body=body or None, headers=headers)
                     answer = connection.getresponse()
                     content = answer.read()
                     self.send_response(answer.status, answer.reason)
@@ -54,13 +76,13 @@ class RecordingProxy:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        # A client that gave up (a cancelled request) is no error of the proxy's.
+        self.server.handle_error = lambda request, address: None
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        #: The upstream service root, reached through this proxy.
+        self.root = self.origin + upstream.path
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
-
-    def service_root(self, upstream_service_root: str) -> str:
-        """The upstream service root, reached through this proxy."""
-        return self.origin + urlsplit(upstream_service_root).path
 
     def stop(self):
         self.server.shutdown()
