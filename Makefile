@@ -96,7 +96,7 @@ pytest-sync: cmake-build backends-venv
 
 # The store API's concurrency suites (stress beside downloads and uploads, open/close, callbacks,
 # the seed behaviours) built and run with the thread sanitizer: any report fails the run.
-TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests
+TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests|GroupCommitTests
 tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'

@@ -58,13 +58,14 @@ enum RequestQueueTable {
     /// Appends `request` (its `id` and, if empty, `createdAt` are assigned) and returns its id.
     @discardableResult
     static func append(_ request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> Int64 {
-        let insert = try db.prepare("""
+        try db.withCachedStatement("""
             INSERT INTO ood_request_queue (method, url, body, headers, entity_set, entity_id, etag,
                                            content_id, transaction_id, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            """)
-        try insert.run(values(of: request).dropFirst().map { $0 })
-        return try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+            """) { insert throws(ODataError) in
+            try insert.run(values(of: request).dropFirst().map { $0 })
+        }
+        return db.lastInsertRowID
     }
 
     /// The queue in upload order.

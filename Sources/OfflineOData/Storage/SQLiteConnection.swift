@@ -38,9 +38,36 @@ final class SQLiteConnection {
 
     /// Closes the connection; statements still alive keep it as a zombie until they are finalized.
     func close() {
+        statements?.removeAll()
+        statements = nil
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
+
+    /// The statements of the hot write path (a local write runs the same few each time), compiled
+    /// once per connection. The cache's statements refer back to the connection; `close()` ends that.
+    private var statements: StatementCache?
+
+    /// Runs `body` with the compiled statement for `sql`, kept for the next call; the statement is
+    /// reset afterwards. For SQL texts that repeat (no values in them: values are bound).
+    func withCachedStatement<T>(_ sql: String, _ body: (Statement) throws(ODataError) -> T) throws(ODataError) -> T {
+        let cache: StatementCache
+        if let statements {
+            cache = statements
+        } else {
+            cache = StatementCache(capacity: 32)
+            statements = cache
+        }
+        return try cache.with(sql, on: self, body)
+    }
+
+    /// Runs a statement without parameters or rows through the statement cache.
+    private func runCached(_ sql: String) throws(ODataError) {
+        try withCachedStatement(sql) { statement throws(ODataError) in try statement.run() }
+    }
+
+    /// The rowid of the most recent insert on this connection.
+    var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
     /// The message of the most recent failure on this connection.
     var lastErrorMessage: String {
@@ -78,7 +105,24 @@ final class SQLiteConnection {
     }
 
     /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
+    ///
+    /// Inside a transaction already open on this connection (a group of local writes committed
+    /// together), `body` runs in a savepoint instead: undone alone if it throws, made durable by
+    /// the enclosing commit.
     func transaction<T>(_ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        if let handle, sqlite3_get_autocommit(handle) == 0 {
+            // Compiled once: a group of local writes runs these around every write.
+            try runCached("SAVEPOINT ood_nested")
+            do {
+                let result = try body()
+                try runCached("RELEASE ood_nested")
+                return result
+            } catch {
+                try? runCached("ROLLBACK TO ood_nested")
+                try? runCached("RELEASE ood_nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

@@ -10,7 +10,9 @@ internal import CSQLite
 public final class StoreFile: @unchecked Sendable {
     /// The path the store was opened with.
     public let path: String
-    private let lock = Lock()
+    /// Serializes the uses of the write connection. Recursive: a group of local writes holds it
+    /// for its one transaction while each write takes it again (see ``SQLiteConnection/transaction(_:)``).
+    private let lock = Lock(recursive: true)
     /// Guarded by `lock`; nil once closed.
     private var connection: SQLiteConnection?
     /// The reading layer's state for `connection`, when reads share it (in-memory databases).

@@ -8,11 +8,13 @@ extension ODataStore {
     public func execute(_ request: ODataRequest,
                         completion: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void) -> RequestHandle {
         let events = self.events
-        return enqueue(lane: { _ in request.isRead ? .read : .write }, { opened, handle throws(ODataError) in
-            let outcome = try opened.execute(request, cancellation: handle.cancellation)
-            if let changed = outcome.changedSet { events.postChanges([changed]) }
-            return outcome.response
-        }, completion: completion)
+        return enqueue(lane: { opened in opened.lane(of: request) }, { opened, handle throws(ODataError) in
+            try opened.execute(request, cancellation: handle.cancellation)
+        }, completion: { (result: Result<OpenedStore.Outcome, ODataError>) in
+            // Announced once committed: a local write's group commits before its completions run.
+            if case .success(let outcome) = result, let changed = outcome.changedSet { events.postChanges([changed]) }
+            completion(result.map(\.response))
+        })
     }
 
     public func execute(_ request: ODataRequest) async throws(ODataError) -> StoreResponse {

@@ -80,6 +80,11 @@ public final class ODataStore: @unchecked Sendable {
     private var held: [StoreJob] = []
     /// The download or upload running now, cancelled by `close()`.
     private var runningSync: RequestHandle?
+    /// How many write groups committed, and how many writes they held (for tests and diagnostics).
+    let writeGroupCounts = Protected<(groups: Int, writes: Int)>((0, 0))
+    /// The group of local writes still taking members: its runner is queued on the write lane
+    /// and has not started. Any other job sent to the write lane closes it, so that order holds.
+    private var openWriteGroup: LocalWriteGroup?
     /// Cancels the transfers of opening when the store closes first.
     let openingCancellation = HTTPCancellation()
 
@@ -148,6 +153,13 @@ public final class ODataStore: @unchecked Sendable {
 
     static let closedError = ODataError(.misuse, "the store is closed")
 
+    /// Local writes queued one after the other, run by one job of the write lane in one
+    /// transaction; its members change only under the store's lock.
+    final class LocalWriteGroup: @unchecked Sendable {
+        var jobs: [StoreJob]
+        init(first: StoreJob) { jobs = [first] }
+    }
+
     /// The opened store, when it is open and no write waits or runs (so a read issued now may run
     /// at once without overtaking one).
     func openWithoutQueuedWrites() -> OpenedStore? {
@@ -186,14 +198,78 @@ public final class ODataStore: @unchecked Sendable {
             // A read issued behind writes still queued waits for them: it sees what was issued before it.
             pool = writers.pendingCount > 0 ? writers : readers
         case .write: pool = writers
+        case .localWrite:
+            dispatchLocalWrite(job, on: store)
+            return
         case .sync: pool = syncLane
         }
+        if pool === writers { lock.withLock { openWriteGroup = nil } }
         let accepted = pool.submit {
             guard job.handle.begin() else { return }
             job.run(store)
             job.handle.finish()
         }
         if !accepted, job.handle.begin() { events.run { job.fail(Self.closedError) } }
+    }
+
+    /// Adds a local write to the open group, or starts a group with its runner on the write lane.
+    private func dispatchLocalWrite(_ job: StoreJob, on store: OpenedStore) {
+        let newGroup: LocalWriteGroup? = lock.withLock {
+            if let group = openWriteGroup {
+                group.jobs.append(job)
+                return nil
+            }
+            let group = LocalWriteGroup(first: job)
+            openWriteGroup = group
+            return group
+        }
+        guard let newGroup else { return }
+        let accepted = writers.submit { [self] in runWriteGroup(newGroup, on: store) }
+        if !accepted {
+            let jobs = lock.withLock { () -> [StoreJob] in
+                if openWriteGroup === newGroup { openWriteGroup = nil }
+                return newGroup.jobs
+            }
+            for member in jobs where member.handle.begin() { events.run { member.fail(Self.closedError) } }
+        }
+    }
+
+    /// Runs a group of local writes in one transaction of the store file, then completes each,
+    /// in order, once the commit made them durable: one fsync for the group instead of one per
+    /// write. Each write runs in a savepoint, so one that fails is undone alone.
+    private func runWriteGroup(_ group: LocalWriteGroup, on store: OpenedStore) {
+        let jobs = lock.withLock { () -> [StoreJob] in
+            if openWriteGroup === group { openWriteGroup = nil }
+            return group.jobs
+        }
+        let started = jobs.filter { $0.handle.begin() }
+        guard started.count > 1, let file = store.offline?.file else {
+            for job in started {
+                job.run(store)
+                job.handle.finish()
+            }
+            return
+        }
+        var finishes: [StoreJob.Finish] = []
+        var groupFailure: ODataError?
+        do throws(ODataError) {
+            try file.withConnection { db throws(ODataError) in
+                try db.transaction { () throws(ODataError) in
+                    for job in started { finishes.append(job.perform(store)) }
+                }
+            }
+        } catch {
+            groupFailure = error
+        }
+        if groupFailure == nil { writeGroupCounts.withLock { $0 = ($0.groups + 1, $0.writes + started.count) } }
+        for (index, job) in started.enumerated() {
+            if index < finishes.count {
+                finishes[index](groupFailure)
+            } else {
+                job.fail(groupFailure ?? ODataError(.internalError, "a grouped write did not run"))
+            }
+            job.handle.finish()
+        }
     }
 
     /// Runs a download or an upload as the store's one running sync operation, with its states.

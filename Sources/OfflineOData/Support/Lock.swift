@@ -6,16 +6,26 @@ import Glibc
 ///
 /// Used instead of `Synchronization.Mutex` where the guarded state is a non-Sendable reference
 /// (an SQLite connection) and the section returns arbitrary values: `Mutex.withLock` demands
-/// `sending` values, which such sections cannot give. Not recursive: callers that may re-enter
-/// (callbacks into their own store) check for it before locking.
+/// `sending` values, which such sections cannot give. Not recursive unless made so: callers that
+/// may re-enter (callbacks into their own store) check for it before locking.
 final class Lock: @unchecked Sendable {
     /// Internal so that a condition variable can wait on it (``ConditionLock``).
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    /// - Parameter recursive: the thread holding the lock may take it again (and must release it
+    ///   as often); for a resource whose users call one another while holding it.
+    init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        if recursive {
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        } else {
+            pthread_mutex_init(mutex, nil)
+        }
     }
 
     deinit {

@@ -13,14 +13,14 @@ extension ODataStore {
         handle.onAbort {
             events.run { completion(.failure(ODataError(.aborted, "the request was cancelled before it ran"))) }
         }
-        submit(StoreJob(handle: handle, lane: lane, run: { opened in
+        submit(StoreJob(handle: handle, lane: lane, perform: { opened in
             let result: Result<T, ODataError>
             do throws(ODataError) {
                 result = .success(try work(opened, handle))
             } catch {
                 result = .failure(error)
             }
-            completion(result)
+            return { groupFailure in completion(groupFailure.map { .failure($0) } ?? result) }
         }, fail: { error in completion(.failure(error)) }))
         return handle
     }

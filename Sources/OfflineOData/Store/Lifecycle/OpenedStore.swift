@@ -28,8 +28,15 @@ final class OpenedStore: Sendable {
         Set(router.coveredEntitySets.compactMap { set, requests in requests.contains(name) ? set : nil })
     }
 
+    /// The lane a request runs on: reads side by side; writes the offline store applies grouped
+    /// for one commit; the others (writes to the service) one at a time.
+    func lane(of request: ODataRequest) -> StoreJob.Lane {
+        if request.isRead { return .read }
+        return router.route(method: request.method, url: request.url).destination == .offline ? .localWrite : .write
+    }
+
     /// What running one request gave.
-    struct Outcome {
+    struct Outcome: Sendable {
         var response: StoreResponse
         var route: Route
         /// The entity set an offline or online write changed.

@@ -72,15 +72,25 @@ struct StoreJob: Sendable {
         case read
         /// Writes, one at a time, in the order issued.
         case write
+        /// Writes the offline store applies: on the write lane too, and those queued one after
+        /// the other are committed together (group commit, see ``LocalWriteGroup``).
+        case localWrite
         /// Downloads and uploads, one at a time.
         case sync
     }
 
+    /// Completes a job whose work is done: with its own result, or with the error given (the
+    /// commit of its group failed, so its change is not in the store).
+    typealias Finish = @Sendable (ODataError?) -> Void
+
     let handle: RequestHandle
     /// The lane, decided once the store is open (a request's route depends on the model).
     let lane: @Sendable (OpenedStore) -> Lane
-    /// Does the work and completes; runs only after `handle.begin()` returned true.
-    let run: @Sendable (OpenedStore) -> Void
+    /// Does the work and returns how to complete; runs only after `handle.begin()` returned true.
+    let perform: @Sendable (OpenedStore) -> Finish
     /// Completes with an error instead (the store failed to open, or is closed).
     let fail: @Sendable (ODataError) -> Void
+
+    /// Does the work and completes at once.
+    func run(_ store: OpenedStore) { perform(store)(nil) }
 }

@@ -104,10 +104,12 @@ struct LocalWriter {
         let names = body.columnOrder
         let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
         let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let insert = try db.prepare("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \"_ood_id\"")
-        try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
-        guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-        let id = insert.int(at: 0)
+        let id = try db.withCachedStatement("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \"_ood_id\"") {
+            insert throws(ODataError) -> Int64 in
+            try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
+            guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
+            return insert.int(at: 0)
+        }
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
             entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID), in: db)
@@ -180,13 +182,14 @@ struct LocalWriter {
             throw ODataError(.unsupported, "\(table.entitySet) has no key, so its entities cannot be addressed")
         }
         let conditions = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
-        let select = try db.prepare("""
+        return try db.withCachedStatement("""
             SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
             WHERE \(conditions.joined(separator: " AND ")) AND "_ood_change" IS NOT 'deleted'
-            """)
-        try select.bind(key)
-        guard try select.step() else { return nil }
-        return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key, isSynced: select.int(at: 2) != 0)
+            """) { select throws(ODataError) -> Row? in
+            try select.bind(key)
+            guard try select.step() else { return nil }
+            return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key, isSynced: select.int(at: 2) != 0)
+        }
     }
 }
 

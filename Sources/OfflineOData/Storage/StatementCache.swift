@@ -1,5 +1,6 @@
-/// Prepared statements kept per SQL text, least recently used first out, so repeated reads skip
-/// SQLite's parse and plan. Tied to one connection: using another one empties it.
+/// Prepared statements kept per SQL text, least recently used first out, so repeated reads (and
+/// the few statements of a local write) skip SQLite's parse and plan. Tied to one connection:
+/// using another one empties it.
 final class StatementCache {
     private var entries: [String: (statement: Statement, lastUse: UInt64)] = [:]
     private var clock: UInt64 = 0
