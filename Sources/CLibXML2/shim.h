@@ -1,5 +1,11 @@
 #ifndef OOD_CLIBXML2_SHIM_H
 #define OOD_CLIBXML2_SHIM_H
+/* Debian's libxml2 is built with ICU, so its encoding.h includes the system's ICU headers. A Swift
+   program that imports Foundation (which carries its own ICU) beside OfflineOData would then see
+   two different definitions of UErrorCode and fail to build. The engine uses no encoding handler
+   (the one structure whose layout depends on this), so the ICU parts are left out of its view. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlreader.h>
