@@ -32,9 +32,9 @@
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
- *   (ood_request, ood_request_with_headers, ood_route, ood_download, ood_upload, ood_explain,
- *   ood_store_status, ood_error_archive, ood_error_archive_delete, ood_request_queue,
- *   ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
+ *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_route, ood_download,
+ *   ood_upload, ood_explain, ood_store_status, ood_error_archive, ood_error_archive_delete,
+ *   ood_request_queue, ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
  *   (ood_request_async, ood_request_start, ood_call_cancel) and ood_subscribe /
  *   ood_subscription_free work.
  *
@@ -392,6 +392,20 @@ OOD_API ood_status ood_request_async(ood_store *store, const char *method, const
  */
 OOD_API ood_status ood_request_with_headers(ood_store *store, const char *method, const char *url, const char *body,
                                             const char *const *headers, ood_result **out);
+
+/**
+ * Like ood_request_with_headers(), for a write that belongs to a transaction: the writes with the
+ * same `transaction_id` are uploaded in one change set, applied or refused together, when the
+ * store uploads with `$batch` grouped by transaction (ood_options_set_batch()). Offline, each
+ * write still applies at once.
+ *
+ * @param transaction_id The caller's name for the transaction, not empty.
+ * @return As ood_request(); OOD_MISUSE also for a NULL or empty `transaction_id`.
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_request_in_transaction(ood_store *store, const char *transaction_id, const char *method,
+                                              const char *url, const char *body, const char *const *headers,
+                                              ood_result **out);
 
 /** An asynchronous request started with ood_request_start(), for cancelling it. Opaque. */
 typedef struct ood_call ood_call;

@@ -1,8 +1,9 @@
 import COfflineODataHeader
 import OfflineOData
 
-// OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), and
-// with extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`).
+// OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), with
+// extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`), and as
+// part of a transaction of the upload (`ood_request_in_transaction`).
 
 /// What an `ood_call *` points to: an asynchronous request in flight, so C can cancel it.
 final class CallHandle {
@@ -39,22 +40,30 @@ private func headers(_ function: String, _ list: UnsafePointer<UnsafePointer<CCh
 
 /// The request the C arguments describe, checked.
 private func request(_ function: String, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
-                     _ body: UnsafePointer<CChar>?,
-                     _ headerList: UnsafePointer<UnsafePointer<CChar>?>?) throws(ODataError) -> ODataRequest {
+                     _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                     transactionID: String? = nil) throws(ODataError) -> ODataRequest {
     ODataRequest(method: try text(function, "method", method), url: try text(function, "url", url),
-                 body: body.map { Array(String(cString: $0).utf8) }, headers: try headers(function, headerList))
+                 body: body.map { Array(String(cString: $0).utf8) }, headers: try headers(function, headerList),
+                 transactionID: transactionID)
 }
 
-/// Runs a request and waits: the one body of `ood_request` and `ood_request_with_headers`.
+/// Runs a request and waits: the one body of `ood_request`, `ood_request_with_headers` and
+/// `ood_request_in_transaction`.
 private func runRequest(_ function: String, _ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
                         _ url: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?,
                         _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
-                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+                        _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                        transactionID: UnsafePointer<CChar>? = nil) -> ood_status {
     out?.pointee = nil
     guard let out else { return misuse("\(function): out is NULL") }
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore(function, store)
-        let response = try target.executeAndWait(try request(function, method, url, body, headerList))
+        var transaction: String?
+        if let transactionID {
+            transaction = String(cString: transactionID)
+            guard transaction?.isEmpty == false else { throw ODataError(.misuse, "\(function): transaction_id is empty") }
+        }
+        let response = try target.executeAndWait(try request(function, method, url, body, headerList, transactionID: transaction))
         out.pointee = ResultHandle(response).retainedPointer()
     }
 }
@@ -87,6 +96,18 @@ public func cRequestWithHeaders(_ store: OpaquePointer?, _ method: UnsafePointer
                                 _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
                                 _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
     runRequest("ood_request_with_headers", store, method, url, body, headerList, out)
+}
+
+@_cdecl("ood_request_in_transaction")
+public func cRequestInTransaction(_ store: OpaquePointer?, _ transactionID: UnsafePointer<CChar>?,
+                                  _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                                  _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    guard transactionID != nil else {
+        out?.pointee = nil
+        return misuse("ood_request_in_transaction: transaction_id is NULL")
+    }
+    return runRequest("ood_request_in_transaction", store, method, url, body, headerList, out, transactionID: transactionID)
 }
 
 @_cdecl("ood_request_async")

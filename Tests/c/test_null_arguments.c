@@ -153,6 +153,12 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_request_with_headers(store, NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
     MISUSE(ood_request_with_headers(store, "GET", NULL, NULL, NULL, &result), "url");
     MISUSE(ood_request_with_headers(store, "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
+    MISUSE(ood_request_in_transaction(NULL, "t", "GET", "TravelagencyCollection", NULL, NULL, &result), "store");
+    MISUSE(ood_request_in_transaction(store, NULL, "GET", "TravelagencyCollection", NULL, NULL, &result), "transaction_id");
+    MISUSE(ood_request_in_transaction(store, "", "GET", "TravelagencyCollection", NULL, NULL, &result), "transaction_id");
+    MISUSE(ood_request_in_transaction(store, "t", NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
+    MISUSE(ood_request_in_transaction(store, "t", "GET", NULL, NULL, NULL, &result), "url");
+    MISUSE(ood_request_in_transaction(store, "t", "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
     /* body and headers may be NULL. */
     CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection/$count", NULL, NULL, &result) == OOD_OK);
     CHECK(ood_result_status(result) == 200 && strcmp(ood_result_body(result, NULL), "0") == 0);

@@ -258,13 +258,19 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(ood_undo(store, "TravelagencyCollection", &json) == OOD_SEMANTIC);
     CHECK(ood_undo(store, NULL, &json) == OOD_MISUSE);
 
-    /* Two creates in one transaction-less $batch upload (ood_options_set_batch above). */
-    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"99000078\",\"name\":\"B1\",\"country\":\"US\"}",
-                      &result) == OOD_OK);
+    /* Two creates in one transaction, uploaded as one change set of a $batch (ood_options_set_batch above). */
+    CHECK(ood_request_in_transaction(store, "tx-1", "POST", "TravelagencyCollection",
+                                     "{\"agencynum\":\"99000078\",\"name\":\"B1\",\"country\":\"US\"}", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 201);
     ood_result_free(result);
-    CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"99000079\",\"name\":\"B2\",\"country\":\"US\"}",
-                      &result) == OOD_OK);
+    CHECK(ood_request_in_transaction(store, "tx-1", "POST", "TravelagencyCollection",
+                                     "{\"agencynum\":\"99000079\",\"name\":\"B2\",\"country\":\"US\"}", headers, &result) == OOD_OK);
     ood_result_free(result);
+    char *queue = NULL;
+    CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
+    CHECK(queue && strstr(queue, "\"transactionID\":\"tx-1\"") != NULL);
+    CHECK(queue && strstr(strstr(queue, "\"transactionID\":\"tx-1\"") + 1, "\"transactionID\":\"tx-1\"") != NULL);
+    ood_string_free(queue);
     long sent = -1, archived = -1;
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
     ood_store_close(store);

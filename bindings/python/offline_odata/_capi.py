@@ -155,6 +155,13 @@ ood_request_async = _declare("ood_request_async", c_int,
 ood_request_with_headers = _declare("ood_request_with_headers", c_int,
                                     [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
                                     status=True)
+# ood_status ood_request_in_transaction(ood_store *store, const char *transaction_id, const char *method,
+#                                       const char *url, const char *body, const char *const *headers,
+#                                       ood_result **out);
+ood_request_in_transaction = _declare("ood_request_in_transaction", c_int,
+                                      [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p),
+                                       POINTER(c_void_p)],
+                                      status=True)
 # ood_status ood_request_start(ood_store *store, const char *method, const char *url, const char *body,
 #                              const char *const *headers, ood_completion completion, void *payload,
 #                              ood_call **out);

@@ -381,18 +381,23 @@ class Store:
 
     # ---- requests ----------------------------------------------------------------------
 
-    def _request(self, method: bytes, url: bytes, body: Optional[bytes], headers: Any, out: c_void_p) -> None:
-        """``ood_request`` (or ``ood_request_with_headers`` with headers), counted as a call in progress."""
+    def _request(self, method: bytes, url: bytes, body: Optional[bytes], headers: Any, out: c_void_p,
+                 transaction: Optional[bytes] = None) -> None:
+        """``ood_request`` (``ood_request_with_headers`` with headers, ``ood_request_in_transaction``
+        with a transaction), counted as a call in progress."""
         handle = self._begin()
         try:
-            if headers is None:
+            if transaction is not None:
+                _capi.ood_request_in_transaction(handle, transaction, method, url, body, headers, byref(out))
+            elif headers is None:
                 _capi.ood_request(handle, method, url, body, byref(out))
             else:
                 _capi.ood_request_with_headers(handle, method, url, body, headers, byref(out))
         finally:
             self._end()
 
-    def execute(self, method: str, url: str, body: Body = None, *, headers: Headers = None) -> Result:
+    def execute(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
+                transaction: Optional[str] = None) -> Result:
         """Runs one OData request and waits for its answer, routed as the store's mode says.
 
         Args:
@@ -402,6 +407,9 @@ class Store:
             headers: extra headers for the service (``If-Match``, ``Prefer``, ...): a mapping of
                 name -> value or a sequence of (name, value) pairs. They add to the ``headers``
                 option of the store for this request.
+            transaction: a name for the transaction this write belongs to: writes with the same
+                name are uploaded in one change set, applied or refused together, when the store
+                uploads with ``batch_size`` and ``group_by_transaction``.
 
         Raises:
             QuerySyntaxError: the URL is not well formed (``offset`` says where).
@@ -416,8 +424,9 @@ class Store:
         raw_url = _capi.encode(url, "url")
         raw_body = _body_bytes(body)
         raw_headers = _header_lines(headers)
+        raw_transaction = None if transaction is None else _capi.encode(transaction, "transaction")
         out = c_void_p()
-        self._request(raw_method, raw_url, raw_body, raw_headers, out)
+        self._request(raw_method, raw_url, raw_body, raw_headers, out, raw_transaction)
         return Result._take(out.value)
 
     def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[Value, str]:
@@ -442,31 +451,33 @@ class Store:
             _capi.ood_result_free(out)
         return unwrap(body, content_type.decode("ascii", "replace"))
 
-    def create(self, entity_set: str, entity: Dict[str, Any], *, headers: Headers = None) -> Value:
+    def create(self, entity_set: str, entity: Dict[str, Any], *, headers: Headers = None,
+               transaction: Optional[str] = None) -> Value:
         """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored.
 
-        ``headers`` are extra headers for the service, as for :meth:`execute`.
+        ``headers`` and ``transaction`` as for :meth:`execute`.
         """
         if not isinstance(entity, dict):
             raise TypeError("entity must be a dict")
-        return self.execute("POST", entity_set, entity, headers=headers).value()
+        return self.execute("POST", entity_set, entity, headers=headers, transaction=transaction).value()
 
     def update(self, url: str, changes: Dict[str, Any], *, method: str = "PATCH",
-               headers: Headers = None) -> Value:
+               headers: Headers = None, transaction: Optional[str] = None) -> Value:
         """Changes the entity at ``url`` (PATCH by default; PUT replaces, MERGE is V2's PATCH).
 
         Returns the entity when the answer carries one, else None. ``headers`` are extra headers
-        for the service (``If-Match`` for instance), as for :meth:`execute`.
+        for the service (``If-Match`` for instance) and ``transaction`` its transaction, as for
+        :meth:`execute`.
         """
         if not isinstance(changes, dict):
             raise TypeError("changes must be a dict")
         if method.upper() not in ("PATCH", "PUT", "MERGE"):
             raise ValueError("method must be PATCH, PUT or MERGE")
-        return self.execute(method, url, changes, headers=headers).value()
+        return self.execute(method, url, changes, headers=headers, transaction=transaction).value()
 
-    def delete(self, url: str, *, headers: Headers = None) -> None:
-        """Deletes the entity at ``url``; ``headers`` as for :meth:`execute`."""
-        self.execute("DELETE", url, headers=headers)
+    def delete(self, url: str, *, headers: Headers = None, transaction: Optional[str] = None) -> None:
+        """Deletes the entity at ``url``; ``headers`` and ``transaction`` as for :meth:`execute`."""
+        self.execute("DELETE", url, headers=headers, transaction=transaction)
 
     def submit(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
                callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> RequestFuture:

@@ -1,7 +1,7 @@
 """Uploading the request queue in ``$batch`` requests (``batch_size``, ``group_by_transaction``)."""
 import pytest
 
-from offline_odata import MisuseError, OnlineStore, Store
+from offline_odata import MisuseError, Mode, OnlineStore, Store
 from conftest import US_AGENCIES
 
 NEW = [{"agencynum": "99000031", "name": "Batch One", "city": "Boston", "country": "US"},
@@ -64,3 +64,26 @@ def test_the_batch_fields_default_to_one_request_at_a_time():
     from offline_odata import Options
     options = Options()
     assert options.batch_size == 0 and options.group_by_transaction is False
+
+
+@pytest.mark.parametrize("transaction, change_sets", [(None, 2), ("agencies", 1)])
+def test_writes_of_one_transaction_go_in_one_change_set(proxy, tmp_path, transaction, change_sets):
+    with Store.open(tmp_path / "transaction.store", service_root=proxy.root, batch_size=10, group_by_transaction=True,
+                    defining_requests={"Agencies": US_AGENCIES}) as store:
+        for entity in NEW:
+            store.create("TravelagencyCollection", entity, transaction=transaction)
+        assert [queued["transactionID"] for queued in store.request_queue()] == [transaction, transaction]
+        before = len(proxy.requests)
+        assert store.upload() == (2, 0)
+    batch = [seen for seen in proxy.requests[before:] if seen.method == "POST"]
+    assert len(batch) == 1
+    assert batch[0].body.decode("utf-8").count("boundary=changeset") == change_sets
+
+
+@pytest.mark.parametrize("transaction, error", [("", MisuseError), (7, TypeError)])
+def test_a_bad_transaction_name_is_refused(store_path, transaction, error):
+    from conftest import metadata
+    with Store.open(store_path, metadata=metadata("v4"), mode=Mode.OFFLINE) as store:
+        with pytest.raises(error):
+            store.create("TravelagencyCollection", NEW[0], transaction=transaction)
+        assert store.request_queue() == []
