@@ -32,15 +32,13 @@ struct LocalUndo {
 
     func undo(url: String, on db: SQLiteConnection) throws(ODataError) -> UndoOutcome {
         let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
-        guard case .entity = bound.target, let path = bound.path, path.steps.isEmpty, let given = path.rootKey else {
+        guard case .entity = bound.target, let path = bound.path, path.steps.isEmpty, path.rootKey != nil else {
             throw ODataError(.semantic, "an undo addresses one entity by its key, like TravelagencyCollection('00000001')")
         }
         guard let table = schema.table(forEntitySet: path.entitySet) else {
             throw ODataError(.internalError, "entity set '\(path.entitySet)' has no table")
         }
-        let key = table.keyColumns.map { column in
-            given.first { $0.property == column.name }.map { SQLValue(bound: $0.value) } ?? .null
-        }
+        let key = table.keyValues(of: path)
         return try db.transaction { () throws(ODataError) -> UndoOutcome in
             guard let id = try entityID(key: key, in: table, on: db) else {
                 throw ODataError(.notFound, "\(table.entitySet) has no entity with this key in the store")
@@ -66,12 +64,8 @@ struct LocalUndo {
     /// The entity with this key; one that is changed or in error first (a key deleted offline and
     /// created again has two rows: the newer one is undone first).
     private func entityID(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Int64? {
-        guard !table.keyColumns.isEmpty else {
-            throw ODataError(.unsupported, "\(table.entitySet) has no key, so its entities cannot be addressed")
-        }
-        let conditions = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
         let select = try db.prepare("""
-            SELECT "_ood_id" FROM \(table.quotedName) WHERE \(conditions.joined(separator: " AND "))
+            SELECT "_ood_id" FROM \(table.quotedName) WHERE \(try table.keyCondition())
             ORDER BY "_ood_change" IS NULL AND "_ood_error" = 0, "_ood_id" DESC LIMIT 1
             """)
         try select.bind(key)

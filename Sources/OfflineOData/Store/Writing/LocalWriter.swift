@@ -166,11 +166,7 @@ struct LocalWriter {
     }
 
     private func requireRow(_ path: BoundPath, in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row {
-        let given = path.rootKey ?? []
-        let key = table.keyColumns.map { column in
-            given.first { $0.property == column.name }.map { SQLValue(bound: $0.value) } ?? .null
-        }
-        guard let row = try existingRow(key: key, in: table, on: db) else {
+        guard let row = try existingRow(key: table.keyValues(of: path), in: table, on: db) else {
             throw ODataError(.notFound, "\(table.entitySet) has no entity with this key in the store")
         }
         return row
@@ -178,13 +174,9 @@ struct LocalWriter {
 
     /// The entity with this key that is not deleted locally, if the store has it.
     private func existingRow(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row? {
-        guard !table.keyColumns.isEmpty else {
-            throw ODataError(.unsupported, "\(table.entitySet) has no key, so its entities cannot be addressed")
-        }
-        let conditions = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }
         return try db.withCachedStatement("""
             SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
-            WHERE \(conditions.joined(separator: " AND ")) AND "_ood_change" IS NOT 'deleted'
+            WHERE \(try table.keyCondition()) AND "_ood_change" IS NOT 'deleted'
             """) { select throws(ODataError) -> Row? in
             try select.bind(key)
             guard try select.step() else { return nil }
