@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "offline_odata.h"
 #include "check.h"
+#include "read_file.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -71,23 +72,6 @@ static void test_closing_with_requests_pending(ood_options *options) {
     printf("closing with %d requests pending: %d answered, %d failed as closed\n", REQUESTS,
            pending_done - pending_failed, pending_failed);
     pthread_mutex_unlock(&pending_lock);
-}
-
-static char *read_file(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (text && fread(text, 1, (size_t)size, file) == (size_t)size) {
-        text[size] = 0;
-    } else {
-        free(text);
-        text = NULL;
-    }
-    fclose(file);
-    return text;
 }
 
 static void test_options(ood_options *options) {

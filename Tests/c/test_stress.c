@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp, usleep */
 #include "offline_odata.h"
 #include "check.h"
+#include "read_file.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -97,19 +98,6 @@ static void *worker(void *argument) {
         ood_result_free(result);
     }
     return NULL;
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) size = 0;
-    if (text) text[size] = 0;
-    fclose(f);
-    return text;
 }
 
 int main(int argc, char **argv) {
