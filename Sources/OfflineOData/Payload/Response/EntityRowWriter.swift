@@ -105,6 +105,7 @@ struct EntityRowWriter {
             }
             writer.endObject()
         }
+        writeLocalState(row, to: &writer)
         try writeProperties(row, layout, to: &writer)
         for navigation in layout.navigations {
             if let related = expanded.first(where: { $0.name == navigation.name }) {
@@ -121,6 +122,30 @@ struct EntityRowWriter {
             }
         }
         writer.endObject()
+    }
+
+    static let isLocalKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.isLocal")
+    static let hasPendingChangesKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.hasPendingChanges")
+    static let inErrorStateKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.inErrorState")
+
+    /// The entity's pending state as instance annotations of SAP's offline vocabulary, written only
+    /// when true (a synced entity looks as the service gives it): `isLocal` (created offline, not
+    /// uploaded), `hasPendingChanges` (a change waits in the queue), `inErrorState` (the service
+    /// refused one; see the error archive). The same tests are `$filter` functions (`sap.islocal()`).
+    private func writeLocalState(_ row: Statement, to writer: inout JSONWriter) {
+        let change = idColumn + 3, error = idColumn + 4
+        if row.columnType(at: change) != SQLITE_NULL {
+            if row.text(at: change) == LocalChange.created.rawValue {
+                writer.writeKey(Self.isLocalKey)
+                writer.writeBool(true)
+            }
+            writer.writeKey(Self.hasPendingChangesKey)
+            writer.writeBool(true)
+        }
+        if row.int(at: error) != 0 {
+            writer.writeKey(Self.inErrorStateKey)
+            writer.writeBool(true)
+        }
     }
 
     func writeProperties(_ row: Statement, _ layout: EntityLayout, to writer: inout JSONWriter) throws(ODataError) {

@@ -51,6 +51,29 @@ public enum LocalStateTest: Sendable {
     case isLocal
     /// Any pending local change (created, updated or deleted).
     case hasPendingChanges
+    /// The service refused an uploaded change of the entity; the request waits in the error archive.
+    case inErrorState
+}
+
+extension LocalStateTest {
+    /// The `$filter` function's name, as SAP's offline store spells it.
+    var functionName: String {
+        switch self {
+        case .isLocal: return "sap.islocal"
+        case .hasPendingChanges: return "sap.hasPendingChanges"
+        case .inErrorState: return "sap.inerrorstate"
+        }
+    }
+
+    /// The test a function name (lowercased) asks for; nil for any other name.
+    init?(functionName lowered: String) {
+        switch lowered {
+        case "sap.islocal": self = .isLocal
+        case "sap.haspendingchanges": self = .hasPendingChanges
+        case "sap.inerrorstate": self = .inErrorState
+        default: return nil
+        }
+    }
 }
 
 /// The type of a bound expression.

@@ -153,7 +153,7 @@ extension BoundRequest {
         case .count:
             node("count")
         case .localState(let test, _):
-            node(test == .isLocal ? "sap.islocal" : "sap.hasPendingChanges")
+            node(test.functionName)
         case .isOf(let types, _):
             node("isof")
             writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))

@@ -62,11 +62,10 @@ extension ExpressionBinder {
             }
             if name.contains(".") {
                 let lowered = name.lowercased()
-                if lowered == "sap.islocal" || lowered == "sap.haspendingchanges" {
+                if let test = LocalStateTest(functionName: lowered) {
                     guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
                         throw binder.semantic("\(name)() takes no arguments and applies to the entity itself", at: segment.range)
                     }
-                    let test: LocalStateTest = lowered == "sap.islocal" ? .isLocal : .hasPendingChanges
                     return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
                 }
                 if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {

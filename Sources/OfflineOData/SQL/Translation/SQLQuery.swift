@@ -2,7 +2,7 @@
 ///
 /// Every value of the request is a parameter (`?1`, `?2`, ...; a number may be used more than once
 /// in the text); identifiers come only from the store schema, quoted. The result columns are
-/// `_ood_id`, `_ood_etag`, `_ood_type`, then ``columns`` in order (an expand query has the parent's
+/// `_ood_id`, `_ood_etag`, `_ood_type`, `_ood_change`, `_ood_error` (the system columns), then ``columns`` in order (an expand query has the parent's
 /// `_ood_id` first, see ``leadingColumns``).
 struct SQLQuery {
     var sql: String
@@ -16,7 +16,7 @@ struct SQLQuery {
     /// For an expand query: the index in ``parameters`` of the first parent `_ood_id` placeholder.
     var parentIDStart: Int = 0
 
-    static let systemColumnCount = 3
+    static let systemColumnCount = 5
 }
 
 /// What the store runs for a read, for an explain call: the SQL text and its parameters shown as

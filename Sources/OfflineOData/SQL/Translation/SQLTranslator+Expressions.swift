@@ -67,7 +67,11 @@ extension SQLTranslator {
             return try countSQL(source, scopes)
         case .localState(let test, let scope):
             let alias = try entityAlias(scope, scopes)
-            return test == .isLocal ? "(\(alias).\"_ood_change\" IS 'created')" : "(\(alias).\"_ood_change\" IS NOT NULL)"
+            switch test {
+            case .isLocal: return "(\(alias).\"_ood_change\" IS 'created')"
+            case .hasPendingChanges: return "(\(alias).\"_ood_change\" IS NOT NULL)"
+            case .inErrorState: return "(\(alias).\"_ood_error\" <> 0)"
+            }
         case .isOf(let types, let scope):
             guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
                 throw ODataError(.internalError, "isof without an entity scope")
