@@ -20,6 +20,9 @@ public struct QueuedRequest: Sendable, Equatable {
     /// Requests with the same transaction id are uploaded in one change set.
     public var transactionID: String?
     public var createdAt: String
+    /// When the upload first sent it (an HTTP date), for services that take repeatable requests;
+    /// nil until then.
+    public var firstSent: String?
 
     public init(id: Int64 = 0, method: String, url: String, body: String? = nil, headers: String? = nil,
                 entitySet: String? = nil, entityID: Int64? = nil, etag: String? = nil,
@@ -53,7 +56,7 @@ public struct ArchivedRequest: Sendable, Equatable {
 /// disagree after a crash.
 enum RequestQueueTable {
     private static let columns =
-        "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at"
+        "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at, first_sent"
 
     /// Appends `request` (its `id` and, if empty, `createdAt` are assigned) and returns its id.
     @discardableResult
@@ -96,6 +99,12 @@ enum RequestQueueTable {
 
     static func count(in db: SQLiteConnection) throws(ODataError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM ood_request_queue") ?? 0)
+    }
+
+    /// Records, for each request not sent before, that it is first sent at `date`.
+    static func markFirstSent(ids: [Int64], date: String, in db: SQLiteConnection) throws(ODataError) {
+        let update = try db.prepare("UPDATE ood_request_queue SET first_sent = ?2 WHERE id = ?1 AND first_sent IS NULL")
+        for id in ids { try update.run([.integer(id), .text(date)]) }
     }
 
     /// Removes a request the service accepted.
@@ -163,8 +172,8 @@ enum RequestQueueTable {
         while try statement.step() {
             result.append(ArchivedRequest(
                 request: request(from: statement),
-                httpStatus: statement.isNull(at: 11) ? nil : Int(statement.int(at: 11)),
-                message: statement.text(at: 12) ?? "", failedAt: statement.text(at: 13) ?? ""))
+                httpStatus: statement.isNull(at: 12) ? nil : Int(statement.int(at: 12)),
+                message: statement.text(at: 13) ?? "", failedAt: statement.text(at: 14) ?? ""))
         }
         return result
     }
@@ -179,11 +188,13 @@ enum RequestQueueTable {
 
     private static func request(from statement: Statement) -> QueuedRequest {
         func optionalInt(_ column: Int) -> Int64? { statement.isNull(at: column) ? nil : statement.int(at: column) }
-        return QueuedRequest(
+        var request = QueuedRequest(
             id: statement.int(at: 0), method: statement.text(at: 1) ?? "", url: statement.text(at: 2) ?? "",
             body: statement.text(at: 3), headers: statement.text(at: 4), entitySet: statement.text(at: 5),
             entityID: optionalInt(6), etag: statement.text(at: 7), contentID: statement.text(at: 8),
             transactionID: statement.text(at: 9), createdAt: statement.text(at: 10) ?? "")
+        request.firstSent = statement.text(at: 11)
+        return request
     }
 
     private static func values(of request: QueuedRequest) -> [SQLValue] {

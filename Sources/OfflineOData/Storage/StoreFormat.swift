@@ -86,5 +86,11 @@ enum StoreFormat {
             PRIMARY KEY (entity_set, entity_id, property)
         ) WITHOUT ROWID;
         """,
+        // 4: when a queued request was first sent, for `Repeatability-First-Sent` (a retry sends
+        //    the first attempt's date, so the service can tell it is the same request).
+        """
+        ALTER TABLE ood_request_queue ADD COLUMN first_sent TEXT;
+        ALTER TABLE ood_error_archive ADD COLUMN first_sent TEXT;
+        """,
     ]
 }

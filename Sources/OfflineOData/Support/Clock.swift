@@ -18,3 +18,16 @@ func utcTimestamp() -> String {
     return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
         + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(milliseconds, 3))Z"
 }
+
+/// The current time as an HTTP date (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`).
+func httpDateNow() -> String {
+    var seconds = time(nil)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let day = days.indices.contains(Int(parts.tm_wday)) ? days[Int(parts.tm_wday)] : "Sun"
+    let month = months.indices.contains(Int(parts.tm_mon)) ? months[Int(parts.tm_mon)] : "Jan"
+    return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+}

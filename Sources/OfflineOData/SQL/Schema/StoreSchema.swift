@@ -13,6 +13,8 @@
 ///   index: its entities are read as a collection and cannot be addressed by key.
 public struct StoreSchema: Sendable {
     public let tables: [EntitySetTable]
+    /// The model the tables come from (the upload asks it, say, which sets take repeatable requests).
+    let model: MetadataModel
     private let tablesByEntitySet: [String: EntitySetTable]
 
     static let maximumComplexDepth = 8
@@ -34,6 +36,7 @@ public struct StoreSchema: Sendable {
             tables.append(try Self.table(for: entitySet, of: type, in: model))
         }
         self.tables = tables
+        self.model = model
         var byName: [String: EntitySetTable] = [:]
         for table in tables { byName[table.entitySet] = table }
         tablesByEntitySet = byName

@@ -10,8 +10,9 @@
 ///   later upload retries it; the error says so.
 ///
 /// A request the service applied but whose answer was lost (the connection broke, the process
-/// was killed before the answer was recorded) stays queued and is sent again; services that
-/// support `Repeatability-Request-ID` could apply it once — not sent yet.
+/// was killed before the answer was recorded) stays queued and is sent again; a service that
+/// declares repeatable requests gets the same `Repeatability-Request-ID` again and applies it
+/// once (``RepeatableRequests``).
 struct Uploader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -27,14 +28,16 @@ struct Uploader {
         var csrf = CSRFToken()
         var sent = 0
         var archived = 0
-        while let request = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
+        let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
+        while let queued = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
+            let request = try repeatable.stamped([queued], file: file).first ?? queued
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
-                    try send(request, csrf: token, cancellation: cancellation)
+                    try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
                 }
             } catch {
                 // A timeout or a broken connection says what happened, and that nothing was lost.
@@ -67,7 +70,8 @@ struct Uploader {
         return UploadOutcome(sent: sent, archived: archived)
     }
 
-    private func send(_ request: QueuedRequest, csrf: String?, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+    private func send(_ request: QueuedRequest, csrf: String?, extraHeaders: [HTTPHeader],
+                      cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
         var headers = [HTTPHeader("Accept", "application/json")]
         if request.body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
         switch dialect {
@@ -76,6 +80,7 @@ struct Uploader {
         }
         if let etag = request.etag, request.method != "POST" { headers.append(HTTPHeader("If-Match", etag)) }
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
+        headers += extraHeaders
         return try transport.send(HTTPRequest(method: request.method, url: ServiceURL.resolve(request.url, against: serviceRoot),
                                               headers: headers, body: request.body.map { Array($0.utf8) }),
                                   cancellation: cancellation)

@@ -13,7 +13,8 @@ struct BatchRequestBuilder {
         var contentType: String
     }
 
-    func build(_ changeSets: [[PlannedRequest]]) -> Built {
+    /// - Parameter headers: extra headers of each request (its repeatability, say).
+    func build(_ changeSets: [[PlannedRequest]], headers: (QueuedRequest) -> [HTTPHeader] = { _ in [] }) -> Built {
         let everyBody = changeSets.flatMap { $0.compactMap(\.request.body) }
         let batch = unusedBoundary("batch", in: everyBody)
         var text = ""
@@ -26,7 +27,7 @@ struct BatchRequestBuilder {
                 text += "Content-Type: application/http\r\n"
                 text += "Content-Transfer-Encoding: binary\r\n"
                 text += "Content-ID: \(planned.contentID)\r\n\r\n"
-                text += requestText(planned)
+                text += requestText(planned, headers: headers(planned.request))
                 text += "\r\n"
             }
             text += "--\(inner)--\r\n"
@@ -36,12 +37,13 @@ struct BatchRequestBuilder {
     }
 
     /// The request line, headers, empty line and body of one request.
-    private func requestText(_ planned: PlannedRequest) -> String {
+    private func requestText(_ planned: PlannedRequest, headers: [HTTPHeader]) -> String {
         let request = planned.request
         var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
         text += "Accept: application/json\r\n"
         if request.body != nil { text += "Content-Type: application/json\r\n" }
         if let etag = planned.ifMatch { text += "If-Match: \(etag)\r\n" }
+        for header in headers { text += "\(header.name): \(header.value)\r\n" }
         text += "\r\n"
         if let body = request.body { text += body }
         return text

@@ -30,16 +30,18 @@ struct BatchUploader {
         var sent = 0
         var archived = 0
         func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
+        let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         while true {
-            let chunk = try file.withConnection { db throws(ODataError) in try RequestQueueTable.first(max(batchSize, 1), in: db) }
-            if chunk.isEmpty { break }
+            let queued = try file.withConnection { db throws(ODataError) in try RequestQueueTable.first(max(batchSize, 1), in: db) }
+            if queued.isEmpty { break }
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
+            let chunk = try repeatable.stamped(queued, file: file)
             // SAP Gateway-like V2 services fail on `$<n>` references (see Tests/backends/README.md);
             // there the entity's key URL works, as its POST precedes it in the same change set.
             let plan = ChangeSetPlan.plan(chunk, groupByTransaction: groupByTransaction, contentIDReferences: dialect == .v4)
-            let built = builder.build(plan)
+            let built = builder.build(plan, headers: repeatable.headers(for:))
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Repeatable requests (OASIS Repeatable Requests 1.0) for services whose `$metadata` declares
+/// them (``MetadataModel/supportsRepeatableRequests(entitySet:)``): a request the service applied
+/// but whose answer was lost stays queued and is sent again, and the service, seeing the same
+/// `Repeatability-Request-ID`, answers it without applying it twice.
+///
+/// The id is the store's client id (random, made once per store) and the queue id, which the
+/// store never reuses (AUTOINCREMENT), so it is unique for all time. `Repeatability-First-Sent`
+/// is the date of the first attempt: it is written to the queue, durably, before the request
+/// leaves, so a retry after a crash sends the same date.
+struct RepeatableRequests {
+    let model: MetadataModel
+    let clientID: String
+
+    static let clientIDKey = "repeatability_client_id"
+
+    /// The store's client id, made on first use.
+    static func load(model: MetadataModel, file: StoreFile) throws(ODataError) -> RepeatableRequests {
+        let clientID = try file.withConnection { db throws(ODataError) -> String in
+            if let known = try StoreInfoTable.value(clientIDKey, in: db) { return known }
+            let made = randomHex(bytes: 16)
+            try StoreInfoTable.setValue(made, for: clientIDKey, in: db)
+            return made
+        }
+        return RepeatableRequests(model: model, clientID: clientID)
+    }
+
+    func applies(to request: QueuedRequest) -> Bool {
+        request.entitySet.map { model.supportsRepeatableRequests(entitySet: $0) } ?? false
+    }
+
+    /// `requests` with their first-sent dates, stamping (and committing) now for those the
+    /// service will see for the first time. Call it just before sending them.
+    func stamped(_ requests: [QueuedRequest], file: StoreFile) throws(ODataError) -> [QueuedRequest] {
+        let fresh = requests.filter { $0.firstSent == nil && applies(to: $0) }
+        guard !fresh.isEmpty else { return requests }
+        let now = httpDateNow()
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in
+                try RequestQueueTable.markFirstSent(ids: fresh.map(\.id), date: now, in: db)
+            }
+        }
+        return requests.map { request in
+            var request = request
+            if request.firstSent == nil && applies(to: request) { request.firstSent = now }
+            return request
+        }
+    }
+
+    /// The headers that make `request` repeatable; none when the service does not take them for
+    /// its entity set (or it was never stamped).
+    func headers(for request: QueuedRequest) -> [HTTPHeader] {
+        guard applies(to: request), let firstSent = request.firstSent else { return [] }
+        return [HTTPHeader("Repeatability-Request-ID", "\(clientID)-\(request.id)"),
+                HTTPHeader("Repeatability-Client-ID", clientID),
+                HTTPHeader("Repeatability-First-Sent", firstSent)]
+    }
+
+    private static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        return String((0..<(count * 2)).map { _ in digits[Int(generator.next() % 16)] })
+    }
+}
