@@ -144,7 +144,7 @@ public final class OfflineStore: @unchecked Sendable {
             return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
         }
         let outcome = try write(method: method, url: url, body: body, transactionID: transactionID)
-        return StoreResponse(status: outcome.status, contentType: "application/json", body: [])
+        return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body)
     }
 
     /// What the store would do for the read `url`: the SQL and its parameters, and which defining
@@ -203,7 +203,8 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - transactionID: requests with the same id are uploaded in one change set by
     ///     `upload(batch: true, groupByTransaction: true)`.
     public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
-        let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID)
+        let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID,
+                                 serviceRoot: try serviceRoot() ?? "")
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
     }
 

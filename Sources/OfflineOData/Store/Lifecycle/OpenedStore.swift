@@ -54,7 +54,7 @@ final class OpenedStore: Sendable {
             }
             let written = try store.write(method: request.method, url: request.url, body: request.body,
                                           transactionID: request.transactionID)
-            return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: []),
+            return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body),
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }

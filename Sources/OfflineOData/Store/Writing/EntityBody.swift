@@ -62,4 +62,9 @@ struct EntityBody {
     }
 
     func value(of column: StoredColumn) -> SQLValue? { values[column.name] }
+
+    /// Sets a value the body did not give (a provisional key, say).
+    mutating func provide(_ value: SQLValue, for column: StoredColumn) {
+        if values.updateValue(value, forKey: column.name) == nil { columnOrder.append(column.name) }
+    }
 }

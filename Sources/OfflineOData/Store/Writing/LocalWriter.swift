@@ -7,6 +7,9 @@ public struct WriteOutcome: Sendable, Equatable {
     public var entityID: Int64
     /// The queued request that will make the same change on the service.
     public var queueID: Int64
+    /// For a create: the entity as stored, as the service answers a create (V4 JSON with its
+    /// context, or V2 `{"d": ...}`), provisional key and pending state included; else empty.
+    public var body: [UInt8] = []
 }
 
 /// Applies POST, PUT, PATCH, MERGE (V2) and DELETE to the store's tables and appends the request
@@ -29,6 +32,8 @@ struct LocalWriter {
     /// Queued with the request: a `$batch` upload that groups by transaction sends requests with
     /// the same id in one change set, applied or refused together.
     var transactionID: String? = nil
+    /// The service root for the V4 context and V2 `__metadata.uri` of a create's answer.
+    var serviceRoot: String = ""
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -89,11 +94,10 @@ struct LocalWriter {
 
     // MARK: - Create
 
-    private func create(_ body: EntityBody, in table: EntitySetTable, url: String, body raw: [UInt8]?,
+    private func create(_ given: EntityBody, in table: EntitySetTable, url: String, body raw: [UInt8]?,
                         on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
-        for column in table.keyColumns where (body.value(of: column) ?? .null) == .null {
-            throw ODataError(.constraint, "the key property '\(column.name)' is missing: an entity created offline needs its key")
-        }
+        var body = given
+        try ProvisionalKey.fill(&body, table: table, on: db)
         for column in table.columns where !column.isNullable && body.value(of: column) == nil
             && column.property.facets.defaultValue == nil && !table.keyColumns.contains(column) {
             throw ODataError(.constraint, "property '\(column.name)' cannot be null and has no default: the create must give it")
@@ -104,16 +108,18 @@ struct LocalWriter {
         let names = body.columnOrder
         let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
         let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let id = try db.withCachedStatement("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \"_ood_id\"") {
-            insert throws(ODataError) -> Int64 in
+        let returning = CreatedEntityAnswer.returningColumns(of: table)
+        let (id, answer) = try db.withCachedStatement("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \(returning)") {
+            insert throws(ODataError) -> (Int64, [UInt8]) in
             try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
             guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-            return insert.int(at: 0)
+            let answer = try CreatedEntityAnswer(model: model, dialect: dialect, serviceRoot: serviceRoot, table: table).body(of: insert)
+            return (insert.int(at: 0), answer)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
             entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID), in: db)
-        return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID)
+        return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID, body: answer)
     }
 
     // MARK: - Update and delete

@@ -2,15 +2,20 @@
 /// request went alone or inside a `$batch`; the caller holds the transaction.
 struct UploadRecorder {
     let schema: StoreSchema
+    let dialect: Dialect
 
-    /// The request leaves the queue and the entity takes the answer: its new ETag, its removal
-    /// after a DELETE, and no pending mark once nothing more is queued for it.
+    /// The request leaves the queue and the entity takes the answer: the key the service gave a
+    /// created entity, its new ETag, its removal after a DELETE, and no pending mark once nothing
+    /// more is queued for it.
     func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
         try RequestQueueTable.remove(id: request.id, in: db)
         guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
         if request.method == "DELETE" {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
+        }
+        if request.method == "POST" {
+            try ServerAssignedKey(table: table, dialect: dialect).adopt(from: response, entityID: id, in: db)
         }
         let newETag = Self.etag(of: response)
         if let newETag {

@@ -20,7 +20,7 @@ struct Uploader {
     let file: StoreFile
     let schema: StoreSchema
 
-    private var recorder: UploadRecorder { UploadRecorder(schema: schema) }
+    private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {

@@ -59,7 +59,7 @@ import Testing
         let queued = try #require(try f.queue().first { $0.id == write.queueID })
         try f.store.file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
-                _ = try UploadRecorder(schema: f.store.schema).archive(queued, status: 412, message: "changed by someone else", in: db)
+                _ = try UploadRecorder(schema: f.store.schema, dialect: .v4).archive(queued, status: 412, message: "changed by someone else", in: db)
             }
         }
         #expect(try f.store.file.errorArchive().count == 1)
@@ -91,7 +91,7 @@ import Testing
         let request = try #require(try f.queue().first)
         try f.store.file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
-                try UploadRecorder(schema: f.store.schema).acknowledge(request, HTTPResponse(status: 204, headers: [], body: []), in: db)
+                try UploadRecorder(schema: f.store.schema, dialect: .v4).acknowledge(request, HTTPResponse(status: 204, headers: [], body: []), in: db)
             }
         }
         #expect(try savedValues(f) == 0)

@@ -21,7 +21,7 @@ struct BatchUploader {
     var groupByTransaction = false
     var builder = BatchRequestBuilder()
 
-    private var recorder: UploadRecorder { UploadRecorder(schema: schema) }
+    private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {

@@ -1,0 +1,61 @@
+/// After the service accepted an offline create: the key it gave the entity replaces the one the
+/// store had (a provisional key, see ``ProvisionalKey``, or one the service changed), in the row
+/// and in the URLs of the requests still queued on the entity, so they reach it.
+///
+/// Requests on other entities that name the old key in their bodies (a foreign key, a bind) are
+/// not rewritten; they are sent as queued.
+struct ServerAssignedKey {
+    let table: EntitySetTable
+    let dialect: Dialect
+
+    /// Adopts the key of the service's answer to the POST that created entity `entityID`; does
+    /// nothing when the answer has no body or no key, or the key is the same.
+    func adopt(from response: HTTPResponse, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        guard !table.keyColumns.isEmpty, !response.body.isEmpty, let document = try? JSONValue.parse(response.body) else { return }
+        let entity = document["d"] ?? document
+        var served: [SQLValue] = []
+        for column in table.keyColumns {
+            guard let member = entity[column.name], !member.isNull,
+                  let value = try? EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect) else { return }
+            served.append(value)
+        }
+        let select = table.keyColumns.map(\.quotedName).joined(separator: ", ")
+        let current = try db.withCachedStatement("SELECT \(select) FROM \(table.quotedName) WHERE \"_ood_id\" = ?1") {
+            row throws(ODataError) -> [SQLValue]? in
+            try row.bind([.integer(entityID)])
+            guard try row.step() else { return nil }
+            return table.keyColumns.indices.map { row.value(at: $0) }
+        }
+        guard let current, current != served else { return }
+        // A copy the service sent meanwhile (a download between the POST and its answer) gives way.
+        let count = served.count
+        try db.prepare("DELETE FROM \(table.quotedName) WHERE \(try table.keyCondition()) AND \"_ood_id\" <> ?\(count + 1) AND \"_ood_change\" IS NULL")
+            .run(served + [.integer(entityID)])
+        let assignments = table.keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }.joined(separator: ", ")
+        try db.prepare("UPDATE \(table.quotedName) SET \(assignments) WHERE \"_ood_id\" = ?\(count + 1)").run(served + [.integer(entityID)])
+        let predicate = KeyPredicateText.predicate(Array(zip(served, table.keyColumns)), dialect: dialect)
+        let rewrite = try db.prepare("UPDATE ood_request_queue SET url = ?1 WHERE id = ?2")
+        for queued in try RequestQueueTable.requests(entitySet: table.entitySet, entityID: entityID, in: db) {
+            if let url = Self.url(queued.url, withKeyPredicate: predicate) { try rewrite.run([.text(url), .integer(queued.id)]) }
+        }
+    }
+
+    /// `Set(old)/rest?query` with its first key predicate replaced; nil when it has none.
+    static func url(_ url: String, withKeyPredicate predicate: String) -> String? {
+        let characters = Array(url)
+        guard let open = characters.firstIndex(of: "(") else { return nil }
+        var index = open + 1
+        var inQuotes = false
+        while index < characters.count {
+            let character = characters[index]
+            if character == "'" {
+                // `''` inside quotes is an escaped quote: it toggles twice.
+                inQuotes.toggle()
+            } else if character == ")" && !inQuotes {
+                return String(characters[..<open]) + predicate + String(characters[(index + 1)...])
+            }
+            index += 1
+        }
+        return nil
+    }
+}
