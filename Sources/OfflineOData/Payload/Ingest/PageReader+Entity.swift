@@ -185,6 +185,10 @@ extension PageReader {
     private func readValue(of target: MemberTarget, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
         switch target {
         case .column(let index):
+            if let stored = try fastValue(state.plan.forms[index], &r) {
+                state.set(index, stored)
+                return
+            }
             let value = try readPropertyValue(&r)
             do {
                 let box = state.plan.columnBoxes[index]
@@ -212,6 +216,37 @@ extension PageReader {
                 throw ODataError(.semantic, "entity set '\(state.plan.table.entitySet)': a complex property expects an object or null", offset: offset)
             }
         }
+    }
+
+    /// The stored value straight from the next token when the column's form and the token's
+    /// shape allow (the token is consumed then); nil leaves the value to ``EDMValueCodec``.
+    @inline(__always)
+    private func fastValue(_ form: IngestForm, _ r: inout JSONReader) throws(ODataError) -> SQLValue? {
+        if form == .general { return nil }
+        let stored: SQLValue?
+        switch try r.peek() {
+        case .string(let token):
+            switch form {
+            case .text: stored = .text(r.decodedString(token))
+            case .instant where !token.hasEscapes: stored = r.withBytes(of: token, IngestForm.instant).map(SQLValue.text)
+            case .date where !token.hasEscapes: stored = r.withBytes(of: token, IngestForm.date).map(SQLValue.text)
+            default: stored = nil
+            }
+        case .number(let token):
+            switch form {
+            case .integer(let range): stored = r.int64(token).flatMap { range.contains($0) ? SQLValue.integer($0) : nil }
+            case .double: stored = r.double(token).map(SQLValue.real)
+            default: stored = nil
+            }
+        case .bool(let flag):
+            stored = form == .boolean ? .integer(flag ? 1 : 0) : nil
+        case .null:
+            stored = .null
+        default:
+            stored = nil
+        }
+        if stored != nil { _ = try r.next() }
+        return stored
     }
 
     /// A property value: scalars straight from their token, collections and the like as a tree.

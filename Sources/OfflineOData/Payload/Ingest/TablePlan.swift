@@ -9,6 +9,8 @@ final class TablePlan {
     /// `table.columns`, each in a box: the hot path borrows a column from its box, where taking
     /// it from an array copies it (retaining each of its many fields).
     let columnBoxes: [ColumnBox]
+    /// Per column, the fast way from a JSON token to its stored value (``IngestForm``).
+    let forms: [IngestForm]
     /// Top-level property names to their column or their flattened complex value.
     let members: [String: MemberTarget]
     /// The same top-level members, found by their bytes (the per-property fast path).
@@ -40,6 +42,7 @@ final class TablePlan {
         }
         self.table = table
         columnBoxes = table.columns.map(ColumnBox.init)
+        forms = table.columns.map(IngestForm.init)
         self.db = db
         var indexByName: [String: Int] = [:]
         for (index, column) in table.columns.enumerated() { indexByName[column.name] = index }

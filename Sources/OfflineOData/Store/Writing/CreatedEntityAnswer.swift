@@ -7,6 +7,7 @@ struct CreatedEntityAnswer {
     let dialect: Dialect
     let serviceRoot: String
     let table: EntitySetTable
+    var layouts: LayoutCache?
 
     /// The system columns the row writer expects, then every stored column.
     static func returningColumns(of table: EntitySetTable) -> String {
@@ -17,7 +18,7 @@ struct CreatedEntityAnswer {
     /// The JSON of the row `statement` stands on.
     func body(of statement: Statement) throws(ODataError) -> [UInt8] {
         let query = SQLQuery(sql: "", parameters: [], table: table, columns: table.columns)
-        var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: nil)
+        var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: nil, cache: layouts)
         var writer = JSONWriter(capacity: 512)
         if dialect == .v4 {
             try rows.write(statement, expanded: [], context: serviceRoot + "$metadata#" + table.entitySet + "/$entity", to: &writer)

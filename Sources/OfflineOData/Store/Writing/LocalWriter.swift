@@ -34,6 +34,8 @@ struct LocalWriter {
     var transactionID: String? = nil
     /// The service root for the V4 context and V2 `__metadata.uri` of a create's answer.
     var serviceRoot: String = ""
+    /// Kept across writes by the store: a layout costs more to build than the answer to write.
+    var answerLayouts: LayoutCache? = nil
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -113,7 +115,7 @@ struct LocalWriter {
             insert throws(ODataError) -> (Int64, [UInt8]) in
             try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
             guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-            let answer = try CreatedEntityAnswer(model: model, dialect: dialect, serviceRoot: serviceRoot, table: table).body(of: insert)
+            let answer = try CreatedEntityAnswer(model: model, dialect: dialect, serviceRoot: serviceRoot, table: table, layouts: answerLayouts).body(of: insert)
             return (insert.int(at: 0), answer)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
