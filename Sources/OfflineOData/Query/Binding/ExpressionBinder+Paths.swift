@@ -7,7 +7,7 @@ extension ExpressionBinder {
         var scope = 0
         switch path.root {
         case .implicit:
-            if case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
+            if scopes.count > 1, case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
                 scope = index
                 segments = segments.dropFirst()
             }
@@ -36,7 +36,7 @@ extension ExpressionBinder {
         }
     }
 
-    private mutating func walk(_ segments: ArraySlice<PathSegmentSyntax>, scope: Int, set startSet: String, type startType: EntityType,
+    private mutating func walk(_ segments: ArraySlice<PathSegmentSyntax>, scope: Int, set startSet: String, type startType: EntityTypeReference,
                                range: SourceRange) throws(ODataError) -> BoundExpression {
         var set = startSet
         var type = startType
@@ -60,7 +60,7 @@ extension ExpressionBinder {
                 index += 1
                 continue
             }
-            if name.contains(".") {
+            if name.utf8.contains(UInt8(ascii: ".")) {
                 let lowered = name.lowercased()
                 if lowered == "sap.islocal" || lowered == "sap.haspendingchanges" {
                     guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
@@ -69,8 +69,8 @@ extension ExpressionBinder {
                     let test: LocalStateTest = lowered == "sap.islocal" ? .isLocal : .hasPendingChanges
                     return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
                 }
-                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
-                    type = derived
+                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.type.qualifiedName) {
+                    type = EntityTypeReference(derived)
                     index += 1
                     continue
                 }
@@ -79,36 +79,36 @@ extension ExpressionBinder {
             guard segment.argumentLists.isEmpty else {
                 throw binder.semantic("'\(name)' is not a function", at: segment.range)
             }
-            if let property = type.property(named: name) ?? model.property(name, of: type) {
+            if let property = type.type.property(named: name) ?? model.property(name, of: type.type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
                                                  propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
-            if let navigation = type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type) {
-                let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type, at: segment.range)
+            if let navigation = type.type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type.type) {
+                let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type.type, at: segment.range)
                 guard let target = model.entityType(named: bound.targetType) else {
                     throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
                 }
                 if bound.isCollection {
                     let source = BoundCollectionSource.navigation(scope: scope, path: navigations, collection: bound)
-                    return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: target),
+                    return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: EntityTypeReference(target)),
                                                    after: segments[(index + 1)...], name: name, at: segment.range, range: range)
                 }
                 navigations.append(bound)
                 set = bound.targetSet
-                type = target
+                type = EntityTypeReference(target)
                 index += 1
                 continue
             }
-            throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
+            throw binder.semantic("'\(type.type.qualifiedName)' has no property '\(name)'", at: segment.range)
         }
         if complex != nil {
             throw binder.semantic("a complex value cannot be used here; name one of its properties", at: range)
         }
         return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)),
-                               type: .entity(type.qualifiedName), range: range)
+                               type: .entity(type.type.qualifiedName), range: range)
     }
 
     /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.

@@ -32,11 +32,8 @@ public struct ODataBinder: Sendable {
             break
         }
         var resolver = PathResolver(binder: self)
-        let (target, path) = try resolver.resolve(segments)
+        let (target, path, entityType) = try resolver.resolve(segments)
         if case .operation = target { return BoundRequest(target: target, path: nil, options: BoundQueryOptions()) }
-        guard let entityType = model.entityType(named: path.entityType) else {
-            throw ODataError(.internalError, "entity type '\(path.entityType)' vanished from the model")
-        }
         let isCollection: Bool = switch target {
         case .collection, .count: true
         default: false

@@ -123,7 +123,7 @@ enum LiteralReader {
             if byte == UInt8(ascii: ".") { hasPoint = true }
             if ByteClass.lower(byte) == UInt8(ascii: "e") { hasExponent = true }
         }
-        let bodyText = text.string(token.start, bodyEnd)
+        let bodyText = bodyEnd == token.end ? raw : text.string(token.start, bodyEnd)
         switch suffix {
         case UInt8(ascii: "m"):
             return .decimal(normalizedDecimal(bodyText))
@@ -229,8 +229,8 @@ enum LiteralReader {
             try requireWhole(try DurationScanner(text: text, end: contentEnd).scan(from: contentStart))
             return .duration(content)
         case ("binary", .v4):
-            guard contentStart <= contentEnd, contentEnd <= text.bytes.count,
-                  let bytes = Base64Codec.decode(text.bytes[contentStart..<contentEnd]) else {
+            guard contentStart <= contentEnd, contentEnd <= text.count,
+                  let bytes = Base64Codec.decode(text.slice(contentStart, contentEnd)) else {
                 throw text.error("malformed base64url in binary literal", at: contentStart)
             }
             return .binary(bytes)

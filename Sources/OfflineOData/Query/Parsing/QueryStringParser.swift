@@ -23,7 +23,8 @@ struct QueryStringParser {
         var equals = start
         while equals < end && original[equals] != UInt8(ascii: "=") { equals += 1 }
         let nameText = try DecodedText(original, from: start, to: equals)
-        let name = nameText.string(0, nameText.count)
+        // The name as a string only where it is kept or reported: recognising it reads the bytes.
+        var name: String { nameText.string(0, nameText.count) }
         let hasValue = equals < end
         let optionRange = SourceRange(offset: start, length: end - start)
         let first = nameText.byte(0)
@@ -34,20 +35,19 @@ struct QueryStringParser {
             try checkIdentifier(nameText, from: 1)
             var parser = try parser(from: equals + 1, to: end)
             let value = try parser.parseWholeExpression()
-            options.parameterAliases.append(ParameterAliasSyntax(name: String(name.dropFirst()), value: value, range: optionRange))
+            options.parameterAliases.append(ParameterAliasSyntax(name: nameText.string(1, nameText.count), value: value, range: optionRange))
             return
         }
-        let lowered = String(decoding: name.utf8.map(ByteClass.lower), as: UTF8.self)
         var option: SystemQueryOption?
         if first == UInt8(ascii: "$") {
-            option = SystemQueryOption(rawValue: String(lowered.dropFirst()))
+            option = Keyword.systemOption(nameText, 1, nameText.count)
             if option == nil {
                 var bad = 1
                 while bad < nameText.count && ByteClass.isIdentifierPart(nameText.byte(bad)) { bad += 1 }
                 throw nameText.error("unknown system query option '\(name)'", at: bad < nameText.count ? bad : 0)
             }
         } else if dialect == .v4 {
-            option = SystemQueryOption(rawValue: lowered)
+            option = Keyword.systemOption(nameText, 0, nameText.count)
         }
         guard let option else {
             options.customOptions.append(CustomQueryOptionSyntax(

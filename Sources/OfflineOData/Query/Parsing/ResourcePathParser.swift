@@ -91,9 +91,8 @@ struct ResourcePathParser {
             try parser.expectEnd()
             return PathSegmentSyntax(kind, range: text.range(start, end))
         case .name, .atName:
-            if first, token.kind == .name, let dot = parser.string(token).utf8.firstIndex(of: UInt8(ascii: ".")) {
-                let offset = parser.string(token).utf8.distance(from: parser.string(token).utf8.startIndex, to: dot)
-                throw text.error("a resource path starts with an entity set, singleton or operation import, not a qualified name", at: token.start + offset)
+            if first, token.kind == .name, let dot = (token.start..<token.end).first(where: { text.byte($0) == UInt8(ascii: ".") }) {
+                throw text.error("a resource path starts with an entity set, singleton or operation import, not a qualified name", at: dot)
             }
             do throws(ODataError) {
                 var segment = try parser.parseSegment(afterSlash: true)
