@@ -60,6 +60,16 @@ extension ExpressionBinder {
                 index += 1
                 continue
             }
+            // A plain property, the common case, first: found by name in place, without copying
+            // every property it passes over. (Property names have no dot, so casts and the SAP
+            // functions below are never shadowed.)
+            if segment.argumentLists.isEmpty, let property = Self.ownProperty(name, of: type.type) ?? model.property(name, of: type.type) {
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
+                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
             if name.utf8.contains(UInt8(ascii: ".")) {
                 let lowered = name.lowercased()
                 if lowered == "sap.islocal" || lowered == "sap.haspendingchanges" {
@@ -78,13 +88,6 @@ extension ExpressionBinder {
             }
             guard segment.argumentLists.isEmpty else {
                 throw binder.semantic("'\(name)' is not a function", at: segment.range)
-            }
-            if let property = type.type.property(named: name) ?? model.property(name, of: type.type) {
-                propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
-                index += 1
-                continue
             }
             if let navigation = type.type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type.type) {
                 let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type.type, at: segment.range)
@@ -109,6 +112,13 @@ extension ExpressionBinder {
         }
         return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)),
                                type: .entity(type.type.qualifiedName), range: range)
+    }
+
+    /// The type's own property `name`, compared in place (``EntityType/property(named:)`` copies
+    /// each property it passes).
+    private static func ownProperty(_ name: String, of type: EntityType) -> Property? {
+        for index in type.properties.indices where type.properties[index].name == name { return type.properties[index] }
+        return nil
     }
 
     /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.

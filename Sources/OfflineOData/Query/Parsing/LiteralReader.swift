@@ -152,7 +152,7 @@ enum LiteralReader {
 
     /// Exact decimal text: the sign kept only when negative, digits and point as written.
     private static func normalizedDecimal(_ body: String) -> String {
-        body.hasPrefix("+") ? String(body.dropFirst()) : body
+        body.utf8.first == UInt8(ascii: "+") ? String(body.dropFirst()) : body
     }
 
     /// Decimal digits (with an optional sign) of `text[start..<end]` as Int64, nil on overflow.

@@ -35,7 +35,8 @@ public struct ODataURLParser: Sendable {
         try run(url) { bytes throws(ODataError) in
             var queryStart = bytes.count
             var fragmentStart = bytes.count
-            for (index, byte) in bytes.enumerated() {
+            for index in bytes.indices {
+                let byte = bytes[index]
                 if byte == UInt8(ascii: "#") { fragmentStart = index; break }
                 if byte == UInt8(ascii: "?") && queryStart == bytes.count { queryStart = index }
             }
