@@ -46,9 +46,11 @@ public struct ODataURLParser: Sendable {
             let options = queryStart < fragmentStart
                 ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth).parse(from: queryStart + 1, to: fragmentStart)
                 : QueryOptionsSyntax()
-            try checkRequest(path, options, length: fragmentStart)
             let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
-            return ODataRequestSyntax(path: path, options: options, fragment: fragment)
+            // Built before the check so the parts move into it instead of being copied.
+            let request = ODataRequestSyntax(path: path, options: options, fragment: fragment)
+            try checkRequest(request.path, request.options, length: fragmentStart)
+            return request
         }
     }
 
