@@ -64,7 +64,9 @@ struct QueryParser {
     /// Whether the current token is the name `word` (lowercase ASCII, at most 8 bytes), ignoring case.
     func isWord(_ word: StaticString, _ candidate: Token? = nil) -> Bool {
         let token = candidate ?? self.token
-        return token.kind == .name && Keyword.packLowercased(text, token.start, token.end) == Keyword.pack(word)
+        // The length first: most names are no keyword and fail here without packing anything.
+        return token.kind == .name && token.end - token.start == word.utf8CodeUnitCount
+            && Keyword.packLowercased(text, token.start, token.end) == Keyword.pack(word)
     }
 
     /// Whether the token's bytes contain a dot (a qualified name).
