@@ -63,7 +63,14 @@ extension ExpressionBinder {
             // A plain property, the common case, first: found by name in place, without copying
             // every property it passes over. (Property names have no dot, so casts and the SAP
             // functions below are never shadowed.)
-            if segment.argumentLists.isEmpty, let property = Self.ownProperty(name, of: type.type) ?? model.property(name, of: type.type) {
+            if segment.argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(type.type.properties[own], segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
+            if segment.argumentLists.isEmpty, let property = model.property(name, of: type.type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
                                                  propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
@@ -114,10 +121,10 @@ extension ExpressionBinder {
                                type: .entity(type.type.qualifiedName), range: range)
     }
 
-    /// The type's own property `name`, compared in place (``EntityType/property(named:)`` copies
-    /// each property it passes).
-    private static func ownProperty(_ name: String, of type: EntityType) -> Property? {
-        for index in type.properties.indices where type.properties[index].name == name { return type.properties[index] }
+    /// Where the type's own property `name` is, compared in place (``EntityType/property(named:)``
+    /// copies each property it passes, and the one it returns).
+    private static func ownPropertyIndex(_ name: String, of type: EntityType) -> Int? {
+        for index in type.properties.indices where type.properties[index].name == name { return index }
         return nil
     }
 

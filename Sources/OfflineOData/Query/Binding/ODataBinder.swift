@@ -25,7 +25,8 @@ public struct ODataBinder: Sendable {
         case .metadata: return BoundRequest(target: .metadata, path: nil, options: BoundQueryOptions())
         case .batch: return BoundRequest(target: .batch, path: nil, options: BoundQueryOptions())
         case .name(let name):
-            if model.entitySet(named: name) == nil, let operation = operationName(name) {
+            // Only asks whether the set exists (the resolver fetches it): no copy of the set.
+            if model.entityContainer?.entitySets.contains(where: { $0.name == name }) != true, let operation = operationName(name) {
                 return BoundRequest(target: .operation(name: operation), path: nil, options: BoundQueryOptions())
             }
         default:

@@ -17,14 +17,18 @@ struct DecodedText {
     private let origins: [Int]?
 
     /// Decodes `original[start..<end]`. A `%` not followed by two hex digits is a syntax error.
-    init(_ original: [UInt8], from start: Int, to end: Int) throws(ODataError) {
+    /// `mayContainPercent: false` says the caller already knows there is no `%` (it scanned the
+    /// whole URL once), which saves scanning the part again.
+    init(_ original: [UInt8], from start: Int, to end: Int, mayContainPercent: Bool = true) throws(ODataError) {
         let lower = max(0, min(start, original.count))
         let upper = max(lower, min(end, original.count))
         base = lower
         var hasPercent = false
-        for index in lower..<upper where original[index] == UInt8(ascii: "%") {
-            hasPercent = true
-            break
+        if mayContainPercent {
+            for index in lower..<upper where original[index] == UInt8(ascii: "%") {
+                hasPercent = true
+                break
+            }
         }
         if !hasPercent {
             storage = original

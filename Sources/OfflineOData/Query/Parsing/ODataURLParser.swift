@@ -35,16 +35,19 @@ public struct ODataURLParser: Sendable {
         try run(url) { bytes throws(ODataError) in
             var queryStart = bytes.count
             var fragmentStart = bytes.count
+            var hasPercent = false
             for index in bytes.indices {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "#") { fragmentStart = index; break }
                 if byte == UInt8(ascii: "?") && queryStart == bytes.count { queryStart = index }
+                if byte == UInt8(ascii: "%") { hasPercent = true }
             }
             queryStart = min(queryStart, fragmentStart)
-            let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth)
+            let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
                 .parse(from: 0, to: queryStart)
             let options = queryStart < fragmentStart
-                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth).parse(from: queryStart + 1, to: fragmentStart)
+                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+                    .parse(from: queryStart + 1, to: fragmentStart)
                 : QueryOptionsSyntax()
             let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
             // Built before the check so the parts move into it instead of being copied.

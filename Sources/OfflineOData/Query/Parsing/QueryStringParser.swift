@@ -4,6 +4,8 @@ struct QueryStringParser {
     let original: [UInt8]
     let dialect: Dialect
     let maxDepth: Int
+    /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
+    var mayContainPercent = true
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> QueryOptionsSyntax {
         var options = QueryOptionsSyntax()
@@ -22,7 +24,7 @@ struct QueryStringParser {
     private func parseOption(from start: Int, to end: Int, into options: inout QueryOptionsSyntax) throws(ODataError) {
         var equals = start
         while equals < end && original[equals] != UInt8(ascii: "=") { equals += 1 }
-        let nameText = try DecodedText(original, from: start, to: equals)
+        let nameText = try DecodedText(original, from: start, to: equals, mayContainPercent: mayContainPercent)
         // The name as a string only where it is kept or reported: recognising it reads the bytes.
         var name: String { nameText.string(0, nameText.count) }
         let hasValue = equals < end
@@ -106,7 +108,7 @@ struct QueryStringParser {
             }
             options.inlineCount = mode
         case .search:
-            let text = try DecodedText(original, from: valueStart, to: end)
+            let text = try DecodedText(original, from: valueStart, to: end, mayContainPercent: mayContainPercent)
             var search = SearchParser(text: text, position: 0, end: text.count, nested: false, maxDepth: maxDepth)
             options.search = try search.parse()
         case .skiptoken: options.skipToken = try decodedString(from: valueStart, to: end)
@@ -122,17 +124,17 @@ struct QueryStringParser {
     }
 
     private func parser(from start: Int, to end: Int) throws(ODataError) -> QueryParser {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         return try QueryParser(Lexer(text, dialect: dialect), maxDepth: maxDepth)
     }
 
     private func decodedString(from start: Int, to end: Int) throws(ODataError) -> String {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         return text.string(0, text.count)
     }
 
     private func integer(from start: Int, to end: Int, allowNegative: Bool) throws(ODataError) -> Int64 {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         var digits: [UInt8] = []
         for index in 0..<text.count {
             let byte = text.byte(index)

@@ -7,9 +7,11 @@ struct ResourcePathParser {
     let original: [UInt8]
     let dialect: Dialect
     let maxDepth: Int
+    /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
+    var mayContainPercent = true
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> ResourcePathSyntax {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         var segments: [PathSegmentSyntax] = []
         var segmentStart = 0
         if text.byte(0) == UInt8(ascii: "/") && !text.wasEncoded(0) { segmentStart = 1 }
