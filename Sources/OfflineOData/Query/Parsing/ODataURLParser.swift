@@ -36,11 +36,15 @@ public struct ODataURLParser: Sendable {
             var queryStart = bytes.count
             var fragmentStart = bytes.count
             var hasPercent = false
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "#") { fragmentStart = index; break }
-                if byte == UInt8(ascii: "?") && queryStart == bytes.count { queryStart = index }
-                if byte == UInt8(ascii: "%") { hasPercent = true }
+            // The one pass over every byte of the URL: through the buffer, whose indices are in
+            // bounds by construction, so no per-byte bounds check.
+            bytes.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices {
+                    let byte = buffer[index]
+                    if byte == UInt8(ascii: "#") { fragmentStart = index; break }
+                    if byte == UInt8(ascii: "?") && queryStart == buffer.count { queryStart = index }
+                    if byte == UInt8(ascii: "%") { hasPercent = true }
+                }
             }
             queryStart = min(queryStart, fragmentStart)
             let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)

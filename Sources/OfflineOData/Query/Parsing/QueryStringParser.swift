@@ -11,14 +11,24 @@ struct QueryStringParser {
         var options = QueryOptionsSyntax()
         var optionStart = start
         while optionStart <= end {
-            var optionEnd = optionStart
-            while optionEnd < end && original[optionEnd] != UInt8(ascii: "&") { optionEnd += 1 }
+            let optionEnd = ampersand(from: optionStart, to: end)
             if optionEnd > optionStart {
                 try parseOption(from: optionStart, to: optionEnd, into: &options)
             }
             optionStart = optionEnd + 1
         }
         return options
+    }
+
+    /// The first raw `&` in `original[start..<end]`, or `end`. Scanned through the buffer with
+    /// the range clamped to it, so every index read is in bounds by construction.
+    private func ampersand(from start: Int, to end: Int) -> Int {
+        original.withUnsafeBufferPointer { buffer in
+            var index = max(0, start)
+            let limit = min(end, buffer.count)
+            while index < limit && buffer[index] != UInt8(ascii: "&") { index += 1 }
+            return index < limit ? index : max(end, index)
+        }
     }
 
     private func parseOption(from start: Int, to end: Int, into options: inout QueryOptionsSyntax) throws(ODataError) {
