@@ -58,8 +58,9 @@ extension ExpressionBinder {
         }
         var bound: [BoundExpression] = []
         bound.reserveCapacity(arguments.count)
-        for (parameter, argument) in zip(parameters, arguments) {
-            bound.append(try bindArgument(argument, as: parameter, of: function))
+        for index in arguments.indices {
+            // By index: the argument is passed in place instead of copied out by an iterator.
+            bound.append(try bindArgument(arguments[index], as: parameters[index], of: function))
         }
         // round/floor/ceiling keep their argument's type.
         let result = fixedResult ?? bound.first?.type ?? .null

@@ -45,14 +45,15 @@ extension ExpressionBinder {
         var complex: ComplexType?
         var index = segments.startIndex
         while index < segments.endIndex {
-            let segment = segments[index]
+            // The segment's fields are read in place; the whole segment is copied only past the
+            // property cases below (navigations, casts, functions), which are rarer.
             let isLast = index == segments.index(before: segments.endIndex)
-            guard case .name(let name) = segment.kind else {
-                throw binder.semantic("unexpected segment in a member path", at: segment.range)
+            guard case .name(let name) = segments[index].kind else {
+                throw binder.semantic("unexpected segment in a member path", at: segments[index].range)
             }
             if let complexType = complex {
                 guard let property = model.typeHierarchy(of: complexType).lazy.compactMap({ $0.properties.first { $0.name == name } }).first else {
-                    throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segment.range)
+                    throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segments[index].range)
                 }
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
@@ -63,20 +64,21 @@ extension ExpressionBinder {
             // A plain property, the common case, first: found by name in place, without copying
             // every property it passes over. (Property names have no dot, so casts and the SAP
             // functions below are never shadowed.)
-            if segment.argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
+            if segments[index].argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(type.type.properties[own], segments: segments, index: index, scope: scope,
                                                  navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
-            if segment.argumentLists.isEmpty, let property = model.property(name, of: type.type) {
+            if segments[index].argumentLists.isEmpty, let property = model.property(name, of: type.type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
                                                  propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
+            let segment = segments[index]
             if name.utf8.contains(UInt8(ascii: ".")) {
                 let lowered = name.lowercased()
                 if lowered == "sap.islocal" || lowered == "sap.haspendingchanges" {
