@@ -1,29 +1,31 @@
 /// A `$filter` or `$orderby` expression after binding: names resolved, types known, literals in
 /// their stored form. Booleans follow OData's two-valued logic; the translator makes SQL agree.
 public struct BoundExpression: Sendable {
-    public indirect enum Kind: Sendable {
+    /// Only the recursive cases (and the large `count` payload) are boxed: literals and members,
+    /// the most common leaves, cost no allocation of their own.
+    public enum Kind: Sendable {
         /// A literal, already converted to the stored form of ``BoundExpression/type``.
         case literal(BoundValue)
         case null
         /// The value of a property, reached from a range variable through to-one navigations.
         case member(BoundMember)
-        case comparison(ComparisonOperator, BoundExpression, BoundExpression)
-        case and(BoundExpression, BoundExpression)
-        case or(BoundExpression, BoundExpression)
-        case not(BoundExpression)
-        case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
-        case negate(BoundExpression)
+        indirect case comparison(ComparisonOperator, BoundExpression, BoundExpression)
+        indirect case and(BoundExpression, BoundExpression)
+        indirect case or(BoundExpression, BoundExpression)
+        indirect case not(BoundExpression)
+        indirect case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
+        indirect case negate(BoundExpression)
         /// A canonical function; the arguments are bound and type-checked.
         case function(CanonicalFunction, [BoundExpression])
         /// `x in (a, b)`: equal to one of the items (null equals null, as with `eq`).
-        case `in`(BoundExpression, [BoundExpression])
+        indirect case `in`(BoundExpression, [BoundExpression])
         /// `Flags has Ns.Color'Red'`.
-        case has(BoundExpression, BoundValue)
+        indirect case has(BoundExpression, BoundValue)
         /// `Nav/any(v: ...)`, `Nav/all(v: ...)`, also over collection properties. The predicate's
         /// range variable is scope number ``BoundLambda/scope``.
-        case lambda(BoundLambda)
+        indirect case lambda(BoundLambda)
         /// `Nav/$count` or `Collection/$count`.
-        case count(BoundCollectionSource)
+        indirect case count(BoundCollectionSource)
         /// SAP offline extensions: `sap.islocal()`, `sap.hasPendingChanges()` of a range variable.
         case localState(LocalStateTest, scope: Int)
         /// `isof(Model.Derived)` of a range variable: the entity's concrete type is one of `types`.

@@ -3,6 +3,17 @@
 extension ExpressionBinder {
     private enum Parameter {
         case string, integer, dateLike, timeLike, instant, numeric, duration
+
+        // The signatures' parameter lists, built once instead of at every call.
+        static let oneString: [Parameter] = [.string]
+        static let twoStrings: [Parameter] = [.string, .string]
+        static let substring2: [Parameter] = [.string, .integer]
+        static let substring3: [Parameter] = [.string, .integer, .integer]
+        static let oneDateLike: [Parameter] = [.dateLike]
+        static let oneTimeLike: [Parameter] = [.timeLike]
+        static let oneInstant: [Parameter] = [.instant]
+        static let oneDuration: [Parameter] = [.duration]
+        static let oneNumeric: [Parameter] = [.numeric]
     }
 
     mutating func bindFunction(_ function: CanonicalFunction, _ arguments: [ExpressionSyntax], range: SourceRange) throws(ODataError) -> BoundExpression {
@@ -15,21 +26,21 @@ extension ExpressionBinder {
         }
         let signature: ([Parameter], BoundType?)
         switch function {
-        case .contains, .startswith, .endswith: signature = ([.string, .string], .primitive(.boolean))
-        case .indexof: signature = ([.string, .string], .primitive(.int32))
-        case .concat: signature = ([.string, .string], .primitive(.string))
-        case .length: signature = ([.string], .primitive(.int32))
-        case .tolower, .toupper, .trim: signature = ([.string], .primitive(.string))
-        case .substring: signature = (arguments.count == 3 ? [.string, .integer, .integer] : [.string, .integer], .primitive(.string))
-        case .year, .month, .day: signature = ([.dateLike], .primitive(.int32))
-        case .hour, .minute, .second: signature = ([.timeLike], .primitive(.int32))
-        case .fractionalseconds: signature = ([.timeLike], .primitive(.decimal))
-        case .date: signature = ([.instant], .primitive(.date))
-        case .time: signature = ([.instant], .primitive(.timeOfDay))
-        case .totaloffsetminutes: signature = ([.instant], .primitive(.int32))
-        case .totalseconds: signature = ([.duration], .primitive(.decimal))
+        case .contains, .startswith, .endswith: signature = (Parameter.twoStrings, .primitive(.boolean))
+        case .indexof: signature = (Parameter.twoStrings, .primitive(.int32))
+        case .concat: signature = (Parameter.twoStrings, .primitive(.string))
+        case .length: signature = (Parameter.oneString, .primitive(.int32))
+        case .tolower, .toupper, .trim: signature = (Parameter.oneString, .primitive(.string))
+        case .substring: signature = (arguments.count == 3 ? Parameter.substring3 : Parameter.substring2, .primitive(.string))
+        case .year, .month, .day: signature = (Parameter.oneDateLike, .primitive(.int32))
+        case .hour, .minute, .second: signature = (Parameter.oneTimeLike, .primitive(.int32))
+        case .fractionalseconds: signature = (Parameter.oneTimeLike, .primitive(.decimal))
+        case .date: signature = (Parameter.oneInstant, .primitive(.date))
+        case .time: signature = (Parameter.oneInstant, .primitive(.timeOfDay))
+        case .totaloffsetminutes: signature = (Parameter.oneInstant, .primitive(.int32))
+        case .totalseconds: signature = (Parameter.oneDuration, .primitive(.decimal))
         case .now, .mindatetime, .maxdatetime: signature = ([], .primitive(.dateTimeOffset))
-        case .round, .floor, .ceiling: signature = ([.numeric], nil)
+        case .round, .floor, .ceiling: signature = (Parameter.oneNumeric, nil)
         case .isof:
             return try bindIsOf(arguments, range: range)
         case .cast:
@@ -46,8 +57,10 @@ extension ExpressionBinder {
             throw binder.semantic("\(function.rawValue) takes \(parameters.count) argument(s), not \(arguments.count)", at: range)
         }
         var bound: [BoundExpression] = []
-        for (parameter, argument) in zip(parameters, arguments) {
-            bound.append(try bindArgument(argument, as: parameter, of: function))
+        bound.reserveCapacity(arguments.count)
+        for index in arguments.indices {
+            // By index: the argument is passed in place instead of copied out by an iterator.
+            bound.append(try bindArgument(arguments[index], as: parameters[index], of: function))
         }
         // round/floor/ceiling keep their argument's type.
         let result = fixedResult ?? bound.first?.type ?? .null

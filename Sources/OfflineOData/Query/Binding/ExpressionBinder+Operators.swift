@@ -11,13 +11,11 @@ extension ExpressionBinder {
         case .eq, .ne, .gt, .ge, .lt, .le:
             let (left, right) = try bindOperands(lhs, rhs)
             try checkComparable(left, right, op: op, rhsRange: rhs.range)
-            let comparison = ComparisonOperator(rawValue: op.rawValue) ?? .eq
-            return BoundExpression(.comparison(comparison, left, right), type: .primitive(.boolean), range: range)
+            return BoundExpression(.comparison(Self.comparisonOperator(op), left, right), type: .primitive(.boolean), range: range)
         case .add, .sub, .mul, .div, .divby, .mod:
             let (left, right) = try bindOperands(lhs, rhs, comparing: false)
             let type = try arithmeticType(op, left, right, lhs: lhs, rhs: rhs)
-            let arithmetic = ArithmeticOperator(rawValue: op.rawValue) ?? .add
-            return BoundExpression(.arithmetic(arithmetic, left, right), type: type, range: range)
+            return BoundExpression(.arithmetic(Self.arithmeticOperator(op), left, right), type: type, range: range)
         case .in:
             let left = try bind(lhs)
             guard case .list(let items) = rhs.kind else {
@@ -52,14 +50,46 @@ extension ExpressionBinder {
         if let rightLiteral, leftLiteral == nil {
             let left = try bind(lhs)
             if left.type == .null { return (left, try bindLiteral(rightLiteral)) }
-            return (left, try coerce(rightLiteral, to: comparisonTarget(left.type, rightLiteral, comparing: comparing), against: left.type, range: rhs.range))
+            return (left, try coerce(rightLiteral, against: left.type, comparing: comparing, range: rhs.range))
         }
         if let leftLiteral, rightLiteral == nil {
             let right = try bind(rhs)
             if right.type == .null { return (try bindLiteral(leftLiteral), right) }
-            return (try coerce(leftLiteral, to: comparisonTarget(right.type, leftLiteral, comparing: comparing), against: right.type, range: lhs.range), right)
+            return (try coerce(leftLiteral, against: right.type, comparing: comparing, range: lhs.range), right)
         }
         return (try bind(lhs), try bind(rhs))
+    }
+
+    /// `literal` as an operand next to one of type `other`: converted to `other` itself when it
+    /// fits (converting once, the common case), else to the type ``comparisonTarget(_:_:comparing:)`` picks.
+    func coerce(_ literal: LiteralSyntax, against other: BoundType, comparing: Bool, range: SourceRange) throws(ODataError) -> BoundExpression {
+        if case .null = literal.kind { return BoundExpression(.null, type: .null, range: range) }
+        if case .primitive(let otherType) = other, let value = LiteralCoercion.value(literal, as: otherType) {
+            return BoundExpression(.literal(value), type: other, range: literal.range)
+        }
+        return try coerce(literal, to: comparisonTarget(other, literal, comparing: comparing), against: other, range: range)
+    }
+
+    static func comparisonOperator(_ op: BinaryOperator) -> ComparisonOperator {
+        switch op {
+        case .ne: .ne
+        case .gt: .gt
+        case .ge: .ge
+        case .lt: .lt
+        case .le: .le
+        default: .eq
+        }
+    }
+
+    static func arithmeticOperator(_ op: BinaryOperator) -> ArithmeticOperator {
+        switch op {
+        case .sub: .sub
+        case .mul: .mul
+        case .div: .div
+        case .divby: .divby
+        case .mod: .mod
+        default: .add
+        }
     }
 
     /// The type a literal takes against an operand of type `other`: the other's type, or the

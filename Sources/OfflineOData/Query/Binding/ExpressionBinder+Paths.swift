@@ -7,7 +7,7 @@ extension ExpressionBinder {
         var scope = 0
         switch path.root {
         case .implicit:
-            if case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
+            if scopes.count > 1, case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
                 scope = index
                 segments = segments.dropFirst()
             }
@@ -36,7 +36,7 @@ extension ExpressionBinder {
         }
     }
 
-    private mutating func walk(_ segments: ArraySlice<PathSegmentSyntax>, scope: Int, set startSet: String, type startType: EntityType,
+    private mutating func walk(_ segments: ArraySlice<PathSegmentSyntax>, scope: Int, set startSet: String, type startType: EntityTypeReference,
                                range: SourceRange) throws(ODataError) -> BoundExpression {
         var set = startSet
         var type = startType
@@ -45,14 +45,15 @@ extension ExpressionBinder {
         var complex: ComplexType?
         var index = segments.startIndex
         while index < segments.endIndex {
-            let segment = segments[index]
+            // The segment's fields are read in place; the whole segment is copied only past the
+            // property cases below (navigations, casts, functions), which are rarer.
             let isLast = index == segments.index(before: segments.endIndex)
-            guard case .name(let name) = segment.kind else {
-                throw binder.semantic("unexpected segment in a member path", at: segment.range)
+            guard case .name(let name) = segments[index].kind else {
+                throw binder.semantic("unexpected segment in a member path", at: segments[index].range)
             }
             if let complexType = complex {
                 guard let property = model.typeHierarchy(of: complexType).lazy.compactMap({ $0.properties.first { $0.name == name } }).first else {
-                    throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segment.range)
+                    throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segments[index].range)
                 }
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
@@ -60,7 +61,25 @@ extension ExpressionBinder {
                 index += 1
                 continue
             }
-            if name.contains(".") {
+            // A plain property, the common case, first: found by name in place, without copying
+            // every property it passes over. (Property names have no dot, so casts and the SAP
+            // functions below are never shadowed.)
+            if segments[index].argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(type.type.properties[own], segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
+            if segments[index].argumentLists.isEmpty, let property = model.property(name, of: type.type) {
+                propertyPath.append(name)
+                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
+                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                index += 1
+                continue
+            }
+            let segment = segments[index]
+            if name.utf8.contains(UInt8(ascii: ".")) {
                 let lowered = name.lowercased()
                 if let test = LocalStateTest(functionName: lowered) {
                     guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
@@ -68,8 +87,8 @@ extension ExpressionBinder {
                     }
                     return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
                 }
-                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
-                    type = derived
+                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.type.qualifiedName) {
+                    type = EntityTypeReference(derived)
                     index += 1
                     continue
                 }
@@ -78,36 +97,36 @@ extension ExpressionBinder {
             guard segment.argumentLists.isEmpty else {
                 throw binder.semantic("'\(name)' is not a function", at: segment.range)
             }
-            if let property = type.property(named: name) ?? model.property(name, of: type) {
-                propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
-                index += 1
-                continue
-            }
-            if let navigation = type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type) {
-                let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type, at: segment.range)
+            if let navigation = type.type.navigationProperty(named: name) ?? model.navigationProperty(name, of: type.type) {
+                let bound = try binder.boundNavigation(navigation, sourceSet: set, sourceType: type.type, at: segment.range)
                 guard let target = model.entityType(named: bound.targetType) else {
                     throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
                 }
                 if bound.isCollection {
                     let source = BoundCollectionSource.navigation(scope: scope, path: navigations, collection: bound)
-                    return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: target),
+                    return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: EntityTypeReference(target)),
                                                    after: segments[(index + 1)...], name: name, at: segment.range, range: range)
                 }
                 navigations.append(bound)
                 set = bound.targetSet
-                type = target
+                type = EntityTypeReference(target)
                 index += 1
                 continue
             }
-            throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
+            throw binder.semantic("'\(type.type.qualifiedName)' has no property '\(name)'", at: segment.range)
         }
         if complex != nil {
             throw binder.semantic("a complex value cannot be used here; name one of its properties", at: range)
         }
         return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)),
-                               type: .entity(type.qualifiedName), range: range)
+                               type: .entity(type.type.qualifiedName), range: range)
+    }
+
+    /// Where the type's own property `name` is, compared in place (``EntityType/property(named:)``
+    /// copies each property it passes, and the one it returns).
+    private static func ownPropertyIndex(_ name: String, of type: EntityType) -> Int? {
+        for index in type.properties.indices where type.properties[index].name == name { return index }
+        return nil
     }
 
     /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.

@@ -11,7 +11,7 @@ struct ExpressionBinder {
 
     struct RangeVariable {
         enum Kind {
-            case entity(set: String, type: EntityType)
+            case entity(set: String, type: EntityTypeReference)
             /// An item of a collection property; nil element type for complex or untyped items.
             case item(PrimitiveType?)
         }
@@ -24,7 +24,7 @@ struct ExpressionBinder {
     init(binder: ODataBinder, entitySet: String, entityType: EntityType, aliases: [ParameterAliasSyntax]) {
         self.binder = binder
         self.aliases = aliases
-        scopes = [RangeVariable(name: "$it", kind: .entity(set: entitySet, type: entityType))]
+        scopes = [RangeVariable(name: "$it", kind: .entity(set: entitySet, type: EntityTypeReference(entityType)))]
     }
 
     mutating func bind(_ syntax: ExpressionSyntax) throws(ODataError) -> BoundExpression {

@@ -18,7 +18,7 @@ enum LiteralCoercion {
             }
         case .decimal(let text):
             switch type {
-            case .decimal: return ExactDecimal(text).map { .text($0.description) }
+            case .decimal: return isCanonicalDecimal(text) ? .text(text) : ExactDecimal(text).map { .text($0.description) }
             case .double, .single: return Double(text).map { .real($0) }
             default: return nil
             }
@@ -57,6 +57,31 @@ enum LiteralCoercion {
         case .enumeration:
             return nil
         }
+    }
+
+    /// Whether decimal text is already what ``ExactDecimal/description`` would make of it
+    /// (`-?(0|[1-9][0-9]*)(.[0-9]*[1-9])?`, not `-0`), so the common literal needs no round trip.
+    static func isCanonicalDecimal(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var byte = bytes.next()
+        let negative = byte == UInt8(ascii: "-")
+        if negative { byte = bytes.next() }
+        guard let first = byte, ByteClass.isDigit(first) else { return false }
+        byte = bytes.next()
+        if first == UInt8(ascii: "0") {
+            if byte == nil { return !negative }
+        } else {
+            while let digit = byte, ByteClass.isDigit(digit) { byte = bytes.next() }
+            if byte == nil { return true }
+        }
+        guard byte == UInt8(ascii: ".") else { return false }
+        var last: UInt8?
+        while let digit = bytes.next() {
+            guard ByteClass.isDigit(digit) else { return false }
+            last = digit
+        }
+        guard let last else { return false }
+        return last != UInt8(ascii: "0")
     }
 
     static func integerRange(_ type: PrimitiveType) -> ClosedRange<Int64>? {

@@ -74,7 +74,7 @@ extension ODataBinder {
                     throw semantic("this $select item is not supported", at: segment.range)
                 }
                 if name == "*" || name.hasSuffix(".*") { return nil }
-                if name.contains("."), complex == nil {
+                if name.utf8.contains(UInt8(ascii: ".")), complex == nil {
                     if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: current.qualifiedName) {
                         current = derived
                         continue
@@ -121,7 +121,7 @@ extension ODataBinder {
             throw unsupported("this $expand item is not supported by the offline store", at: segment.range)
         }
         if name == "*" { throw unsupported("$expand=* is not supported by the offline store; name the navigation properties", at: segment.range) }
-        if name.contains("."), let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: entityType.qualifiedName) {
+        if name.utf8.contains(UInt8(ascii: ".")), let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: entityType.qualifiedName) {
             try addExpand(path: path.dropFirst(), options: options, into: &expands, entitySet: entitySet, entityType: derived,
                           depth: depth, aliases: aliases)
             return

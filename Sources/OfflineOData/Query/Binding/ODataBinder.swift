@@ -25,18 +25,16 @@ public struct ODataBinder: Sendable {
         case .metadata: return BoundRequest(target: .metadata, path: nil, options: BoundQueryOptions())
         case .batch: return BoundRequest(target: .batch, path: nil, options: BoundQueryOptions())
         case .name(let name):
-            if model.entitySet(named: name) == nil, let operation = operationName(name) {
+            // Only asks whether the set exists (the resolver fetches it): no copy of the set.
+            if model.entityContainer?.entitySets.contains(where: { $0.name == name }) != true, let operation = operationName(name) {
                 return BoundRequest(target: .operation(name: operation), path: nil, options: BoundQueryOptions())
             }
         default:
             break
         }
         var resolver = PathResolver(binder: self)
-        let (target, path) = try resolver.resolve(segments)
+        let (target, path, entityType) = try resolver.resolve(segments)
         if case .operation = target { return BoundRequest(target: target, path: nil, options: BoundQueryOptions()) }
-        guard let entityType = model.entityType(named: path.entityType) else {
-            throw ODataError(.internalError, "entity type '\(path.entityType)' vanished from the model")
-        }
         let isCollection: Bool = switch target {
         case .collection, .count: true
         default: false

@@ -6,7 +6,9 @@ struct PathResolver {
 
     init(binder: ODataBinder) { self.binder = binder }
 
-    mutating func resolve(_ segments: [PathSegmentSyntax]) throws(ODataError) -> (BoundRequest.Target, BoundPath) {
+    /// The target, the bound path, and the entity type the path ends at (so the caller need not
+    /// look it up again by name).
+    mutating func resolve(_ segments: [PathSegmentSyntax]) throws(ODataError) -> (BoundRequest.Target, BoundPath, EntityType) {
         guard let first = segments.first else { throw ODataError(.internalError, "empty resource path") }
         guard case .name(let setName) = first.kind else {
             throw binder.semantic("the resource path must start with an entity set", at: first.range)
@@ -43,9 +45,9 @@ struct PathResolver {
             case .count:
                 guard path.isCollection else { throw binder.semantic("$count needs a collection", at: segment.range) }
                 guard index == segments.count - 1 else { throw binder.semantic("nothing may follow $count", at: segment.range) }
-                return (.count, path)
+                return (.count, path, type)
             case .name(let name):
-                if name.contains(".") {
+                if name.utf8.contains(UInt8(ascii: ".")) {
                     if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
                         if derived.qualifiedName != type.qualifiedName { path.castTypes = binder.typesAdmitted(by: derived) }
                         type = derived
@@ -56,7 +58,7 @@ struct PathResolver {
                         }
                         break
                     }
-                    if !model.operations(named: name).isEmpty { return (.operation(name: name), path) }
+                    if !model.operations(named: name).isEmpty { return (.operation(name: name), path, type) }
                     throw binder.semantic("'\(name)' is neither a type derived from '\(type.qualifiedName)' nor a bound operation", at: segment.range)
                 }
                 if path.isCollection {
@@ -80,7 +82,7 @@ struct PathResolver {
                     break
                 }
                 if model.property(name, of: type) != nil {
-                    return (try propertyTarget(segments, from: index, type: type), path)
+                    return (try propertyTarget(segments, from: index, type: type), path, type)
                 }
                 throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
             case .value:
@@ -90,7 +92,7 @@ struct PathResolver {
             }
             index += 1
         }
-        return (path.isCollection ? .collection : .entity, path)
+        return (path.isCollection ? .collection : .entity, path, type)
     }
 
     private func setKey(_ key: [BoundKeyValue], on path: inout BoundPath) throws(ODataError) {

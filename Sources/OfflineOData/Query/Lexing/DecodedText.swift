@@ -5,26 +5,35 @@
 /// key and `%26` inside a `$search` stay data. The lexer works on the decoded bytes; every offset
 /// it reports goes through ``origin(_:)`` so errors point into what the user typed.
 struct DecodedText {
-    /// The decoded bytes.
-    private(set) var bytes: [UInt8]
-    /// Offset in the original of decoded byte 0 when nothing was encoded (the common, fast case).
+    /// The decoded bytes are `storage[lower..<lower + count]`. When nothing was encoded (the
+    /// common, fast case) `storage` is the caller's array, shared instead of copied.
+    private let storage: [UInt8]
+    private let lower: Int
+    /// The number of decoded bytes.
+    let count: Int
+    /// Offset in the original of decoded byte 0 when nothing was encoded.
     private let base: Int
     /// When something was encoded: the original offset of each decoded byte, plus one for the end.
     private let origins: [Int]?
 
     /// Decodes `original[start..<end]`. A `%` not followed by two hex digits is a syntax error.
-    init(_ original: [UInt8], from start: Int, to end: Int) throws(ODataError) {
+    /// `mayContainPercent: false` says the caller already knows there is no `%` (it scanned the
+    /// whole URL once), which saves scanning the part again.
+    init(_ original: [UInt8], from start: Int, to end: Int, mayContainPercent: Bool = true) throws(ODataError) {
         let lower = max(0, min(start, original.count))
         let upper = max(lower, min(end, original.count))
         base = lower
         var hasPercent = false
-        for index in lower..<upper where original[index] == UInt8(ascii: "%") {
-            hasPercent = true
-            break
+        if mayContainPercent {
+            for index in lower..<upper where original[index] == UInt8(ascii: "%") {
+                hasPercent = true
+                break
+            }
         }
         if !hasPercent {
-            // The whole input undecoded shares the caller's storage instead of copying it.
-            bytes = lower == 0 && upper == original.count ? original : Array(original[lower..<upper])
+            storage = original
+            self.lower = lower
+            count = upper - lower
             origins = nil
             return
         }
@@ -50,35 +59,44 @@ struct DecodedText {
             }
         }
         map.append(upper)
-        bytes = decoded
+        storage = decoded
+        self.lower = 0
+        count = decoded.count
         origins = map
     }
 
     /// Wraps bytes that need no decoding and start at `base` in the original.
     init(plain bytes: [UInt8], base: Int) {
-        self.bytes = bytes
+        storage = bytes
+        lower = 0
+        count = bytes.count
         self.base = base
         origins = nil
     }
 
-    var count: Int { bytes.count }
-
     /// The byte at `index`, or 0 outside the text (0 never occurs in a URL, so it reads as "stop").
     @inline(__always)
     func byte(_ index: Int) -> UInt8 {
-        index >= 0 && index < bytes.count ? bytes[index] : 0
+        index >= 0 && index < count ? storage[lower &+ index] : 0
+    }
+
+    /// Decoded bytes `start..<end`, clamped to the text.
+    func slice(_ start: Int, _ end: Int) -> ArraySlice<UInt8> {
+        let from = max(0, min(start, count))
+        let to = max(from, min(end, count))
+        return storage[(lower + from)..<(lower + to)]
     }
 
     /// The original offset of decoded byte `index` (the end of the part for `index == count`).
     func origin(_ index: Int) -> Int {
-        guard let origins else { return base + max(0, min(index, bytes.count)) }
+        guard let origins else { return base + max(0, min(index, count)) }
         let clamped = max(0, min(index, origins.count - 1))
         return origins.isEmpty ? base : origins[clamped]
     }
 
     /// Whether decoded byte `index` was written as `%XX` (then it is data, never a delimiter).
     func wasEncoded(_ index: Int) -> Bool {
-        guard origins != nil, index >= 0, index < bytes.count else { return false }
+        guard origins != nil, index >= 0, index < count else { return false }
         return origin(index + 1) - origin(index) > 1
     }
 
@@ -90,9 +108,7 @@ struct DecodedText {
 
     /// Decoded bytes `start..<end` as a string (invalid UTF-8 is repaired, never trapped on).
     func string(_ start: Int, _ end: Int) -> String {
-        let lower = max(0, min(start, bytes.count))
-        let upper = max(lower, min(end, bytes.count))
-        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+        String(decoding: slice(start, end), as: UTF8.self)
     }
 
     /// A syntax error at decoded byte `index`.

@@ -103,9 +103,10 @@ struct Lexer {
             if ByteClass.isDigit(byte) {
                 (kind, index) = try scanNumeric(from: index)
             } else if ByteClass.isIdentifierStart(byte) {
-                let scanner = TemporalScanner(text: text, end: end)
-                if ByteClass.isHexDigit(byte) && scanner.looksLikeGuid(at: index) {
-                    index = try scanner.scanGuid(from: index)
+                // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
+                if at(index + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
+                    && TemporalScanner(text: text, end: end).looksLikeGuid(at: index) {
+                    index = try TemporalScanner(text: text, end: end).scanGuid(from: index)
                     kind = .guid
                 } else {
                     index = scanDottedName(from: index)

@@ -123,7 +123,7 @@ enum LiteralReader {
             if byte == UInt8(ascii: ".") { hasPoint = true }
             if ByteClass.lower(byte) == UInt8(ascii: "e") { hasExponent = true }
         }
-        let bodyText = text.string(token.start, bodyEnd)
+        let bodyText = bodyEnd == token.end ? raw : text.string(token.start, bodyEnd)
         switch suffix {
         case UInt8(ascii: "m"):
             return .decimal(normalizedDecimal(bodyText))
@@ -152,7 +152,7 @@ enum LiteralReader {
 
     /// Exact decimal text: the sign kept only when negative, digits and point as written.
     private static func normalizedDecimal(_ body: String) -> String {
-        body.hasPrefix("+") ? String(body.dropFirst()) : body
+        body.utf8.first == UInt8(ascii: "+") ? String(body.dropFirst()) : body
     }
 
     /// Decimal digits (with an optional sign) of `text[start..<end]` as Int64, nil on overflow.
@@ -229,8 +229,8 @@ enum LiteralReader {
             try requireWhole(try DurationScanner(text: text, end: contentEnd).scan(from: contentStart))
             return .duration(content)
         case ("binary", .v4):
-            guard contentStart <= contentEnd, contentEnd <= text.bytes.count,
-                  let bytes = Base64Codec.decode(text.bytes[contentStart..<contentEnd]) else {
+            guard contentStart <= contentEnd, contentEnd <= text.count,
+                  let bytes = Base64Codec.decode(text.slice(contentStart, contentEnd)) else {
                 throw text.error("malformed base64url in binary literal", at: contentStart)
             }
             return .binary(bytes)

@@ -35,19 +35,29 @@ public struct ODataURLParser: Sendable {
         try run(url) { bytes throws(ODataError) in
             var queryStart = bytes.count
             var fragmentStart = bytes.count
-            for (index, byte) in bytes.enumerated() {
-                if byte == UInt8(ascii: "#") { fragmentStart = index; break }
-                if byte == UInt8(ascii: "?") && queryStart == bytes.count { queryStart = index }
+            var hasPercent = false
+            // The one pass over every byte of the URL: through the buffer, whose indices are in
+            // bounds by construction, so no per-byte bounds check.
+            bytes.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices {
+                    let byte = buffer[index]
+                    if byte == UInt8(ascii: "#") { fragmentStart = index; break }
+                    if byte == UInt8(ascii: "?") && queryStart == buffer.count { queryStart = index }
+                    if byte == UInt8(ascii: "%") { hasPercent = true }
+                }
             }
             queryStart = min(queryStart, fragmentStart)
-            let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth)
+            let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
                 .parse(from: 0, to: queryStart)
             let options = queryStart < fragmentStart
-                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth).parse(from: queryStart + 1, to: fragmentStart)
+                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+                    .parse(from: queryStart + 1, to: fragmentStart)
                 : QueryOptionsSyntax()
-            try checkRequest(path, options, length: fragmentStart)
             let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
-            return ODataRequestSyntax(path: path, options: options, fragment: fragment)
+            // Built before the check so the parts move into it instead of being copied.
+            let request = ODataRequestSyntax(path: path, options: options, fragment: fragment)
+            try checkRequest(request.path, request.options, length: fragmentStart)
+            return request
         }
     }
 

@@ -64,7 +64,9 @@ struct QueryParser {
     /// Whether the current token is the name `word` (lowercase ASCII, at most 8 bytes), ignoring case.
     func isWord(_ word: StaticString, _ candidate: Token? = nil) -> Bool {
         let token = candidate ?? self.token
-        return token.kind == .name && Keyword.packLowercased(text, token.start, token.end) == Keyword.pack(word)
+        // The length first: most names are no keyword and fail here without packing anything.
+        return token.kind == .name && token.end - token.start == word.utf8CodeUnitCount
+            && Keyword.packLowercased(text, token.start, token.end) == Keyword.pack(word)
     }
 
     /// Whether the token's bytes contain a dot (a qualified name).
@@ -334,18 +336,17 @@ struct QueryParser {
 
     /// The canonical function a name denotes when it is called, or nil for other functions.
     private func canonicalFunction(_ token: Token) throws(ODataError) -> CanonicalFunction? {
-        let name = string(token)
         if token.end - token.start > 4 && Keyword.packLowercased(text, token.start, token.start + 4) == Keyword.pack("geo.") {
-            throw ODataError(.unsupported, "unsupported: geospatial functions such as '\(name)' are not implemented", offset: text.origin(token.start))
+            throw ODataError(.unsupported, "unsupported: geospatial functions such as '\(string(token))' are not implemented", offset: text.origin(token.start))
         }
-        guard let function = CanonicalFunction(rawValue: name) else { return nil }
+        guard let function = Keyword.canonicalFunction(text, token.start, token.end) else { return nil }
         switch (function, dialect) {
         case (.substringof, .v4):
             throw error("substringof is OData V2 syntax; V4 writes contains(haystack,needle)", at: token)
         case (.contains, .v2), (.matchesPattern, .v2), (.date, .v2), (.time, .v2), (.totaloffsetminutes, .v2),
              (.now, .v2), (.mindatetime, .v2), (.maxdatetime, .v2), (.fractionalseconds, .v2), (.totalseconds, .v2),
              (.hassubset, .v2), (.hassubsequence, .v2):
-            throw error("\(name) is OData V4 syntax", at: token)
+            throw error("\(string(token)) is OData V4 syntax", at: token)
         default:
             return function
         }

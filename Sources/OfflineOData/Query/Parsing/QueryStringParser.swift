@@ -4,13 +4,14 @@ struct QueryStringParser {
     let original: [UInt8]
     let dialect: Dialect
     let maxDepth: Int
+    /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
+    var mayContainPercent = true
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> QueryOptionsSyntax {
         var options = QueryOptionsSyntax()
         var optionStart = start
         while optionStart <= end {
-            var optionEnd = optionStart
-            while optionEnd < end && original[optionEnd] != UInt8(ascii: "&") { optionEnd += 1 }
+            let optionEnd = ampersand(from: optionStart, to: end)
             if optionEnd > optionStart {
                 try parseOption(from: optionStart, to: optionEnd, into: &options)
             }
@@ -19,11 +20,23 @@ struct QueryStringParser {
         return options
     }
 
+    /// The first raw `&` in `original[start..<end]`, or `end`. Scanned through the buffer with
+    /// the range clamped to it, so every index read is in bounds by construction.
+    private func ampersand(from start: Int, to end: Int) -> Int {
+        original.withUnsafeBufferPointer { buffer in
+            var index = max(0, start)
+            let limit = min(end, buffer.count)
+            while index < limit && buffer[index] != UInt8(ascii: "&") { index += 1 }
+            return index < limit ? index : max(end, index)
+        }
+    }
+
     private func parseOption(from start: Int, to end: Int, into options: inout QueryOptionsSyntax) throws(ODataError) {
         var equals = start
         while equals < end && original[equals] != UInt8(ascii: "=") { equals += 1 }
-        let nameText = try DecodedText(original, from: start, to: equals)
-        let name = nameText.string(0, nameText.count)
+        let nameText = try DecodedText(original, from: start, to: equals, mayContainPercent: mayContainPercent)
+        // The name as a string only where it is kept or reported: recognising it reads the bytes.
+        var name: String { nameText.string(0, nameText.count) }
         let hasValue = equals < end
         let optionRange = SourceRange(offset: start, length: end - start)
         let first = nameText.byte(0)
@@ -34,20 +47,19 @@ struct QueryStringParser {
             try checkIdentifier(nameText, from: 1)
             var parser = try parser(from: equals + 1, to: end)
             let value = try parser.parseWholeExpression()
-            options.parameterAliases.append(ParameterAliasSyntax(name: String(name.dropFirst()), value: value, range: optionRange))
+            options.parameterAliases.append(ParameterAliasSyntax(name: nameText.string(1, nameText.count), value: value, range: optionRange))
             return
         }
-        let lowered = String(decoding: name.utf8.map(ByteClass.lower), as: UTF8.self)
         var option: SystemQueryOption?
         if first == UInt8(ascii: "$") {
-            option = SystemQueryOption(rawValue: String(lowered.dropFirst()))
+            option = Keyword.systemOption(nameText, 1, nameText.count)
             if option == nil {
                 var bad = 1
                 while bad < nameText.count && ByteClass.isIdentifierPart(nameText.byte(bad)) { bad += 1 }
                 throw nameText.error("unknown system query option '\(name)'", at: bad < nameText.count ? bad : 0)
             }
         } else if dialect == .v4 {
-            option = SystemQueryOption(rawValue: lowered)
+            option = Keyword.systemOption(nameText, 0, nameText.count)
         }
         guard let option else {
             options.customOptions.append(CustomQueryOptionSyntax(
@@ -106,7 +118,7 @@ struct QueryStringParser {
             }
             options.inlineCount = mode
         case .search:
-            let text = try DecodedText(original, from: valueStart, to: end)
+            let text = try DecodedText(original, from: valueStart, to: end, mayContainPercent: mayContainPercent)
             var search = SearchParser(text: text, position: 0, end: text.count, nested: false, maxDepth: maxDepth)
             options.search = try search.parse()
         case .skiptoken: options.skipToken = try decodedString(from: valueStart, to: end)
@@ -122,17 +134,17 @@ struct QueryStringParser {
     }
 
     private func parser(from start: Int, to end: Int) throws(ODataError) -> QueryParser {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         return try QueryParser(Lexer(text, dialect: dialect), maxDepth: maxDepth)
     }
 
     private func decodedString(from start: Int, to end: Int) throws(ODataError) -> String {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         return text.string(0, text.count)
     }
 
     private func integer(from start: Int, to end: Int, allowNegative: Bool) throws(ODataError) -> Int64 {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         var digits: [UInt8] = []
         for index in 0..<text.count {
             let byte = text.byte(index)

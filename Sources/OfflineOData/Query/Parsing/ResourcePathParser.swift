@@ -7,9 +7,11 @@ struct ResourcePathParser {
     let original: [UInt8]
     let dialect: Dialect
     let maxDepth: Int
+    /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
+    var mayContainPercent = true
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> ResourcePathSyntax {
-        let text = try DecodedText(original, from: start, to: end)
+        let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
         var segments: [PathSegmentSyntax] = []
         var segmentStart = 0
         if text.byte(0) == UInt8(ascii: "/") && !text.wasEncoded(0) { segmentStart = 1 }
@@ -91,9 +93,8 @@ struct ResourcePathParser {
             try parser.expectEnd()
             return PathSegmentSyntax(kind, range: text.range(start, end))
         case .name, .atName:
-            if first, token.kind == .name, let dot = parser.string(token).utf8.firstIndex(of: UInt8(ascii: ".")) {
-                let offset = parser.string(token).utf8.distance(from: parser.string(token).utf8.startIndex, to: dot)
-                throw text.error("a resource path starts with an entity set, singleton or operation import, not a qualified name", at: token.start + offset)
+            if first, token.kind == .name, let dot = (token.start..<token.end).first(where: { text.byte($0) == UInt8(ascii: ".") }) {
+                throw text.error("a resource path starts with an entity set, singleton or operation import, not a qualified name", at: dot)
             }
             do throws(ODataError) {
                 var segment = try parser.parseSegment(afterSlash: true)

@@ -5,11 +5,12 @@
 /// name is an entity set, a property, a type cast or a function, and whether a group is a key
 /// predicate or a parameter list. Groups are kept in order: `F(x=1)(2)` has two.
 public struct PathSegmentSyntax: Sendable, Equatable {
-    public indirect enum Kind: Sendable, Equatable {
+    /// Names, the common case, are stored inline; only the large or recursive payloads are boxed.
+    public enum Kind: Sendable, Equatable {
         /// An identifier or a qualified name (`Model.Customer`, `Model.*`, `*`).
         case name(String)
         /// A key written as its own segment (4.01 key-as-segment), `Customers/1`.
-        case keyValue(LiteralSyntax)
+        indirect case keyValue(LiteralSyntax)
         /// `@Core.Messages` as a path segment.
         case annotation(String)
         case count
@@ -26,9 +27,9 @@ public struct PathSegmentSyntax: Sendable, Equatable {
         case query
         case crossjoin([String])
         /// 4.01 `/$filter(expr)` path segment.
-        case filter(ExpressionSyntax)
+        indirect case filter(ExpressionSyntax)
         /// `any(...)`/`all(...)` in an expression path.
-        case lambda(LambdaSyntax)
+        indirect case lambda(LambdaSyntax)
     }
 
     public var kind: Kind

@@ -132,6 +132,16 @@ import Testing
         }
     }
 
+    /// The binder keeps a decimal literal's text when ExactDecimal would write it the same way;
+    /// that shortcut must agree with the round trip on every form.
+    @Test func canonicalDecimalShortcutAgreesWithExactDecimal() {
+        for text in ["0", "-0", "7", "-7", "100.5", "-100.5", "0.5", "-0.5", "0.05", "00.5", "100.50", "10.0", "5.", ".5",
+                     "1e3", "-0.0", "0010", "123456789012345678901234567890.123456789", "1.2.3", "-", ""] {
+            let shortcut = LiteralCoercion.isCanonicalDecimal(text)
+            #expect(shortcut == (ExactDecimal(text)?.description == text), "\(text)")
+        }
+    }
+
     @Test func numericPromotionTypesLiterals() throws {
         func rhs(_ filter: String) throws -> (BoundValue?, BoundType?) {
             guard case .comparison(_, _, let right)? = try bind("Agencies?$filter=" + filter, Self.test).options.filter?.kind else { return (nil, nil) }
