@@ -19,3 +19,26 @@ enum QualifiedNames {
         text.utf8.contains(byte)
     }
 }
+
+/// The segments of a path (`Address/City`) split on `/`, empty ones included, without the array
+/// and copies `split` makes: bindings and constraints are checked by the thousand.
+struct PathSegments: Sequence, IteratorProtocol {
+    private let path: String
+    private var start: String.Index?
+
+    init(_ path: String) {
+        self.path = path
+        start = path.startIndex
+    }
+
+    mutating func next() -> Substring? {
+        guard let from = start else { return nil }
+        let rest = path.utf8[from...]
+        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
+            start = path.utf8.index(after: slash)
+            return path[from..<slash]
+        }
+        start = nil
+        return path[from...]
+    }
+}
