@@ -44,9 +44,12 @@ struct ModelValidator {
     /// Tolerated defects, see ``MetadataModel/diagnostics``.
     var diagnostics: [ODataError] = []
 
-    init(document: CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
+    /// Takes the schemas out of `document`: with the reader's copy gone, each array the checks
+    /// change is uniquely owned and changed in place, instead of copied on its first change.
+    init(document: inout CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
         version = document.version
         schemas = document.schemas
+        document.schemas = []
         references = document.references
         self.locator = locator
         self.options = options
@@ -316,7 +319,7 @@ struct ModelValidator {
 
     private func checkInheritanceCycles() throws(ODataError) {
         for schema in schemas {
-            for type in schema.entityTypes {
+            for type in schema.entityTypes where type.baseType != nil {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = entityType(named: base) {
@@ -327,7 +330,7 @@ struct ModelValidator {
                     current = next
                 }
             }
-            for type in schema.complexTypes {
+            for type in schema.complexTypes where type.baseType != nil {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = complexType(named: base) {
