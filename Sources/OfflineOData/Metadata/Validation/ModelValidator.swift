@@ -97,6 +97,12 @@ struct ModelValidator {
                 if let alias = include.alias { aliases[alias] = include.namespace }
             }
         }
+        // Sized once: Graph declares thousands of names, and each growth rehashes every key.
+        declarations.reserveCapacity(schemas.reduce(0) { count, schema in
+            count + schema.entityTypes.count + schema.complexTypes.count + schema.enumTypes.count + schema.typeDefinitions.count
+                + schema.terms.count + schema.entityContainers.count + schema.associations.count
+        })
+        operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         for (schemaIndex, schema) in schemas.enumerated() {
             if !ownNamespaces.insert(schema.namespace).inserted {
                 throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
@@ -304,16 +310,16 @@ struct ModelValidator {
         // Small types (most) are checked pairwise; a set only pays off for large ones.
         var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
-            let property = properties[p]
+            // The name and line only, not a copy of the whole property (its every string retained).
+            let name = properties[p].name
+            let line = properties[p].sourceLine
             let isDuplicate = properties.count > 16
-                ? !seen.insert(property.name).inserted
-                : properties[..<p].contains { $0.name == property.name }
+                ? !seen.insert(name).inserted
+                : properties[..<p].contains { $0.name == name }
             if isDuplicate {
-                throw fault("\(owner) declares the property \(property.name) twice", at: property.sourceLine,
-                            element: "Property", attribute: "Name")
+                throw fault("\(owner) declares the property \(name) twice", at: line, element: "Property", attribute: "Name")
             }
-            try resolve(&properties[p].type, in: namespace, what: "Property \(property.name) of \(owner)",
-                        at: property.sourceLine, element: "Property")
+            try resolve(&properties[p].type, in: namespace, what: "Property \(name) of \(owner)", at: line, element: "Property")
         }
     }
 
