@@ -325,7 +325,7 @@ struct ModelValidator {
 
     private func checkInheritanceCycles() throws(ODataError) {
         for schema in schemas {
-            for type in schema.entityTypes where type.baseType != nil {
+            for type in schema.entityTypes where type.baseType != nil && !reachesRoot(from: type.baseType) {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = entityType(named: base) {
@@ -336,7 +336,7 @@ struct ModelValidator {
                     current = next
                 }
             }
-            for type in schema.complexTypes where type.baseType != nil {
+            for type in schema.complexTypes where type.baseType != nil && !reachesRoot(from: type.baseType) {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = complexType(named: base) {
@@ -348,6 +348,27 @@ struct ModelValidator {
                 }
             }
         }
+    }
+
+    /// Whether following base types from `base` ends (at a type without a base, or at a name that
+    /// is no structured type) within as many steps as there are declarations: then there is no
+    /// cycle, which is the common case, found without copying types or building sets of names.
+    private func reachesRoot(from base: String?) -> Bool {
+        var current = base
+        for _ in 0...declarations.count {
+            guard let name = current else { return true }
+            switch declarations[name] {
+            case .entityType(let schema, let index):
+                guard index < schemas[schema].entityTypes.count else { return true }
+                current = schemas[schema].entityTypes[index].baseType
+            case .complexType(let schema, let index):
+                guard index < schemas[schema].complexTypes.count else { return true }
+                current = schemas[schema].complexTypes[index].baseType
+            default:
+                return true
+            }
+        }
+        return false
     }
 
     // MARK: Lookups (valid once names are declared)
