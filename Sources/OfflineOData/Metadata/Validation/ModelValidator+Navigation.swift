@@ -114,8 +114,9 @@ extension ModelValidator {
         }
         for schema in schemas {
             for type in schema.entityTypes {
-                let chain = hierarchy(of: type)
-                guard let keyed = chain.first(where: { $0.key != nil }), let key = keyed.key else {
+                // An own key (most types) needs no walk up the base types.
+                guard let key = type.key else {
+                    if hierarchy(of: type).contains(where: { $0.key != nil }) { continue }
                     if type.isAbstract { continue }
                     let problem = fault("EntityType \(type.qualifiedName) has no key (neither its own Key nor one inherited from a base type)",
                                         at: type.sourceLine, element: "EntityType")
@@ -127,8 +128,8 @@ extension ModelValidator {
                     }
                     continue
                 }
-                guard keyed.qualifiedName == type.qualifiedName else { continue }
-                for reference in key where !resolvesToProperty(reference.name, ofType: type.qualifiedName) {
+                let typeName = type.qualifiedName
+                for reference in key where !resolvesToProperty(reference.name, ofType: typeName) {
                     // The OASIS example special-characters.xml has this defect.
                     try tolerate(fault("the Key of EntityType \(type.qualifiedName) names \(reference.name), which is not a property of the type",
                                        at: reference.sourceLine, element: "PropertyRef", attribute: "Name"))

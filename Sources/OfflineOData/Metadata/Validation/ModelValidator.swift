@@ -272,8 +272,8 @@ struct ModelValidator {
                     }
                     entityTypes[t].baseType = name
                 }
-                let owner = "EntityType \(entityTypes[t].name)"
-                try resolveProperties(&entityTypes[t].properties, in: namespace, owner: owner)
+                let name = entityTypes[t].name
+                try resolveProperties(&entityTypes[t].properties, in: namespace, owner: "EntityType \(name)")
             }
             schemas[s].entityTypes = entityTypes
             var complexTypes = schemas[s].complexTypes
@@ -287,8 +287,8 @@ struct ModelValidator {
                     }
                     complexTypes[t].baseType = name
                 }
-                let owner = "ComplexType \(complexTypes[t].name)"
-                try resolveProperties(&complexTypes[t].properties, in: namespace, owner: owner)
+                let name = complexTypes[t].name
+                try resolveProperties(&complexTypes[t].properties, in: namespace, owner: "ComplexType \(name)")
             }
             schemas[s].complexTypes = complexTypes
             for t in schemas[s].terms.indices {
@@ -306,7 +306,9 @@ struct ModelValidator {
         try checkInheritanceCycles()
     }
 
-    private func resolveProperties(_ properties: inout [Property], in namespace: String, owner: String) throws(ODataError) {
+    /// `owner` names the type in messages; it is only built for one.
+    private func resolveProperties(_ properties: inout [Property], in namespace: String,
+                                   owner: @autoclosure () -> String) throws(ODataError) {
         // Small types (most) are checked pairwise; a set only pays off for large ones.
         var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
@@ -317,9 +319,9 @@ struct ModelValidator {
                 ? !seen.insert(name).inserted
                 : properties[..<p].contains { $0.name == name }
             if isDuplicate {
-                throw fault("\(owner) declares the property \(name) twice", at: line, element: "Property", attribute: "Name")
+                throw fault("\(owner()) declares the property \(name) twice", at: line, element: "Property", attribute: "Name")
             }
-            try resolve(&properties[p].type, in: namespace, what: "Property \(name) of \(owner)", at: line, element: "Property")
+            try resolve(&properties[p].type, in: namespace, what: "Property \(name) of \(owner())", at: line, element: "Property")
         }
     }
 
