@@ -268,4 +268,48 @@ import Testing
             #expect(error.line == lenient.diagnostics.first?.line)
         }
     }
+
+    // MARK: Paths the faster validation takes (byte scans, early exits)
+
+    @Test func aPropertyDeclaredTwiceIsRejectedInSmallAndLargeTypes() throws {
+        let small = try #require(rejection(v4("<ComplexType Name=\"A\">\n<Property Name=\"P\" Type=\"Edm.Int32\"/>\n<Property Name=\"P\" Type=\"Edm.String\"/></ComplexType>")))
+        #expect(small.line == 7)
+        #expect(small.message.contains("ComplexType A declares the property P twice"))
+        let many = (0..<20).map { "<Property Name=\"P\($0)\" Type=\"Edm.Int32\"/>" }.joined()
+        let large = try #require(rejection(v4("<ComplexType Name=\"A\">" + many + "\n<Property Name=\"P3\" Type=\"Edm.String\"/></ComplexType>")))
+        #expect(large.line == 6)
+        #expect(large.message.contains("declares the property P3 twice"))
+    }
+
+    @Test func annotationTargetsWithEmptySegmentsAreRejected() throws {
+        for target in ["NS.A//P", "NS.A/", "/NS.A"] {
+            let error = try #require(rejection(v4("<ComplexType Name=\"A\"/>\n<Annotations Target=\"\(target)\"><Annotation Term=\"Core.Description\" String=\"x\"/></Annotations>")))
+            #expect(error.line == 6)
+            #expect(error.message.contains("has an empty path segment"))
+        }
+        let model = try MetadataReader.read(v4("<ComplexType Name=\"A\"><Property Name=\"P\" Type=\"Edm.Int32\"/></ComplexType>\n<Annotations Target=\"NS.A/P\"><Annotation Term=\"Core.Description\" String=\"x\"/></Annotations>"))
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    @Test func aLongBaseTypeChainIsAcceptedAndALongerCycleRejected() throws {
+        let chain = (1..<6).map { "<ComplexType Name=\"T\($0)\" BaseType=\"NS.T\($0 - 1)\"/>" }.joined()
+        _ = try MetadataReader.read(v4("<ComplexType Name=\"T0\"/>" + chain))
+        let error = try #require(rejection(v4("""
+            <ComplexType Name="Leaf" BaseType="NS.A"/>
+            <ComplexType Name="A" BaseType="NS.B"/>
+            <ComplexType Name="B" BaseType="NS.C"/>
+            <ComplexType Name="C" BaseType="NS.A"/>
+            """)))
+        #expect(error.line == 5)
+        #expect(error.message.contains("ComplexType Leaf inherits from itself"))
+    }
+
+    @Test func typeAttributesAreParsedOnTheirBytes() throws {
+        #expect(TypeReference(parsing: "Collection(NS.A)") == TypeReference(name: "NS.A", isCollection: true))
+        #expect(TypeReference(parsing: "NS.Ä") == TypeReference(name: "NS.Ä"))
+        #expect(TypeReference(parsing: "Collection(NS.Ä)")?.name == "NS.Ä")
+        for malformed in ["", "Collection(", "Collection()", "Collection(NS.A", "List(NS.A)", "Collection(Collection(NS.A))"] {
+            #expect(TypeReference(parsing: malformed) == nil, "\(malformed)")
+        }
+    }
 }

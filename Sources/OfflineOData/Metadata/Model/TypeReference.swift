@@ -37,16 +37,25 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the text of a `Type` attribute; nil when `Collection(` is not closed or the name is empty.
     init?(parsing text: String) {
-        let open = UInt8(ascii: "(")
-        guard let parenthesis = text.utf8.firstIndex(of: open) else {
-            guard !text.isEmpty else { return nil }
-            self.init(name: text)
-            return
+        // On the contiguous UTF-8 bytes: `String.UTF8View` searches step index by index, and the
+        // reader parses one of these per property and parameter.
+        var text = text
+        let open = UInt8(ascii: "("), close = UInt8(ascii: ")")
+        // nil: malformed; `.some(nil)`: a plain name; `.some(inner)`: a collection's element type.
+        let parsed: String?? = text.withUTF8 { bytes in
+            guard let parenthesis = bytes.firstIndex(of: open) else { return bytes.isEmpty ? nil : .some(nil) }
+            let collection = "Collection".utf8
+            guard parenthesis == collection.count, bytes.starts(with: collection), bytes.last == close else { return nil }
+            // `bytes[parenthesis]` is `(` and the last byte `)`, so the range is well formed.
+            let inner = UnsafeBufferPointer(rebasing: bytes[(parenthesis + 1)..<(bytes.count - 1)])
+            guard !inner.isEmpty, !inner.contains(open), !inner.contains(close) else { return nil }
+            return .some(String(decoding: inner, as: UTF8.self))
         }
-        guard text[..<parenthesis] == "Collection", text.utf8.last == UInt8(ascii: ")") else { return nil }
-        let inner = text.utf8[text.utf8.index(after: parenthesis)..<text.utf8.index(before: text.utf8.endIndex)]
-        guard !inner.isEmpty, !inner.contains(open), !inner.contains(UInt8(ascii: ")")) else { return nil }
-        self.init(name: String(Substring(inner)), isCollection: true)
+        switch parsed {
+        case nil: return nil
+        case .some(nil): self.init(name: text)
+        case .some(.some(let inner)): self.init(name: inner, isCollection: true)
+        }
     }
 
     /// The primitive type this reference stands for, looking through type definitions.

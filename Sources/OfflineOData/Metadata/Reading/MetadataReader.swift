@@ -47,11 +47,13 @@ public enum MetadataReader {
     public static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
         let stream = try XMLStream(bytes: bytes)
         let reader = CSDLReader(stream: stream, options: options)
-        let document = try reader.readDocument()
-        var validator = ModelValidator(document: document, locator: stream.locator, options: options)
+        var document = try reader.readDocument()
+        let (version, edmxVersion, references) = (document.version, document.edmxVersion, document.references)
+        // The validator takes the schemas over (see `ModelValidator.init`), so it finishes them in place.
+        var validator = ModelValidator(document: &document, locator: stream.locator, options: options)
         validator.diagnostics = reader.diagnostics
         let schemas = try validator.validate()
-        return MetadataModel(version: document.version, edmxVersion: document.edmxVersion,
-                             schemas: schemas, references: document.references, diagnostics: validator.diagnostics)
+        return MetadataModel(version: version, edmxVersion: edmxVersion,
+                             schemas: schemas, references: references, diagnostics: validator.diagnostics)
     }
 }

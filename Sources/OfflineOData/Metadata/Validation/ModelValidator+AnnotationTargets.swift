@@ -14,12 +14,11 @@ extension ModelValidator {
         let target = group.target
         func reject(_ reason: String) -> ODataError { targetFault(group, reason) }
         let utf8 = target.utf8
-        if !utf8.contains(UInt8(ascii: "(")) && !utf8.contains(UInt8(ascii: ")")) {
+        let shape = PlainPathShape(target)
+        if !shape.hasParenthesis {
             // The common case, a plain path (`NS.Type/Property`): no parameter lists to check.
-            if utf8.first == UInt8(ascii: "/") || utf8.last == UInt8(ascii: "/") || containsEmptySegment(utf8) {
-                throw reject("has an empty path segment")
-            }
-            let head = utf8.firstIndex(of: UInt8(ascii: "/")).map { String(target[..<$0]) } ?? target
+            if shape.hasEmptySegment { throw reject("has an empty path segment") }
+            let head = shape.firstSlash.map { String(target[..<utf8.index(utf8.startIndex, offsetBy: $0)]) } ?? target
             try checkHead(head, of: group, in: namespace)
             return
         }
@@ -61,16 +60,6 @@ extension ModelValidator {
         fault("Annotations Target \"\(group.target)\" \(reason)", at: group.sourceLine, element: "Annotations", attribute: "Target")
     }
 
-    /// Whether a path has `//` in it.
-    private func containsEmptySegment(_ utf8: String.UTF8View) -> Bool {
-        var previousWasSlash = false
-        for byte in utf8 {
-            let isSlash = byte == UInt8(ascii: "/")
-            if isSlash && previousWasSlash { return true }
-            previousWasSlash = isSlash
-        }
-        return false
-    }
 
     /// The first segment is a qualified name; in one of the document's own namespaces it must exist.
     private mutating func checkHead(_ head: String, of group: AnnotationGroup, in namespace: String) throws(ODataError) {
@@ -101,4 +90,36 @@ extension ModelValidator {
         items.append(text[start...])
         return items
     }
+}
+
+/// What the common case of a target path needs to know, found in one pass over its UTF-8 bytes
+/// (`String.UTF8View`'s generic searches step index by index; Graph has thousands of targets).
+private struct PlainPathShape {
+    /// A `(` or `)` anywhere: the path has parameter lists and takes the full check.
+    var hasParenthesis = false
+    /// A leading or trailing `/`, or `//`.
+    var hasEmptySegment = false
+    /// The byte offset of the first `/`.
+    var firstSlash: Int?
+
+    init(_ path: String) {
+        var path = path
+        self = path.withUTF8 { bytes in
+            var shape = PlainPathShape()
+            var previousWasSlash = true
+            for (offset, byte) in bytes.enumerated() {
+                let isSlash = byte == UInt8(ascii: "/")
+                if byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") { shape.hasParenthesis = true }
+                if isSlash {
+                    if previousWasSlash { shape.hasEmptySegment = true }
+                    if shape.firstSlash == nil { shape.firstSlash = offset }
+                }
+                previousWasSlash = isSlash
+            }
+            if previousWasSlash && !bytes.isEmpty { shape.hasEmptySegment = true }
+            return shape
+        }
+    }
+
+    private init() {}
 }

@@ -26,7 +26,9 @@ extension ModelValidator {
     }
 
     private func resolveSignature(_ operation: inout Operation, in namespace: String) throws(ODataError) {
-        let what = "\(operation.kind.rawValue) \(operation.name)"
+        // Only built for a message.
+        let (kind, name) = (operation.kind, operation.name)
+        var what: String { "\(kind.rawValue) \(name)" }
         for p in operation.parameters.indices {
             let parameter = operation.parameters[p]
             try resolve(&operation.parameters[p].type, in: namespace, what: "Parameter \(parameter.name) of \(what)",
@@ -211,11 +213,13 @@ extension ModelValidator {
         for s in schemas.indices {
             for c in schemas[s].entityContainers.indices {
                 let container = schemas[s].entityContainers[c]
+                let containerName = container.qualifiedName
                 for e in container.entitySets.indices {
                     let set = container.entitySets[e]
                     var kept: [NavigationPropertyBinding] = []
                     for binding in set.navigationPropertyBindings {
-                        if try checkBinding(binding, from: set.entityType, of: "EntitySet \(set.name)", container: container) {
+                        if try checkBinding(binding, from: set.entityType, of: "EntitySet \(set.name)", container: container,
+                                            containerName: containerName) {
                             kept.append(binding)
                         }
                     }
@@ -225,7 +229,8 @@ extension ModelValidator {
                     let singleton = container.singletons[i]
                     var kept: [NavigationPropertyBinding] = []
                     for binding in singleton.navigationPropertyBindings {
-                        if try checkBinding(binding, from: singleton.type, of: "Singleton \(singleton.name)", container: container) {
+                        if try checkBinding(binding, from: singleton.type, of: "Singleton \(singleton.name)", container: container,
+                                            containerName: containerName) {
                             kept.append(binding)
                         }
                     }
@@ -236,17 +241,18 @@ extension ModelValidator {
     }
 
     /// Whether to keep the binding: false for a tolerated missing target; throws for a broken path.
-    private mutating func checkBinding(_ binding: NavigationPropertyBinding, from typeName: String, of owner: String,
-                                       container: EntityContainer) throws(ODataError) -> Bool {
+    private mutating func checkBinding(_ binding: NavigationPropertyBinding, from typeName: String, of owner: @autoclosure () -> String,
+                                       container: EntityContainer, containerName: String) throws(ODataError) -> Bool {
         let namespace = container.namespace
         var current = typeName
         var endsInNavigation = false
-        for segment in binding.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+        for part in PathSegments(binding.path) {
+            let segment = String(part)
             endsInNavigation = false
             if QualifiedNames.contains(segment, UInt8(ascii: ".")) {
                 let cast = qualify(segment, in: namespace)
                 guard isStructuredType(cast) else {
-                    try tolerate(fault("NavigationPropertyBinding of \(owner) has the Path \(binding.path), whose type cast \(cast) is not a type of the document; the binding is dropped",
+                    try tolerate(fault("NavigationPropertyBinding of \(owner()) has the Path \(binding.path), whose type cast \(cast) is not a type of the document; the binding is dropped",
                                        at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Path"))
                     return false
                 }
@@ -261,19 +267,19 @@ extension ModelValidator {
                 current = found.typeName
             case nil:
                 // The OASIS examples bind paths their types do not have.
-                try tolerate(fault("NavigationPropertyBinding of \(owner) has the Path \(binding.path), but \(current) has no property \(segment); the binding is dropped",
+                try tolerate(fault("NavigationPropertyBinding of \(owner()) has the Path \(binding.path), but \(current) has no property \(segment); the binding is dropped",
                                    at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Path"))
                 return false
             }
         }
         guard endsInNavigation else {
             // Olingo's annotations test document binds a path that is no navigation property.
-            try tolerate(fault("NavigationPropertyBinding of \(owner) has the Path \(binding.path), which does not end in a navigation property; the binding is dropped",
+            try tolerate(fault("NavigationPropertyBinding of \(owner()) has the Path \(binding.path), which does not end in a navigation property; the binding is dropped",
                                at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Path"))
             return false
         }
-        guard resolvesBindingTarget(binding.target, container: container) else {
-            try tolerate(fault("NavigationPropertyBinding \(binding.path) of \(owner) has the Target \(binding.target), which is not an entity set or singleton; the binding is dropped",
+        guard resolvesBindingTarget(binding.target, container: container, containerName: containerName) else {
+            try tolerate(fault("NavigationPropertyBinding \(binding.path) of \(owner()) has the Target \(binding.target), which is not an entity set or singleton; the binding is dropped",
                                at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Target"))
             return false
         }
@@ -281,7 +287,9 @@ extension ModelValidator {
     }
 
     /// `Name` (same container or one it extends), or `Namespace.Container/Name[/more]`.
-    private func resolvesBindingTarget(_ target: String, container: EntityContainer) -> Bool {
+    private func resolvesBindingTarget(_ target: String, container: EntityContainer, containerName: String) -> Bool {
+        // The common case (a set of the binding's own container) without building a name or a set.
+        if !target.utf8.contains(UInt8(ascii: "/")), containerMembers[containerName]?.contains(target) == true { return true }
         var searched = container
         var name = target
         if let slash = target.firstIndex(of: "/"), target[..<slash].contains(".") {

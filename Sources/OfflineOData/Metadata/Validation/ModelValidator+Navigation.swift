@@ -27,7 +27,9 @@ extension ModelValidator {
     }
 
     private func resolveNavigation(_ navigation: inout NavigationProperty, owner: String, in namespace: String) throws(ODataError) {
-        let what = "NavigationProperty \(navigation.name) of \(owner)"
+        // Only built for a message.
+        let name = navigation.name
+        var what: String { "NavigationProperty \(name) of \(owner)" }
         if navigation.association == nil {
             try resolve(&navigation.type, in: namespace, what: what, at: navigation.sourceLine, element: "NavigationProperty")
             switch navigation.type.kind {
@@ -42,21 +44,24 @@ extension ModelValidator {
     /// Partners and referential constraints resolve (checked once all navigation types are known).
     func checkNavigationLinks() throws(ODataError) {
         for schema in schemas {
-            for type in schema.entityTypes {
+            for type in schema.entityTypes where !type.navigationProperties.isEmpty {
+                let owner = type.qualifiedName
                 for navigation in type.navigationProperties {
-                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                    try checkLinks(of: navigation, owner: owner)
                 }
             }
-            for type in schema.complexTypes {
+            for type in schema.complexTypes where !type.navigationProperties.isEmpty {
+                let owner = type.qualifiedName
                 for navigation in type.navigationProperties {
-                    try checkLinks(of: navigation, owner: type.qualifiedName)
+                    try checkLinks(of: navigation, owner: owner)
                 }
             }
         }
     }
 
     private func checkLinks(of navigation: NavigationProperty, owner: String) throws(ODataError) {
-        let what = "NavigationProperty \(navigation.name) of \(owner)"
+        // Only built for a message.
+        var what: String { "NavigationProperty \(navigation.name) of \(owner)" }
         let target = navigation.type.name
         guard case .entityType = declarations[target] else { return }
         if let partner = navigation.partner {
@@ -80,7 +85,7 @@ extension ModelValidator {
     /// Whether a property path (`ID`, `Address/City`) leads to a structural property.
     func resolvesToProperty(_ path: String, ofType typeName: String) -> Bool {
         var current = typeName
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+        for segment in PathSegments(path) {
             guard let found = member(String(segment), ofType: current), !found.isNavigation else { return false }
             current = found.typeName
         }
@@ -109,8 +114,9 @@ extension ModelValidator {
         }
         for schema in schemas {
             for type in schema.entityTypes {
-                let chain = hierarchy(of: type)
-                guard let keyed = chain.first(where: { $0.key != nil }), let key = keyed.key else {
+                // An own key (most types) needs no walk up the base types.
+                guard let key = type.key else {
+                    if hierarchy(of: type).contains(where: { $0.key != nil }) { continue }
                     if type.isAbstract { continue }
                     let problem = fault("EntityType \(type.qualifiedName) has no key (neither its own Key nor one inherited from a base type)",
                                         at: type.sourceLine, element: "EntityType")
@@ -122,8 +128,8 @@ extension ModelValidator {
                     }
                     continue
                 }
-                guard keyed.qualifiedName == type.qualifiedName else { continue }
-                for reference in key where !resolvesToProperty(reference.name, ofType: type.qualifiedName) {
+                let typeName = type.qualifiedName
+                for reference in key where !resolvesToProperty(reference.name, ofType: typeName) {
                     // The OASIS example special-characters.xml has this defect.
                     try tolerate(fault("the Key of EntityType \(type.qualifiedName) names \(reference.name), which is not a property of the type",
                                        at: reference.sourceLine, element: "PropertyRef", attribute: "Name"))

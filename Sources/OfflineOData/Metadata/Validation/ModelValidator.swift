@@ -44,9 +44,12 @@ struct ModelValidator {
     /// Tolerated defects, see ``MetadataModel/diagnostics``.
     var diagnostics: [ODataError] = []
 
-    init(document: CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
+    /// Takes the schemas out of `document`: with the reader's copy gone, each array the checks
+    /// change is uniquely owned and changed in place, instead of copied on its first change.
+    init(document: inout CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
         version = document.version
         schemas = document.schemas
+        document.schemas = []
         references = document.references
         self.locator = locator
         self.options = options
@@ -94,6 +97,12 @@ struct ModelValidator {
                 if let alias = include.alias { aliases[alias] = include.namespace }
             }
         }
+        // Sized once: Graph declares thousands of names, and each growth rehashes every key.
+        declarations.reserveCapacity(schemas.reduce(0) { count, schema in
+            count + schema.entityTypes.count + schema.complexTypes.count + schema.enumTypes.count + schema.typeDefinitions.count
+                + schema.terms.count + schema.entityContainers.count + schema.associations.count
+        })
+        operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         for (schemaIndex, schema) in schemas.enumerated() {
             if !ownNamespaces.insert(schema.namespace).inserted {
                 throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
@@ -263,8 +272,8 @@ struct ModelValidator {
                     }
                     entityTypes[t].baseType = name
                 }
-                let owner = "EntityType \(entityTypes[t].name)"
-                try resolveProperties(&entityTypes[t].properties, in: namespace, owner: owner)
+                let name = entityTypes[t].name
+                try resolveProperties(&entityTypes[t].properties, in: namespace, owner: "EntityType \(name)")
             }
             schemas[s].entityTypes = entityTypes
             var complexTypes = schemas[s].complexTypes
@@ -278,8 +287,8 @@ struct ModelValidator {
                     }
                     complexTypes[t].baseType = name
                 }
-                let owner = "ComplexType \(complexTypes[t].name)"
-                try resolveProperties(&complexTypes[t].properties, in: namespace, owner: owner)
+                let name = complexTypes[t].name
+                try resolveProperties(&complexTypes[t].properties, in: namespace, owner: "ComplexType \(name)")
             }
             schemas[s].complexTypes = complexTypes
             for t in schemas[s].terms.indices {
@@ -297,26 +306,28 @@ struct ModelValidator {
         try checkInheritanceCycles()
     }
 
-    private func resolveProperties(_ properties: inout [Property], in namespace: String, owner: String) throws(ODataError) {
+    /// `owner` names the type in messages; it is only built for one.
+    private func resolveProperties(_ properties: inout [Property], in namespace: String,
+                                   owner: @autoclosure () -> String) throws(ODataError) {
         // Small types (most) are checked pairwise; a set only pays off for large ones.
         var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
-            let property = properties[p]
+            // The name and line only, not a copy of the whole property (its every string retained).
+            let name = properties[p].name
+            let line = properties[p].sourceLine
             let isDuplicate = properties.count > 16
-                ? !seen.insert(property.name).inserted
-                : properties[..<p].contains { $0.name == property.name }
+                ? !seen.insert(name).inserted
+                : properties[..<p].contains { $0.name == name }
             if isDuplicate {
-                throw fault("\(owner) declares the property \(property.name) twice", at: property.sourceLine,
-                            element: "Property", attribute: "Name")
+                throw fault("\(owner()) declares the property \(name) twice", at: line, element: "Property", attribute: "Name")
             }
-            try resolve(&properties[p].type, in: namespace, what: "Property \(property.name) of \(owner)",
-                        at: property.sourceLine, element: "Property")
+            try resolve(&properties[p].type, in: namespace, what: "Property \(name) of \(owner())", at: line, element: "Property")
         }
     }
 
     private func checkInheritanceCycles() throws(ODataError) {
         for schema in schemas {
-            for type in schema.entityTypes {
+            for type in schema.entityTypes where type.baseType != nil && !reachesRoot(from: type.baseType) {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = entityType(named: base) {
@@ -327,7 +338,7 @@ struct ModelValidator {
                     current = next
                 }
             }
-            for type in schema.complexTypes {
+            for type in schema.complexTypes where type.baseType != nil && !reachesRoot(from: type.baseType) {
                 var seen: Set<String> = [schema.namespace + "." + type.name]
                 var current = type
                 while let base = current.baseType, let next = complexType(named: base) {
@@ -339,6 +350,27 @@ struct ModelValidator {
                 }
             }
         }
+    }
+
+    /// Whether following base types from `base` ends (at a type without a base, or at a name that
+    /// is no structured type) within as many steps as there are declarations: then there is no
+    /// cycle, which is the common case, found without copying types or building sets of names.
+    private func reachesRoot(from base: String?) -> Bool {
+        var current = base
+        for _ in 0...declarations.count {
+            guard let name = current else { return true }
+            switch declarations[name] {
+            case .entityType(let schema, let index):
+                guard index < schemas[schema].entityTypes.count else { return true }
+                current = schemas[schema].entityTypes[index].baseType
+            case .complexType(let schema, let index):
+                guard index < schemas[schema].complexTypes.count else { return true }
+                current = schemas[schema].complexTypes[index].baseType
+            default:
+                return true
+            }
+        }
+        return false
     }
 
     // MARK: Lookups (valid once names are declared)
