@@ -15,9 +15,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
     private let readerLock = Lock()
-    /// Layouts of the entities creates answer with; used only inside the write connection's
-    /// lock (``StoreFile/withConnection(_:)``), which serializes every write.
-    private let writeLayouts = LayoutCache()
+    /// Writes the entities creates answer with; used only inside the write connection's lock
+    /// (``StoreFile/withConnection(_:)``), which serializes every write.
+    private let createdEntityAnswers = CreatedEntityAnswers()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -207,7 +207,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///     `upload(batch: true, groupByTransaction: true)`.
     public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
         let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID,
-                                 serviceRoot: try serviceRoot() ?? "", answerLayouts: writeLayouts)
+                                 serviceRoot: try serviceRoot() ?? "", answers: createdEntityAnswers)
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
     }
 

@@ -22,7 +22,11 @@ public struct EntitySetTable: Sendable {
     /// Columns on the dependent side of a referential constraint: indexed for `$expand` joins.
     public let foreignKeyColumns: [StoredColumn]
 
-    public var quotedName: String { quoteIdentifier(name) }
+    /// ``name`` quoted for SQL text (kept: every statement on the table names it).
+    public let quotedName: String
+    /// `"_ood_id", "_ood_etag", "_ood_type", "_ood_change", "_ood_error"` (the system columns a
+    /// response row starts with, see ``SQLQuery``) then every stored column: a create's `RETURNING`.
+    let responseRowColumns: String
 
     /// The column of a property path (`["Address", "City"]`), if it is stored as one column.
     public func column(path: [String]) -> StoredColumn? {
@@ -39,6 +43,9 @@ public struct EntitySetTable: Sendable {
         self.entitySet = entitySet
         self.entityType = entityType
         self.name = "es/" + entitySet
+        self.quotedName = quoteIdentifier("es/" + entitySet)
+        self.responseRowColumns = (["\"_ood_id\"", "\"_ood_etag\"", "\"_ood_type\"", "\"_ood_change\"", "\"_ood_error\""]
+            + columns.map(\.quotedName)).joined(separator: ", ")
         self.columns = columns
         self.keyColumns = keyColumns
         self.foreignKeyColumns = foreignKeyColumns

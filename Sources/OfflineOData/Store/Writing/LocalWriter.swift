@@ -34,8 +34,8 @@ struct LocalWriter {
     var transactionID: String? = nil
     /// The service root for the V4 context and V2 `__metadata.uri` of a create's answer.
     var serviceRoot: String = ""
-    /// Kept across writes by the store: a layout costs more to build than the answer to write.
-    var answerLayouts: LayoutCache? = nil
+    /// Kept across writes by the store (see ``CreatedEntityAnswers``); nil makes a new one per create.
+    var answers: CreatedEntityAnswers? = nil
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -110,12 +110,13 @@ struct LocalWriter {
         let names = body.columnOrder
         let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
         let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let returning = CreatedEntityAnswer.returningColumns(of: table)
-        let (id, answer) = try db.withCachedStatement("INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \(returning)") {
+        let (id, answer) = try db.withCachedStatement(
+            "INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \(table.responseRowColumns)") {
             insert throws(ODataError) -> (Int64, [UInt8]) in
             try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
             guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-            let answer = try CreatedEntityAnswer(model: model, dialect: dialect, serviceRoot: serviceRoot, table: table, layouts: answerLayouts).body(of: insert)
+            let answer = try (answers ?? CreatedEntityAnswers()).body(of: insert, table: table, model: model, dialect: dialect,
+                                                                      serviceRoot: serviceRoot)
             return (insert.int(at: 0), answer)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
