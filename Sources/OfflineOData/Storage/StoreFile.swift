@@ -136,6 +136,10 @@ public final class StoreFile: @unchecked Sendable {
         }
         // Durable commits: every committed change (the request queue above all) survives a crash.
         try db.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        // A download writes a defining request in one transaction: with SQLite's default 2 MB
+        // cache, pages spill to the WAL mid-transaction and are written again when changed again.
+        // 16 MB keeps a typical set's hot pages; memory stays bounded for any size.
+        try db.execute("PRAGMA cache_size = -16384")
         try migrate(db, isNew: applicationID == 0)
     }
 
