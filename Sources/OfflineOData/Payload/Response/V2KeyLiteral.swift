@@ -30,12 +30,17 @@ enum V2KeyLiteral {
             case .dateTimeOffset?: return "datetimeoffset'\(text)'"
             case .duration?: return "time'\(DurationValue(seconds: ExactDecimal(text) ?? .zero).isoText)'"
             case .time?: return "time'\(text)'"
-            default: return "'" + percentEncoded(text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")) + "'"
+            default: return quoted(text)
             }
         case .blob(let bytes):
             let digits = Array("0123456789ABCDEF")
             return "X'" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }) + "'"
         }
+    }
+
+    /// A string literal, the same in both dialects: quoted, `'` doubled, percent-encoded.
+    static func quoted(_ text: String) -> String {
+        "'" + percentEncoded(text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")) + "'"
     }
 
     /// Percent-encodes what may not stand in a path segment (RFC 3986 pchar).

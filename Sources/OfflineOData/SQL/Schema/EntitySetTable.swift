@@ -24,8 +24,8 @@ public struct EntitySetTable: Sendable {
 
     /// ``name`` quoted for SQL text (kept: every statement on the table names it).
     public let quotedName: String
-    /// `"_ood_id", "_ood_etag", "_ood_type", "_ood_change", "_ood_error"` (the system columns a
-    /// response row starts with, see ``SQLQuery``) then every stored column: a create's `RETURNING`.
+    /// The system columns a response row starts with (``SQLQuery/systemColumns``), then every
+    /// stored column: a create's `RETURNING`.
     let responseRowColumns: String
 
     /// The column of a property path (`["Address", "City"]`), if it is stored as one column.
@@ -44,8 +44,7 @@ public struct EntitySetTable: Sendable {
         self.entityType = entityType
         self.name = "es/" + entitySet
         self.quotedName = quoteIdentifier("es/" + entitySet)
-        self.responseRowColumns = (["\"_ood_id\"", "\"_ood_etag\"", "\"_ood_type\"", "\"_ood_change\"", "\"_ood_error\""]
-            + columns.map(\.quotedName)).joined(separator: ", ")
+        self.responseRowColumns = (SQLQuery.systemColumns.map(quoteIdentifier) + columns.map(\.quotedName)).joined(separator: ", ")
         self.columns = columns
         self.keyColumns = keyColumns
         self.foreignKeyColumns = foreignKeyColumns

@@ -16,7 +16,9 @@ struct SQLQuery {
     /// For an expand query: the index in ``parameters`` of the first parent `_ood_id` placeholder.
     var parentIDStart: Int = 0
 
-    static let systemColumnCount = 5
+    /// The system columns every entity row of a response starts with, in this order.
+    static let systemColumns = ["_ood_id", "_ood_etag", "_ood_type", "_ood_change", "_ood_error"]
+    static let systemColumnCount = systemColumns.count
 }
 
 /// What the store runs for a read, for an explain call: the SQL text and its parameters shown as

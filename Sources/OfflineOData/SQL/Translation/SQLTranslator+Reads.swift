@@ -143,8 +143,7 @@ extension SQLTranslator {
     }
 
     func columnList(_ alias: String, _ columns: [StoredColumn]) -> String {
-        (["\(alias).\"_ood_id\"", "\(alias).\"_ood_etag\"", "\(alias).\"_ood_type\"", "\(alias).\"_ood_change\"",
-          "\(alias).\"_ood_error\""] + columns.map { "\(alias).\($0.quotedName)" })
+        (SQLQuery.systemColumns.map { "\(alias).\(quoteIdentifier($0))" } + columns.map { "\(alias).\($0.quotedName)" })
             .joined(separator: ", ")
     }
 

@@ -7,7 +7,6 @@
 /// used only under the write connection's lock, which serializes every write.
 final class CreatedEntityAnswers {
     private var writers: [String: EntityRowWriter] = [:]
-    private var contexts: [String: String] = [:]
 
     /// The JSON of the row `statement` stands on, an entity of `table`.
     func body(of statement: Statement, table: EntitySetTable, model: MetadataModel, dialect: Dialect,
@@ -19,10 +18,7 @@ final class CreatedEntityAnswers {
         defer { writers[key] = rows }
         var writer = JSONWriter(capacity: 512)
         if dialect == .v4 {
-            let context = contexts[key].flatMap { $0.hasPrefix(serviceRoot) ? $0 : nil }
-                ?? serviceRoot + "$metadata#" + table.entitySet + "/$entity"
-            contexts[key] = context
-            try rows.write(statement, expanded: [], context: context, to: &writer)
+            try rows.write(statement, expanded: [], context: serviceRoot + "$metadata#" + table.entitySet + "/$entity", to: &writer)
         } else {
             writer.beginObject()
             writer.writeKey(LocalReader.dataKey)

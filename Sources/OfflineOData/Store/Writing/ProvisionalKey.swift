@@ -8,7 +8,7 @@
 /// answer replaces it in the store and in the requests still queued (``UploadRecorder``).
 enum ProvisionalKey {
     /// Fills in the key values `body` lacks. Throws ``ODataError/Code/constraint`` for a missing
-    /// key the store cannot make up (strings, dates, decimals: the caller must give them).
+    /// key the store cannot make up (dates, decimals and the like: the caller must give them).
     static func fill(_ body: inout EntityBody, table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) {
         for column in table.keyColumns where (body.value(of: column) ?? .null) == .null {
             body.provide(try value(for: column, in: table, on: db), for: column)
@@ -51,17 +51,9 @@ enum ProvisionalKey {
 
     /// A random version-4 UUID, lowercase, as the store keeps Guids.
     private static func randomUUID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes = randomBytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return text
+        return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hexText(bytes[$0]) }.joined(separator: "-")
     }
 }

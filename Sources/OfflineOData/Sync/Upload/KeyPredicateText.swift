@@ -21,7 +21,7 @@ enum KeyPredicateText {
             case .guid?, .decimal?, .date?, .dateTimeOffset?, .timeOfDay?:
                 return V2KeyLiteral.percentEncoded(text)
             default:
-                return "'" + V2KeyLiteral.percentEncoded(text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''")) + "'"
+                return V2KeyLiteral.quoted(text)
             }
         case .blob(let bytes):
             return "binary'" + Base64Codec.encode(bytes, urlSafe: true) + "'"

@@ -21,7 +21,7 @@ struct RepeatableRequests {
     static func load(model: MetadataModel, file: StoreFile) throws(ODataError) -> RepeatableRequests {
         let clientID = try file.withConnection { db throws(ODataError) -> String in
             if let known = try StoreInfoTable.value(clientIDKey, in: db) { return known }
-            let made = randomHex(bytes: 16)
+            let made = hexText(randomBytes(16))
             try StoreInfoTable.setValue(made, for: clientIDKey, in: db)
             return made
         }
@@ -57,11 +57,5 @@ struct RepeatableRequests {
         return [HTTPHeader("Repeatability-Request-ID", "\(clientID)-\(request.id)"),
                 HTTPHeader("Repeatability-Client-ID", clientID),
                 HTTPHeader("Repeatability-First-Sent", firstSent)]
-    }
-
-    private static func randomHex(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        return String((0..<(count * 2)).map { _ in digits[Int(generator.next() % 16)] })
     }
 }

@@ -8,10 +8,10 @@ struct ServerAssignedKey {
     let table: EntitySetTable
     let dialect: Dialect
 
-    /// Adopts the key of the service's answer to the POST that created entity `entityID`; does
-    /// nothing when the answer has no body or no key, or the key is the same.
-    func adopt(from response: HTTPResponse, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
-        guard !table.keyColumns.isEmpty, !response.body.isEmpty, let document = try? JSONValue.parse(response.body) else { return }
+    /// Adopts the key in `document`, the service's answer to the POST that created entity
+    /// `entityID`; does nothing when the answer has no key, or the key is the same.
+    func adopt(_ document: JSONValue, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        guard !table.keyColumns.isEmpty else { return }
         let entity = document["d"] ?? document
         var served: [SQLValue] = []
         for column in table.keyColumns {

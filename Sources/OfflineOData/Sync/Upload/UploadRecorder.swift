@@ -14,10 +14,12 @@ struct UploadRecorder {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
         }
-        if request.method == "POST" {
-            try ServerAssignedKey(table: table, dialect: dialect).adopt(from: response, entityID: id, in: db)
+        // The answer's body, read once: the created entity's key and the new ETag may be in it.
+        let answer = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+        if request.method == "POST", let answer {
+            try ServerAssignedKey(table: table, dialect: dialect).adopt(answer, entityID: id, in: db)
         }
-        let newETag = Self.etag(of: response)
+        let newETag = Self.etag(of: response, answer: answer)
         if let newETag {
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(newETag), .integer(id)])
         }
@@ -65,9 +67,9 @@ struct UploadRecorder {
     }
 
     /// The entity's new ETag: the `ETag` header, or the one in the answer's body (V4 or V2).
-    static func etag(of response: HTTPResponse) -> String? {
+    static func etag(of response: HTTPResponse, answer body: JSONValue?) -> String? {
         if let header = response.header("ETag"), !header.isEmpty { return header }
-        guard !response.body.isEmpty, let body = try? JSONValue.parse(response.body) else { return nil }
+        guard let body else { return nil }
         return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
     }
 }

@@ -60,10 +60,5 @@ struct BatchRequestBuilder {
         return candidate
     }
 
-    static func randomBoundary(_ kind: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        let suffix = (0..<24).map { _ in digits[Int(generator.next() % 16)] }
-        return "\(kind)_\(String(suffix))"
-    }
+    static func randomBoundary(_ kind: String) -> String { "\(kind)_\(hexText(randomBytes(12)))" }
 }
