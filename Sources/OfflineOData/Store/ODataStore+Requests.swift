@@ -8,8 +8,11 @@ extension ODataStore {
     public func execute(_ request: ODataRequest,
                         completion: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void) -> RequestHandle {
         let events = self.events
-        return enqueue(lane: { opened in opened.lane(of: request) }, { opened, handle throws(ODataError) in
-            try opened.execute(request, cancellation: handle.cancellation)
+        // A write is routed once, to choose its lane; a job held while the store opens gets no
+        // lane and is routed when it runs.
+        let routed = Protected<Route?>(nil)
+        return enqueue(lane: { opened in opened.lane(of: request, routed: routed) }, { opened, handle throws(ODataError) in
+            try opened.execute(request, route: routed.withLock { $0 }, cancellation: handle.cancellation)
         }, completion: { (result: Result<OpenedStore.Outcome, ODataError>) in
             // Announced once committed: a local write's group commits before its completions run.
             if case .success(let outcome) = result, let changed = outcome.changedSet { events.postChanges([changed]) }

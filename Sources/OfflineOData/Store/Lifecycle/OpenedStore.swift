@@ -29,10 +29,13 @@ final class OpenedStore: Sendable {
     }
 
     /// The lane a request runs on: reads side by side; writes the offline store applies grouped
-    /// for one commit; the others (writes to the service) one at a time.
-    func lane(of request: ODataRequest) -> StoreJob.Lane {
+    /// for one commit; the others (writes to the service) one at a time. A write's route is
+    /// handed to `routed`, so that running it does not route it again.
+    func lane(of request: ODataRequest, routed: Protected<Route?>) -> StoreJob.Lane {
         if request.isRead { return .read }
-        return router.route(method: request.method, url: request.url).destination == .offline ? .localWrite : .write
+        let route = router.route(method: request.method, url: request.url)
+        routed.withLock { $0 = route }
+        return route.destination == .offline ? .localWrite : .write
     }
 
     /// What running one request gave.
@@ -43,9 +46,9 @@ final class OpenedStore: Sendable {
         var changedSet: String?
     }
 
-    /// Runs one request where the router sends it.
-    func execute(_ request: ODataRequest, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
-        let route = router.route(method: request.method, url: request.url)
+    /// Runs one request where the router sends it (or where `route`, already decided, says).
+    func execute(_ request: ODataRequest, route decided: Route? = nil, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
+        let route = decided ?? router.route(method: request.method, url: request.url)
         switch route.destination {
         case .offline:
             let store = try requireOffline("the offline store")
