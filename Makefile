@@ -104,7 +104,8 @@ tsan: deps backends-venv
 test: swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
-# takes 70-95 ms per change and more as the data grows: 10,000 changes take well over 15 minutes.
+# takes 70-95 ms per change set and more as the data grows: the benchmark queues its changes in
+# transactions of 100 and sends each as one change set (see Benchmarks/python/batch_upload.py).
 BATCH_CHANGES ?= 10000
 
 bench: cmake-build backends-venv

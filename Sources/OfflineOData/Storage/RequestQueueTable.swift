@@ -86,6 +86,12 @@ enum RequestQueueTable {
         try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT ?1", [.integer(Int64(max(limit, 1)))], in: db)
     }
 
+    /// The next `limit` requests queued after the request `id`, in order.
+    static func following(id: Int64, limit: Int, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        try select("SELECT \(columns) FROM ood_request_queue WHERE id > ?1 ORDER BY id LIMIT ?2",
+                   [.integer(id), .integer(Int64(max(limit, 1)))], in: db)
+    }
+
     /// Whether the request is still queued (not yet acknowledged or archived).
     static func contains(id: Int64, in db: SQLiteConnection) throws(ODataError) -> Bool {
         try db.scalarInt("SELECT count(*) FROM ood_request_queue WHERE id = ?1", [.integer(id)]) == 1

@@ -32,7 +32,7 @@ struct BatchUploader {
         func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         while true {
-            let queued = try file.withConnection { db throws(ODataError) in try RequestQueueTable.first(max(batchSize, 1), in: db) }
+            let queued = try file.withConnection { db throws(ODataError) in try nextChunk(in: db) }
             if queued.isEmpty { break }
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
@@ -83,6 +83,21 @@ struct BatchUploader {
             }
         }
         return UploadOutcome(sent: sent, archived: archived)
+    }
+
+    /// The next `batchSize` queued requests. With `groupByTransaction`, a transaction the chunk's
+    /// end would cut in two is completed with the requests that follow it in the queue, so that its
+    /// change set is sent whole (a transaction is all or nothing, whatever the batch size).
+    private func nextChunk(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        var chunk = try RequestQueueTable.first(max(batchSize, 1), in: db)
+        guard groupByTransaction else { return chunk }
+        while let last = chunk.last, let transaction = last.transactionID, !transaction.isEmpty {
+            let more = try RequestQueueTable.following(id: last.id, limit: max(batchSize, 1), in: db)
+            let continuing = more.prefix { $0.transactionID == transaction }
+            chunk += continuing
+            if continuing.count < more.count || more.isEmpty { break }
+        }
+        return chunk
     }
 
     private func send(_ built: BatchRequestBuilder.Built, csrf: String?, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
