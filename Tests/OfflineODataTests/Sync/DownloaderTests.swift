@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import OfflineOData
 
@@ -126,6 +129,74 @@ struct RecordingSink: PageSink {
             return error.code == .semantic && error.message.hasPrefix("GET \(server.baseURL)/svc/People?$skiptoken=")
                 && error.message.hasSuffix("(page 2 of 'P'): the sink refused page 2")
         }
+    }
+
+    /// A sink that, on the first page, waits for the service to be asked for the second one.
+    struct WaitingSink: PageSink {
+        let server: TestHTTPServer
+        var inner = RecordingSink()
+        var requestsSeenDuringFirstPage = 0
+
+        mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary {
+            if inner.pages.isEmpty {
+                for _ in 0..<500 where server.requests.count < 2 { usleep(10_000) }
+                requestsSeenDuringFirstPage = server.requests.count
+            }
+            return try inner.accept(page: page)
+        }
+    }
+
+    @Test func fetchesTheNextPageWhileThisOneIsStored() throws {
+        let server = try TestHTTPServer { request in
+            request.target.hasSuffix("skiptoken=1")
+                ? .text(200, #"{"value":[{"ID":2}]}"#)
+                : .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=1"}"#)
+        }
+        defer { server.stop() }
+        var sink = WaitingSink(server: server)
+        let outcome = try downloader(server).download(DefiningRequest(name: "P", url: "People"), useDelta: false, into: &sink)
+        #expect(outcome.pages == 2 && outcome.entities == 2)
+        #expect(sink.requestsSeenDuringFirstPage == 2)
+        #expect(server.requests.count == 2)
+    }
+
+    /// A sink whose reading of the first page names another next link than the page's text.
+    struct RedirectingSink: PageSink {
+        var inner = RecordingSink()
+        mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary {
+            var summary = try inner.accept(page: page)
+            if inner.pages.count == 1 { summary.nextLink = "People?$skiptoken=b" }
+            return summary
+        }
+    }
+
+    @Test func thePagesOwnReadingDecidesWhichPageComesNext() throws {
+        let server = try TestHTTPServer { request in
+            switch request.target {
+            case "/svc/People": return .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=a"}"#)
+            case "/svc/People?$skiptoken=a": return .text(200, #"{"value":[{"ID":66}]}"#)
+            default: return .text(200, #"{"value":[{"ID":2}]}"#)
+            }
+        }
+        defer { server.stop() }
+        var sink = RedirectingSink()
+        let outcome = try downloader(server).download(DefiningRequest(name: "P", url: "People"), useDelta: false, into: &sink)
+        #expect(outcome.pages == 2)
+        #expect(sink.inner.pages.last == #"{"value":[{"ID":2}]}"#)
+    }
+
+    @Test func scansPagesForTheirNextLink() {
+        func scan(_ text: String) -> String? { NextLinkScanner.nextLink(in: Array(text.utf8)) }
+        #expect(scan(#"{"value":[{"ID":1,"@odata.nextLink":"no"}],"@odata.nextLink":"People?$skiptoken=1"}"#) == "People?$skiptoken=1")
+        #expect(scan(#"{"@odata.nextLink":"first","value":[]}"#) == "first")
+        #expect(scan(#"{"odata.nextLink":"v3","value":[]}"#) == "v3")
+        #expect(scan(#"{"d":{"results":[{"__next":"no"}],"__next":"Set?$skiptoken='x'"}}"#) == "Set?$skiptoken='x'")
+        #expect(scan(#"{"value":[],"@odata.nextLink":"a\/b"}"#) == "a/b")
+        #expect(scan(#"{"value":[{"ID":1}]}"#) == nil)
+        #expect(scan(#"{"d":[{"ID":1}]}"#) == nil)
+        #expect(scan(#"[{"ID":1}]"#) == nil)
+        #expect(scan(#"{"value":[{"ID":1}"#) == nil)
+        #expect(scan(#"{"@odata.nextLink":5}"#) == nil)
     }
 
     @Test func resolvesAndEncodesURLs() {

@@ -4,7 +4,8 @@
 /// from the last download, and keeps the newest delta link the service offers on any page
 /// (odatapy puts it on the first page, the specification on the last). It knows the wire forms of
 /// V2 and V4 services (headers, error bodies) but not the store: the caller owns the transaction
-/// the sink writes in, so a failed download changes nothing.
+/// the sink writes in, so a failed download changes nothing. Pages are fetched on a thread of
+/// their own, one page ahead of the one being stored (``PageFetcher``).
 struct Downloader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -29,11 +30,17 @@ struct Downloader {
         var pages = 0
         var entities = 0
         var deltaLink: String?
+        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation)
+        defer { fetcher.close() }
+        var pending = fetcher.fetch(url)
         while true {
-            let response = try transport.send(HTTPRequest(url: url, headers: headers()), cancellation: cancellation)
+            let response = try pending.wait().response
             guard (200..<300).contains(response.status) else {
                 throw ServiceError.from(response, request: "GET \(redactedURL(url))")
             }
+            // Fetch the page after this one while this one is stored.
+            let ahead = try pending.wait().scannedNextLink
+                .map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
             let summary: PageSummary
             do {
                 summary = try sink.accept(page: response.body)
@@ -57,6 +64,13 @@ struct Downloader {
                 throw ODataError(.network, "the service sent more than \(maximumPages) pages for '\(request.name)'")
             }
             url = ServiceURL.resolve(next, against: serviceRoot)
+            // The page's own reading decides; a scan that guessed another link is not used.
+            if let ahead, ahead.url == url {
+                pending = ahead
+            } else {
+                ahead?.cancellation.cancel()
+                pending = fetcher.fetch(url)
+            }
         }
         return DownloadOutcome(definingRequest: request.name, pages: pages, entities: entities, isDelta: isDelta,
                                deltaLink: deltaLink)

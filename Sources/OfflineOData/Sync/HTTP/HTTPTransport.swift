@@ -238,9 +238,12 @@ public final class HTTPTransport: @unchecked Sendable {
 /// Cancels a request from any thread.
 public final class HTTPCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
-    public init() {}
+    /// Cancelling it cancels this one too (a download's background fetch follows the download's).
+    private let parent: HTTPCancellation?
+    public init() { parent = nil }
+    init(following parent: HTTPCancellation?) { self.parent = parent }
     public func cancel() { flag.store(true, ordering: .relaxed) }
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
 }
 
 /// The state of one transfer, reached from curl's callbacks through their user pointer.
