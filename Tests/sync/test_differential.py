@@ -218,25 +218,6 @@ def check_integer_division_by_zero(request, odatapy: Answer, store: Answer, raw_
     return None if "division by zero" in store.error else f"the store failed otherwise: {store.error}"
 
 
-PARTS = {"year": lambda t: t.year, "month": lambda t: t.month, "day": lambda t: t.day,
-         "hour": lambda t: t.hour, "minute": lambda t: t.minute, "second": lambda t: t.second}
-
-
-def check_datetimeoffset_parts_in_utc(request, odatapy: Answer, store: Answer, raw_odatapy=None) -> str | None:
-    """The store's rows are those whose UTC part matches; odatapy's those whose part in the value's
-    own offset matches (odatapy's values keep their offsets: checked on its raw answer)."""
-    function, prop, value = re.search(r"(\w+)\((\w+)\) eq (\d+)", request.raw).groups()
-    part = PARTS[function]
-    if _ids(store.rows) == _ids(odatapy.rows):
-        return "the answers are equal"
-    wrong = [r["ID"] for r in store.rows if r[prop] is None or part(r[prop]) != int(value)]
-    if wrong:
-        return f"store rows whose UTC {function} is not {value}: {wrong[:10]}"
-    local = [dt.datetime.fromisoformat(e[prop].replace("Z", "+00:00")) for e in raw_odatapy["value"]]
-    wrong = [t.isoformat() for t in local if part(t) != int(value)]
-    return f"odatapy rows whose local {function} is not {value}: {wrong[:5]}" if wrong else None
-
-
 DISAGREEMENTS = {
     # name: (URL pattern, what odatapy answers, what the store answers, the specification, check)
     "null-comparison-negated": (
@@ -262,17 +243,8 @@ DISAGREEMENTS = {
         check_integer_division_by_zero),
 }
 
-STORE_DEPARTURES = {
-    "datetimeoffset-parts-in-utc": (
-        "year|month|day|hour|minute|second(P) eq V, P an Edm.DateTimeOffset with non-UTC offsets",
-        "evaluates the part in the value's own offset (2023-05-15T01:30:00+05:30: hour 1)",
-        "evaluates it in UTC (hour 20): the store keeps instants in UTC and loses the offset "
-        "(SQLTranslator+Functions.swift)",
-        "OData 4.01 Part 2 URL Conventions §5.1.1, date and time functions (year ... second): "
-        "'evaluated in the time zone of the DateTimeOffset parameter value'; the specification "
-        "backs odatapy",
-        check_datetimeoffset_parts_in_utc),
-}
+# None left: DateTimeOffset parts in UTC was one until the store kept each value's offset.
+STORE_DEPARTURES: dict = {}
 
 
 # --------------------------------------------------------------------------- the two sides

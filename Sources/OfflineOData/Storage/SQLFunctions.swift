@@ -10,15 +10,43 @@ internal import CSQLite
 /// - `ood_lower(s)`, `ood_upper(s)`: Unicode case mapping (SQLite's `lower`/`upper` are ASCII only).
 /// - `ood_int_div(a, b)`, `ood_int_mod(a, b)`: integer `div`/`mod` that fail on zero instead of
 ///   giving NULL (truncating towards zero; `mod` takes the dividend's sign).
+/// - `OOD_INSTANT`: a collation that compares stored DateTimeOffsets by their UTC part only, so an
+///   offset kept after it (``StoredInstant``) never makes one instant two.
+/// - `ood_instant_local(t)`, `ood_instant_offset(t)`: a stored DateTimeOffset's local date and
+///   time in its own offset (laid out as the UTC part) and that offset in minutes.
 enum SQLFunctions {
     static let decimalCollation = "OOD_DECIMAL"
+    static let instantCollation = "OOD_INSTANT"
 
     static func register(on db: OpaquePointer) -> Int32 {
         var rc = sqlite3_create_collation_v2(db, decimalCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
             Int32(compareDecimalText(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
                                      UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
         }, nil)
+        if rc == SQLITE_OK {
+            rc = sqlite3_create_collation_v2(db, instantCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
+                Int32(StoredInstant.compare(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
+                                            UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
+            }, nil)
+        }
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        let instantFunctions: [(String, Int32)] = [("ood_instant_local", 0), ("ood_instant_offset", 1)]
+        for (name, operation) in instantFunctions where rc == SQLITE_OK {
+            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
+                guard let context, let arguments, count == 1, let value = arguments[0],
+                      sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value)
+                else {
+                    if let context { sqlite3_result_null(context) }
+                    return
+                }
+                let stored = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+                if Int(bitPattern: sqlite3_user_data(context)) == 2 {
+                    sqlite3_result_int64(context, Int64(StoredInstant.offsetMinutes(stored)))
+                } else {
+                    resultText(context, StoredInstant.localText(stored))
+                }
+            }, nil, nil, nil)
+        }
         let binaryDecimal: [(String, Int32)] = [("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3)]
         for (name, operation) in binaryDecimal where rc == SQLITE_OK {
             rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in

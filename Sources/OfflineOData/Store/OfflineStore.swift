@@ -59,6 +59,7 @@ public final class OfflineStore: @unchecked Sendable {
                     try StoreInfoTable.setValue(metadata, for: "metadata", in: db)
                     try StoreInfoTable.setValue(chosenDialect == .v4 ? "v4" : "v2", for: "dialect", in: db)
                     try StoreInfoTable.setValue(serviceRoot, for: "service_root", in: db)
+                    try StoreInfoTable.setValue("1", for: StoreSchema.instantOffsetsKey, in: db)
                     try DefiningRequestTable.replace(with: definingRequests, in: db)
                 }
             }
@@ -80,14 +81,15 @@ public final class OfflineStore: @unchecked Sendable {
     public static func open(path: String) throws(ODataError) -> OfflineStore {
         let file = try StoreFile(path: path)
         do throws(ODataError) {
-            let (metadata, dialectText) = try file.withConnection { db throws(ODataError) in
-                (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value("dialect", in: db))
+            let (metadata, dialectText, offsets) = try file.withConnection { db throws(ODataError) in
+                (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value("dialect", in: db),
+                 try StoreInfoTable.value(StoreSchema.instantOffsetsKey, in: db))
             }
             guard let metadata else {
                 throw ODataError(.notAStore, "'\(path)' is a store without a service model: create it with a $metadata document")
             }
             let model = try MetadataReader.read(metadata)
-            let schema = try StoreSchema(model: model)
+            let schema = try StoreSchema(model: model, keepingInstantOffsets: offsets == "1")
             return try OfflineStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
         } catch {
             file.close()

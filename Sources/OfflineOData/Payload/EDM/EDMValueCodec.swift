@@ -71,7 +71,7 @@ enum EDMValueCodec {
             guard let text = value.stringValue,
                   let instant = TemporalValue(v2JSON: text) ?? TemporalValue(iso: text)
             else { throw mismatch(value, column, "a date and time") }
-            return .text(instant.canonicalText)
+            return .text(StoredInstant.text(instant, keepingOffset: column.keepsOffset))
         case .timeOfDay, .time:
             guard let text = value.stringValue, let time = timeOfDay(text) else { throw mismatch(value, column, "a time of day") }
             return .text(time.canonicalTimeOfDayText)
@@ -138,7 +138,7 @@ enum EDMValueCodec {
         case (.binary, .blob(let bytes)):
             writer.writeString(Base64Codec.encode(bytes, urlSafe: dialect == .v4))
         case (.dateTimeOffset, .text(let text)), (.dateTime, .text(let text)):
-            guard let instant = TemporalValue(iso: text) else { throw corrupt(column) }
+            guard let instant = TemporalValue(iso: String(StoredInstant.utcPart(text))) else { throw corrupt(column) }
             if dialect == .v2 {
                 writer.writeString(instant.v2JSONText(withOffset: type == .dateTimeOffset))
             } else {

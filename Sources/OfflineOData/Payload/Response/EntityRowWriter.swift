@@ -206,11 +206,12 @@ struct EntityRowWriter {
         return true
     }
 
-    /// `YYYY-MM-DDThh:mm:ss.fffffffZ` (the stored form) as V4 writes it: the fraction without its
-    /// trailing zeros, none when it is zero. Anything else is left to the codec.
+    /// `YYYY-MM-DDThh:mm:ss.fffffffZ` (the stored form, an offset after it ignored) as V4 writes
+    /// it: the fraction without its trailing zeros, none when it is zero. Anything else is left to
+    /// the codec.
     @inline(__always)
     static func writeInstant(_ stored: UnsafeBufferPointer<UInt8>, to writer: inout JSONWriter) -> Bool {
-        guard stored.count == 28, stored[19] == UInt8(ascii: "."), stored[27] == UInt8(ascii: "Z") else { return false }
+        guard stored.count == 28 || stored.count == StoredInstant.utcCount + 6, stored[19] == UInt8(ascii: "."), stored[27] == UInt8(ascii: "Z") else { return false }
         var end = 27
         while end > 20 && stored[end - 1] == UInt8(ascii: "0") { end -= 1 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in

@@ -27,7 +27,7 @@ enum V2KeyLiteral {
             case .guid?: return "guid'\(text)'"
             case .decimal?: return "\(text)M"
             case .dateTime?: return "datetime'\(text.hasSuffix("Z") ? String(text.dropLast()) : text)'"
-            case .dateTimeOffset?: return "datetimeoffset'\(text)'"
+            case .dateTimeOffset?: return "datetimeoffset'\(StoredInstant.utcPart(text))'"
             case .duration?: return "time'\(DurationValue(seconds: ExactDecimal(text) ?? .zero).isoText)'"
             case .time?: return "time'\(text)'"
             default: return quoted(text)

@@ -18,13 +18,17 @@ public struct StoreSchema: Sendable {
     private let tablesByEntitySet: [String: EntitySetTable]
 
     static let maximumComplexDepth = 8
+    /// `ood_store_info` key, "1" in stores whose DateTimeOffset columns keep offsets.
+    static let instantOffsetsKey = "instant_offsets"
     static let reservedPrefix = "_ood_"
 
     /// Maps every entity set of `model`'s default container to a table.
     ///
+    /// - Parameter keepingInstantOffsets: DateTimeOffset columns keep each value's offset
+    ///   (``StoredColumn/keepsOffset``); false for stores made before that form.
     /// - Throws: ``ODataError/Code/metadata`` when the model has no entity container, or a
     ///   property uses the reserved prefix `_ood_`.
-    public init(model: MetadataModel) throws(ODataError) {
+    public init(model: MetadataModel, keepingInstantOffsets: Bool = true) throws(ODataError) {
         guard let container = model.entityContainer else {
             throw ODataError(.metadata, "the $metadata document has no entity container, so there is nothing to store")
         }
@@ -33,7 +37,7 @@ public struct StoreSchema: Sendable {
             guard let type = model.entityType(named: entitySet.entityType) else {
                 throw ODataError(.metadata, "entity set '\(entitySet.name)' names the unknown type '\(entitySet.entityType)'")
             }
-            tables.append(try Self.table(for: entitySet, of: type, in: model))
+            tables.append(try Self.table(for: entitySet, of: type, in: model, keepingInstantOffsets: keepingInstantOffsets))
         }
         self.tables = tables
         self.model = model
@@ -49,8 +53,9 @@ public struct StoreSchema: Sendable {
 
     // MARK: - Building
 
-    private static func table(for entitySet: EntitySet, of type: EntityType, in model: MetadataModel) throws(ODataError) -> EntitySetTable {
-        var builder = ColumnBuilder(model: model)
+    private static func table(for entitySet: EntitySet, of type: EntityType, in model: MetadataModel,
+                              keepingInstantOffsets: Bool) throws(ODataError) -> EntitySetTable {
+        var builder = ColumnBuilder(model: model, keepingInstantOffsets: keepingInstantOffsets)
         for property in model.properties(of: type) {
             try builder.add(property, declaredBy: type.qualifiedName)
         }
@@ -86,8 +91,12 @@ private struct ColumnBuilder {
     let model: MetadataModel
     private(set) var columns: [StoredColumn] = []
     private var names: Set<String> = []
+    private let keepingInstantOffsets: Bool
 
-    init(model: MetadataModel) { self.model = model }
+    init(model: MetadataModel, keepingInstantOffsets: Bool) {
+        self.model = model
+        self.keepingInstantOffsets = keepingInstantOffsets
+    }
 
     mutating func add(_ property: Property, declaredBy type: String) throws(ODataError) {
         guard !property.name.hasPrefix(StoreSchema.reservedPrefix) else {
@@ -128,6 +137,7 @@ private struct ColumnBuilder {
         var maxLength: Int?
         if case .length(let length) = property.facets.maxLength { maxLength = length }
         columns.append(StoredColumn(path: path, content: content, isNullable: nullable, maxLength: maxLength,
-                                    declaringType: type, property: property))
+                                    declaringType: type, property: property,
+                                    keepsOffset: keepingInstantOffsets && content == .primitive(.dateTimeOffset)))
     }
 }

@@ -22,6 +22,9 @@ public struct StoredColumn: Sendable, Hashable {
     public let declaringType: String
     /// The property as the model declares it (for a complex leaf: the leaf property).
     public let property: Property
+    /// An `Edm.DateTimeOffset` column that keeps each value's offset after its UTC form
+    /// (``StoredInstant``), under the `OOD_INSTANT` collation. False in stores made before that.
+    public var keepsOffset = false
 
     /// The SQL column name: the property path joined by `/` (identifiers never contain `/`).
     public var name: String { path.joined(separator: "/") }
@@ -38,6 +41,7 @@ public struct StoredColumn: Sendable, Hashable {
     /// The SQL declaration: type affinity and, for numbers kept as text, the numeric collation.
     public var sqlDeclaration: String {
         switch content {
+        case .primitive(.dateTimeOffset) where keepsOffset: "TEXT COLLATE \(SQLFunctions.instantCollation)"
         case .primitive(let type): StorageForm.of(type).sqlDeclaration
         case .enumeration, .json: "TEXT"
         }

@@ -3,8 +3,9 @@
 /// - String functions and comparisons are case-sensitive; `contains`/`startswith`/`endswith` work on
 ///   the bytes (`instr`, `substr` over `CAST(... AS BLOB)`), so `%`, `_` and NUL are ordinary
 ///   characters and no `LIKE` is involved. `indexof`/`substring` count characters from 0.
-/// - Date parts read the canonical stored text; instants are stored in UTC, so `hour()` of a
-///   DateTimeOffset is the UTC hour and `totaloffsetminutes()` is 0.
+/// - Date parts read the canonical stored text. A DateTimeOffset's parts are those of its own
+///   offset, as the specification says (`hour(2023-05-15T01:30:00+05:30)` is 1): the store keeps
+///   the offset after the UTC form (``StoredInstant``), which `ood_instant_local` applies.
 /// - `round` rounds half away from zero (SQLite's `round`, `ood_decimal_round`).
 extension SQLTranslator {
     mutating func functionSQL(_ function: CanonicalFunction, _ arguments: [BoundExpression], type: BoundType,
@@ -14,6 +15,11 @@ extension SQLTranslator {
         func arg(_ index: Int) -> String { args.indices.contains(index) ? args[index] : "NULL" }
         func blob(_ index: Int) -> String { "CAST(\(arg(index)) AS BLOB)" }
         let firstType = arguments.first?.type.primitive
+        // The parts of a DateTimeOffset are read from its local date and time.
+        if firstType == .dateTimeOffset, !args.isEmpty,
+           [.year, .month, .day, .hour, .minute, .second, .fractionalseconds, .date, .time].contains(function) {
+            args[0] = "ood_instant_local(\(args[0]))"
+        }
         switch function {
         case .contains, .substringof:
             return "(instr(\(blob(0)), \(blob(1))) > 0)"
@@ -43,7 +49,7 @@ extension SQLTranslator {
             return "CAST(substr(\(arg(0)), \(start), 2) AS INTEGER)"
         case .date: return "substr(\(arg(0)), 1, 10)"
         case .time: return "substr(\(arg(0)), 12, 16)"
-        case .totaloffsetminutes: return "(CASE WHEN \(arg(0)) IS NULL THEN NULL ELSE 0 END)"
+        case .totaloffsetminutes: return "ood_instant_offset(\(arg(0)))"
         case .totalseconds: return arg(0)
         case .now: return parameters.add(SQLValue.text(now))
         case .mindatetime: return parameters.add(SQLValue.text("0001-01-01T00:00:00.0000000Z"))

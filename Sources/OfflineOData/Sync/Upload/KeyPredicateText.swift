@@ -18,7 +18,9 @@ enum KeyPredicateText {
             return "\(number)"
         case .text(let text):
             switch column.primitiveType {
-            case .guid?, .decimal?, .date?, .dateTimeOffset?, .timeOfDay?:
+            case .dateTimeOffset?:
+                return V2KeyLiteral.percentEncoded(String(StoredInstant.utcPart(text)))
+            case .guid?, .decimal?, .date?, .timeOfDay?:
                 return V2KeyLiteral.percentEncoded(text)
             default:
                 return V2KeyLiteral.quoted(text)
