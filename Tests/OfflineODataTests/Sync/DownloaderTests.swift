@@ -197,6 +197,12 @@ struct RecordingSink: PageSink {
         #expect(scan(#"[{"ID":1}]"#) == nil)
         #expect(scan(#"{"value":[{"ID":1}"#) == nil)
         #expect(scan(#"{"@odata.nextLink":5}"#) == nil)
+        #expect(scan(#"{"value":[],"@odata.nextLink":"a\u0041"}"#) == nil)
+        // Only near the page's ends: first the last few kilobytes, then the first.
+        let entities = String(repeating: #"{"ID":1,"Name":"padding padding padding"},"#, count: 300) + #"{"ID":2}"#
+        #expect(scan(#"{"@odata.nextLink":"head","value":["# + entities + "]}") == "head")
+        #expect(scan(#"{"value":["# + entities + #"],"@odata.nextLink":"tail"}"#) == "tail")
+        #expect(scan(#"{"value":["# + entities + #"],"@odata.nextLink":"middle","value2":["# + entities + "]}") == nil)
     }
 
     @Test func resolvesAndEncodesURLs() {

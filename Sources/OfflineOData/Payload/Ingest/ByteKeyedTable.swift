@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Looks up payload member names by their raw UTF-8 bytes, without making a `String` per member:
 /// a page of 1,000 entities with 15 properties asks 15,000 times.
 ///
@@ -29,17 +33,20 @@ struct ByteKeyedTable<Value> {
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         let hash = Self.hash(bytes)
         var slot = Int(truncatingIfNeeded: hash) & mask
-        return slots.withUnsafeBufferPointer { slots in
-            pool.withUnsafeBufferPointer { pool in
-                entries.withUnsafeBufferPointer { entries in
+        return slots.withUnsafeBufferPointer { slots -> Value? in
+            pool.withUnsafeBufferPointer { pool -> Value? in
+                entries.withUnsafeBufferPointer { entries -> Value? in
                     // At most half the slots are used, so an empty one ends every probe.
                     while true {
                         let index = Int(slots[slot])
                         guard index >= 0 else { return nil }
                         let entry = entries[index]
-                        if entry.hash == hash, entry.count == bytes.count,
-                           UnsafeBufferPointer(rebasing: pool[entry.start..<(entry.start + entry.count)]).elementsEqual(bytes) {
-                            return entry.value
+                        if entry.hash == hash, entry.count == bytes.count {
+                            guard entry.count > 0 else { return entry.value }
+                            if let stored = pool.baseAddress, let asked = bytes.baseAddress,
+                               memcmp(stored + entry.start, asked, entry.count) == 0 {
+                                return entry.value
+                            }
                         }
                         slot = (slot + 1) & mask
                     }
