@@ -26,15 +26,24 @@ struct EntityRemoval {
     /// After a full download: the memberships of this request that the session did not write.
     func removeUnseenMemberships() throws(ODataError) {
         try session.flushMemberships()
-        let select = try session.statement("SELECT entity_set, entity_id FROM ood_membership WHERE defining_request = ?1")
-        try select.bind([.text(session.definingRequest.name)])
+        // Every membership this session wrote is one it saw; when they are all there is, none is stale.
+        let held = try session.db.scalarInt("SELECT count(*) FROM ood_membership WHERE defining_request = ?1",
+                                            [.text(session.definingRequest.name)]) ?? 0
+        if held == session.plans.values.reduce(0, { $0 + Int64($1.seen.count) }) { return }
+        // Set by set, so that each of the (many) rows is only an integer to look up.
+        let sets = try session.statement("SELECT DISTINCT entity_set FROM ood_membership WHERE defining_request = ?1")
+        try sets.bind([.text(session.definingRequest.name)])
+        var entitySets: [String] = []
+        while try sets.step() { entitySets.append(sets.text(at: 0) ?? "") }
+        let select = try session.statement("SELECT entity_id FROM ood_membership WHERE defining_request = ?1 AND entity_set = ?2")
         var stale: [(entitySet: String, id: Int64)] = []
-        var seen: [String: EntityIDSet] = [:]
-        while try select.step() {
-            let entitySet = select.text(at: 0) ?? ""
-            let id = select.int(at: 1)
-            if seen[entitySet] == nil { seen[entitySet] = session.seenIDs(in: entitySet) ?? EntityIDSet() }
-            if seen[entitySet]?.contains(id) != true { stale.append((entitySet, id)) }
+        for entitySet in entitySets {
+            let seen = session.seenIDs(in: entitySet) ?? EntityIDSet()
+            try select.bind([.text(session.definingRequest.name), .text(entitySet)])
+            while try select.step() {
+                let id = select.int(at: 0)
+                if !seen.contains(id) { stale.append((entitySet, id)) }
+            }
         }
         for entry in stale {
             try dropMembership(entitySet: entry.entitySet, id: entry.id)

@@ -13,6 +13,8 @@ enum IngestForm: Equatable {
     case instant
     /// `Edm.Date`: `YYYY-MM-DD`.
     case date
+    /// `Edm.Decimal` written as its canonical text already (`-12.5`, `0.05`, `100`).
+    case decimal
     case general
 
     init(_ column: StoredColumn) {
@@ -31,6 +33,7 @@ enum IngestForm: Equatable {
         case .double, .single: self = .double
         case .dateTimeOffset: self = .instant
         case .date: self = .date
+        case .decimal: self = .decimal
         default: self = .general
         }
     }
@@ -44,19 +47,44 @@ enum IngestForm: Equatable {
               let hour = number(bytes, 11, 2), hour < 24, let minute = number(bytes, 14, 2), minute < 60,
               let second = number(bytes, 17, 2), second < 60
         else { return nil }
-        var text = [UInt8](repeating: UInt8(ascii: "0"), count: 28)
-        for index in 0..<19 { text[index] = bytes[index] }
-        text[19] = UInt8(ascii: ".")
-        text[27] = UInt8(ascii: "Z")
         if count > 20 {
             // A fraction of 1 to 7 digits after the point.
             guard bytes[19] == UInt8(ascii: "."), count >= 22 else { return nil }
-            for index in 20..<(count - 1) {
-                guard isDigit(bytes[index]) else { return nil }
-                text[index] = bytes[index]
-            }
+            for index in 20..<(count - 1) where !isDigit(bytes[index]) { return nil }
         }
-        return String(decoding: text, as: UTF8.self)
+        // Written straight into the string's storage: every downloaded instant passes here.
+        return String(unsafeUninitializedCapacity: 28) { text in
+            for index in 0..<19 { text[index] = bytes[index] }
+            text[19] = UInt8(ascii: ".")
+            for index in 20..<27 { text[index] = index < count - 1 ? bytes[index] : UInt8(ascii: "0") }
+            text[27] = UInt8(ascii: "Z")
+            return 28
+        }
+    }
+
+    /// The text itself when it is a decimal in the stored (canonical) form: an optional minus, an
+    /// integer part without leading zeros, and a fraction that does not end in zero; not `-0`.
+    /// Else nil: exponents, `+`, `1.50` and the like go through ``ExactDecimal``.
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerCount = index - integerStart
+        guard integerCount > 0, integerCount == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
+        var nonZero = bytes[integerStart..<index].contains { $0 != UInt8(ascii: "0") }
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "."), index + 1 < bytes.count else { return nil }
+            index += 1
+            while index < bytes.count, isDigit(bytes[index]) {
+                if bytes[index] != UInt8(ascii: "0") { nonZero = true }
+                index += 1
+            }
+            guard index == bytes.count, bytes[index - 1] != UInt8(ascii: "0") else { return nil }
+        }
+        guard nonZero || !negative else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text itself when it is a valid `YYYY-MM-DD`; else nil.

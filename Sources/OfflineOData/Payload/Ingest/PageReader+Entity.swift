@@ -230,10 +230,12 @@ extension PageReader {
             case .text: stored = .text(r.decodedString(token))
             case .instant where !token.hasEscapes: stored = r.withBytes(of: token, IngestForm.instant).map(SQLValue.text)
             case .date where !token.hasEscapes: stored = r.withBytes(of: token, IngestForm.date).map(SQLValue.text)
+            case .decimal where !token.hasEscapes: stored = r.withBytes(of: token, IngestForm.decimal).map(SQLValue.text)
             default: stored = nil
             }
         case .number(let token):
             switch form {
+            case .decimal: stored = r.withBytes(of: token, IngestForm.decimal).map(SQLValue.text)
             case .integer(let range): stored = r.int64(token).flatMap { range.contains($0) ? SQLValue.integer($0) : nil }
             case .double: stored = r.double(token).map(SQLValue.real)
             default: stored = nil

@@ -48,12 +48,23 @@ import Testing
         }
     }
 
+    @Test func decimalsMatchTheCodecOrAreLeftToIt() throws {
+        let revenue = try column("Revenue")
+        for text in ["0", "7", "-7", "12.34", "-0.5", "0.05", "100", "1234567890123456789012345.000001", "-0.001"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer(IngestForm.decimal) == text, "\(text) takes the fast path")
+            #expect(agrees(text, IngestForm.decimal, revenue), "\(text)")
+        }
+        for text in ["-0", "-0.0", "007", "1.50", "1.", ".5", "+1", "1e3", "1E-2", "12a", "", "-", "0.0", "1..2", "--1"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer(IngestForm.decimal) == nil, "\(text) is left to the codec")
+        }
+    }
+
     @Test func formsFollowTheColumnTypes() throws {
         #expect(IngestForm(try column("Name")) == .text)
         #expect(IngestForm(try column("Rating")) == .integer(Int64(Int32.min)...Int64(Int32.max)))
         #expect(IngestForm(try column("Active")) == .boolean)
         #expect(IngestForm(try column("Score")) == .double)
-        #expect(IngestForm(try column("Revenue")) == .general)
+        #expect(IngestForm(try column("Revenue")) == .decimal)
         #expect(IngestForm(try column("Founded")) == .instant)
         #expect(IngestForm(try column("Opened")) == .date)
     }
