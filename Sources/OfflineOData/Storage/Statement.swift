@@ -15,13 +15,20 @@ enum SQLValue: Sendable, Equatable {
 final class Statement {
     private let handle: OpaquePointer
     private let connection: SQLiteConnection
+    /// The bytes of the texts bound last, which SQLite reads in place (`SQLITE_STATIC`) until the
+    /// next ``bind(_:)``: one copy into a reused buffer instead of an allocation per text in SQLite.
+    private var texts: UnsafeMutableRawPointer?
+    private var textsCapacity = 0
 
     init(_ handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        texts?.deallocate()
+    }
 
     /// Binds `values` to the parameters `?1 ... ?n`, replacing every earlier binding (the count
     /// must match, so no stale binding survives; no separate clearing is needed).
@@ -31,32 +38,49 @@ final class Statement {
         guard values.count == expected else {
             throw ODataError(.internalError, "statement expects \(expected) parameters, got \(values.count)")
         }
+        var needed = 0
+        for value in values {
+            if case .text(let text) = value { needed += text.utf8.count }
+        }
+        if needed > textsCapacity {
+            // The earlier texts go: no binding may point at them any more.
+            sqlite3_clear_bindings(handle)
+            texts?.deallocate()
+            textsCapacity = max(needed, 2 * textsCapacity, 256)
+            texts = UnsafeMutableRawPointer.allocate(byteCount: textsCapacity, alignment: 8)
+        }
+        var used = 0
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
             let rc: Int32 = switch value {
             case .null: sqlite3_bind_null(handle, position)
             case .integer(let v): sqlite3_bind_int64(handle, position, v)
             case .real(let v): sqlite3_bind_double(handle, position, v)
-            case .text(let v): bindText(v, at: position)
+            case .text(let v): bindText(v, at: position, used: &used)
             case .blob(let v): v.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, position, $0.baseAddress, UInt64($0.count), csqlite_transient())
                 }
             }
-            guard rc == SQLITE_OK else { throw connection.error(rc, "cannot bind parameter \(position)") }
+            guard rc == SQLITE_OK else {
+                sqlite3_clear_bindings(handle)
+                throw connection.error(rc, "cannot bind parameter \(position)")
+            }
         }
     }
 
-    /// Binds UTF-8 text straight from the string's storage (no C-string copy; SQLite copies it).
-    private func bindText(_ text: String, at position: Int32) -> Int32 {
+    /// Copies the text's UTF-8 into the statement's text buffer and binds it there.
+    private func bindText(_ text: String, at position: Int32, used: inout Int) -> Int32 {
         var text = text
         return text.withUTF8 { bytes in
-            // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
-            guard let base = bytes.baseAddress else {
+            // An empty text binds '' (a NULL pointer would bind NULL).
+            guard let base = bytes.baseAddress, let buffer = texts, bytes.count > 0 else {
                 return sqlite3_bind_text64(handle, position, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
             }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text64(handle, position, $0, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-            }
+            let target = buffer + used
+            target.copyMemory(from: base, byteCount: bytes.count)
+            used += bytes.count
+            return sqlite3_bind_text64(handle, position, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                                       nil, UInt8(SQLITE_UTF8))
         }
     }
 
