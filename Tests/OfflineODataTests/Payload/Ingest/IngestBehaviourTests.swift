@@ -67,6 +67,17 @@ import Testing
         #expect(try store.text("Agencies", "_ood_id", where: "id", is: .text("2")) == before)
     }
 
+    @Test func aFirstDownloadThatSendsAnEntityTwiceKeepsOneRowWithTheLaterValues() throws {
+        // The second copy updates the row the first one inserted, in the same download.
+        let store = try store()
+        let second = #"{"value":[{"id":"2","name":"Again","country":"IT"},{"id":"3","name":"Three"}]}"#
+        try store.load([agencies([1, 2]), second], url: "Agencies")
+        #expect(try store.count("Agencies") == 3)
+        #expect(try store.text("Agencies", "name", where: "id", is: .text("2")) == "Again")
+        #expect(try store.text("Agencies", "credit", where: "id", is: .text("2")) == "12.5")
+        #expect(try store.text("Agencies", "name", where: "id", is: .text("3")) == "Three")
+    }
+
     @Test func aSelectPageLeavesOtherColumnsAlone() throws {
         let store = try store()
         try store.load([agencies([1])], url: "Agencies")
