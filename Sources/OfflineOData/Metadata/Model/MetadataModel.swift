@@ -88,6 +88,9 @@ public final class MetadataModel: Sendable {
 
     /// Replaces a leading alias by its namespace (`self.Product` → `NS.Product`); other names unchanged.
     public func qualifiedName(_ name: String) -> String {
+        // Most documents declare no alias: then no name needs splitting (binding asks this for
+        // every type it looks up).
+        if aliases.isEmpty { return name }
         guard let prefix = QualifiedNames.prefix(of: name), let namespace = aliases[String(prefix)] else { return name }
         return namespace + QualifiedNames.suffix(of: name)
     }

@@ -21,10 +21,11 @@ extension ExpressionBinder {
             guard segments.isEmpty else { throw binder.unsupported("paths below a parameter alias are not supported", at: range) }
             return try bind(ExpressionSyntax(.parameterAlias(name), range: range))
         }
-        guard let variable = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+        guard scopes.indices.contains(scope) else {
             throw ODataError(.internalError, "range variable \(scope) is missing")
         }
-        switch variable.kind {
+        // The kind is read in place: copying the whole variable copies its name too.
+        switch scopes[scope].kind {
         case .item(let element):
             guard let first = segments.first else {
                 let type: BoundType = element.map { .primitive($0) } ?? .other("complex item")
@@ -56,8 +57,8 @@ extension ExpressionBinder {
                     throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segments[index].range)
                 }
                 propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -66,15 +67,16 @@ extension ExpressionBinder {
             // functions below are never shadowed.)
             if segments[index].argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
                 propertyPath.append(name)
-                if let leaf = try leafOrContinue(type.type.properties[own], segments: segments, index: index, scope: scope,
+                // Only the property's type is read: copying the whole property costs a dozen retains.
+                if let leaf = try leafOrContinue(type.type.properties[own].type, named: name, segments: segments, index: index, scope: scope,
                                                  navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
             if segments[index].argumentLists.isEmpty, let property = model.property(name, of: type.type) {
                 propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -129,18 +131,18 @@ extension ExpressionBinder {
         return nil
     }
 
-    /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.
-    private mutating func leafOrContinue(_ property: Property, segments: ArraySlice<PathSegmentSyntax>, index: Int, scope: Int,
-                                         navigations: [BoundNavigation], propertyPath: [String], complex: inout ComplexType?,
-                                         range: SourceRange) throws(ODataError) -> BoundExpression? {
+    /// After property `name` of type `reference`: returns the bound leaf, or nil (and sets
+    /// `complex`) to continue into a complex value.
+    private mutating func leafOrContinue(_ reference: TypeReference, named name: String, segments: ArraySlice<PathSegmentSyntax>,
+                                         index: Int, scope: Int, navigations: [BoundNavigation], propertyPath: [String],
+                                         complex: inout ComplexType?, range: SourceRange) throws(ODataError) -> BoundExpression? {
         let member = BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)
         let rest = segments[(index + 1)...]
-        let reference = property.type
         if reference.isCollection {
             let element = reference.primitiveType
             let source = BoundCollectionSource.items(member, element: element)
             if rest.isEmpty { return BoundExpression(.member(member), type: .collection(element: element), range: range) }
-            return try collectionOperation(source, variable: .item(element), after: rest, name: property.name, at: segments[index].range, range: range)
+            return try collectionOperation(source, variable: .item(element), after: rest, name: name, at: segments[index].range, range: range)
         }
         let type: BoundType
         switch reference.kind {
@@ -156,7 +158,7 @@ extension ExpressionBinder {
             type = .other(reference.name)
         }
         if let next = rest.first {
-            throw binder.semantic("'\(property.name)' is a primitive property; nothing can follow it", at: next.range)
+            throw binder.semantic("'\(name)' is a primitive property; nothing can follow it", at: next.range)
         }
         return BoundExpression(.member(member), type: type, range: range)
     }

@@ -77,7 +77,15 @@ struct DecodedText {
     /// The byte at `index`, or 0 outside the text (0 never occurs in a URL, so it reads as "stop").
     @inline(__always)
     func byte(_ index: Int) -> UInt8 {
-        index >= 0 && index < count ? storage[lower &+ index] : 0
+        // One unsigned comparison covers both ends (a negative index is a huge unsigned one).
+        UInt(bitPattern: index) < UInt(bitPattern: count) ? storage[lower &+ index] : 0
+    }
+
+    /// The byte at `index` when it lies before `limit`, else 0. A limit beyond ``count`` is
+    /// clamped to it, so the lexer, which stops at its own end, tests one bound instead of two.
+    @inline(__always)
+    func byte(_ index: Int, before limit: Int) -> UInt8 {
+        UInt(bitPattern: index) < UInt(bitPattern: min(limit, count)) ? storage[lower &+ index] : 0
     }
 
     /// Decoded bytes `start..<end`, clamped to the text.

@@ -20,7 +20,7 @@ struct Lexer {
     }
 
     @inline(__always)
-    func at(_ index: Int) -> UInt8 { index < end ? text.byte(index) : 0 }
+    func at(_ index: Int) -> UInt8 { text.byte(index, before: end) }
 
     /// Moves to a byte position (after a sub-parser such as `$search` scanned raw bytes).
     mutating func reset(to index: Int) { position = index }

@@ -49,15 +49,18 @@ public struct ODataURLParser: Sendable {
             queryStart = min(queryStart, fragmentStart)
             let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
                 .parse(from: 0, to: queryStart)
-            let options = queryStart < fragmentStart
-                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+            let options: QueryOptionsSyntax
+            if queryStart < fragmentStart {
+                options = try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
                     .parse(from: queryStart + 1, to: fragmentStart)
-                : QueryOptionsSyntax()
+            } else {
+                options = QueryOptionsSyntax()
+            }
             let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
-            // Built before the check so the parts move into it instead of being copied.
-            let request = ODataRequestSyntax(path: path, options: options, fragment: fragment)
-            try checkRequest(request.path, request.options, length: fragmentStart)
-            return request
+            try checkRequest(path, options, length: fragmentStart)
+            // The parts' last use: they move into the request (building it before the check
+            // copied both, the options being a large struct).
+            return ODataRequestSyntax(path: path, options: options, fragment: fragment)
         }
     }
 

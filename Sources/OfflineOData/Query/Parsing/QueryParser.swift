@@ -359,6 +359,8 @@ struct QueryParser {
         try advance()
         _ = try expect(.openParen, "'('")
         var arguments: [ExpressionSyntax] = []
+        // Room for the most arguments the function takes: appending then never grows the array.
+        arguments.reserveCapacity(function.arity.upperBound)
         if token.kind != .closeParen {
             while true {
                 if (function == .cast || function == .isof), token.kind == .name, try peek().kind == .closeParen {
