@@ -101,6 +101,14 @@ public final class MetadataModel: Sendable {
     // MARK: Types
 
     public func entityType(named name: String) -> EntityType? { entityTypesByName[qualifiedName(name)] }
+
+    /// The entity type named `name` and its qualified name, the table's own key (the binder
+    /// needs both; `EntityType.qualifiedName` builds a new string at every call).
+    func entityTypeAndQualifiedName(named name: String) -> (type: EntityType, qualifiedName: String)? {
+        guard let index = entityTypesByName.index(forKey: qualifiedName(name)) else { return nil }
+        let entry = entityTypesByName[index]
+        return (entry.value, entry.key)
+    }
     public func complexType(named name: String) -> ComplexType? { complexTypesByName[qualifiedName(name)] }
     public func enumType(named name: String) -> EnumType? { enumTypesByName[qualifiedName(name)] }
     public func typeDefinition(named name: String) -> TypeDefinition? { typeDefinitionsByName[qualifiedName(name)] }

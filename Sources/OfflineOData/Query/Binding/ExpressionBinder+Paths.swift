@@ -7,25 +7,27 @@ extension ExpressionBinder {
         var scope = 0
         switch path.root {
         case .implicit:
-            if scopes.count > 1, case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
-                scope = index
+            if !lambdaScopes.isEmpty, case .name(let name)? = segments.first?.kind,
+               let index = lambdaScopes.indices.last(where: { lambdaScopes[$0].name == name }) {
+                scope = index + 1
                 segments = segments.dropFirst()
             }
         case .it:
             scope = 0
         case .this:
-            scope = scopes.count - 1
+            scope = scopeCount - 1
         case .root:
             throw binder.unsupported("$root is not supported in offline $filter", at: range)
         case .alias(let name):
             guard segments.isEmpty else { throw binder.unsupported("paths below a parameter alias are not supported", at: range) }
             return try bind(ExpressionSyntax(.parameterAlias(name), range: range))
         }
-        guard scopes.indices.contains(scope) else {
+        if scope == 0 { return try walk(segments, scope: 0, set: itSet, type: itType, range: range) }
+        guard lambdaScopes.indices.contains(scope - 1) else {
             throw ODataError(.internalError, "range variable \(scope) is missing")
         }
         // The kind is read in place: copying the whole variable copies its name too.
-        switch scopes[scope].kind {
+        switch lambdaScopes[scope - 1].kind {
         case .item(let element):
             guard let first = segments.first else {
                 let type: BoundType = element.map { .primitive($0) } ?? .other("complex item")
@@ -66,7 +68,9 @@ extension ExpressionBinder {
             // every property it passes over. (Property names have no dot, so casts and the SAP
             // functions below are never shadowed.)
             if segments[index].argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
-                propertyPath.append(name)
+                // Made with its one element when it is the first (the common case): cheaper
+                // than appending to an empty array, which first grows it.
+                if propertyPath.isEmpty { propertyPath = [name] } else { propertyPath.append(name) }
                 // Only the property's type is read: copying the whole property costs a dozen retains.
                 if let leaf = try leafOrContinue(type.type.properties[own].type, named: name, segments: segments, index: index, scope: scope,
                                                  navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
@@ -177,11 +181,11 @@ extension ExpressionBinder {
             }
             return BoundExpression(.count(source), type: .primitive(.int64), range: range)
         case .lambda(let lambda):
-            let scope = scopes.count
+            let scope = scopeCount
             var predicate: BoundExpression?
             if let body = lambda.predicate, let variableName = lambda.variable {
-                scopes.append(RangeVariable(name: variableName, kind: variable))
-                defer { scopes.removeLast() }
+                lambdaScopes.append(RangeVariable(name: variableName, kind: variable))
+                defer { lambdaScopes.removeLast() }
                 let bound = try bind(body)
                 try requireBoolean(bound, at: body.range, for: lambda.quantifier.rawValue)
                 predicate = bound
