@@ -116,7 +116,13 @@ struct DecodedText {
 
     /// Decoded bytes `start..<end` as a string (invalid UTF-8 is repaired, never trapped on).
     func string(_ start: Int, _ end: Int) -> String {
-        String(decoding: slice(start, end), as: UTF8.self)
+        let from = max(0, min(start, count))
+        let to = max(from, min(end, count))
+        // Through the buffer, not an array slice: no retain and release of the storage per
+        // string. `lower + from ... lower + to` lies within `storage` by construction.
+        return storage.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[(lower + from)..<(lower + to)]), as: UTF8.self)
+        }
     }
 
     /// A syntax error at decoded byte `index`.

@@ -44,6 +44,7 @@ struct Lexer {
         let spaceBefore = index > position
         let start = index
         let kind: TokenKind
+        var isDotted = false
         let byte = at(index)
         switch byte {
         case 0 where index >= end:
@@ -78,7 +79,7 @@ struct Lexer {
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
             kind = .dollarName
         case UInt8(ascii: "@"):
-            index = scanDottedName(from: index + 1)
+            index = scanDottedName(from: index + 1, dotted: &isDotted)
             if at(index) == UInt8(ascii: "#") {
                 index += 1
                 while ByteClass.isIdentifierPart(at(index)) { index += 1 }
@@ -109,7 +110,7 @@ struct Lexer {
                     index = try TemporalScanner(text: text, end: end).scanGuid(from: index)
                     kind = .guid
                 } else {
-                    index = scanDottedName(from: index)
+                    index = scanDottedName(from: index, dotted: &isDotted)
                     if at(index) == UInt8(ascii: "'") {
                         // An unterminated prefixed string is usually text after a closed string
                         // (`'O'Neil'`): report it where that text starts.
@@ -128,19 +129,22 @@ struct Lexer {
                 index += 1
             }
         }
-        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore)
+        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore, isDotted: isDotted)
     }
 
     /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).
-    private func scanDottedName(from start: Int) -> Int {
+    /// `dotted` tells whether a `.` was taken in.
+    private func scanDottedName(from start: Int, dotted: inout Bool) -> Int {
         var index = start
         while ByteClass.isIdentifierPart(at(index)) { index += 1 }
         while at(index) == UInt8(ascii: "."), index > start {
             let next = at(index + 1)
             if ByteClass.isIdentifierStart(next) {
+                dotted = true
                 index += 2
                 while ByteClass.isIdentifierPart(at(index)) { index += 1 }
             } else if next == UInt8(ascii: "*") {
+                dotted = true
                 return index + 2
             } else {
                 break

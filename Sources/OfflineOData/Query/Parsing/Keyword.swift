@@ -54,68 +54,19 @@ enum Keyword {
         }
     }
 
-    /// The system query options by name length and first eight bytes packed (plain values, so
-    /// the scan retains nothing), for ``systemOption(_:_:_:)``.
-    private static let systemOptionNames: [(option: SystemQueryOption, length: Int, head: UInt64)] =
-        SystemQueryOption.allCases.map { ($0, $0.rawValue.utf8.count, head($0.rawValue)) }
+    /// The system query options by name (lowercase; matched ignoring case).
+    private static let systemOptionNames = PackedNameTable(SystemQueryOption.allCases, ignoringCase: true)
 
-    /// The canonical functions the same way, for ``canonicalFunction(_:_:_:)``.
-    private static let functionNames: [(function: CanonicalFunction, length: Int, head: UInt64)] =
-        CanonicalFunction.allCases.map { ($0, $0.rawValue.utf8.count, head($0.rawValue)) }
+    /// The canonical functions by name (matched exactly).
+    private static let functionNames = PackedNameTable(CanonicalFunction.allCases, ignoringCase: false)
 
     /// The system query option named by bytes `start..<end` (without `$`), ignoring ASCII case.
     static func systemOption(_ text: DecodedText, _ start: Int, _ end: Int) -> SystemQueryOption? {
-        let length = end - start
-        let packed = head(text, start, end, ignoringCase: true)
-        for entry in systemOptionNames where entry.length == length && entry.head == packed
-            && tailMatches(text, start, end, entry.option.rawValue, ignoringCase: true) {
-            return entry.option
-        }
-        return nil
+        systemOptionNames.value(text, start, end)
     }
 
     /// The canonical function named exactly by bytes `start..<end`.
     static func canonicalFunction(_ text: DecodedText, _ start: Int, _ end: Int) -> CanonicalFunction? {
-        let length = end - start
-        let packed = head(text, start, end, ignoringCase: false)
-        for entry in functionNames where entry.length == length && entry.head == packed
-            && tailMatches(text, start, end, entry.function.rawValue, ignoringCase: false) {
-            return entry.function
-        }
-        return nil
-    }
-
-    /// The first eight bytes of a (lowercase, for the options) name, packed as ``head(_:_:_:ignoringCase:)`` packs text.
-    private static func head(_ word: String) -> UInt64 {
-        var packed: UInt64 = 0
-        for byte in word.utf8.prefix(8) { packed = packed << 8 | UInt64(byte) }
-        return packed
-    }
-
-    /// Bytes `start..<min(end, start + 8)` packed, lowercased when ignoring case.
-    @inline(__always)
-    private static func head(_ text: DecodedText, _ start: Int, _ end: Int, ignoringCase: Bool) -> UInt64 {
-        var packed: UInt64 = 0
-        var index = start
-        while index < end && index < start + 8 {
-            let byte = text.byte(index)
-            packed = packed << 8 | UInt64(ignoringCase ? ByteClass.lower(byte) : byte)
-            index += 1
-        }
-        return packed
-    }
-
-    /// Whether bytes past the first eight of `start..<end` spell the rest of `word` (`word` in
-    /// lowercase when ignoring case); the caller compared the length and the first eight already.
-    private static func tailMatches(_ text: DecodedText, _ start: Int, _ end: Int, _ word: String, ignoringCase: Bool) -> Bool {
-        guard end - start > 8 else { return true }
-        var index = start + 8
-        for expected in word.utf8.dropFirst(8) {
-            guard index < end else { return false }
-            let byte = text.byte(index)
-            if (ignoringCase ? ByteClass.lower(byte) : byte) != expected { return false }
-            index += 1
-        }
-        return index == end
+        functionNames.value(text, start, end)
     }
 }

@@ -109,7 +109,8 @@ enum LiteralReader {
     }
 
     private static func number(_ raw: String, token: Token, in text: DecodedText, dialect: Dialect) throws(ODataError) -> LiteralSyntax.Kind {
-        if raw == "-INF" { return .double(-.infinity) }
+        // The length first: a number token is ASCII, so only four bytes can spell -INF.
+        if token.end - token.start == 4 && raw == "-INF" { return .double(-.infinity) }
         var bodyEnd = token.end
         var suffix: UInt8 = 0
         if bodyEnd > token.start, ByteClass.isIdentifierStart(text.byte(bodyEnd - 1)) {

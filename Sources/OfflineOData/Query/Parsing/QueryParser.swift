@@ -71,6 +71,7 @@ struct QueryParser {
 
     /// Whether the token's bytes contain a dot (a qualified name).
     func isQualified(_ token: Token) -> Bool {
+        if token.kind == .name { return token.isDotted }
         for index in token.start..<token.end where text.byte(index) == UInt8(ascii: ".") { return true }
         return false
     }
