@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One part of the URL (a path segment, an option value), percent-decoded, with a map from every
 /// decoded byte back to its offset in the original text.
 ///
@@ -86,6 +90,28 @@ struct DecodedText {
     @inline(__always)
     func byte(_ index: Int, before limit: Int) -> UInt8 {
         UInt(bitPattern: index) < UInt(bitPattern: min(limit, count)) ? storage[lower &+ index] : 0
+    }
+
+    /// The end of the run of identifier bytes (``ByteClass/isIdentifierPart(_:)``) from `start`,
+    /// going no further than `limit`: the lexer's names, in one loop with its bound worked out once.
+    func identifierEnd(from start: Int, before limit: Int) -> Int {
+        guard start >= 0 else { return start }
+        let to = min(limit, count)
+        var index = start
+        while index < to && ByteClass.isIdentifierPart(storage[lower &+ index]) { index += 1 }
+        return index
+    }
+
+    /// The first index of `byte` in `start..<limit` (clamped to the text), or nil. memchr looks
+    /// at many bytes at a time; the range it searches lies within `storage` by construction.
+    func firstIndex(of byte: UInt8, from start: Int, before limit: Int) -> Int? {
+        let from = max(0, start)
+        let to = min(limit, count)
+        guard from < to else { return nil }
+        return storage.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base + lower + from, Int32(byte), to - from) else { return nil }
+            return UnsafeRawPointer(base + lower).distance(to: found)
+        }
     }
 
     /// Decoded bytes `start..<end`, clamped to the text.

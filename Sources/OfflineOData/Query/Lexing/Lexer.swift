@@ -135,14 +135,12 @@ struct Lexer {
     /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).
     /// `dotted` tells whether a `.` was taken in.
     private func scanDottedName(from start: Int, dotted: inout Bool) -> Int {
-        var index = start
-        while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+        var index = text.identifierEnd(from: start, before: end)
         while at(index) == UInt8(ascii: "."), index > start {
             let next = at(index + 1)
             if ByteClass.isIdentifierStart(next) {
                 dotted = true
-                index += 2
-                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+                index = text.identifierEnd(from: index + 2, before: end)
             } else if next == UInt8(ascii: "*") {
                 dotted = true
                 return index + 2
@@ -156,6 +154,17 @@ struct Lexer {
     /// A `'...'` string from its opening quote; returns the index after the closing quote.
     private func scanQuoted(from start: Int) throws(ODataError) -> Int {
         var index = start + 1
+        if !pathMode {
+            // Outside a path only a quote matters: memchr finds each one.
+            while let quote = text.firstIndex(of: UInt8(ascii: "'"), from: index, before: end) {
+                if at(quote + 1) == UInt8(ascii: "'") {
+                    index = quote + 2
+                    continue
+                }
+                return quote + 1
+            }
+            throw text.error("unterminated string literal (it starts at offset \(text.origin(start)))", at: end)
+        }
         while true {
             let byte = at(index)
             if index >= end || (pathMode && byte == UInt8(ascii: "/") && !text.wasEncoded(index)) {

@@ -43,12 +43,7 @@ enum LiteralReader {
 
     /// `'O''Neil'` content to `O'Neil`.
     static func unescape(_ text: DecodedText, _ start: Int, _ end: Int) -> String {
-        var hasQuote = false
-        for index in max(start, 0)..<max(start, end) where text.byte(index) == UInt8(ascii: "'") {
-            hasQuote = true
-            break
-        }
-        if !hasQuote { return text.string(start, end) }
+        if text.firstIndex(of: UInt8(ascii: "'"), from: start, before: end) == nil { return text.string(start, end) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, end - start))
         var index = start
