@@ -76,7 +76,12 @@ struct QueryStringParser {
             throw ODataError(.syntax, "duplicate system query option '\(name)'", offset: start)
         }
         guard hasValue else { throw ODataError(.syntax, "'=' expected after \(name)", offset: equals) }
-        options.optionRanges.append(.init(option: option, range: optionRange))
+        // The first made with its element: cheaper than growing an empty array.
+        if options.optionRanges.isEmpty {
+            options.optionRanges = [.init(option: option, range: optionRange)]
+        } else {
+            options.optionRanges.append(.init(option: option, range: optionRange))
+        }
         let valueStart = equals + 1
         switch option {
         case .filter:

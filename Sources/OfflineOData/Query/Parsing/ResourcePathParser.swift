@@ -28,7 +28,9 @@ struct ResourcePathParser {
                 if let previous = segments.last {
                     try checkFollows(previous, slashAt: slashBefore, in: text)
                 }
-                segments.append(try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty))
+                let segment = try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty)
+                // The first made with its element: cheaper than growing an empty array.
+                if segments.isEmpty { segments = [segment] } else { segments.append(segment) }
             }
             slashBefore = segmentEnd
             segmentStart = segmentEnd + 1
