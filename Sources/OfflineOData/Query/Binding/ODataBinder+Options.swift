@@ -6,12 +6,13 @@ extension ODataBinder {
         var options = BoundQueryOptions()
         try rejectUnsupported(syntax)
         var expressions = ExpressionBinder(binder: self, entitySet: entitySet, entityType: typeReference, aliases: aliases)
-        if let filter = syntax.filter {
+        // Through `map`, which lends the filter to the closure: `if let` copied the whole tree's root.
+        options.filter = try syntax.filter.map { (filter: ExpressionSyntax) throws(ODataError) -> BoundExpression in
             let bound = try expressions.bind(filter)
             guard bound.type == .primitive(.boolean) || bound.type == .null else {
                 throw semantic("$filter must be a Boolean expression, not \(bound.type)", at: filter.range)
             }
-            options.filter = bound
+            return bound
         }
         for item in syntax.orderBy ?? [] {
             let bound = try expressions.bind(item.expression)

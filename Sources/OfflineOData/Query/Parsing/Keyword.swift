@@ -1,7 +1,8 @@
 /// Keyword matching without building strings: up to eight ASCII bytes, lowercased, packed into
 /// a UInt64. The parser meets a keyword candidate at every name token, so this is on the hot path.
 enum Keyword {
-    /// The packed form of a lowercase keyword (8 bytes at most).
+    /// The packed form of a lowercase keyword (8 bytes at most); inlined, so a constant folds.
+    @inline(__always)
     static func pack(_ word: StaticString) -> UInt64 {
         var packed: UInt64 = 0
         let pointer = word.utf8Start

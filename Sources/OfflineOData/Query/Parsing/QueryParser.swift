@@ -62,6 +62,8 @@ struct QueryParser {
     func range(from start: Int, to end: Int) -> SourceRange { text.range(start, end) }
 
     /// Whether the current token is the name `word` (lowercase ASCII, at most 8 bytes), ignoring case.
+    /// Inlined, so the word's packed form is worked out when compiling, not at every call.
+    @inline(__always)
     func isWord(_ word: StaticString, _ candidate: Token? = nil) -> Bool {
         let token = candidate ?? self.token
         // The length first: most names are no keyword and fail here without packing anything.
