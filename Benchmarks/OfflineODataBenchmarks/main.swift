@@ -17,7 +17,9 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
 
 let selected = Array(CommandLine.arguments.dropFirst())
 /// Steps that take arguments and run alone (other programs of `make bench` use them).
-let steps: [String: ([String]) throws -> Void] = ["read-api": storeAPIReadBenchmark, "queue-writes": queueWrites]
+let steps: [String: ([String]) throws -> Void] = [
+    "read-api": storeAPIReadBenchmark, "queue-writes": queueWrites, "filter-bind-loop": filterBindLoop,
+]
 if let name = selected.first, let step = steps[name] {
     do {
         try step(Array(selected.dropFirst()))

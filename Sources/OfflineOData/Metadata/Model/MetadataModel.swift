@@ -88,6 +88,9 @@ public final class MetadataModel: Sendable {
 
     /// Replaces a leading alias by its namespace (`self.Product` → `NS.Product`); other names unchanged.
     public func qualifiedName(_ name: String) -> String {
+        // Most documents declare no alias: then no name needs splitting (binding asks this for
+        // every type it looks up).
+        if aliases.isEmpty { return name }
         guard let prefix = QualifiedNames.prefix(of: name), let namespace = aliases[String(prefix)] else { return name }
         return namespace + QualifiedNames.suffix(of: name)
     }
@@ -98,6 +101,14 @@ public final class MetadataModel: Sendable {
     // MARK: Types
 
     public func entityType(named name: String) -> EntityType? { entityTypesByName[qualifiedName(name)] }
+
+    /// The entity type named `name` and its qualified name, the table's own key (the binder
+    /// needs both; `EntityType.qualifiedName` builds a new string at every call).
+    func entityTypeAndQualifiedName(named name: String) -> (type: EntityType, qualifiedName: String)? {
+        guard let index = entityTypesByName.index(forKey: qualifiedName(name)) else { return nil }
+        let entry = entityTypesByName[index]
+        return (entry.value, entry.key)
+    }
     public func complexType(named name: String) -> ComplexType? { complexTypesByName[qualifiedName(name)] }
     public func enumType(named name: String) -> EnumType? { enumTypesByName[qualifiedName(name)] }
     public func typeDefinition(named name: String) -> TypeDefinition? { typeDefinitionsByName[qualifiedName(name)] }

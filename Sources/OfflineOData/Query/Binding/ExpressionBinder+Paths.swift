@@ -7,24 +7,27 @@ extension ExpressionBinder {
         var scope = 0
         switch path.root {
         case .implicit:
-            if scopes.count > 1, case .name(let name)? = segments.first?.kind, let index = scopes.indices.dropFirst().last(where: { scopes[$0].name == name }) {
-                scope = index
+            if !lambdaScopes.isEmpty, case .name(let name)? = segments.first?.kind,
+               let index = lambdaScopes.indices.last(where: { lambdaScopes[$0].name == name }) {
+                scope = index + 1
                 segments = segments.dropFirst()
             }
         case .it:
             scope = 0
         case .this:
-            scope = scopes.count - 1
+            scope = scopeCount - 1
         case .root:
             throw binder.unsupported("$root is not supported in offline $filter", at: range)
         case .alias(let name):
             guard segments.isEmpty else { throw binder.unsupported("paths below a parameter alias are not supported", at: range) }
             return try bind(ExpressionSyntax(.parameterAlias(name), range: range))
         }
-        guard let variable = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+        if scope == 0 { return try walk(segments, scope: 0, set: itSet, type: itType, range: range) }
+        guard lambdaScopes.indices.contains(scope - 1) else {
             throw ODataError(.internalError, "range variable \(scope) is missing")
         }
-        switch variable.kind {
+        // The kind is read in place: copying the whole variable copies its name too.
+        switch lambdaScopes[scope - 1].kind {
         case .item(let element):
             guard let first = segments.first else {
                 let type: BoundType = element.map { .primitive($0) } ?? .other("complex item")
@@ -56,8 +59,8 @@ extension ExpressionBinder {
                     throw binder.semantic("'\(complexType.qualifiedName)' has no property '\(name)'", at: segments[index].range)
                 }
                 propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -65,16 +68,19 @@ extension ExpressionBinder {
             // every property it passes over. (Property names have no dot, so casts and the SAP
             // functions below are never shadowed.)
             if segments[index].argumentLists.isEmpty, let own = Self.ownPropertyIndex(name, of: type.type) {
-                propertyPath.append(name)
-                if let leaf = try leafOrContinue(type.type.properties[own], segments: segments, index: index, scope: scope,
+                // Made with its one element when it is the first (the common case): cheaper
+                // than appending to an empty array, which first grows it.
+                if propertyPath.isEmpty { propertyPath = [name] } else { propertyPath.append(name) }
+                // Only the property's type is read: copying the whole property costs a dozen retains.
+                if let leaf = try leafOrContinue(type.type.properties[own].type, named: name, segments: segments, index: index, scope: scope,
                                                  navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
             if segments[index].argumentLists.isEmpty, let property = model.property(name, of: type.type) {
                 propertyPath.append(name)
-                if let leaf = try leafOrContinue(property, segments: segments, index: index, scope: scope, navigations: navigations,
-                                                 propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
+                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -129,18 +135,18 @@ extension ExpressionBinder {
         return nil
     }
 
-    /// After a property: returns the bound leaf, or nil (and sets `complex`) to continue into a complex value.
-    private mutating func leafOrContinue(_ property: Property, segments: ArraySlice<PathSegmentSyntax>, index: Int, scope: Int,
-                                         navigations: [BoundNavigation], propertyPath: [String], complex: inout ComplexType?,
-                                         range: SourceRange) throws(ODataError) -> BoundExpression? {
+    /// After property `name` of type `reference`: returns the bound leaf, or nil (and sets
+    /// `complex`) to continue into a complex value.
+    private mutating func leafOrContinue(_ reference: TypeReference, named name: String, segments: ArraySlice<PathSegmentSyntax>,
+                                         index: Int, scope: Int, navigations: [BoundNavigation], propertyPath: [String],
+                                         complex: inout ComplexType?, range: SourceRange) throws(ODataError) -> BoundExpression? {
         let member = BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)
         let rest = segments[(index + 1)...]
-        let reference = property.type
         if reference.isCollection {
             let element = reference.primitiveType
             let source = BoundCollectionSource.items(member, element: element)
             if rest.isEmpty { return BoundExpression(.member(member), type: .collection(element: element), range: range) }
-            return try collectionOperation(source, variable: .item(element), after: rest, name: property.name, at: segments[index].range, range: range)
+            return try collectionOperation(source, variable: .item(element), after: rest, name: name, at: segments[index].range, range: range)
         }
         let type: BoundType
         switch reference.kind {
@@ -156,7 +162,7 @@ extension ExpressionBinder {
             type = .other(reference.name)
         }
         if let next = rest.first {
-            throw binder.semantic("'\(property.name)' is a primitive property; nothing can follow it", at: next.range)
+            throw binder.semantic("'\(name)' is a primitive property; nothing can follow it", at: next.range)
         }
         return BoundExpression(.member(member), type: type, range: range)
     }
@@ -175,11 +181,11 @@ extension ExpressionBinder {
             }
             return BoundExpression(.count(source), type: .primitive(.int64), range: range)
         case .lambda(let lambda):
-            let scope = scopes.count
+            let scope = scopeCount
             var predicate: BoundExpression?
             if let body = lambda.predicate, let variableName = lambda.variable {
-                scopes.append(RangeVariable(name: variableName, kind: variable))
-                defer { scopes.removeLast() }
+                lambdaScopes.append(RangeVariable(name: variableName, kind: variable))
+                defer { lambdaScopes.removeLast() }
                 let bound = try bind(body)
                 try requireBoolean(bound, at: body.range, for: lambda.quantifier.rawValue)
                 predicate = bound

@@ -4,8 +4,12 @@
 struct ExpressionBinder {
     let binder: ODataBinder
     let aliases: [ParameterAliasSyntax]
-    /// Range variables: `$it` first, then each enclosing lambda's variable.
-    var scopes: [RangeVariable]
+    /// The entity set and type of `$it`, scope 0. Kept apart from the lambda variables, so a
+    /// filter without lambdas allocates no array of scopes.
+    let itSet: String
+    let itType: EntityTypeReference
+    /// Each enclosing lambda's variable: scope 1, 2, ...
+    var lambdaScopes: [RangeVariable] = []
     /// Guards against alias cycles (`@a=@b&@b=@a`).
     private var aliasDepth = 0
 
@@ -21,10 +25,14 @@ struct ExpressionBinder {
 
     var model: MetadataModel { binder.model }
 
-    init(binder: ODataBinder, entitySet: String, entityType: EntityType, aliases: [ParameterAliasSyntax]) {
+    /// The number of range variables in scope (`$it` and the lambda variables).
+    var scopeCount: Int { lambdaScopes.count + 1 }
+
+    init(binder: ODataBinder, entitySet: String, entityType: EntityTypeReference, aliases: [ParameterAliasSyntax]) {
         self.binder = binder
         self.aliases = aliases
-        scopes = [RangeVariable(name: "$it", kind: .entity(set: entitySet, type: EntityTypeReference(entityType)))]
+        itSet = entitySet
+        itType = entityType
     }
 
     mutating func bind(_ syntax: ExpressionSyntax) throws(ODataError) -> BoundExpression {
@@ -95,13 +103,12 @@ struct ExpressionBinder {
 
     /// The literal written in `syntax` (directly or through an alias), if it is one.
     func literalSyntax(_ syntax: ExpressionSyntax) -> LiteralSyntax? {
-        switch syntax.kind {
-        case .literal(let literal): return literal
-        case .parameterAlias(let name):
+        // Case by case, so a path or an operator (most operands) is not copied to be looked at.
+        if case .literal(let literal) = syntax.kind { return literal }
+        if case .parameterAlias(let name) = syntax.kind {
             if let alias = aliases.first(where: { $0.name == name }), case .literal(let literal) = alias.value.kind { return literal }
-            return nil
-        default: return nil
         }
+        return nil
     }
 
     /// `literal` as a value of `type` (the other operand's type, after promotion).

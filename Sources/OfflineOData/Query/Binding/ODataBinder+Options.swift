@@ -1,16 +1,18 @@
 /// Binding of the system query options, for a request and for each `$expand` level.
 extension ODataBinder {
-    func bindOptions(_ syntax: QueryOptionsSyntax, entitySet: String, entityType: EntityType, isCollection: Bool,
+    /// `entityType` comes boxed: the expression binder keeps it, and boxing it here would copy it.
+    func bindOptions(_ syntax: QueryOptionsSyntax, entitySet: String, entityType typeReference: EntityTypeReference, isCollection: Bool,
                      depth: Int, aliases: [ParameterAliasSyntax]) throws(ODataError) -> BoundQueryOptions {
         var options = BoundQueryOptions()
         try rejectUnsupported(syntax)
-        var expressions = ExpressionBinder(binder: self, entitySet: entitySet, entityType: entityType, aliases: aliases)
-        if let filter = syntax.filter {
+        var expressions = ExpressionBinder(binder: self, entitySet: entitySet, entityType: typeReference, aliases: aliases)
+        // Through `map`, which lends the filter to the closure: `if let` copied the whole tree's root.
+        options.filter = try syntax.filter.map { (filter: ExpressionSyntax) throws(ODataError) -> BoundExpression in
             let bound = try expressions.bind(filter)
             guard bound.type == .primitive(.boolean) || bound.type == .null else {
                 throw semantic("$filter must be a Boolean expression, not \(bound.type)", at: filter.range)
             }
-            options.filter = bound
+            return bound
         }
         for item in syntax.orderBy ?? [] {
             let bound = try expressions.bind(item.expression)
@@ -28,12 +30,12 @@ extension ODataBinder {
             guard skip >= 0 else { throw semantic("$skip must not be negative", at: syntax.range(of: .skip) ?? SourceRange(offset: 0, length: 0)) }
             options.skip = skip
         }
-        if let select = syntax.select { options.select = try bindSelect(select, entityType: entityType) }
+        if let select = syntax.select { options.select = try bindSelect(select, entityType: typeReference.type) }
         if let expand = syntax.expand {
             guard depth < maxExpandDepth else {
                 throw semantic("$expand is nested deeper than \(maxExpandDepth) levels", at: syntax.range(of: .expand) ?? SourceRange(offset: 0, length: 0))
             }
-            options.expand = try bindExpand(expand, entitySet: entitySet, entityType: entityType, depth: depth, aliases: aliases)
+            options.expand = try bindExpand(expand, entitySet: entitySet, entityType: typeReference.type, depth: depth, aliases: aliases)
         }
         options.includeCount = syntax.count == true || syntax.inlineCount == .allPages
         if options.includeCount && !isCollection {
@@ -138,7 +140,7 @@ extension ODataBinder {
         var expand = existing.map { expands[$0] } ?? BoundExpand(navigation: bound, options: BoundQueryOptions())
         if rest.isEmpty {
             if let options {
-                let nested = try bindOptions(options, entitySet: bound.targetSet, entityType: targetType, isCollection: bound.isCollection,
+                let nested = try bindOptions(options, entitySet: bound.targetSet, entityType: EntityTypeReference(targetType), isCollection: bound.isCollection,
                                              depth: depth + 1, aliases: aliases)
                 let earlier = expand.options.expand
                 expand.options = nested

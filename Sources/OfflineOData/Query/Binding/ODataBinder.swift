@@ -39,7 +39,7 @@ public struct ODataBinder: Sendable {
         case .collection, .count: true
         default: false
         }
-        let options = try bindOptions(syntax.options, entitySet: path.entitySet, entityType: entityType,
+        let options = try bindOptions(syntax.options, entitySet: path.entitySet, entityType: EntityTypeReference(entityType),
                                       isCollection: isCollection, depth: 0, aliases: syntax.options.parameterAliases)
         return BoundRequest(target: target, path: path, options: options)
     }

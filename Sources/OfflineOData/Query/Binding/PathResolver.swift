@@ -19,10 +19,11 @@ struct PathResolver {
             }
             throw binder.semantic("unknown entity set '\(setName)'", at: first.range)
         }
-        guard var type = model.entityType(named: entitySet.entityType) else {
+        guard let (found, typeName) = model.entityTypeAndQualifiedName(named: entitySet.entityType) else {
             throw binder.semantic("entity set '\(setName)' has the unknown type '\(entitySet.entityType)'", at: first.range)
         }
-        var path = BoundPath(rootSet: setName, rootKey: nil, steps: [], entitySet: setName, entityType: type.qualifiedName,
+        var type = found
+        var path = BoundPath(rootSet: setName, rootKey: nil, steps: [], entitySet: setName, entityType: typeName,
                              castTypes: nil, isCollection: true)
         if first.argumentLists.count > 1, let extra = first.argumentLists.last {
             throw binder.semantic("'\(setName)' takes one key predicate", at: extra.range)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One part of the URL (a path segment, an option value), percent-decoded, with a map from every
 /// decoded byte back to its offset in the original text.
 ///
@@ -77,7 +81,37 @@ struct DecodedText {
     /// The byte at `index`, or 0 outside the text (0 never occurs in a URL, so it reads as "stop").
     @inline(__always)
     func byte(_ index: Int) -> UInt8 {
-        index >= 0 && index < count ? storage[lower &+ index] : 0
+        // One unsigned comparison covers both ends (a negative index is a huge unsigned one).
+        UInt(bitPattern: index) < UInt(bitPattern: count) ? storage[lower &+ index] : 0
+    }
+
+    /// The byte at `index` when it lies before `limit`, else 0. A limit beyond ``count`` is
+    /// clamped to it, so the lexer, which stops at its own end, tests one bound instead of two.
+    @inline(__always)
+    func byte(_ index: Int, before limit: Int) -> UInt8 {
+        UInt(bitPattern: index) < UInt(bitPattern: min(limit, count)) ? storage[lower &+ index] : 0
+    }
+
+    /// The end of the run of identifier bytes (``ByteClass/isIdentifierPart(_:)``) from `start`,
+    /// going no further than `limit`: the lexer's names, in one loop with its bound worked out once.
+    func identifierEnd(from start: Int, before limit: Int) -> Int {
+        guard start >= 0 else { return start }
+        let to = min(limit, count)
+        var index = start
+        while index < to && ByteClass.isIdentifierPart(storage[lower &+ index]) { index += 1 }
+        return index
+    }
+
+    /// The first index of `byte` in `start..<limit` (clamped to the text), or nil. memchr looks
+    /// at many bytes at a time; the range it searches lies within `storage` by construction.
+    func firstIndex(of byte: UInt8, from start: Int, before limit: Int) -> Int? {
+        let from = max(0, start)
+        let to = min(limit, count)
+        guard from < to else { return nil }
+        return storage.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base + lower + from, Int32(byte), to - from) else { return nil }
+            return UnsafeRawPointer(base + lower).distance(to: found)
+        }
     }
 
     /// Decoded bytes `start..<end`, clamped to the text.
@@ -108,7 +142,13 @@ struct DecodedText {
 
     /// Decoded bytes `start..<end` as a string (invalid UTF-8 is repaired, never trapped on).
     func string(_ start: Int, _ end: Int) -> String {
-        String(decoding: slice(start, end), as: UTF8.self)
+        let from = max(0, min(start, count))
+        let to = max(from, min(end, count))
+        // Through the buffer, not an array slice: no retain and release of the storage per
+        // string. `lower + from ... lower + to` lies within `storage` by construction.
+        return storage.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[(lower + from)..<(lower + to)]), as: UTF8.self)
+        }
     }
 
     /// A syntax error at decoded byte `index`.

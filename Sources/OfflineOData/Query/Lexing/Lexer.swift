@@ -20,7 +20,7 @@ struct Lexer {
     }
 
     @inline(__always)
-    func at(_ index: Int) -> UInt8 { index < end ? text.byte(index) : 0 }
+    func at(_ index: Int) -> UInt8 { text.byte(index, before: end) }
 
     /// Moves to a byte position (after a sub-parser such as `$search` scanned raw bytes).
     mutating func reset(to index: Int) { position = index }
@@ -44,6 +44,7 @@ struct Lexer {
         let spaceBefore = index > position
         let start = index
         let kind: TokenKind
+        var isDotted = false
         let byte = at(index)
         switch byte {
         case 0 where index >= end:
@@ -78,7 +79,7 @@ struct Lexer {
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
             kind = .dollarName
         case UInt8(ascii: "@"):
-            index = scanDottedName(from: index + 1)
+            index = scanDottedName(from: index + 1, dotted: &isDotted)
             if at(index) == UInt8(ascii: "#") {
                 index += 1
                 while ByteClass.isIdentifierPart(at(index)) { index += 1 }
@@ -109,7 +110,7 @@ struct Lexer {
                     index = try TemporalScanner(text: text, end: end).scanGuid(from: index)
                     kind = .guid
                 } else {
-                    index = scanDottedName(from: index)
+                    index = scanDottedName(from: index, dotted: &isDotted)
                     if at(index) == UInt8(ascii: "'") {
                         // An unterminated prefixed string is usually text after a closed string
                         // (`'O'Neil'`): report it where that text starts.
@@ -128,19 +129,20 @@ struct Lexer {
                 index += 1
             }
         }
-        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore)
+        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore, isDotted: isDotted)
     }
 
     /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).
-    private func scanDottedName(from start: Int) -> Int {
-        var index = start
-        while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+    /// `dotted` tells whether a `.` was taken in.
+    private func scanDottedName(from start: Int, dotted: inout Bool) -> Int {
+        var index = text.identifierEnd(from: start, before: end)
         while at(index) == UInt8(ascii: "."), index > start {
             let next = at(index + 1)
             if ByteClass.isIdentifierStart(next) {
-                index += 2
-                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+                dotted = true
+                index = text.identifierEnd(from: index + 2, before: end)
             } else if next == UInt8(ascii: "*") {
+                dotted = true
                 return index + 2
             } else {
                 break
@@ -152,6 +154,17 @@ struct Lexer {
     /// A `'...'` string from its opening quote; returns the index after the closing quote.
     private func scanQuoted(from start: Int) throws(ODataError) -> Int {
         var index = start + 1
+        if !pathMode {
+            // Outside a path only a quote matters: memchr finds each one.
+            while let quote = text.firstIndex(of: UInt8(ascii: "'"), from: index, before: end) {
+                if at(quote + 1) == UInt8(ascii: "'") {
+                    index = quote + 2
+                    continue
+                }
+                return quote + 1
+            }
+            throw text.error("unterminated string literal (it starts at offset \(text.origin(start)))", at: end)
+        }
         while true {
             let byte = at(index)
             if index >= end || (pathMode && byte == UInt8(ascii: "/") && !text.wasEncoded(index)) {

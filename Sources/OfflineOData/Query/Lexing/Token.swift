@@ -32,4 +32,7 @@ struct Token: Sendable {
     var start: Int
     var end: Int
     var spaceBefore: Bool
+    /// Whether the token's name has a `.` in it (a qualified name): noted while scanning, so the
+    /// parser need not scan a name again to ask.
+    var isDotted = false
 }

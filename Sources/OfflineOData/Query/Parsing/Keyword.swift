@@ -1,7 +1,8 @@
 /// Keyword matching without building strings: up to eight ASCII bytes, lowercased, packed into
 /// a UInt64. The parser meets a keyword candidate at every name token, so this is on the hot path.
 enum Keyword {
-    /// The packed form of a lowercase keyword (8 bytes at most).
+    /// The packed form of a lowercase keyword (8 bytes at most); inlined, so a constant folds.
+    @inline(__always)
     static func pack(_ word: StaticString) -> UInt64 {
         var packed: UInt64 = 0
         let pointer = word.utf8Start
@@ -54,36 +55,19 @@ enum Keyword {
         }
     }
 
-    /// The system query options with their names as bytes, for ``systemOption(_:_:_:)``.
-    private static let systemOptionNames: [(option: SystemQueryOption, name: [UInt8])] =
-        SystemQueryOption.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    /// The system query options by name (lowercase; matched ignoring case).
+    private static let systemOptionNames = PackedNameTable(SystemQueryOption.allCases, ignoringCase: true)
 
-    /// The canonical functions with their names as bytes, for ``canonicalFunction(_:_:_:)``.
-    private static let functionNames: [(function: CanonicalFunction, name: [UInt8])] =
-        CanonicalFunction.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    /// The canonical functions by name (matched exactly).
+    private static let functionNames = PackedNameTable(CanonicalFunction.allCases, ignoringCase: false)
 
     /// The system query option named by bytes `start..<end` (without `$`), ignoring ASCII case.
     static func systemOption(_ text: DecodedText, _ start: Int, _ end: Int) -> SystemQueryOption? {
-        for entry in systemOptionNames where matches(text, start, end, entry.name, ignoringCase: true) { return entry.option }
-        return nil
+        systemOptionNames.value(text, start, end)
     }
 
     /// The canonical function named exactly by bytes `start..<end`.
     static func canonicalFunction(_ text: DecodedText, _ start: Int, _ end: Int) -> CanonicalFunction? {
-        for entry in functionNames where matches(text, start, end, entry.name, ignoringCase: false) { return entry.function }
-        return nil
-    }
-
-    /// Whether bytes `start..<end` spell `word` (`word` in lowercase when ignoring case).
-    @inline(__always)
-    private static func matches(_ text: DecodedText, _ start: Int, _ end: Int, _ word: [UInt8], ignoringCase: Bool) -> Bool {
-        guard end - start == word.count else { return false }
-        var index = start
-        for expected in word {
-            let byte = text.byte(index)
-            if (ignoringCase ? ByteClass.lower(byte) : byte) != expected { return false }
-            index += 1
-        }
-        return true
+        functionNames.value(text, start, end)
     }
 }

@@ -43,12 +43,7 @@ enum LiteralReader {
 
     /// `'O''Neil'` content to `O'Neil`.
     static func unescape(_ text: DecodedText, _ start: Int, _ end: Int) -> String {
-        var hasQuote = false
-        for index in max(start, 0)..<max(start, end) where text.byte(index) == UInt8(ascii: "'") {
-            hasQuote = true
-            break
-        }
-        if !hasQuote { return text.string(start, end) }
+        if text.firstIndex(of: UInt8(ascii: "'"), from: start, before: end) == nil { return text.string(start, end) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, end - start))
         var index = start
@@ -109,7 +104,8 @@ enum LiteralReader {
     }
 
     private static func number(_ raw: String, token: Token, in text: DecodedText, dialect: Dialect) throws(ODataError) -> LiteralSyntax.Kind {
-        if raw == "-INF" { return .double(-.infinity) }
+        // The length first: a number token is ASCII, so only four bytes can spell -INF.
+        if token.end - token.start == 4 && raw == "-INF" { return .double(-.infinity) }
         var bodyEnd = token.end
         var suffix: UInt8 = 0
         if bodyEnd > token.start, ByteClass.isIdentifierStart(text.byte(bodyEnd - 1)) {

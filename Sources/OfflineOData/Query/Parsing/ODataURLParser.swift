@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The public entry point: parses a relative OData request URL (or one of its parts) into a
 /// syntax tree that needs no model.
 ///
@@ -32,33 +36,43 @@ public struct ODataURLParser: Sendable {
 
     /// `path[?query][#fragment]`, relative to the service root.
     public func parse(_ url: String) throws(ODataError) -> ODataRequestSyntax {
-        try run(url) { bytes throws(ODataError) in
-            var queryStart = bytes.count
-            var fragmentStart = bytes.count
-            var hasPercent = false
-            // The one pass over every byte of the URL: through the buffer, whose indices are in
-            // bounds by construction, so no per-byte bounds check.
-            bytes.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices {
-                    let byte = buffer[index]
-                    if byte == UInt8(ascii: "#") { fragmentStart = index; break }
-                    if byte == UInt8(ascii: "?") && queryStart == buffer.count { queryStart = index }
-                    if byte == UInt8(ascii: "%") { hasPercent = true }
-                }
-            }
-            queryStart = min(queryStart, fragmentStart)
-            let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
-                .parse(from: 0, to: queryStart)
-            let options = queryStart < fragmentStart
-                ? try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
-                    .parse(from: queryStart + 1, to: fragmentStart)
-                : QueryOptionsSyntax()
-            let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
-            // Built before the check so the parts move into it instead of being copied.
-            let request = ODataRequestSyntax(path: path, options: options, fragment: fragment)
-            try checkRequest(request.path, request.options, length: fragmentStart)
-            return request
+        // Not through `run`'s closure: its generic result was the request copied once more.
+        let bytes = try checkedBytes(url)
+        do {
+            return try parseRequest(bytes)
+        } catch {
+            throw characterOffsets(error, in: bytes)
         }
+    }
+
+    private func parseRequest(_ bytes: [UInt8]) throws(ODataError) -> ODataRequestSyntax {
+        var queryStart = bytes.count
+        var fragmentStart = bytes.count
+        var hasPercent = false
+        // The first `#`, then the first `?` and any `%` before it: memchr scans many bytes at a
+        // time, where a loop looks at one. Every search stays within the buffer.
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let start = UnsafeRawPointer(base)
+            if let hash = memchr(base, Int32(UInt8(ascii: "#")), buffer.count) { fragmentStart = start.distance(to: hash) }
+            if let question = memchr(base, Int32(UInt8(ascii: "?")), fragmentStart) { queryStart = start.distance(to: question) }
+            hasPercent = memchr(base, Int32(UInt8(ascii: "%")), fragmentStart) != nil
+        }
+        queryStart = min(queryStart, fragmentStart)
+        let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+            .parse(from: 0, to: queryStart)
+        let options: QueryOptionsSyntax
+        if queryStart < fragmentStart {
+            options = try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+                .parse(from: queryStart + 1, to: fragmentStart)
+        } else {
+            options = QueryOptionsSyntax()
+        }
+        let fragment = fragmentStart < bytes.count ? String(decoding: bytes[(fragmentStart + 1)...], as: UTF8.self) : nil
+        try checkRequest(path, options, length: fragmentStart)
+        // The parts' last use: they move into the request. (Filling a request in place instead
+        // cost more: the options were then moved twice.)
+        return ODataRequestSyntax(path: path, options: options, fragment: fragment)
     }
 
     /// The resource path alone.
@@ -141,17 +155,28 @@ public struct ODataURLParser: Sendable {
 
     /// Applies the length limit and turns byte offsets in errors into character offsets.
     private func run<T>(_ input: String, _ body: ([UInt8]) throws(ODataError) -> T) throws(ODataError) -> T {
+        let bytes = try checkedBytes(input)
+        do {
+            return try body(bytes)
+        } catch {
+            throw characterOffsets(error, in: bytes)
+        }
+    }
+
+    /// The input's UTF-8 bytes, if within the length limit.
+    private func checkedBytes(_ input: String) throws(ODataError) -> [UInt8] {
         let bytes = Array(input.utf8)
         if bytes.count > limits.maxLength {
             throw ODataError(.syntax, "input longer than the limit of \(limits.maxLength) bytes", offset: characterOffset(bytes, limits.maxLength))
         }
-        do {
-            return try body(bytes)
-        } catch {
-            var converted = error
-            if let offset = error.offset { converted.offset = characterOffset(bytes, offset) }
-            throw converted
-        }
+        return bytes
+    }
+
+    /// `error` with its byte offset turned into a character offset.
+    private func characterOffsets(_ error: ODataError, in bytes: [UInt8]) -> ODataError {
+        var converted = error
+        if let offset = error.offset { converted.offset = characterOffset(bytes, offset) }
+        return converted
     }
 
     /// The number of Unicode scalars before byte `offset`.

@@ -3,7 +3,7 @@
 extension QueryParser {
     /// A path starting at the current token (`.implicit`) or after an already consumed root.
     mutating func parseMemberPath(root: MemberPathSyntax.Root, start: Token, next peeked: Token?) throws(ODataError) -> ExpressionSyntax {
-        var segments: [PathSegmentSyntax] = []
+        var segments: [PathSegmentSyntax]
         if root == .implicit {
             if token.kind == .name, let next = peeked, next.kind == .openParen {
                 if !next.spaceBefore && (isWord("any") || isWord("all")) {
@@ -21,7 +21,11 @@ extension QueryParser {
                !(token.kind == .slash && !token.spaceBefore) {
                 throw ODataError(.syntax, "a qualified name in an expression must be a type cast followed by '/' or a function call with '(...)'", offset: first.range.end)
             }
-            segments.append(first)
+            // Made with its one element (most paths have one segment): cheaper than appending
+            // to an empty array, which first grows it.
+            segments = [first]
+        } else {
+            segments = []
         }
         var end = segments.last?.range.end ?? range(start).end
         while token.kind == .slash && !token.spaceBefore {

@@ -62,6 +62,8 @@ struct QueryParser {
     func range(from start: Int, to end: Int) -> SourceRange { text.range(start, end) }
 
     /// Whether the current token is the name `word` (lowercase ASCII, at most 8 bytes), ignoring case.
+    /// Inlined, so the word's packed form is worked out when compiling, not at every call.
+    @inline(__always)
     func isWord(_ word: StaticString, _ candidate: Token? = nil) -> Bool {
         let token = candidate ?? self.token
         // The length first: most names are no keyword and fail here without packing anything.
@@ -71,6 +73,7 @@ struct QueryParser {
 
     /// Whether the token's bytes contain a dot (a qualified name).
     func isQualified(_ token: Token) -> Bool {
+        if token.kind == .name { return token.isDotted }
         for index in token.start..<token.end where text.byte(index) == UInt8(ascii: ".") { return true }
         return false
     }
@@ -359,6 +362,8 @@ struct QueryParser {
         try advance()
         _ = try expect(.openParen, "'('")
         var arguments: [ExpressionSyntax] = []
+        // Room for the most arguments the function takes: appending then never grows the array.
+        arguments.reserveCapacity(function.arity.upperBound)
         if token.kind != .closeParen {
             while true {
                 if (function == .cast || function == .isof), token.kind == .name, try peek().kind == .closeParen {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The query part, `name=value&name=value`: split on the raw `&` and `=` of the original text
 /// (so `%26` and `%3D` stay data), then each value decoded and parsed by its option's grammar.
 struct QueryStringParser {
@@ -20,14 +24,16 @@ struct QueryStringParser {
         return options
     }
 
-    /// The first raw `&` in `original[start..<end]`, or `end`. Scanned through the buffer with
-    /// the range clamped to it, so every index read is in bounds by construction.
+    /// The first raw `&` in `original[start..<end]`, or `end` (or `start` when that is past
+    /// `end`). Found by memchr within the range clamped to the buffer, so every byte it reads is
+    /// in bounds by construction.
     private func ampersand(from start: Int, to end: Int) -> Int {
         original.withUnsafeBufferPointer { buffer in
-            var index = max(0, start)
+            let from = max(0, start)
             let limit = min(end, buffer.count)
-            while index < limit && buffer[index] != UInt8(ascii: "&") { index += 1 }
-            return index < limit ? index : max(end, index)
+            guard from < limit, let base = buffer.baseAddress,
+                  let found = memchr(base + from, Int32(UInt8(ascii: "&")), limit - from) else { return max(end, from) }
+            return UnsafeRawPointer(base).distance(to: found)
         }
     }
 
@@ -70,7 +76,12 @@ struct QueryStringParser {
             throw ODataError(.syntax, "duplicate system query option '\(name)'", offset: start)
         }
         guard hasValue else { throw ODataError(.syntax, "'=' expected after \(name)", offset: equals) }
-        options.optionRanges.append(.init(option: option, range: optionRange))
+        // The first made with its element: cheaper than growing an empty array.
+        if options.optionRanges.isEmpty {
+            options.optionRanges = [.init(option: option, range: optionRange)]
+        } else {
+            options.optionRanges.append(.init(option: option, range: optionRange))
+        }
         let valueStart = equals + 1
         switch option {
         case .filter:

@@ -28,7 +28,9 @@ struct ResourcePathParser {
                 if let previous = segments.last {
                     try checkFollows(previous, slashAt: slashBefore, in: text)
                 }
-                segments.append(try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty))
+                let segment = try parseSegment(text, from: segmentStart, to: segmentEnd, first: segments.isEmpty)
+                // The first made with its element: cheaper than growing an empty array.
+                if segments.isEmpty { segments = [segment] } else { segments.append(segment) }
             }
             slashBefore = segmentEnd
             segmentStart = segmentEnd + 1
@@ -41,6 +43,9 @@ struct ResourcePathParser {
     }
 
     private func parseSegment(_ text: DecodedText, from start: Int, to end: Int, first: Bool) throws(ODataError) -> PathSegmentSyntax {
+        if isPlainIdentifier(text, from: start, to: end) {
+            return PathSegmentSyntax(.name(text.string(start, end)), range: text.range(start, end))
+        }
         var parser: QueryParser
         do throws(ODataError) {
             parser = try QueryParser(Lexer(text, from: start, to: end, dialect: dialect, pathMode: true), maxDepth: maxDepth)
@@ -116,6 +121,16 @@ struct ResourcePathParser {
             }
             return try keyAsSegment(text, from: start, to: end, original: nil)
         }
+    }
+
+    /// Whether the segment is one identifier and nothing else (`Agencies`, `Orders`), the common
+    /// case: the lexer and parser would make exactly a `.name` segment of it (no dot, no
+    /// parenthesis, no quote, no space, nothing a GUID or a lambda could start with), so it is
+    /// built directly. With a depth limit of 0 the parser's error must still be reported.
+    private func isPlainIdentifier(_ text: DecodedText, from start: Int, to end: Int) -> Bool {
+        guard maxDepth > 0, start < end, ByteClass.isIdentifierStart(text.byte(start)) else { return false }
+        for index in (start + 1)..<end where !ByteClass.isIdentifierPart(text.byte(index)) { return false }
+        return true
     }
 
     /// A segment that is no name: a 4.01 key written as a segment, kept as its decoded text.
