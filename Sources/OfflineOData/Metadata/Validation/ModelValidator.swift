@@ -197,11 +197,12 @@ struct ModelValidator {
             reference.kind = known.kind
             return
         }
-        try resolveUncached(&reference, in: namespace, what: what(), at: line, element: element, attribute: attribute)
+        try resolveUncached(&reference, in: namespace, what: what, at: line, element: element, attribute: attribute)
         if isQualified { resolutionCache.references[written] = (reference.name, reference.kind) }
     }
 
-    private func resolveUncached(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+    /// `what` is only called for a message.
+    private func resolveUncached(_ reference: inout TypeReference, in namespace: String, what: () -> String, at line: SourceLine,
                                  element: String, attribute: String) throws(ODataError) {
         var name = qualify(reference.name, in: namespace)
         if !QualifiedNames.contains(reference.name, UInt8(ascii: ".")), declarations[name] == nil {
@@ -219,7 +220,7 @@ struct ModelValidator {
             } else if options.acceptsUnknownEdmTypes {
                 reference.kind = .unknownEdmType
             } else {
-                throw fault("\(what) has the type \(name), which is not an Edm primitive type", at: line, element: element, attribute: attribute)
+                throw fault("\(what()) has the type \(name), which is not an Edm primitive type", at: line, element: element, attribute: attribute)
             }
             return
         }
@@ -233,10 +234,10 @@ struct ModelValidator {
         case nil where externalNamespaces.contains(self.namespace(of: name)):
             reference.kind = .external
         case nil:
-            throw fault("\(what) has the type \(name), which is not declared in the document", at: line,
+            throw fault("\(what()) has the type \(name), which is not declared in the document", at: line,
                         element: element, attribute: attribute)
         default:
-            throw fault("\(what) has the type \(name), which is not a type", at: line, element: element, attribute: attribute)
+            throw fault("\(what()) has the type \(name), which is not a type", at: line, element: element, attribute: attribute)
         }
     }
 
@@ -414,36 +415,50 @@ struct ModelValidator {
         var typeName: String
     }
 
-    /// The own members of a structured type, and its base type.
-    struct TypeMembers {
-        var baseType: String?
-        var members: [String: MemberInfo]
+    /// The own members of a structured type, and its base type. A class: the cache hands out a
+    /// reference per lookup instead of copying a dictionary and a name.
+    final class TypeMembers {
+        let baseType: String?
+        let members: [String: MemberInfo]
+
+        init(baseType: String?, members: [String: MemberInfo]) {
+            self.baseType = baseType
+            self.members = members
+        }
     }
 
     /// The own members of a type (entity or complex), from the cache or indexed now.
     private func ownMembers(of typeName: String) -> TypeMembers? {
         if let cached = memberCache.types[typeName] { return cached }
-        let properties: [Property]
-        let navigation: [NavigationProperty]
-        let baseType: String?
+        let result: TypeMembers
         switch declarations[typeName] {
         case .entityType(let schema, let index):
             guard index < schemas[schema].entityTypes.count else { return nil }
             let type = schemas[schema].entityTypes[index]
-            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+            result = TypeMembers(baseType: type.baseType,
+                                 members: Self.memberIndex(type.properties, type.navigationProperties))
         case .complexType(let schema, let index):
             guard index < schemas[schema].complexTypes.count else { return nil }
             let type = schemas[schema].complexTypes[index]
-            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+            result = TypeMembers(baseType: type.baseType,
+                                 members: Self.memberIndex(type.properties, type.navigationProperties))
         default:
             return nil
         }
-        var members: [String: MemberInfo] = Dictionary(minimumCapacity: properties.count + navigation.count)
-        for property in properties { members[property.name] = MemberInfo(isNavigation: false, typeName: property.type.name) }
-        for property in navigation { members[property.name] = MemberInfo(isNavigation: true, typeName: property.type.name) }
-        let result = TypeMembers(baseType: baseType, members: members)
         memberCache.types[typeName] = result
         return result
+    }
+
+    /// Members by name, reading each property's name and type in place (no copy of a whole property).
+    private static func memberIndex(_ properties: [Property], _ navigation: [NavigationProperty]) -> [String: MemberInfo] {
+        var members: [String: MemberInfo] = Dictionary(minimumCapacity: properties.count + navigation.count)
+        for p in properties.indices {
+            members[properties[p].name] = MemberInfo(isNavigation: false, typeName: properties[p].type.name)
+        }
+        for n in navigation.indices {
+            members[navigation[n].name] = MemberInfo(isNavigation: true, typeName: navigation[n].type.name)
+        }
+        return members
     }
 
     /// Whether the name is an entity or complex type of the document.
