@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the reader produces before validation: the document's parts, names still as written.
 struct CSDLDocument {
     var edmxVersion: String
@@ -16,6 +20,8 @@ struct CSDLDocument {
 final class CSDLReader {
     let stream: XMLStream
     let options: MetadataReader.Options
+    /// Shares the `String` of repeated long values (type names, terms) within this read.
+    let interner = ValueInterner()
     /// Tolerated defects (see ``MetadataModel/diagnostics``).
     private(set) var diagnostics: [ODataError] = []
 
@@ -196,8 +202,20 @@ final class CSDLReader {
         return value
     }
 
+    /// An attribute value whose long repeats share one `String` (terms, base types, partners).
+    func sharedValue(_ attribute: XMLAttributeView) -> String {
+        guard let base = attribute.singleText else { return attribute.value }
+        return interner.string(cString: base)
+    }
+
     /// A `Type`-like attribute parsed into a type reference.
     func typeReference(_ attribute: XMLAttributeView) throws(ODataError) -> TypeReference {
+        if let base = attribute.singleText {
+            let bytes = UnsafeBufferPointer(start: base, count: strlen(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)))
+            if let (range, isCollection) = TypeReference.nameRange(in: bytes), let start = bytes.baseAddress {
+                return TypeReference(name: interner.string(start + range.lowerBound, count: range.count), isCollection: isCollection)
+            }
+        }
         let text = attribute.value
         guard let reference = TypeReference(parsing: text) else {
             throw stream.error("\(attribute.name)=\"\(text)\" is not a type name", attribute: attribute.name)

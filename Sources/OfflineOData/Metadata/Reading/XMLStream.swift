@@ -123,6 +123,9 @@ final class XMLStream {
         return local
     }
 
+    /// The bytes of the current text node (NUL-terminated, valid until the next read).
+    var textPointer: UnsafePointer<UInt8>? { xmlTextReaderConstValue(reader) }
+
     /// The text of the current text node.
     var text: String {
         guard let value = xmlTextReaderConstValue(reader) else { return "" }
@@ -226,6 +229,15 @@ struct XMLAttributeView {
     var csdlName: CSDLAttribute { CSDLAttribute.table.value(for: attribute.pointee.name) ?? .other }
 
     var name: String { attribute.pointee.name.map { String(cString: $0) } ?? "" }
+
+    /// The value's bytes (NUL-terminated, valid until the next read) when it is one text node,
+    /// which is every value without entity references; nil otherwise (then use ``value``).
+    var singleText: UnsafePointer<UInt8>? {
+        guard let child = attribute.pointee.children, child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil else {
+            return nil
+        }
+        return UnsafePointer(child.pointee.content)
+    }
 
     /// The attribute value, entity references expanded.
     var value: String {
