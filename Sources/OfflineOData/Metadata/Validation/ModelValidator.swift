@@ -26,12 +26,14 @@ struct ModelValidator {
     let options: MetadataReader.Options
     var declarations: [String: Declaration] = [:]
     /// Functions and actions by qualified name (overloads share a name).
-    var operationKinds: [String: Set<Operation.Kind>] = [:]
+    var operationKinds: [String: OperationKinds] = [:]
     /// Bound operations left out because their signature does not resolve.
     var droppedOperations: Set<String> = []
     var aliases: [String: String] = [:]
     var ownNamespaces: Set<String> = []
     var externalNamespaces: Set<String> = []
+    /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
+    var resolvedTargetHeads: Set<String> = []
     /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
     let memberCache = MemberCache()
     /// Resolved type references by the name as written (qualified names resolve the same anywhere).
@@ -103,6 +105,8 @@ struct ModelValidator {
                 + schema.terms.count + schema.entityContainers.count + schema.associations.count
         })
         operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
+        var operationNames: [String] = []
+        operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         for (schemaIndex, schema) in schemas.enumerated() {
             if !ownNamespaces.insert(schema.namespace).inserted {
                 throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
@@ -141,7 +145,8 @@ struct ModelValidator {
             }
             for operation in schema.operations {
                 let name = namespace + "." + operation.name
-                var kinds = operationKinds[name] ?? []
+                operationNames.append(name)
+                var kinds = operationKinds[name] ?? OperationKinds()
                 if kinds.isEmpty || kinds.contains(operation.kind) {
                     // First declaration, or an overload.
                 } else {
@@ -156,8 +161,12 @@ struct ModelValidator {
         }
         // Operations live beside types in a namespace; Microsoft Graph has a complex type and a
         // function both called `image`. Lookups are by kind, so both are kept.
+        // The names built above, in the same order (not built a second time).
+        var nameIndex = 0
         for schema in schemas {
-            for operation in schema.operations where declarations[operation.qualifiedName] != nil {
+            for operation in schema.operations {
+                defer { nameIndex += 1 }
+                guard nameIndex < operationNames.count, declarations[operationNames[nameIndex]] != nil else { continue }
                 try tolerate(fault("\(operation.qualifiedName) is declared both as a type (or container) and as a \(operation.kind.rawValue.lowercased())",
                                    at: operation.sourceLine, element: operation.kind.rawValue, attribute: "Name"))
             }
@@ -480,6 +489,21 @@ struct ModelValidator {
             current = base
         }
         return nil
+    }
+}
+
+/// Whether a qualified name declares functions, actions or both: two flags where a `Set` would
+/// allocate storage per name (Microsoft Graph declares thousands of operations).
+struct OperationKinds {
+    private var function = false
+    private var action = false
+
+    var isEmpty: Bool { !function && !action }
+
+    func contains(_ kind: Operation.Kind) -> Bool { kind == .function ? function : action }
+
+    mutating func insert(_ kind: Operation.Kind) {
+        if kind == .function { function = true } else { action = true }
     }
 }
 
