@@ -43,7 +43,7 @@ final class CSDLReader {
             throw ODataError(.metadata, "the document has no root element", line: 1, column: 1)
         }
         let rootKind = stream.namespaceKind
-        guard CSDLElement.table.value(for: stream.localNamePointer) == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
+        guard stream.elementName == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
             let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
             throw stream.error("the root element is <\(stream.qualifiedTagName)> (\(namespace)), not edmx:Edmx of an EDMX namespace")
         }
@@ -58,7 +58,7 @@ final class CSDLReader {
         try stream.forEachChild { () throws(ODataError) in
             let kind = stream.namespaceKind
             guard kind == .edmxV1 || kind == .edmxV4 else { return try stream.skipElement() }
-            switch CSDLElement.table.value(for: stream.localNamePointer) {
+            switch stream.elementName {
             case .reference:
                 references.append(try readReference())
             case .dataServices:
@@ -70,7 +70,7 @@ final class CSDLReader {
                     }
                 }
                 try stream.forEachChild { () throws(ODataError) in
-                    let isSchema = CSDLElement.table.value(for: stream.localNamePointer) == .schema
+                    let isSchema = stream.elementName == .schema
                     if isSchema && stream.namespaceKind == .csdl {
                         schemas.append(try readSchema())
                     } else if isSchema {
@@ -119,7 +119,7 @@ final class CSDLReader {
         }
         try stream.forEachChild { () throws(ODataError) in
             let kind = stream.namespaceKind
-            if (kind == .edmxV4 || kind == .edmxV1), CSDLElement.table.value(for: stream.localNamePointer) == .include {
+            if (kind == .edmxV4 || kind == .edmxV1), stream.elementName == .include {
                 var namespace: String?
                 var alias: String?
                 try stream.forEachAttribute { attribute throws(ODataError) in
@@ -141,7 +141,7 @@ final class CSDLReader {
     /// The current element's kind, when it is in a CSDL namespace; `.other` otherwise.
     var currentElement: CSDLElement {
         guard stream.namespaceKind == .csdl else { return .other }
-        return CSDLElement.table.value(for: stream.localNamePointer) ?? .other
+        return stream.elementName ?? .other
     }
 
     // MARK: Schema

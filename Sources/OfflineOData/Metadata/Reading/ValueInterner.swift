@@ -14,10 +14,26 @@ import Glibc
 final class ValueInterner {
     private static let capacity = 1 << 13
     private static let inlineLimit = 15
+    // Fixed buffers behind `let` pointers: arrays in a class's `var`s would add uniqueness and
+    // exclusivity checks to every lookup. Slots are masked to `capacity - 1`, so every index is
+    // in bounds by construction.
     /// Per slot: the key, 0 for an empty slot.
-    private var keys = [UInt64](repeating: 0, count: ValueInterner.capacity)
-    private var strings = [String](repeating: "", count: ValueInterner.capacity)
-    private var count = 0
+    private let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: ValueInterner.capacity)
+    private let strings = UnsafeMutablePointer<String>.allocate(capacity: ValueInterner.capacity)
+    private let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    init() {
+        keys.initialize(repeating: 0, count: ValueInterner.capacity)
+        strings.initialize(repeating: "", count: ValueInterner.capacity)
+        count.initialize(to: 0)
+    }
+
+    deinit {
+        strings.deinitialize(count: ValueInterner.capacity)
+        keys.deallocate()
+        strings.deallocate()
+        count.deallocate()
+    }
 
     /// The value of the `count` bytes at `base` (valid UTF-8, as libxml2 hands out).
     func string(_ base: UnsafePointer<UInt8>, count length: Int) -> String {
@@ -39,10 +55,10 @@ final class ValueInterner {
             slot = (slot + 1) & mask
         }
         let created = String(decoding: bytes, as: UTF8.self)
-        if count < ValueInterner.capacity / 2 {
+        if count.pointee < ValueInterner.capacity / 2 {
             keys[slot] = key
             strings[slot] = created
-            count += 1
+            count.pointee += 1
         }
         return created
     }
