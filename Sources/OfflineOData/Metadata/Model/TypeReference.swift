@@ -40,22 +40,30 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
         // On the contiguous UTF-8 bytes: `String.UTF8View` searches step index by index, and the
         // reader parses one of these per property and parameter.
         var text = text
-        let open = UInt8(ascii: "("), close = UInt8(ascii: ")")
         // nil: malformed; `.some(nil)`: a plain name; `.some(inner)`: a collection's element type.
         let parsed: String?? = text.withUTF8 { bytes in
-            guard let parenthesis = bytes.firstIndex(of: open) else { return bytes.isEmpty ? nil : .some(nil) }
-            let collection = "Collection".utf8
-            guard parenthesis == collection.count, bytes.starts(with: collection), bytes.last == close else { return nil }
-            // `bytes[parenthesis]` is `(` and the last byte `)`, so the range is well formed.
-            let inner = UnsafeBufferPointer(rebasing: bytes[(parenthesis + 1)..<(bytes.count - 1)])
-            guard !inner.isEmpty, !inner.contains(open), !inner.contains(close) else { return nil }
-            return .some(String(decoding: inner, as: UTF8.self))
+            guard let (range, isCollection) = TypeReference.nameRange(in: bytes) else { return nil }
+            return isCollection ? .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) : .some(nil)
         }
         switch parsed {
         case nil: return nil
         case .some(nil): self.init(name: text)
         case .some(.some(let inner)): self.init(name: inner, isCollection: true)
         }
+    }
+
+    /// Where the (element) type's name lies in the bytes of a `Type` attribute, and whether it is
+    /// `Collection(...)`; nil when `Collection(` is not closed or the name is empty. The reader
+    /// calls this on libxml2's bytes, so that the name's `String` is made (or shared) only once.
+    static func nameRange(in bytes: UnsafeBufferPointer<UInt8>) -> (range: Range<Int>, isCollection: Bool)? {
+        let open = UInt8(ascii: "("), close = UInt8(ascii: ")")
+        guard let parenthesis = bytes.firstIndex(of: open) else { return bytes.isEmpty ? nil : (0..<bytes.count, false) }
+        let collection = "Collection".utf8
+        guard parenthesis == collection.count, bytes.starts(with: collection), bytes.last == close else { return nil }
+        // `bytes[parenthesis]` is `(` and the last byte `)`, so the range is well formed.
+        let inner = (parenthesis + 1)..<(bytes.count - 1)
+        guard !inner.isEmpty, !bytes[inner].contains(open), !bytes[inner].contains(close) else { return nil }
+        return (inner, true)
     }
 
     /// The primitive type this reference stands for, looking through type definitions.

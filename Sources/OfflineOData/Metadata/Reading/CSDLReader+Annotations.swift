@@ -8,7 +8,7 @@ extension CSDLReader {
         try stream.forEachAttribute { attribute throws(ODataError) in
             guard attribute.namespaceKind == .none else { return }
             switch attribute.csdlName {
-            case .term: annotation.term = attribute.value
+            case .term: annotation.term = sharedValue(attribute)
             case .qualifier: annotation.qualifier = attribute.value
             default:
                 // The attribute notation of a constant or path expression (`String="..."`, `Bool="true"`).
@@ -55,10 +55,15 @@ extension CSDLReader {
         }
         if stream.isEmptyElement { return expression }
         var text: String?
+        // Enum members (`Org.OData.Core.V1.PermissionType/Read`) repeat by the thousand; other
+        // text (descriptions) is mostly unique and not worth a table slot.
+        let sharesText = expression.kind == "EnumMember"
         loop: while true {
             switch try stream.next() {
             case .elementStart: expression.children.append(try readExpression(depth: depth + 1))
-            case .text: text = (text ?? "") + stream.text
+            case .text:
+                let piece = sharesText ? stream.textPointer.map { interner.string(cString: $0) } ?? "" : stream.text
+                text = text.map { $0 + piece } ?? piece
             case .elementEnd: break loop
             case .endOfDocument: throw ODataError(.metadata, "the document ends inside an annotation", line: stream.line)
             }

@@ -29,7 +29,7 @@ extension CSDLReader {
         try stream.forEachAttribute { attribute throws(ODataError) in
             switch (attribute.namespaceKind, attribute.csdlName) {
             case (.none, .name): set.name = attribute.value
-            case (.none, .entityType): set.entityType = attribute.value
+            case (.none, .entityType): set.entityType = sharedValue(attribute)
             case (.none, .includeInServiceDocument): set.includeInServiceDocument = try boolean(attribute)
             default: keepForeign(attribute, in: &set.foreignAttributes)
             }
@@ -45,7 +45,7 @@ extension CSDLReader {
         try stream.forEachAttribute { attribute throws(ODataError) in
             switch (attribute.namespaceKind, attribute.csdlName) {
             case (.none, .name): singleton.name = attribute.value
-            case (.none, .type): singleton.type = attribute.value
+            case (.none, .type): singleton.type = sharedValue(attribute)
             default: keepForeign(attribute, in: &singleton.foreignAttributes)
             }
         }
@@ -64,7 +64,7 @@ extension CSDLReader {
                     guard attribute.namespaceKind == .none else { return }
                     switch attribute.csdlName {
                     case .path: binding.path = attribute.value
-                    case .target: binding.target = attribute.value
+                    case .target: binding.target = sharedValue(attribute)
                     default: break
                     }
                 }
@@ -205,7 +205,7 @@ extension CSDLReader {
             guard attribute.namespaceKind == .none else { return }
             switch attribute.csdlName {
             case .role: end.role = attribute.value
-            case .type: end.type = attribute.value
+            case .type: end.type = sharedValue(attribute)
             case .multiplicity: multiplicity = attribute.value
             default: break
             }

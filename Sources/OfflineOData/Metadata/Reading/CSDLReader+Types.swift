@@ -4,7 +4,7 @@ extension CSDLReader {
         try stream.forEachAttribute { attribute throws(ODataError) in
             switch (attribute.namespaceKind, attribute.csdlName) {
             case (.none, .name): type.name = attribute.value
-            case (.none, .baseType): type.baseType = attribute.value
+            case (.none, .baseType): type.baseType = sharedValue(attribute)
             case (.none, .abstract): type.isAbstract = try boolean(attribute)
             case (.none, .openType): type.isOpen = try boolean(attribute)
             case (.none, .hasStream), (.dataServicesMetadata, .hasStream): type.hasStream = try boolean(attribute)
@@ -31,7 +31,7 @@ extension CSDLReader {
         try stream.forEachAttribute { attribute throws(ODataError) in
             switch (attribute.namespaceKind, attribute.csdlName) {
             case (.none, .name): type.name = attribute.value
-            case (.none, .baseType): type.baseType = attribute.value
+            case (.none, .baseType): type.baseType = sharedValue(attribute)
             case (.none, .abstract): type.isAbstract = try boolean(attribute)
             case (.none, .openType): type.isOpen = try boolean(attribute)
             default: keepForeign(attribute, in: &type.foreignAttributes)
@@ -108,7 +108,7 @@ extension CSDLReader {
             case (.none, .nullable): isNullable = try boolean(attribute)
             case (.none, .partner): navigation.partner = attribute.value
             case (.none, .containsTarget): navigation.containsTarget = try boolean(attribute)
-            case (.none, .relationship): relationship = attribute.value
+            case (.none, .relationship): relationship = sharedValue(attribute)
             case (.none, .fromRole): fromRole = attribute.value
             case (.none, .toRole): toRole = attribute.value
             default: keepForeign(attribute, in: &navigation.foreignAttributes)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the reader produces before validation: the document's parts, names still as written.
 struct CSDLDocument {
     var edmxVersion: String
@@ -16,6 +20,8 @@ struct CSDLDocument {
 final class CSDLReader {
     let stream: XMLStream
     let options: MetadataReader.Options
+    /// Shares the `String` of repeated long values (type names, terms) within this read.
+    let interner = ValueInterner()
     /// Tolerated defects (see ``MetadataModel/diagnostics``).
     private(set) var diagnostics: [ODataError] = []
 
@@ -37,7 +43,7 @@ final class CSDLReader {
             throw ODataError(.metadata, "the document has no root element", line: 1, column: 1)
         }
         let rootKind = stream.namespaceKind
-        guard CSDLElement.table.value(for: stream.localNamePointer) == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
+        guard stream.elementName == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
             let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
             throw stream.error("the root element is <\(stream.qualifiedTagName)> (\(namespace)), not edmx:Edmx of an EDMX namespace")
         }
@@ -52,7 +58,7 @@ final class CSDLReader {
         try stream.forEachChild { () throws(ODataError) in
             let kind = stream.namespaceKind
             guard kind == .edmxV1 || kind == .edmxV4 else { return try stream.skipElement() }
-            switch CSDLElement.table.value(for: stream.localNamePointer) {
+            switch stream.elementName {
             case .reference:
                 references.append(try readReference())
             case .dataServices:
@@ -64,7 +70,7 @@ final class CSDLReader {
                     }
                 }
                 try stream.forEachChild { () throws(ODataError) in
-                    let isSchema = CSDLElement.table.value(for: stream.localNamePointer) == .schema
+                    let isSchema = stream.elementName == .schema
                     if isSchema && stream.namespaceKind == .csdl {
                         schemas.append(try readSchema())
                     } else if isSchema {
@@ -113,7 +119,7 @@ final class CSDLReader {
         }
         try stream.forEachChild { () throws(ODataError) in
             let kind = stream.namespaceKind
-            if (kind == .edmxV4 || kind == .edmxV1), CSDLElement.table.value(for: stream.localNamePointer) == .include {
+            if (kind == .edmxV4 || kind == .edmxV1), stream.elementName == .include {
                 var namespace: String?
                 var alias: String?
                 try stream.forEachAttribute { attribute throws(ODataError) in
@@ -135,7 +141,7 @@ final class CSDLReader {
     /// The current element's kind, when it is in a CSDL namespace; `.other` otherwise.
     var currentElement: CSDLElement {
         guard stream.namespaceKind == .csdl else { return .other }
-        return CSDLElement.table.value(for: stream.localNamePointer) ?? .other
+        return stream.elementName ?? .other
     }
 
     // MARK: Schema
@@ -196,8 +202,20 @@ final class CSDLReader {
         return value
     }
 
+    /// An attribute value whose long repeats share one `String` (terms, base types, partners).
+    func sharedValue(_ attribute: XMLAttributeView) -> String {
+        guard let base = attribute.singleText else { return attribute.value }
+        return interner.string(cString: base)
+    }
+
     /// A `Type`-like attribute parsed into a type reference.
     func typeReference(_ attribute: XMLAttributeView) throws(ODataError) -> TypeReference {
+        if let base = attribute.singleText {
+            let bytes = UnsafeBufferPointer(start: base, count: strlen(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)))
+            if let (range, isCollection) = TypeReference.nameRange(in: bytes), let start = bytes.baseAddress {
+                return TypeReference(name: interner.string(start + range.lowerBound, count: range.count), isCollection: isCollection)
+            }
+        }
         let text = attribute.value
         guard let reference = TypeReference(parsing: text) else {
             throw stream.error("\(attribute.name)=\"\(text)\" is not a type name", attribute: attribute.name)

@@ -1,4 +1,7 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libxml2's streaming reader (`xmlTextReader`) over bytes in memory, reduced to what the CSDL
 /// reader needs: element starts and ends, attributes read straight from the node, text.
@@ -29,6 +32,13 @@ final class XMLStream {
     private let previousGenericErrors: cxml_generic_error_state
     /// Turns a line (and what to look for on it) into a column, for error messages.
     let locator: SourceColumnLocator
+    /// Element and attribute names classified by their dictionary address.
+    private let names = DictionaryNameCache()
+    /// The last element namespace URI classified (a copy; nil before the first) and its kind,
+    /// behind `let` pointers so that reading them takes no exclusivity check.
+    /// Allocated once nothing in `init` can throw any more (a throwing `init` runs no `deinit`).
+    private let recentNamespace: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    private let recentNamespaceKind: UnsafeMutablePointer<XMLNamespaceKind>
 
     /// The reader owns nothing of `bytes`; they must outlive the stream.
     init(bytes: UnsafeRawBufferPointer) throws(ODataError) {
@@ -44,6 +54,10 @@ final class XMLStream {
             throw ODataError(.metadata, "libxml2 could not create a reader")
         }
         self.reader = reader
+        recentNamespace = .allocate(capacity: 1)
+        recentNamespace.initialize(to: nil)
+        recentNamespaceKind = .allocate(capacity: 1)
+        recentNamespaceKind.initialize(to: .none)
         errors = ErrorCapture()
         errorsReference = Unmanaged.passRetained(errors)
         let capture: xmlStructuredErrorFunc = { context, error in
@@ -58,6 +72,9 @@ final class XMLStream {
     }
 
     deinit {
+        recentNamespace.pointee.map { free($0) }
+        recentNamespace.deallocate()
+        recentNamespaceKind.deallocate()
         xmlFreeTextReader(reader)
         xmlSetStructuredErrorFunc(previousThreadContext, previousThreadHandler)
         cxml_restore_generic_errors(previousGenericErrors)
@@ -100,13 +117,28 @@ final class XMLStream {
     /// The namespace kind of the current element.
     var namespaceKind: XMLNamespaceKind {
         guard let node else { return .none }
-        return XMLNamespaces.kind(of: node.pointee.ns?.pointee.href)
+        guard let href = node.pointee.ns?.pointee.href else { return .none }
+        // Elements come in long runs of one namespace: the last URI's kind is reused when the
+        // bytes are the same (compared in full, so a URI freed and replaced is never mistaken).
+        let uri = UnsafeRawPointer(href).assumingMemoryBound(to: CChar.self)
+        if let recent = recentNamespace.pointee, strcmp(uri, recent) == 0 { return recentNamespaceKind.pointee }
+        let kind = XMLNamespaces.kind(of: href)
+        recentNamespace.pointee.map { free($0) }
+        recentNamespace.pointee = strdup(uri)
+        recentNamespaceKind.pointee = kind
+        return kind
     }
 
     /// The local name of the current element as libxml2 keeps it (valid until the next read).
     var localNamePointer: UnsafePointer<UInt8>? {
         guard let node else { return nil }
         return node.pointee.name
+    }
+
+    /// The CSDL element the current element's local name is (whatever its namespace), if any.
+    var elementName: CSDLElement? {
+        guard let node else { return nil }
+        return names.element(node.pointee.name, of: node)
     }
 
     /// The local name of the current element as a `String` (for messages and kept data).
@@ -123,6 +155,9 @@ final class XMLStream {
         return local
     }
 
+    /// The bytes of the current text node (NUL-terminated, valid until the next read).
+    var textPointer: UnsafePointer<UInt8>? { xmlTextReaderConstValue(reader) }
+
     /// The text of the current text node.
     var text: String {
         guard let value = xmlTextReaderConstValue(reader) else { return "" }
@@ -134,7 +169,7 @@ final class XMLStream {
         guard let node else { return }
         var attribute = node.pointee.properties
         while let current = attribute {
-            try body(XMLAttributeView(attribute: current, document: node.pointee.doc))
+            try body(XMLAttributeView(attribute: current, document: node.pointee.doc, names: names))
             attribute = current.pointee.next
         }
     }
@@ -219,13 +254,24 @@ private final class ErrorCapture {
 struct XMLAttributeView {
     let attribute: xmlAttrPtr
     let document: xmlDocPtr?
+    /// The stream's name cache; the view never outlives the stream's `forEachAttribute` call.
+    unowned(unsafe) let names: DictionaryNameCache
 
     var namespaceKind: XMLNamespaceKind { XMLNamespaces.kind(of: attribute.pointee.ns?.pointee.href) }
 
     /// The attribute's meaning when it is a plain (or `m:`) CSDL attribute.
-    var csdlName: CSDLAttribute { CSDLAttribute.table.value(for: attribute.pointee.name) ?? .other }
+    var csdlName: CSDLAttribute { names.attribute(attribute.pointee.name, document: document) ?? .other }
 
     var name: String { attribute.pointee.name.map { String(cString: $0) } ?? "" }
+
+    /// The value's bytes (NUL-terminated, valid until the next read) when it is one text node,
+    /// which is every value without entity references; nil otherwise (then use ``value``).
+    var singleText: UnsafePointer<UInt8>? {
+        guard let child = attribute.pointee.children, child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil else {
+            return nil
+        }
+        return UnsafePointer(child.pointee.content)
+    }
 
     /// The attribute value, entity references expanded.
     var value: String {

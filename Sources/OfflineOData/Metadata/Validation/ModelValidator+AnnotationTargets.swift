@@ -63,13 +63,18 @@ extension ModelValidator {
 
     /// The first segment is a qualified name; in one of the document's own namespaces it must exist.
     private mutating func checkHead(_ head: String, of group: AnnotationGroup, in namespace: String) throws(ODataError) {
+        // Most groups target members of a few types and containers: a head found fine once (in
+        // any schema: a qualified name means the same everywhere) is not looked up again.
+        if resolvedTargetHeads.contains(head) { return }
         guard QualifiedNames.contains(head, UInt8(ascii: ".")) else { throw targetFault(group, "does not start with a qualified name") }
         let qualified = qualify(head, in: namespace)
         if ownNamespaces.contains(self.namespace(of: qualified)) && declarations[qualified] == nil && operationKinds[qualified] == nil {
             // SAP-generated documents annotate types they do not declare; the annotations are
             // only kept as data, so this is a tolerated defect.
             try tolerate(targetFault(group, "names \(qualified), which is not declared in the document"))
+            return
         }
+        resolvedTargetHeads.insert(head)
     }
 
     /// Splits at commas that are not inside parentheses (`Collection(NS.T),NS.U`).

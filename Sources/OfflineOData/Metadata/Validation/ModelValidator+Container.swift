@@ -214,12 +214,14 @@ extension ModelValidator {
             for c in schemas[s].entityContainers.indices {
                 let container = schemas[s].entityContainers[c]
                 let containerName = container.qualifiedName
+                // Looked up once per container, not once per binding.
+                let ownTargets = containerMembers[containerName] ?? []
                 for e in container.entitySets.indices {
                     let set = container.entitySets[e]
                     var kept: [NavigationPropertyBinding] = []
                     for binding in set.navigationPropertyBindings {
                         if try checkBinding(binding, from: set.entityType, of: "EntitySet \(set.name)", container: container,
-                                            containerName: containerName) {
+                                            containerName: containerName, ownTargets: ownTargets) {
                             kept.append(binding)
                         }
                     }
@@ -230,7 +232,7 @@ extension ModelValidator {
                     var kept: [NavigationPropertyBinding] = []
                     for binding in singleton.navigationPropertyBindings {
                         if try checkBinding(binding, from: singleton.type, of: "Singleton \(singleton.name)", container: container,
-                                            containerName: containerName) {
+                                            containerName: containerName, ownTargets: ownTargets) {
                             kept.append(binding)
                         }
                     }
@@ -242,12 +244,15 @@ extension ModelValidator {
 
     /// Whether to keep the binding: false for a tolerated missing target; throws for a broken path.
     private mutating func checkBinding(_ binding: NavigationPropertyBinding, from typeName: String, of owner: @autoclosure () -> String,
-                                       container: EntityContainer, containerName: String) throws(ODataError) -> Bool {
+                                       container: EntityContainer, containerName: String,
+                                       ownTargets: Set<String>) throws(ODataError) -> Bool {
         let namespace = container.namespace
         var current = typeName
         var endsInNavigation = false
+        // A single segment (most bindings) is used as is, without a copy of it.
+        let isSingleSegment = !QualifiedNames.contains(binding.path, UInt8(ascii: "/"))
         for part in PathSegments(binding.path) {
-            let segment = String(part)
+            let segment = isSingleSegment ? binding.path : String(part)
             endsInNavigation = false
             if QualifiedNames.contains(segment, UInt8(ascii: ".")) {
                 let cast = qualify(segment, in: namespace)
@@ -278,7 +283,7 @@ extension ModelValidator {
                                at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Path"))
             return false
         }
-        guard resolvesBindingTarget(binding.target, container: container, containerName: containerName) else {
+        guard resolvesBindingTarget(binding.target, container: container, containerName: containerName, ownTargets: ownTargets) else {
             try tolerate(fault("NavigationPropertyBinding \(binding.path) of \(owner()) has the Target \(binding.target), which is not an entity set or singleton; the binding is dropped",
                                at: binding.sourceLine, element: "NavigationPropertyBinding", attribute: "Target"))
             return false
@@ -287,9 +292,11 @@ extension ModelValidator {
     }
 
     /// `Name` (same container or one it extends), or `Namespace.Container/Name[/more]`.
-    private func resolvesBindingTarget(_ target: String, container: EntityContainer, containerName: String) -> Bool {
+    /// `ownTargets`: the entity sets and singletons of `container` itself.
+    private func resolvesBindingTarget(_ target: String, container: EntityContainer, containerName: String,
+                                       ownTargets: Set<String>) -> Bool {
         // The common case (a set of the binding's own container) without building a name or a set.
-        if !target.utf8.contains(UInt8(ascii: "/")), containerMembers[containerName]?.contains(target) == true { return true }
+        if !QualifiedNames.contains(target, UInt8(ascii: "/")), ownTargets.contains(target) { return true }
         var searched = container
         var name = target
         if let slash = target.firstIndex(of: "/"), target[..<slash].contains(".") {

@@ -84,6 +84,11 @@ extension ModelValidator {
 
     /// Whether a property path (`ID`, `Address/City`) leads to a structural property.
     func resolvesToProperty(_ path: String, ofType typeName: String) -> Bool {
+        // A single segment (most keys and constraints) is looked up as is, without a copy of it.
+        if !QualifiedNames.contains(path, UInt8(ascii: "/")) {
+            guard !path.isEmpty, let found = member(path, ofType: typeName) else { return false }
+            return !found.isNavigation
+        }
         var current = typeName
         for segment in PathSegments(path) {
             guard let found = member(String(segment), ofType: current), !found.isNavigation else { return false }

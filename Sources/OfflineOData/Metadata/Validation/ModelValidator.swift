@@ -26,12 +26,14 @@ struct ModelValidator {
     let options: MetadataReader.Options
     var declarations: [String: Declaration] = [:]
     /// Functions and actions by qualified name (overloads share a name).
-    var operationKinds: [String: Set<Operation.Kind>] = [:]
+    var operationKinds: [String: OperationKinds] = [:]
     /// Bound operations left out because their signature does not resolve.
     var droppedOperations: Set<String> = []
     var aliases: [String: String] = [:]
     var ownNamespaces: Set<String> = []
     var externalNamespaces: Set<String> = []
+    /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
+    var resolvedTargetHeads: Set<String> = []
     /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
     let memberCache = MemberCache()
     /// Resolved type references by the name as written (qualified names resolve the same anywhere).
@@ -103,6 +105,8 @@ struct ModelValidator {
                 + schema.terms.count + schema.entityContainers.count + schema.associations.count
         })
         operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
+        var operationNames: [String] = []
+        operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         for (schemaIndex, schema) in schemas.enumerated() {
             if !ownNamespaces.insert(schema.namespace).inserted {
                 throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
@@ -141,7 +145,8 @@ struct ModelValidator {
             }
             for operation in schema.operations {
                 let name = namespace + "." + operation.name
-                var kinds = operationKinds[name] ?? []
+                operationNames.append(name)
+                var kinds = operationKinds[name] ?? OperationKinds()
                 if kinds.isEmpty || kinds.contains(operation.kind) {
                     // First declaration, or an overload.
                 } else {
@@ -156,8 +161,12 @@ struct ModelValidator {
         }
         // Operations live beside types in a namespace; Microsoft Graph has a complex type and a
         // function both called `image`. Lookups are by kind, so both are kept.
+        // The names built above, in the same order (not built a second time).
+        var nameIndex = 0
         for schema in schemas {
-            for operation in schema.operations where declarations[operation.qualifiedName] != nil {
+            for operation in schema.operations {
+                defer { nameIndex += 1 }
+                guard nameIndex < operationNames.count, declarations[operationNames[nameIndex]] != nil else { continue }
                 try tolerate(fault("\(operation.qualifiedName) is declared both as a type (or container) and as a \(operation.kind.rawValue.lowercased())",
                                    at: operation.sourceLine, element: operation.kind.rawValue, attribute: "Name"))
             }
@@ -197,11 +206,12 @@ struct ModelValidator {
             reference.kind = known.kind
             return
         }
-        try resolveUncached(&reference, in: namespace, what: what(), at: line, element: element, attribute: attribute)
+        try resolveUncached(&reference, in: namespace, what: what, at: line, element: element, attribute: attribute)
         if isQualified { resolutionCache.references[written] = (reference.name, reference.kind) }
     }
 
-    private func resolveUncached(_ reference: inout TypeReference, in namespace: String, what: String, at line: SourceLine,
+    /// `what` is only called for a message.
+    private func resolveUncached(_ reference: inout TypeReference, in namespace: String, what: () -> String, at line: SourceLine,
                                  element: String, attribute: String) throws(ODataError) {
         var name = qualify(reference.name, in: namespace)
         if !QualifiedNames.contains(reference.name, UInt8(ascii: ".")), declarations[name] == nil {
@@ -219,7 +229,7 @@ struct ModelValidator {
             } else if options.acceptsUnknownEdmTypes {
                 reference.kind = .unknownEdmType
             } else {
-                throw fault("\(what) has the type \(name), which is not an Edm primitive type", at: line, element: element, attribute: attribute)
+                throw fault("\(what()) has the type \(name), which is not an Edm primitive type", at: line, element: element, attribute: attribute)
             }
             return
         }
@@ -233,10 +243,10 @@ struct ModelValidator {
         case nil where externalNamespaces.contains(self.namespace(of: name)):
             reference.kind = .external
         case nil:
-            throw fault("\(what) has the type \(name), which is not declared in the document", at: line,
+            throw fault("\(what()) has the type \(name), which is not declared in the document", at: line,
                         element: element, attribute: attribute)
         default:
-            throw fault("\(what) has the type \(name), which is not a type", at: line, element: element, attribute: attribute)
+            throw fault("\(what()) has the type \(name), which is not a type", at: line, element: element, attribute: attribute)
         }
     }
 
@@ -414,36 +424,50 @@ struct ModelValidator {
         var typeName: String
     }
 
-    /// The own members of a structured type, and its base type.
-    struct TypeMembers {
-        var baseType: String?
-        var members: [String: MemberInfo]
+    /// The own members of a structured type, and its base type. A class: the cache hands out a
+    /// reference per lookup instead of copying a dictionary and a name.
+    final class TypeMembers {
+        let baseType: String?
+        let members: [String: MemberInfo]
+
+        init(baseType: String?, members: [String: MemberInfo]) {
+            self.baseType = baseType
+            self.members = members
+        }
     }
 
     /// The own members of a type (entity or complex), from the cache or indexed now.
     private func ownMembers(of typeName: String) -> TypeMembers? {
         if let cached = memberCache.types[typeName] { return cached }
-        let properties: [Property]
-        let navigation: [NavigationProperty]
-        let baseType: String?
+        let result: TypeMembers
         switch declarations[typeName] {
         case .entityType(let schema, let index):
             guard index < schemas[schema].entityTypes.count else { return nil }
             let type = schemas[schema].entityTypes[index]
-            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+            result = TypeMembers(baseType: type.baseType,
+                                 members: Self.memberIndex(type.properties, type.navigationProperties))
         case .complexType(let schema, let index):
             guard index < schemas[schema].complexTypes.count else { return nil }
             let type = schemas[schema].complexTypes[index]
-            (properties, navigation, baseType) = (type.properties, type.navigationProperties, type.baseType)
+            result = TypeMembers(baseType: type.baseType,
+                                 members: Self.memberIndex(type.properties, type.navigationProperties))
         default:
             return nil
         }
-        var members: [String: MemberInfo] = Dictionary(minimumCapacity: properties.count + navigation.count)
-        for property in properties { members[property.name] = MemberInfo(isNavigation: false, typeName: property.type.name) }
-        for property in navigation { members[property.name] = MemberInfo(isNavigation: true, typeName: property.type.name) }
-        let result = TypeMembers(baseType: baseType, members: members)
         memberCache.types[typeName] = result
         return result
+    }
+
+    /// Members by name, reading each property's name and type in place (no copy of a whole property).
+    private static func memberIndex(_ properties: [Property], _ navigation: [NavigationProperty]) -> [String: MemberInfo] {
+        var members: [String: MemberInfo] = Dictionary(minimumCapacity: properties.count + navigation.count)
+        for p in properties.indices {
+            members[properties[p].name] = MemberInfo(isNavigation: false, typeName: properties[p].type.name)
+        }
+        for n in navigation.indices {
+            members[navigation[n].name] = MemberInfo(isNavigation: true, typeName: navigation[n].type.name)
+        }
+        return members
     }
 
     /// Whether the name is an entity or complex type of the document.
@@ -465,6 +489,21 @@ struct ModelValidator {
             current = base
         }
         return nil
+    }
+}
+
+/// Whether a qualified name declares functions, actions or both: two flags where a `Set` would
+/// allocate storage per name (Microsoft Graph declares thousands of operations).
+struct OperationKinds {
+    private var function = false
+    private var action = false
+
+    var isEmpty: Bool { !function && !action }
+
+    func contains(_ kind: Operation.Kind) -> Bool { kind == .function ? function : action }
+
+    mutating func insert(_ kind: Operation.Kind) {
+        if kind == .function { function = true } else { action = true }
     }
 }
 
