@@ -1,8 +1,24 @@
 /// Prepared statements kept per SQL text, least recently used first out, so repeated reads (and
 /// the few statements of a local write) skip SQLite's parse and plan. Tied to one connection:
 /// using another one empties it.
+///
+/// A use hashes the SQL text once: the entry is a reference whose use stamp and in-use mark are
+/// updated in place (a local write runs five cached statements, each of a few hundred bytes).
 final class StatementCache {
-    private var entries: [String: (statement: Statement, lastUse: UInt64)] = [:]
+    /// One kept statement, updated in place on each use.
+    private final class Entry {
+        let statement: Statement
+        var lastUse: UInt64
+        /// Being stepped further up the stack (a nested `$expand` of the same navigation).
+        var inUse = false
+
+        init(_ statement: Statement, lastUse: UInt64) {
+            self.statement = statement
+            self.lastUse = lastUse
+        }
+    }
+
+    private var entries: [String: Entry] = [:]
     private var clock: UInt64 = 0
     private weak var connection: SQLiteConnection?
     let capacity: Int
@@ -10,21 +26,29 @@ final class StatementCache {
     init(capacity: Int = 64) { self.capacity = max(capacity, 1) }
 
     func statement(_ sql: String, on db: SQLiteConnection) throws(ODataError) -> Statement {
+        try entry(sql, on: db).statement
+    }
+
+    /// The entry for `sql`, prepared and added when missing.
+    private func entry(_ sql: String, on db: SQLiteConnection) throws(ODataError) -> Entry {
         if connection !== db {
             entries.removeAll()
             connection = db
         }
         clock &+= 1
         if let entry = entries[sql] {
-            entries[sql] = (entry.statement, clock)
-            return entry.statement
+            entry.lastUse = clock
+            return entry
         }
         let statement = try db.prepare(sql)
+        // An evicted entry still in use stays alive with its user, and a later use of the same
+        // text gets a new statement, so eviction need not look at the in-use mark.
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil
         }
-        entries[sql] = (statement, clock)
-        return statement
+        let entry = Entry(statement, lastUse: clock)
+        entries[sql] = entry
+        return entry
     }
 
     func removeAll() { entries.removeAll() }
@@ -32,15 +56,13 @@ final class StatementCache {
     /// Runs `body` with the cached statement for `sql`, or with a fresh one while the cached one
     /// is still being stepped further up (a nested `$expand` of the same navigation).
     func with<T>(_ sql: String, on db: SQLiteConnection, _ body: (Statement) throws(ODataError) -> T) throws(ODataError) -> T {
-        if inUse.contains(sql) { return try body(try db.prepare(sql)) }
-        let statement = try self.statement(sql, on: db)
-        inUse.insert(sql)
+        let entry = try self.entry(sql, on: db)
+        if entry.inUse { return try body(try db.prepare(sql)) }
+        entry.inUse = true
         defer {
-            inUse.remove(sql)
-            statement.rewind()
+            entry.inUse = false
+            entry.statement.rewind()
         }
-        return try body(statement)
+        return try body(entry.statement)
     }
-
-    private var inUse: Set<String> = []
 }
