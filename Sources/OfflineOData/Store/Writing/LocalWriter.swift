@@ -36,6 +36,8 @@ struct LocalWriter {
     var serviceRoot: String = ""
     /// Kept across writes by the store (see ``CreatedEntityAnswers``); nil makes a new one per create.
     var answers: CreatedEntityAnswers? = nil
+    /// Kept across writes by the store (see ``LocalWriteCache``); nil works everything out afresh.
+    var cache: LocalWriteCache? = nil
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -47,8 +49,14 @@ struct LocalWriter {
         if method == "MERGE" && dialect == .v4 {
             throw ODataError(.semantic, "MERGE is OData V2's partial update; a V4 store uses PATCH")
         }
-        let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
-        let path = try writablePath(bound, method: method)
+        let path: BoundPath
+        if method == "POST", let cache {
+            path = try cache.createTarget(url: url) { () throws(ODataError) -> BoundPath in
+                try writablePath(bind(url), method: method)
+            }
+        } else {
+            path = try writablePath(bind(url), method: method)
+        }
         guard let table = schema.table(forEntitySet: path.entitySet) else {
             throw ODataError(.internalError, "entity set '\(path.entitySet)' has no table")
         }
@@ -68,6 +76,10 @@ struct LocalWriter {
                                   url: url, body: body, on: db)
             }
         }
+    }
+
+    private func bind(_ url: String) throws(ODataError) -> BoundRequest {
+        try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
     }
 
     /// The entity set (POST) or the single entity by key (the other methods) a write may address.
@@ -108,11 +120,8 @@ struct LocalWriter {
             throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
         }
         let names = body.columnOrder
-        let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
-        let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let (id, answer) = try db.withCachedStatement(
-            "INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \(table.responseRowColumns)") {
-            insert throws(ODataError) -> (Int64, [UInt8]) in
+        let sql = (cache ?? LocalWriteCache()).insertSQL(into: table, columns: names)
+        let (id, answer) = try db.withCachedStatement(sql) { insert throws(ODataError) -> (Int64, [UInt8]) in
             try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
             guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
             let answer = try (answers ?? CreatedEntityAnswers()).body(of: insert, table: table, model: model, dialect: dialect,
@@ -183,10 +192,8 @@ struct LocalWriter {
 
     /// The entity with this key that is not deleted locally, if the store has it.
     private func existingRow(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row? {
-        return try db.withCachedStatement("""
-            SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
-            WHERE \(try table.keyCondition()) AND "_ood_change" IS NOT 'deleted'
-            """) { select throws(ODataError) -> Row? in
+        return try db.withCachedStatement(try (cache ?? LocalWriteCache()).existingRowSQL(in: table)) {
+            select throws(ODataError) -> Row? in
             try select.bind(key)
             guard try select.step() else { return nil }
             return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key, isSynced: select.int(at: 2) != 0)
