@@ -1,8 +1,9 @@
 /// The answer to an offline create: the entity as the insert stored it (defaults and provisional
 /// key included), shaped as a service answers a create, so the caller learns its address.
 ///
-/// It is written from the insert's own `RETURNING` row (``EntitySetTable/responseRowColumns``):
-/// no second statement, no read. The store keeps one instance across writes, with a row writer
+/// It is written from the row read back by its local id right after the insert
+/// (``EntitySetTable/responseRowColumns``; a `RETURNING` clause would make SQLite build a temporary
+/// table per row, which costs more than the lookup). The store keeps one instance across writes, with a row writer
 /// per entity set, since a writer's layout costs more to build than the answer to write; it is
 /// used only under the write connection's lock, which serializes every write.
 final class CreatedEntityAnswers {

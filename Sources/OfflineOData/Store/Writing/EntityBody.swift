@@ -19,6 +19,9 @@ struct EntityBody {
         guard let members = document.objectMembers else {
             throw ODataError(.syntax, "the request body must be a JSON object with the entity's properties")
         }
+        // Room for every member at once (and a provisional key), instead of growing step by step.
+        values.reserveCapacity(members.count + 1)
+        columnOrder.reserveCapacity(members.count + 1)
         try add(members, prefix: [], table: table, dialect: dialect)
     }
 

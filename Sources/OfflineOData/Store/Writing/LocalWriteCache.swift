@@ -1,5 +1,6 @@
 /// What one local write works out that the next one would work out the same way: the entity set a
-/// create's URL addresses, and the SQL texts of a create's insert and of the key lookup.
+/// create's URL addresses, and the SQL texts of a create's insert, of its read-back and of the key
+/// lookup.
 ///
 /// A burst of creates names the same collection with bodies of the same shape, and parsing and
 /// binding the URL and assembling the SQL text again cost more than SQLite's own work for the
@@ -20,6 +21,7 @@ final class LocalWriteCache {
     private var createTargets: [String: BoundPath] = [:]
     private var inserts: [InsertShape: String] = [:]
     private var existingRowLookups: [String: String] = [:]
+    private var createdRows: [String: String] = [:]
 
     /// The path a create (POST) on `url` writes to, worked out by `resolve` the first time.
     func createTarget(url: String, _ resolve: () throws(ODataError) -> BoundPath) throws(ODataError) -> BoundPath {
@@ -30,15 +32,25 @@ final class LocalWriteCache {
         return path
     }
 
-    /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...) RETURNING ...` for `columns`.
+    /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...)` for `columns`.
     func insertSQL(into table: EntitySetTable, columns: [String]) -> String {
         let shape = InsertShape(entitySet: table.entitySet, columns: columns)
         if let kept = inserts[shape] { return kept }
         let names = (columns.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
         let placeholders = (1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let sql = "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders)) RETURNING \(table.responseRowColumns)"
+        let sql = "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders))"
         if inserts.count >= Self.limit { inserts.removeAll() }
         inserts[shape] = sql
+        return sql
+    }
+
+    /// The row of a created entity by its local id (?1), as a create answers it: the system
+    /// columns, then every stored column (``EntitySetTable/responseRowColumns``).
+    func createdRowSQL(in table: EntitySetTable) -> String {
+        if let kept = createdRows[table.entitySet] { return kept }
+        let sql = "SELECT \(table.responseRowColumns) FROM \(table.quotedName) WHERE \"_ood_id\" = ?1"
+        if createdRows.count >= Self.limit { createdRows.removeAll() }
+        createdRows[table.entitySet] = sql
         return sql
     }
 

@@ -116,17 +116,32 @@ struct LocalWriter {
             && column.property.facets.defaultValue == nil && !table.keyColumns.contains(column) {
             throw ODataError(.constraint, "property '\(column.name)' cannot be null and has no default: the create must give it")
         }
-        if try existingRow(key: table.keyColumns.map { body.value(of: $0) ?? .null }, in: table, on: db) != nil {
-            throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
-        }
+        let cache = self.cache ?? LocalWriteCache()
+        // A set without a key is refused here, as the key lookup below would refuse it.
+        _ = try cache.existingRowSQL(in: table)
         let names = body.columnOrder
-        let sql = (cache ?? LocalWriteCache()).insertSQL(into: table, columns: names)
-        let (id, answer) = try db.withCachedStatement(sql) { insert throws(ODataError) -> (Int64, [UInt8]) in
-            try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
-            guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-            let answer = try (answers ?? CreatedEntityAnswers()).body(of: insert, table: table, model: model, dialect: dialect,
-                                                                      serviceRoot: serviceRoot)
-            return (insert.int(at: 0), answer)
+        // The insert runs first: the table's unique key index refuses a duplicate, and only then is
+        // the key looked up, to say so in the model's words. (A key held by an entity deleted
+        // locally is not "existing": the index's own refusal stands then, as before.)
+        let id: Int64
+        do throws(ODataError) {
+            id = try db.withCachedStatement(cache.insertSQL(into: table, columns: names)) { insert throws(ODataError) -> Int64 in
+                try insert.run(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
+                return db.lastInsertRowID
+            }
+        } catch let error where error.code == .constraint {
+            if try existingRow(key: table.keyColumns.map { body.value(of: $0) ?? .null }, in: table, on: db) != nil {
+                throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
+            }
+            throw error
+        }
+        // The answer is read back by rowid rather than through the insert's RETURNING, which makes
+        // SQLite build and drop a temporary table for every row.
+        let answer = try db.withCachedStatement(cache.createdRowSQL(in: table)) { select throws(ODataError) -> [UInt8] in
+            try select.bind([.integer(id)])
+            guard try select.step() else { throw ODataError(.internalError, "the created entity was not found") }
+            return try (answers ?? CreatedEntityAnswers()).body(of: select, table: table, model: model, dialect: dialect,
+                                                                serviceRoot: serviceRoot)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
@@ -192,7 +207,7 @@ struct LocalWriter {
 
     /// The entity with this key that is not deleted locally, if the store has it.
     private func existingRow(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row? {
-        return try db.withCachedStatement(try (cache ?? LocalWriteCache()).existingRowSQL(in: table)) {
+        return try db.withCachedStatement(try (self.cache ?? LocalWriteCache()).existingRowSQL(in: table)) {
             select throws(ODataError) -> Row? in
             try select.bind(key)
             guard try select.step() else { return nil }
