@@ -2,9 +2,45 @@
 /// the few statements of a local write) skip SQLite's parse and plan. Tied to one connection:
 /// using another one empties it.
 ///
-/// A use hashes the SQL text once: the entry is a reference whose use stamp and in-use mark are
-/// updated in place (a local write runs five cached statements, each of a few hundred bytes).
+/// A use hashes the SQL text once, and only a sample of it (see ``Key``): the entry is a reference
+/// whose use stamp and in-use mark are updated in place (a local write runs five cached
+/// statements, each of a few hundred bytes).
 final class StatementCache {
+    /// An SQL text as a dictionary key: equal when the texts are equal, hashed from the length and
+    /// at most 32 bytes spread over the text. Texts that share the sample only share a bucket
+    /// chain and are told apart by comparison, so the cache answers as with a full hash.
+    private struct Key: Hashable {
+        let sql: String
+
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.sql == rhs.sql }
+
+        func hash(into hasher: inout Hasher) {
+            let utf8 = sql.utf8
+            hasher.combine(utf8.count)
+            let sampled: Bool? = utf8.withContiguousStorageIfAvailable { bytes in
+                let step = max(1, bytes.count / 32)
+                var index = bytes.count - 1
+                // Eight sampled bytes per word, from the end back (statements on one table share
+                // their beginning more than their end).
+                var word: UInt64 = 0
+                var packed = 0
+                while index >= 0 {
+                    word = word << 8 | UInt64(bytes[index])
+                    packed += 1
+                    if packed == 8 {
+                        hasher.combine(word)
+                        word = 0
+                        packed = 0
+                    }
+                    index -= step
+                }
+                hasher.combine(word)
+                return true
+            }
+            if sampled == nil { hasher.combine(sql) }
+        }
+    }
+
     /// One kept statement, updated in place on each use.
     private final class Entry {
         let statement: Statement
@@ -18,7 +54,7 @@ final class StatementCache {
         }
     }
 
-    private var entries: [String: Entry] = [:]
+    private var entries: [Key: Entry] = [:]
     private var clock: UInt64 = 0
     private weak var connection: SQLiteConnection?
     let capacity: Int
@@ -36,7 +72,8 @@ final class StatementCache {
             connection = db
         }
         clock &+= 1
-        if let entry = entries[sql] {
+        let key = Key(sql: sql)
+        if let entry = entries[key] {
             entry.lastUse = clock
             return entry
         }
@@ -47,7 +84,7 @@ final class StatementCache {
             entries[oldest] = nil
         }
         let entry = Entry(statement, lastUse: clock)
-        entries[sql] = entry
+        entries[key] = entry
         return entry
     }
 

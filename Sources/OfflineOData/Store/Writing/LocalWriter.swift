@@ -126,7 +126,11 @@ struct LocalWriter {
         let id: Int64
         do throws(ODataError) {
             id = try db.withCachedStatement(cache.insertSQL(into: table, columns: names)) { insert throws(ODataError) -> Int64 in
-                try insert.run(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
+                var values: [SQLValue] = []
+                values.reserveCapacity(names.count + 1)
+                for name in names { if let value = body.values[name] { values.append(value) } }
+                values.append(.text(LocalChange.created.rawValue))
+                try insert.run(values)
                 return db.lastInsertRowID
             }
         } catch let error where error.code == .constraint {
