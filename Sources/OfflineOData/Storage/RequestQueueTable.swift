@@ -66,7 +66,7 @@ enum RequestQueueTable {
                                            content_id, transaction_id, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """) { insert throws(ODataError) in
-            try insert.run(values(of: request).dropFirst().map { $0 })
+            try insert.run(insertValues(of: request))
         }
         return db.lastInsertRowID
     }
@@ -203,9 +203,10 @@ enum RequestQueueTable {
         return request
     }
 
-    private static func values(of request: QueuedRequest) -> [SQLValue] {
+    /// The parameters ?1...?10 of ``append(_:in:)``: every column but the id, which SQLite assigns.
+    private static func insertValues(of request: QueuedRequest) -> [SQLValue] {
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-        return [.integer(request.id), .text(request.method), .text(request.url), text(request.body),
+        return [.text(request.method), .text(request.url), text(request.body),
                 text(request.headers), text(request.entitySet), request.entityID.map(SQLValue.integer) ?? .null,
                 text(request.etag), text(request.contentID), text(request.transactionID),
                 .text(request.createdAt.isEmpty ? utcTimestamp() : request.createdAt)]

@@ -157,8 +157,14 @@ public final class ODataStore: @unchecked Sendable {
     /// transaction; its members change only under the store's lock.
     final class LocalWriteGroup: @unchecked Sendable {
         var jobs: [StoreJob]
+        /// Set once its runner is on the write lane's queue.
+        var runnerQueued = false
         init(first: StoreJob) { jobs = [first] }
     }
+
+    /// The most local writes one commit takes in when a running group takes over the next one
+    /// (``takeFollowingGroup()``): their completions wait for the commit.
+    static let writeGroupLimit = 1_024
 
     /// The opened store, when it is open and no write waits or runs (so a read issued now may run
     /// at once without overtaking one).
@@ -225,6 +231,7 @@ public final class ODataStore: @unchecked Sendable {
         }
         guard let newGroup else { return }
         let accepted = writers.submit { [self] in runWriteGroup(newGroup, on: store) }
+        if accepted { lock.withLock { newGroup.runnerQueued = true } }
         if !accepted {
             let jobs = lock.withLock { () -> [StoreJob] in
                 if openWriteGroup === newGroup { openWriteGroup = nil }
@@ -242,7 +249,26 @@ public final class ODataStore: @unchecked Sendable {
             if openWriteGroup === group { openWriteGroup = nil }
             return group.jobs
         }
-        let started = jobs.filter { $0.handle.begin() }
+        runLocalWrites(jobs.filter { $0.handle.begin() }, on: store, takingFollowers: true)
+    }
+
+    /// The writes of the group that would run right after the running one, taken over (its runner
+    /// then finds it empty); nil unless that runner is the only job queued on the write lane, so
+    /// nothing issued before those writes is overtaken. One commit then covers both groups.
+    private func takeFollowingGroup() -> [StoreJob]? {
+        lock.withLock { () -> [StoreJob]? in
+            guard let next = openWriteGroup, next.runnerQueued, writers.queuedCount == 1 else { return nil }
+            openWriteGroup = nil
+            defer { next.jobs = [] }
+            return next.jobs
+        }
+    }
+
+    /// Runs local writes that have begun, in order, in one transaction (see ``runWriteGroup(_:on:)``);
+    /// with `takingFollowers`, the writes queued meanwhile as the next group join it, up to
+    /// ``writeGroupLimit``.
+    private func runLocalWrites(_ first: [StoreJob], on store: OpenedStore, takingFollowers: Bool = false) {
+        var started = first
         guard started.count > 1, let file = store.offline?.file else {
             for job in started {
                 job.run(store)
@@ -255,7 +281,15 @@ public final class ODataStore: @unchecked Sendable {
         do throws(ODataError) {
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
-                    for job in started { finishes.append(job.perform(store)) }
+                    var index = 0
+                    while index < started.count {
+                        finishes.append(started[index].perform(store))
+                        index += 1
+                        if index == started.count, takingFollowers, started.count < Self.writeGroupLimit,
+                           let followers = takeFollowingGroup() {
+                            started += followers.filter { $0.handle.begin() }
+                        }
+                    }
                 }
             }
         } catch {
@@ -353,11 +387,21 @@ public final class ODataStore: @unchecked Sendable {
                 return
             }
             if batch.isEmpty { return }
-            // Held requests run here, one after the other, so they keep their order exactly.
+            // Held requests run here, one after the other, so they keep their order exactly; local
+            // writes held one behind the other commit together, as on the write lane. (One by one,
+            // each would wait for its own commit, while requests issued meanwhile pile up here.)
+            var writes: [StoreJob] = []
             for job in batch where job.handle.begin() {
+                if job.lane(opened) == .localWrite {
+                    writes.append(job)
+                    continue
+                }
+                runLocalWrites(writes, on: opened)
+                writes = []
                 job.run(opened)
                 job.handle.finish()
             }
+            runLocalWrites(writes, on: opened)
         }
     }
 

@@ -18,6 +18,8 @@ public final class OfflineStore: @unchecked Sendable {
     /// Writes the entities creates answer with; used only inside the write connection's lock
     /// (``StoreFile/withConnection(_:)``), which serializes every write.
     private let createdEntityAnswers = CreatedEntityAnswers()
+    /// What one local write works out for the next; under the same lock (see ``LocalWriteCache``).
+    private let localWriteCache = LocalWriteCache()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -209,7 +211,8 @@ public final class OfflineStore: @unchecked Sendable {
     ///     `upload(batch: true, groupByTransaction: true)`.
     public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
         let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID,
-                                 serviceRoot: try serviceRoot() ?? "", answers: createdEntityAnswers)
+                                 serviceRoot: try serviceRoot() ?? "", answers: createdEntityAnswers,
+                                 cache: localWriteCache)
         return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
     }
 

@@ -25,7 +25,7 @@ public struct EntitySetTable: Sendable {
     /// ``name`` quoted for SQL text (kept: every statement on the table names it).
     public let quotedName: String
     /// The system columns a response row starts with (``SQLQuery/systemColumns``), then every
-    /// stored column: a create's `RETURNING`.
+    /// stored column: the row a create answers with.
     let responseRowColumns: String
 
     /// The column of a property path (`["Address", "City"]`), if it is stored as one column.

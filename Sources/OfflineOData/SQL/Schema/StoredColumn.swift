@@ -27,7 +27,18 @@ public struct StoredColumn: Sendable, Hashable {
     public var keepsOffset = false
 
     /// The SQL column name: the property path joined by `/` (identifiers never contain `/`).
-    public var name: String { path.joined(separator: "/") }
+    /// Kept, not computed: a local write asks for it several times per column.
+    public let name: String
+
+    init(path: [String], content: Content, isNullable: Bool, maxLength: Int?, declaringType: String, property: Property) {
+        self.path = path
+        self.name = path.joined(separator: "/")
+        self.content = content
+        self.isNullable = isNullable
+        self.maxLength = maxLength
+        self.declaringType = declaringType
+        self.property = property
+    }
 
     /// The column's name, quoted for SQL text.
     public var quotedName: String { quoteIdentifier(name) }

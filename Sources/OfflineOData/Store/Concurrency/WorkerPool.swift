@@ -46,6 +46,9 @@ final class WorkerPool: @unchecked Sendable {
     /// Jobs queued or running.
     var pendingCount: Int { state.withLock { jobs.count - head + running } }
 
+    /// Jobs queued and not yet started.
+    var queuedCount: Int { state.withLock { jobs.count - head } }
+
     /// Lets the queued jobs finish, then ends the threads; waits for them unless called from one
     /// of them (a callback closing its own store), which then end on their own.
     func shutDown() {

@@ -19,18 +19,28 @@ struct EntityBody {
         guard let members = document.objectMembers else {
             throw ODataError(.syntax, "the request body must be a JSON object with the entity's properties")
         }
+        // Room for every member at once (and a provisional key), instead of growing step by step.
+        values.reserveCapacity(members.count + 1)
+        columnOrder.reserveCapacity(members.count + 1)
         try add(members, prefix: [], table: table, dialect: dialect)
     }
 
     private mutating func add(_ members: [JSONMember], prefix: [String], table: EntitySetTable, dialect: Dialect) throws(ODataError) {
         for member in members {
-            if member.key.hasPrefix("@") || member.key.contains("@") || member.key == "__metadata" { continue }
-            let path = prefix + [member.key]
-            if let column = table.column(path: path) {
+            // Annotations (`@odata.etag`, `Name@odata.type`) and V2's `__metadata` are not
+            // properties. Scanning the UTF-8 bytes: a Character search costs far more.
+            if member.key.utf8.contains(UInt8(ascii: "@")) || member.key == "__metadata" { continue }
+            // A top-level member is looked up by its name as is (the joined path of one step is the
+            // name itself), so no path is built for the common flat body.
+            let found = prefix.isEmpty ? table.column(named: member.key) : table.column(path: prefix + [member.key])
+            if let column = found {
                 let value = try EDMValueCodec.storedValue(fromJSON: member.value, column: column, dialect: dialect)
                 try Self.check(value, against: column)
                 if values.updateValue(value, forKey: column.name) == nil { columnOrder.append(column.name) }
-            } else if let nested = member.value.objectMembers, table.columns.contains(where: { $0.path.starts(with: path) }) {
+                continue
+            }
+            let path = prefix + [member.key]
+            if let nested = member.value.objectMembers, table.columns.contains(where: { $0.path.starts(with: path) }) {
                 // A complex value: its members are the flattened columns below this path.
                 try add(nested, prefix: path, table: table, dialect: dialect)
             } else if member.value.isNull, table.columns.contains(where: { $0.path.starts(with: path) }) {

@@ -36,6 +36,8 @@ struct LocalWriter {
     var serviceRoot: String = ""
     /// Kept across writes by the store (see ``CreatedEntityAnswers``); nil makes a new one per create.
     var answers: CreatedEntityAnswers? = nil
+    /// Kept across writes by the store (see ``LocalWriteCache``); nil works everything out afresh.
+    var cache: LocalWriteCache? = nil
 
     static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
 
@@ -47,8 +49,14 @@ struct LocalWriter {
         if method == "MERGE" && dialect == .v4 {
             throw ODataError(.semantic, "MERGE is OData V2's partial update; a V4 store uses PATCH")
         }
-        let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
-        let path = try writablePath(bound, method: method)
+        let path: BoundPath
+        if method == "POST", let cache {
+            path = try cache.createTarget(url: url) { () throws(ODataError) -> BoundPath in
+                try writablePath(bind(url), method: method)
+            }
+        } else {
+            path = try writablePath(bind(url), method: method)
+        }
         guard let table = schema.table(forEntitySet: path.entitySet) else {
             throw ODataError(.internalError, "entity set '\(path.entitySet)' has no table")
         }
@@ -68,6 +76,10 @@ struct LocalWriter {
                                   url: url, body: body, on: db)
             }
         }
+    }
+
+    private func bind(_ url: String) throws(ODataError) -> BoundRequest {
+        try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
     }
 
     /// The entity set (POST) or the single entity by key (the other methods) a write may address.
@@ -104,20 +116,36 @@ struct LocalWriter {
             && column.property.facets.defaultValue == nil && !table.keyColumns.contains(column) {
             throw ODataError(.constraint, "property '\(column.name)' cannot be null and has no default: the create must give it")
         }
-        if try existingRow(key: table.keyColumns.map { body.value(of: $0) ?? .null }, in: table, on: db) != nil {
-            throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
-        }
+        let cache = self.cache ?? LocalWriteCache()
+        // A set without a key is refused here, as the key lookup below would refuse it.
+        _ = try cache.existingRowSQL(in: table)
         let names = body.columnOrder
-        let columns = (names.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
-        let placeholders = (1...(names.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        let (id, answer) = try db.withCachedStatement(
-            "INSERT INTO \(table.quotedName) (\(columns)) VALUES (\(placeholders)) RETURNING \(table.responseRowColumns)") {
-            insert throws(ODataError) -> (Int64, [UInt8]) in
-            try insert.bind(names.compactMap { body.values[$0] } + [.text(LocalChange.created.rawValue)])
-            guard try insert.step() else { throw ODataError(.internalError, "the insert returned no row") }
-            let answer = try (answers ?? CreatedEntityAnswers()).body(of: insert, table: table, model: model, dialect: dialect,
-                                                                      serviceRoot: serviceRoot)
-            return (insert.int(at: 0), answer)
+        // The insert runs first: the table's unique key index refuses a duplicate, and only then is
+        // the key looked up, to say so in the model's words. (A key held by an entity deleted
+        // locally is not "existing": the index's own refusal stands then, as before.)
+        let id: Int64
+        do throws(ODataError) {
+            id = try db.withCachedStatement(cache.insertSQL(into: table, columns: names)) { insert throws(ODataError) -> Int64 in
+                var values: [SQLValue] = []
+                values.reserveCapacity(names.count + 1)
+                for name in names { if let value = body.values[name] { values.append(value) } }
+                values.append(.text(LocalChange.created.rawValue))
+                try insert.run(values)
+                return db.lastInsertRowID
+            }
+        } catch let error where error.code == .constraint {
+            if try existingRow(key: table.keyColumns.map { body.value(of: $0) ?? .null }, in: table, on: db) != nil {
+                throw ODataError(.constraint, "an entity with this key already exists in \(table.entitySet)")
+            }
+            throw error
+        }
+        // The answer is read back by rowid rather than through the insert's RETURNING, which makes
+        // SQLite build and drop a temporary table for every row.
+        let answer = try db.withCachedStatement(cache.createdRowSQL(in: table)) { select throws(ODataError) -> [UInt8] in
+            try select.bind([.integer(id)])
+            guard try select.step() else { throw ODataError(.internalError, "the created entity was not found") }
+            return try (answers ?? CreatedEntityAnswers()).body(of: select, table: table, model: model, dialect: dialect,
+                                                                serviceRoot: serviceRoot)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
@@ -183,10 +211,8 @@ struct LocalWriter {
 
     /// The entity with this key that is not deleted locally, if the store has it.
     private func existingRow(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Row? {
-        return try db.withCachedStatement("""
-            SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
-            WHERE \(try table.keyCondition()) AND "_ood_change" IS NOT 'deleted'
-            """) { select throws(ODataError) -> Row? in
+        return try db.withCachedStatement(try (self.cache ?? LocalWriteCache()).existingRowSQL(in: table)) {
+            select throws(ODataError) -> Row? in
             try select.bind(key)
             guard try select.step() else { return nil }
             return Row(id: select.int(at: 0), etag: select.text(at: 1), key: key, isSynced: select.int(at: 2) != 0)

@@ -115,7 +115,7 @@ import Testing
         let f = try Fixture()
         try f.download("00000001", name: "A")
         #expect { try f.write("POST", "TravelagencyCollection", #"{"agencynum":"00000001"}"#) } throws: {
-            ($0 as? ODataError)?.code == .constraint
+            ($0 as? ODataError)?.code == .constraint && ($0 as? ODataError)?.message.contains("already exists") == true
         }
         #expect { try f.write("PATCH", "TravelagencyCollection('00000001')", #"{"agencynum":"00000002"}"#) } throws: {
             ($0 as? ODataError)?.message.contains("cannot be changed") == true

@@ -1,0 +1,70 @@
+/// What one local write works out that the next one would work out the same way: the entity set a
+/// create's URL addresses, and the SQL texts of a create's insert, of its read-back and of the key
+/// lookup.
+///
+/// A burst of creates names the same collection with bodies of the same shape, and parsing and
+/// binding the URL and assembling the SQL text again cost more than SQLite's own work for the
+/// insert. Everything kept is derived from the URL or the table alone (the model and the dialect
+/// are fixed for a store), so a kept answer is the answer a fresh computation would give; failures
+/// are never kept. The store keeps one instance, used only under the write connection's lock
+/// (``StoreFile/withConnection(_:)``), which serializes every write.
+final class LocalWriteCache {
+    /// Entries per kind before the kind is emptied: writes to more URLs or shapes than this
+    /// simply work them out again.
+    private static let limit = 64
+
+    private struct InsertShape: Hashable {
+        var entitySet: String
+        var columns: [String]
+    }
+
+    private var createTargets: [String: BoundPath] = [:]
+    private var inserts: [InsertShape: String] = [:]
+    private var existingRowLookups: [String: String] = [:]
+    private var createdRows: [String: String] = [:]
+
+    /// The path a create (POST) on `url` writes to, worked out by `resolve` the first time.
+    func createTarget(url: String, _ resolve: () throws(ODataError) -> BoundPath) throws(ODataError) -> BoundPath {
+        if let kept = createTargets[url] { return kept }
+        let path = try resolve()
+        if createTargets.count >= Self.limit { createTargets.removeAll() }
+        createTargets[url] = path
+        return path
+    }
+
+    /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...)` for `columns`.
+    func insertSQL(into table: EntitySetTable, columns: [String]) -> String {
+        let shape = InsertShape(entitySet: table.entitySet, columns: columns)
+        if let kept = inserts[shape] { return kept }
+        let names = (columns.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
+        let placeholders = (1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")
+        let sql = "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders))"
+        if inserts.count >= Self.limit { inserts.removeAll() }
+        inserts[shape] = sql
+        return sql
+    }
+
+    /// The row of a created entity by its local id (?1), as a create answers it: the system
+    /// columns, then every stored column (``EntitySetTable/responseRowColumns``).
+    func createdRowSQL(in table: EntitySetTable) -> String {
+        if let kept = createdRows[table.entitySet] { return kept }
+        let sql = "SELECT \(table.responseRowColumns) FROM \(table.quotedName) WHERE \"_ood_id\" = ?1"
+        if createdRows.count >= Self.limit { createdRows.removeAll() }
+        createdRows[table.entitySet] = sql
+        return sql
+    }
+
+    /// The lookup of an entity of `table` by its key values (the statement's first parameters)
+    /// that is not deleted locally: its local id, ETag and whether it has no local change.
+    /// - Throws: ``ODataError/Code/unsupported`` for a set without a key.
+    func existingRowSQL(in table: EntitySetTable) throws(ODataError) -> String {
+        if let kept = existingRowLookups[table.entitySet] { return kept }
+        let sql = """
+            SELECT "_ood_id", "_ood_etag", "_ood_change" IS NULL FROM \(table.quotedName)
+            WHERE \(try table.keyCondition()) AND "_ood_change" IS NOT 'deleted'
+            """
+        if existingRowLookups.count >= Self.limit { existingRowLookups.removeAll() }
+        existingRowLookups[table.entitySet] = sql
+        return sql
+    }
+}
