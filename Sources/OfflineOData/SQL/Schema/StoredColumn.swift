@@ -30,7 +30,9 @@ public struct StoredColumn: Sendable, Hashable {
     /// Kept, not computed: a local write asks for it several times per column.
     public let name: String
 
-    init(path: [String], content: Content, isNullable: Bool, maxLength: Int?, declaringType: String, property: Property) {
+    init(path: [String], content: Content, isNullable: Bool, maxLength: Int?, declaringType: String, property: Property,
+         keepsOffset: Bool = false) {
+        self.keepsOffset = keepsOffset
         self.path = path
         self.name = path.joined(separator: "/")
         self.content = content
