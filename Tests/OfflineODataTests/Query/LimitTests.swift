@@ -49,6 +49,29 @@ struct QueryLimitTests {
         #expect(parseError { () throws(ODataError) in try ODataURLParser().parseFilter(String(repeating: "a", count: 70_000)) }?.code == .syntax)
     }
 
+    /// The default limit (100) is sized for real threads: nesting of every kind up to it parses on
+    /// a thread with an 8 MB stack (Linux's default), even in this unoptimised build.
+    @Test func nestingAtTheDefaultLimitFitsInASmallStack() {
+        let inputs = [
+            String(repeating: "[", count: 95) + "1" + String(repeating: "]", count: 95) + " eq 1",
+            String(repeating: "(", count: 95) + "a eq 1" + String(repeating: ")", count: 95),
+            String(repeating: "concat(", count: 95) + "'a'" + String(repeating: ",'b')", count: 95) + " eq 'x'",
+            String(repeating: "a/any(x:", count: 45) + "true" + String(repeating: ")", count: 45),
+            String(repeating: "not ", count: 95) + "true",
+            String(repeating: "[", count: 150) + String(repeating: "]", count: 150),
+        ]
+        let finished = Protected(0)
+        let ran = runOnThread(stackSize: 8 << 20) {
+            let parser = ODataURLParser()
+            for input in inputs {
+                _ = try? parser.parseFilter(input)
+                finished.withLock { $0 += 1 }
+            }
+        }
+        #expect(ran)
+        #expect(finished.withLock { $0 } == inputs.count)
+    }
+
     @Test func integerOverflowIsDetected() {
         let v2 = ODataURLParser(dialect: .v2)
         let error = parseError { () throws(ODataError) in try v2.parseLiteral("99999999999999999999") }
