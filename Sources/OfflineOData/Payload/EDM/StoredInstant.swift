@@ -31,13 +31,13 @@ enum StoredInstant {
         guard stored.count == utcCount + 6, stored[utcCount + 3] == UInt8(ascii: ":") else { return 0 }
         let sign = stored[utcCount]
         guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return 0 }
-        var digits: [Int] = []
-        for index in [1, 2, 4, 5] {
-            let byte = stored[utcCount + index]
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return 0 }
-            digits.append(Int(byte - UInt8(ascii: "0")))
+        func digits(_ at: Int) -> Int? {
+            let tens = stored[utcCount + at], ones = stored[utcCount + at + 1]
+            guard (48...57).contains(tens), (48...57).contains(ones) else { return nil }
+            return Int(tens - 48) * 10 + Int(ones - 48)
         }
-        let minutes = (digits[0] * 10 + digits[1]) * 60 + digits[2] * 10 + digits[3]
+        guard let hours = digits(1), let rest = digits(4) else { return 0 }
+        let minutes = hours * 60 + rest
         return sign == UInt8(ascii: "-") ? -minutes : minutes
     }
 

@@ -28,7 +28,7 @@ final class WorkerPool: @unchecked Sendable {
         self.name = name
         self.owner = owner
         for _ in 0..<max(1, threadCount) {
-            if let thread = Self.spawn({ [self] in runLoop() }) { threads.append(thread) }
+            if let thread = spawnThread({ [self] in runLoop() }) { threads.append(thread) }
         }
     }
 
@@ -91,23 +91,5 @@ final class WorkerPool: @unchecked Sendable {
             running += 1
             return job
         }
-    }
-
-    /// Starts a thread running `body`; nil when the system refuses one.
-    private static func spawn(_ body: @escaping () -> Void) -> pthread_t? {
-        final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return nil
-        }
-        return thread
     }
 }

@@ -34,13 +34,13 @@ struct Downloader {
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {
-            let response = try pending.wait().response
+            let fetched = try pending.wait()
+            let response = fetched.response
             guard (200..<300).contains(response.status) else {
                 throw ServiceError.from(response, request: "GET \(redactedURL(url))")
             }
             // Fetch the page after this one while this one is stored.
-            let ahead = try pending.wait().scannedNextLink
-                .map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
+            let ahead = fetched.scannedNextLink.map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
             let summary: PageSummary
             do {
                 summary = try sink.accept(page: response.body)
