@@ -1,14 +1,24 @@
 internal import CSQLite
 
-/// Writes one read entity: the upsert, the membership of the defining request, and the links of
-/// its expanded navigations; or, for a deleted entry of a delta, the removal.
+/// Writes the read entities of one page, in order: for each, the upsert, the membership of the
+/// defining request, and the links of its expanded navigations; or, for a deleted entry of a
+/// delta, the removal.
 struct EntityWriter {
     let session: IngestSession
+    /// The local id (`_ood_id`) of each entity written so far, by its position in the page; nil
+    /// for removed and ignored entries. A navigation's entities come before the entity holding
+    /// them, so their ids are known when its links are written.
+    private var writtenIDs: [Int64?] = []
 
-    /// The entity's local id (`_ood_id`), or nil for removed and ignored entries.
-    /// Afterwards `state`'s buffers belong to its plan again (``EntityState/recycle()``).
-    func finish(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
-        defer { state.recycle() }
+    init(session: IngestSession) { self.session = session }
+
+    /// Writes the page's next entity.
+    mutating func write(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) {
+        writtenIDs.append(try finish(&state, summary: &summary))
+    }
+
+    /// The entity's local id, or nil for removed and ignored entries.
+    private func finish(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
         guard !state.isIgnored else { return nil }
         let plan = state.plan
         if state.isRemoved {
@@ -56,7 +66,8 @@ struct EntityWriter {
         summary.entities += 1
         for (navigation, nested) in state.navigations where navigation.recordsLinks {
             let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)
-            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: nested.ids, replacing: complete)
+            let targets = nested.positions.compactMap { $0 < writtenIDs.count ? writtenIDs[$0] : nil }
+            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: targets, replacing: complete)
         }
         return id
     }

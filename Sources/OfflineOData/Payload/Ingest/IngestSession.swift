@@ -44,7 +44,8 @@ internal import CSQLite
 /// - An entity without its key properties takes its key from its id (`@odata.id`, `@id`,
 ///   `__metadata.uri`), as delta entries often have only that.
 ///
-/// Not thread-safe: one session, one connection, one thread at a time.
+/// Not thread-safe, with one exception: ``read(page:)`` touches only what the session never
+/// changes, so it may run on another thread while the session writes (one read at a time).
 final class IngestSession {
     let definingRequest: DefiningRequest
     let target: DefiningRequestTarget
@@ -53,8 +54,9 @@ final class IngestSession {
     let dialect: Dialect
     let db: SQLiteConnection
 
-    var plans: [String: TablePlan] = [:]
-    private var lastPlan: TablePlan?
+    /// The plans of every set the defining request reaches, made once: pages are read on another
+    /// thread while the session writes, so this never changes after `init`.
+    let plans: [String: TablePlan]
     private var membershipInsert: Statement?
     private var plansWithPendingMemberships: [TablePlan] = []
     private var ownsTransaction = false
@@ -75,7 +77,14 @@ final class IngestSession {
         self.dialect = dialect
         self.db = db
         target = try DefiningRequestTarget(url: definingRequest.url, model: model, dialect: dialect)
-        for entitySet in target.entitySets { _ = try plan(forEntitySet: entitySet) }
+        var plans: [String: TablePlan] = [:]
+        for entitySet in target.entitySets {
+            guard let table = schema.table(forEntitySet: entitySet) else {
+                throw ODataError(.metadata, "the store has no table for entity set '\(entitySet)'")
+            }
+            plans[entitySet] = try TablePlan(table: table, db: db)
+        }
+        self.plans = plans
     }
 
     // MARK: - Transaction
@@ -129,11 +138,31 @@ final class IngestSession {
     /// entities.
     func ingest(page bytes: [UInt8]) throws(ODataError) -> PageSummary {
         try checkUsable()
-        var reader = JSONReader(bytes: bytes)
-        var summary = PageSummary()
+        let page: ReadPage
         do {
-            var pageReader = PageReader(session: self)
-            try pageReader.readPage(&reader, into: &summary)
+            page = try read(page: bytes)
+        } catch {
+            failed = true
+            throw error
+        }
+        return try write(page)
+    }
+
+    /// Reads one page into the entities to write, without touching the store or changing the
+    /// session: safe on another thread while the session writes an earlier page.
+    func read(page bytes: [UInt8]) throws(ODataError) -> ReadPage {
+        var reader = JSONReader(bytes: bytes)
+        var pageReader = PageReader(session: self)
+        return try pageReader.readPage(&reader)
+    }
+
+    /// Writes the entities of a page read by ``read(page:)``, in order.
+    func write(_ page: ReadPage) throws(ODataError) -> PageSummary {
+        try checkUsable()
+        var summary = page.summary
+        do {
+            var writer = EntityWriter(session: self)
+            for var entity in page.entities { try writer.write(&entity, summary: &summary) }
             try flushMemberships()
         } catch {
             failed = true
@@ -166,19 +195,11 @@ final class IngestSession {
 
     // MARK: - Shared state
 
-    /// The plan of an entity set's table, made on first use.
+    /// The plan of an entity set's table (every set the defining request reaches has one).
     func plan(forEntitySet name: String) throws(ODataError) -> TablePlan {
-        // Consecutive entities are mostly of one set: skip the dictionary then.
-        if let lastPlan, lastPlan.table.entitySet == name { return lastPlan }
-        if let plan = plans[name] {
-            lastPlan = plan
-            return plan
+        guard let plan = plans[name] else {
+            throw ODataError(.internalError, "entity set '\(name)' is not reached by defining request '\(definingRequest.name)'")
         }
-        guard let table = schema.table(forEntitySet: name) else {
-            throw ODataError(.metadata, "the store has no table for entity set '\(name)'")
-        }
-        let plan = try TablePlan(table: table, db: db)
-        plans[name] = plan
         return plan
     }
 
@@ -214,17 +235,20 @@ final class IngestSession {
             membershipInsert = insert
         }
         for plan in plansWithPendingMemberships where !plan.pendingMemberships.isEmpty {
-            var list = "["
-            list.reserveCapacity(plan.pendingMemberships.count * 8)
-            for (index, id) in plan.pendingMemberships.enumerated() {
-                if index > 0 { list += "," }
-                list += String(id)
-            }
-            list += "]"
-            try insert.run([.text(plan.table.entitySet), .text(definingRequest.name), .text(list)])
+            try insert.run([.text(plan.table.entitySet), .text(definingRequest.name), .text(Self.jsonList(plan.pendingMemberships))])
             plan.pendingMemberships.removeAll(keepingCapacity: true)
         }
         plansWithPendingMemberships.removeAll()
+    }
+
+    /// `[1,2,3]`: the ids as a JSON array, written by ``JSONWriter`` (a String per id cost a
+    /// sixth of the membership insert).
+    static func jsonList(_ ids: [Int64]) -> String {
+        var writer = JSONWriter(capacity: ids.count * 8 + 2)
+        writer.beginArray()
+        for id in ids { writer.writeNumber(id) }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The ids this session wrote into `entitySet`.

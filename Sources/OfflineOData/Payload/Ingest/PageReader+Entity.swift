@@ -21,22 +21,12 @@ struct EntityState {
     /// Navigations whose list the payload says is partial (`Nav@odata.nextLink`).
     var partialNavigations: [String] = []
 
-    init(node: ExpandNode, session: IngestSession) throws(ODataError) {
-        let plan = try session.plan(forEntitySet: node.entitySet)
+    /// A fresh entity: its buffers go with it to the writer, on another thread, so they are its own.
+    init(node: ExpandNode, plan: TablePlan) {
         self.plan = plan
         self.node = node
-        values = plan.spareValues.popLast() ?? Array(repeating: .null, count: plan.table.columns.count)
-        mask = plan.spareMasks.popLast() ?? Array(repeating: 0, count: plan.maskWords)
-    }
-
-    /// Hands the buffers back to the plan, cleared, for the next entity.
-    mutating func recycle() {
-        for index in values.indices where plan.isSet(mask, index) { values[index] = .null }
-        for word in mask.indices { mask[word] = 0 }
-        plan.spareValues.append(values)
-        plan.spareMasks.append(mask)
-        values = []
-        mask = []
+        values = Array(repeating: .null, count: plan.table.columns.count)
+        mask = Array(repeating: 0, count: plan.maskWords)
     }
 
     @inline(__always)
@@ -63,7 +53,7 @@ struct EntityState {
         let setName = String(first.prefix { $0 != "(" })
         guard setName != node.entitySet, session.schema.table(forEntitySet: setName) != nil else { return }
         if let other = session.target.node(forEntitySet: setName) {
-            self = try EntityState(node: other, session: session)
+            self = EntityState(node: other, plan: try session.plan(forEntitySet: other.entitySet))
             isRemoved = deleted
             isDeletedEntityEntry = deleted
         } else {
@@ -283,7 +273,7 @@ extension PageReader {
             break
         case .arrayStart:
             while try r.nextElement() {
-                if let id = try readEntityElement(&r, node: navigation.node) { nested.ids.append(id) }
+                nested.positions.append(try readEntityElement(&r, node: navigation.node))
             }
         case .objectStart:
             nested = try readObject(&r, node: navigation.node, place: .nested)

@@ -1,9 +1,18 @@
-/// Walks one page with the pull reader and hands each entity to ``EntityWriter``: the envelope
-/// (V4 `value`, V2 `d`, `d.results`, no `d`, V1 arrays, a single entity) and the page's links and
-/// count. Entities are never built as trees: each property value is read on its own.
+/// Walks one page with the pull reader and collects its entities in the order they are to be
+/// written (``ReadPage``): the envelope (V4 `value`, V2 `d`, `d.results`, no `d`, V1 arrays, a
+/// single entity) and the page's links and count. Entities are never built as trees: each
+/// property value is read on its own.
+///
+/// It touches no store and changes nothing of the session (only its constant parts: the target,
+/// the schema, the plans' layouts), so a download reads the next page on its fetch thread while
+/// the session writes this one (``IngestSession/read(page:)``).
 struct PageReader {
     let session: IngestSession
     var summary = PageSummary()
+    /// The page's entities, each after the entities of its expanded navigations.
+    var entities: [EntityState] = []
+    /// The plan of the last entity read: consecutive entities are mostly of one set.
+    var recentPlan: TablePlan?
 
     init(session: IngestSession) { self.session = session }
 
@@ -19,14 +28,15 @@ struct PageReader {
 
     /// The entities an expanded navigation held, for links.
     struct NestedEntities {
-        var ids: [Int64] = []
+        /// Their positions in ``ReadPage/entities`` (the writer turns them into ids).
+        var positions: [Int] = []
         /// False when the service sent only part of the list (a nested next link).
         var isComplete = true
         /// V2 `__deferred`: not expanded, so nothing is known.
         var isDeferred = false
     }
 
-    mutating func readPage(_ r: inout JSONReader, into result: inout PageSummary) throws(ODataError) {
+    mutating func readPage(_ r: inout JSONReader) throws(ODataError) -> ReadPage {
         let root = session.target.root
         let offset = r.offset
         switch try r.next() {
@@ -38,7 +48,7 @@ struct PageReader {
             throw ODataError(.syntax, "an OData response page is a JSON object", offset: offset)
         }
         _ = try r.next() // .end, or the error for trailing content
-        result = summary
+        return ReadPage(entities: entities, summary: summary)
     }
 
     /// Reads an object whose `{` was consumed: a feed wrapper, or one entity whose members start
@@ -69,7 +79,7 @@ struct PageReader {
             case .entities:
                 _ = try r.next()
                 while try r.nextElement() {
-                    if let id = try readEntityElement(&r, node: node) { nested.ids.append(id) }
+                    nested.positions.append(try readEntityElement(&r, node: node))
                 }
             case .count:
                 let count = try readInteger(&r)
@@ -87,26 +97,38 @@ struct PageReader {
                 // The page's context URL names what the request already says.
                 try r.skipValue()
             case .other:
-                var state = try EntityState(node: node, session: session)
+                var state = try EntityState(node: node, plan: plan(for: node))
                 try readMember(key, &r, &state)
                 entity = state
             }
         }
-        if var entity {
-            if let id = try EntityWriter(session: session).finish(&entity, summary: &summary) { nested.ids.append(id) }
-        }
+        if let entity { nested.positions.append(collect(entity)) }
         return nested
     }
 
-    /// Reads one element of an entity array: always an entity object.
-    mutating func readEntityElement(_ r: inout JSONReader, node: ExpandNode) throws(ODataError) -> Int64? {
+    /// Reads one element of an entity array: always an entity object. Returns its position.
+    mutating func readEntityElement(_ r: inout JSONReader, node: ExpandNode) throws(ODataError) -> Int {
         let offset = r.offset
         guard try r.next() == .objectStart else {
             throw ODataError(.syntax, "expected an entity object in the list of '\(node.entitySet)'", offset: offset)
         }
-        var state = try EntityState(node: node, session: session)
+        var state = try EntityState(node: node, plan: plan(for: node))
         while let key = try r.nextKey() { try readMember(key, &r, &state) }
-        return try EntityWriter(session: session).finish(&state, summary: &summary)
+        return collect(state)
+    }
+
+    /// Adds a finished entity to the page; returns its position.
+    private mutating func collect(_ entity: EntityState) -> Int {
+        entities.append(entity)
+        return entities.count - 1
+    }
+
+    /// The plan of the table an entity of `node` goes to.
+    mutating func plan(for node: ExpandNode) throws(ODataError) -> TablePlan {
+        if let recentPlan, recentPlan.table.entitySet == node.entitySet { return recentPlan }
+        let plan = try session.plan(forEntitySet: node.entitySet)
+        recentPlan = plan
+        return plan
     }
 
     /// `__count` is a string in V2 JSON, `@odata.count` a number in V4.

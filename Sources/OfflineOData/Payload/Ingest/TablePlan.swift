@@ -28,9 +28,6 @@ final class TablePlan {
     var seen = EntityIDSet()
     /// Entities of this page whose membership is not written yet.
     var pendingMemberships: [Int64] = []
-    /// Buffers of finished entities, reused so that reading an entity allocates nothing.
-    var spareValues: [[SQLValue]] = []
-    var spareMasks: [[UInt64]] = []
     var parameters: [SQLValue] = []
 
     private let db: SQLiteConnection

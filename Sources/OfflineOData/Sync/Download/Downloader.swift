@@ -4,8 +4,8 @@
 /// from the last download, and keeps the newest delta link the service offers on any page
 /// (odatapy puts it on the first page, the specification on the last). It knows the wire forms of
 /// V2 and V4 services (headers, error bodies) but not the store: the caller owns the transaction
-/// the sink writes in, so a failed download changes nothing. Pages are fetched on a thread of
-/// their own, one page ahead of the one being stored (``PageFetcher``).
+/// the sink writes in, so a failed download changes nothing. Pages are fetched and read on a thread
+/// of their own, one page ahead of the one being stored (``PageFetcher``).
 struct Downloader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -22,7 +22,7 @@ struct Downloader {
     /// - Throws: ``ODataError/Code/network`` and ``ODataError/Code/http`` for transport and service
     ///   failures (with the service's own error message), ``ODataError/Code/aborted`` when stopped,
     ///   and whatever the sink throws for a page it cannot take.
-    func download(_ request: DefiningRequest, useDelta: Bool, into sink: inout some PageSink,
+    func download<Sink: PageSink>(_ request: DefiningRequest, useDelta: Bool, into sink: inout Sink,
                   cancellation: HTTPCancellation? = nil,
                   progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> DownloadOutcome {
         let isDelta = useDelta && request.deltaLink != nil
@@ -30,7 +30,7 @@ struct Downloader {
         var pages = 0
         var entities = 0
         var deltaLink: String?
-        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation)
+        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation, read: sink.pageReader)
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {
@@ -43,7 +43,7 @@ struct Downloader {
             let ahead = fetched.scannedNextLink.map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
             let summary: PageSummary
             do {
-                summary = try sink.accept(page: response.body)
+                summary = try sink.accept(page: fetched.page.get())
             } catch {
                 // Say which page could not be taken: the sink's message alone (a JSON syntax
                 // error at an offset, say) does not name the request.
@@ -51,6 +51,7 @@ struct Downloader {
                 error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
                 throw error
             }
+            fetcher.release(consume fetched)
             pages += 1
             entities += summary.entities
             if let link = summary.deltaLink { deltaLink = link }

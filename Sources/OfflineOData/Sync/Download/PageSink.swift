@@ -1,11 +1,38 @@
-/// What the download loop hands each page to (what a page said comes back as a ``PageSummary``): in the store, an ingest session writing into the
-/// tables inside the defining request's transaction; in tests, a recorder.
+/// What the download loop hands each page to (what a page said comes back as a ``PageSummary``):
+/// in the store, an ingest session writing into the tables inside the defining request's
+/// transaction; in tests, a recorder.
+///
+/// A page goes through the sink in two steps: ``pageReader`` turns its bytes into a ``Page`` on
+/// the download's fetch thread, then ``accept(page:)`` takes it on the download's thread. The
+/// first step of the next page runs while the second step of this one does, so the reader must
+/// touch nothing that `accept` changes.
 protocol PageSink {
-    /// Takes one page of an OData JSON response and says what it found in it.
-    mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary
+    /// A page as the reader leaves it for ``accept(page:)``; the bytes themselves by default.
+    associatedtype Page = [UInt8]
+    /// Reads one page's bytes (one page at a time, on the fetch thread).
+    var pageReader: @Sendable ([UInt8]) throws(ODataError) -> Page { get }
+    /// Takes one page and says what it found in it.
+    mutating func accept(page: Page) throws(ODataError) -> PageSummary
 }
 
-/// The store's sink: each downloaded page is ingested into the defining request's transaction.
+extension PageSink where Page == [UInt8] {
+    /// The bytes as they are: the sink reads them in ``accept(page:)``.
+    var pageReader: @Sendable ([UInt8]) throws(ODataError) -> [UInt8] { { bytes throws(ODataError) in bytes } }
+}
+
+/// The store's sink: each downloaded page is read into entities on the fetch thread
+/// (``IngestSession/read(page:)``, which changes nothing of the session) and written into the
+/// defining request's transaction on the download's thread.
 extension IngestSession: PageSink {
-    func accept(page: [UInt8]) throws(ODataError) -> PageSummary { try ingest(page: page) }
+    var pageReader: @Sendable ([UInt8]) throws(ODataError) -> ReadPage {
+        let reading = ReadingSession(session: self)
+        return { bytes throws(ODataError) in try reading.session.read(page: bytes) }
+    }
+
+    func accept(page: ReadPage) throws(ODataError) -> PageSummary { try write(page) }
+}
+
+/// The session as the fetch thread may use it: for ``IngestSession/read(page:)`` only.
+private struct ReadingSession: @unchecked Sendable {
+    let session: IngestSession
 }
