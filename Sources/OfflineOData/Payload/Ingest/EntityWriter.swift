@@ -36,14 +36,9 @@ struct EntityWriter {
         plan.parameters = []
         parameters.removeAll(keepingCapacity: true)
         defer { plan.parameters = parameters }
-        if let typeName = state.typeName {
-            parameters.append(storedType(typeName, plan: plan))
-            state.mask[plan.typeBit >> 6] |= 1 << UInt64(plan.typeBit & 63)
-        }
-        if let etag = state.etag {
-            parameters.append(.text(etag))
-            state.mask[plan.etagBit >> 6] |= 1 << UInt64(plan.etagBit & 63)
-        }
+        // Their presence bits are set with them (``EntityState/etag``).
+        if let typeName = state.typeName { parameters.append(storedType(typeName, plan: plan)) }
+        if let etag = state.etag { parameters.append(.text(etag)) }
         for index in state.values.indices where plan.isSet(state.mask, index) {
             parameters.append(state.values[index])
         }

@@ -156,6 +156,12 @@ final class IngestSession {
         return try pageReader.readPage(&reader)
     }
 
+    /// Takes back a written page's buffers for the pages read later. Call it on the thread that
+    /// reads pages (the fetch thread during a download), never beside a ``read(page:)``.
+    func recycle(_ page: inout ReadPage) {
+        for index in page.entities.indices { page.entities[index].recycle() }
+    }
+
     /// Writes the entities of a page read by ``read(page:)``, in order.
     func write(_ page: ReadPage) throws(ODataError) -> PageSummary {
         try checkUsable()

@@ -6,8 +6,14 @@ struct EntityState {
     var values: [SQLValue]
     /// Bit per column (then `_ood_type`, `_ood_etag`): set when the payload gave a value.
     var mask: [UInt64]
-    var etag: String?
-    var typeName: String?
+    /// `@odata.etag`; its presence bit is kept with it, so the writer never changes the mask.
+    var etag: String? {
+        didSet { plan.mark(&mask, plan.etagBit, present: etag != nil) }
+    }
+    /// `@odata.type`; its presence bit is kept with it.
+    var typeName: String? {
+        didSet { plan.mark(&mask, plan.typeBit, present: typeName != nil) }
+    }
     /// `@odata.id`, `@id`, the `id` of a 4.0 deleted entry, or V2 `__metadata.uri`.
     var id: String?
     /// A deleted entry of a delta (`@removed`, `$deletedEntity`, V2 `"deleted": true`).
@@ -21,12 +27,24 @@ struct EntityState {
     /// Navigations whose list the payload says is partial (`Nav@odata.nextLink`).
     var partialNavigations: [String] = []
 
-    /// A fresh entity: its buffers go with it to the writer, on another thread, so they are its own.
+    /// A fresh entity, in buffers a written entity of the same table gave back (``recycle()``)
+    /// when there are any.
     init(node: ExpandNode, plan: TablePlan) {
         self.plan = plan
         self.node = node
-        values = Array(repeating: .null, count: plan.table.columns.count)
-        mask = Array(repeating: 0, count: plan.maskWords)
+        values = plan.spareValues.popLast() ?? Array(repeating: .null, count: plan.table.columns.count)
+        mask = plan.spareMasks.popLast() ?? Array(repeating: 0, count: plan.maskWords)
+    }
+
+    /// Hands the buffers back to the plan, cleared, for an entity read later. Only the thread
+    /// that reads pages calls this (``IngestSession/recycle(_:)``).
+    mutating func recycle() {
+        for index in values.indices where plan.isSet(mask, index) { values[index] = .null }
+        for word in mask.indices { mask[word] = 0 }
+        plan.spareValues.append(values)
+        plan.spareMasks.append(mask)
+        values = []
+        mask = []
     }
 
     @inline(__always)

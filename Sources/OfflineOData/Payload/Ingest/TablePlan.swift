@@ -29,6 +29,11 @@ final class TablePlan {
     /// Entities of this page whose membership is not written yet.
     var pendingMemberships: [Int64] = []
     var parameters: [SQLValue] = []
+    /// Buffers of written entities, reused so that reading an entity allocates nothing. Only the
+    /// thread that reads pages touches them: during a download the fetch thread, which reads
+    /// each page and, once it is written, takes it back (``IngestSession/recycle(_:)``).
+    var spareValues: [[SQLValue]] = []
+    var spareMasks: [[UInt64]] = []
 
     private let db: SQLiteConnection
     private var upserts: [[UInt64]: Statement] = [:]
@@ -57,6 +62,16 @@ final class TablePlan {
     /// changed, which the request queue keeps). Parameters: `_ood_type`, `_ood_etag` (when
     /// present), then the property columns in column order.
     func upsert(for mask: [UInt64]) throws(ODataError) -> Statement {
+        // Entities of a page mostly have the same columns: skip hashing the mask then.
+        if let recentUpsert, recentUpsert.mask == mask { return recentUpsert.statement }
+        let statement = try preparedUpsert(for: mask)
+        recentUpsert = (mask, statement)
+        return statement
+    }
+
+    private var recentUpsert: (mask: [UInt64], statement: Statement)?
+
+    private func preparedUpsert(for mask: [UInt64]) throws(ODataError) -> Statement {
         if let statement = upserts[mask] { return statement }
         var names: [String] = []
         var updates: [String] = []
@@ -103,6 +118,13 @@ final class TablePlan {
     @inline(__always)
     func isSet(_ mask: [UInt64], _ bit: Int) -> Bool {
         mask[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    }
+
+    /// Sets or clears one bit of a presence mask.
+    @inline(__always)
+    func mark(_ mask: inout [UInt64], _ bit: Int, present: Bool) {
+        let flag: UInt64 = 1 << UInt64(bit & 63)
+        if present { mask[bit >> 6] |= flag } else { mask[bit >> 6] &= ~flag }
     }
 
     // MARK: - Property tree

@@ -30,7 +30,8 @@ struct Downloader {
         var pages = 0
         var entities = 0
         var deltaLink: String?
-        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation, read: sink.pageReader)
+        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation, read: sink.pageReader,
+                                  recycle: sink.pageRecycler)
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {

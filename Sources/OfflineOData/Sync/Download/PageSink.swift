@@ -13,6 +13,13 @@ protocol PageSink {
     var pageReader: @Sendable ([UInt8]) throws(ODataError) -> Page { get }
     /// Takes one page and says what it found in it.
     mutating func accept(page: Page) throws(ODataError) -> PageSummary
+    /// Takes back an accepted page on the fetch thread, where the reader may reuse its buffers.
+    var pageRecycler: @Sendable (inout Page) -> Void { get }
+}
+
+extension PageSink {
+    /// Nothing to reuse: the page is freed.
+    var pageRecycler: @Sendable (inout Page) -> Void { { _ in } }
 }
 
 extension PageSink where Page == [UInt8] {
@@ -30,9 +37,15 @@ extension IngestSession: PageSink {
     }
 
     func accept(page: ReadPage) throws(ODataError) -> PageSummary { try write(page) }
+
+    var pageRecycler: @Sendable (inout ReadPage) -> Void {
+        let reading = ReadingSession(session: self)
+        return { page in reading.session.recycle(&page) }
+    }
 }
 
-/// The session as the fetch thread may use it: for ``IngestSession/read(page:)`` only.
+/// The session as the fetch thread may use it: for ``IngestSession/read(page:)`` and
+/// ``IngestSession/recycle(_:)`` only.
 private struct ReadingSession: @unchecked Sendable {
     let session: IngestSession
 }
