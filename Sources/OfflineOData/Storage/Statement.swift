@@ -33,14 +33,20 @@ final class Statement {
     /// Binds `values` to the parameters `?1 ... ?n`, replacing every earlier binding (the count
     /// must match, so no stale binding survives; no separate clearing is needed).
     func bind(_ values: [SQLValue]) throws(ODataError) {
+        try bind(count: values.count) { values[$0] }
+    }
+
+    /// Binds `value(0) ... value(count - 1)` to `?1 ... ?count`, like ``bind(_:)``, for values
+    /// that are not in one array (an entity's present columns): no array is built for them.
+    func bind(count: Int, _ value: (Int) -> SQLValue) throws(ODataError) {
         sqlite3_reset(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
-        guard values.count == expected else {
-            throw ODataError(.internalError, "statement expects \(expected) parameters, got \(values.count)")
+        guard count == expected else {
+            throw ODataError(.internalError, "statement expects \(expected) parameters, got \(count)")
         }
         var needed = 0
-        for value in values {
-            if case .text(let text) = value { needed += text.utf8.count }
+        for index in 0..<count {
+            if case .text(let text) = value(index) { needed += text.utf8.count }
         }
         if needed > textsCapacity {
             // The earlier texts go: no binding may point at them any more.
@@ -50,9 +56,9 @@ final class Statement {
             texts = UnsafeMutableRawPointer.allocate(byteCount: textsCapacity, alignment: 8)
         }
         var used = 0
-        for (index, value) in values.enumerated() {
+        for index in 0..<count {
             let position = Int32(index + 1)
-            let rc: Int32 = switch value {
+            let rc: Int32 = switch value(index) {
             case .null: sqlite3_bind_null(handle, position)
             case .integer(let v): sqlite3_bind_int64(handle, position, v)
             case .real(let v): sqlite3_bind_double(handle, position, v)

@@ -13,44 +13,56 @@ struct EntityWriter {
     init(session: IngestSession) { self.session = session }
 
     /// Writes the page's next entity.
-    mutating func write(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) {
-        writtenIDs.append(try finish(&state, summary: &summary))
+    mutating func write(_ entity: EntityState, summary: inout PageSummary) throws(ODataError) {
+        writtenIDs.append(try finish(entity, summary: &summary))
     }
 
     /// The entity's local id, or nil for removed and ignored entries.
-    private func finish(_ state: inout EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
-        guard !state.isIgnored else { return nil }
-        let plan = state.plan
-        if state.isRemoved {
-            if let key = try keyValues(&state) {
-                try EntityRemoval(session: session).removeEntity(withKey: key, from: plan)
+    private func finish(_ entity: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
+        guard !entity.isIgnored else { return nil }
+        if hasKeyProperties(entity) { return try store(entity, summary: &summary) }
+        // Without its key properties an entity takes them from its id, in a copy: the page's
+        // entity stays as it was read.
+        var completed = entity
+        guard try takeKey(fromID: &completed) else {
+            if entity.isRemoved {
+                summary.removed += 1
+                return nil
             }
-            summary.removed += 1
-            return nil
-        }
-        guard let key = try keyValues(&state) else {
+            let plan = entity.plan
             let missing = plan.keyIndices.map { plan.table.columns[$0].name }.joined(separator: ", ")
             throw ODataError(.semantic, "an entity of '\(plan.table.entitySet)' has no value for its key (\(missing)) and no id to take it from")
         }
-        var parameters = plan.parameters
-        plan.parameters = []
-        parameters.removeAll(keepingCapacity: true)
-        defer { plan.parameters = parameters }
-        // Their presence bits are set with them (``EntityState/etag``).
-        if let typeName = state.typeName { parameters.append(storedType(typeName, plan: plan)) }
-        if let etag = state.etag { parameters.append(.text(etag)) }
-        for index in state.values.indices where plan.isSet(state.mask, index) {
-            parameters.append(state.values[index])
+        return try store(completed, summary: &summary)
+    }
+
+    /// Removes or upserts an entity that has its key values.
+    private func store(_ state: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
+        let plan = state.plan
+        if state.isRemoved {
+            try EntityRemoval(session: session).removeEntity(withKey: key(of: state), from: plan)
+            summary.removed += 1
+            return nil
         }
         let upsert = try plan.upsert(for: state.mask)
+        // Parameters: `_ood_type` and `_ood_etag` when given (their presence bits are set with
+        // them, see ``EntityState/etag``), then the present property columns in column order.
+        var leading: [SQLValue] = []
+        if let typeName = state.typeName { leading.append(storedType(typeName, plan: plan)) }
+        if let etag = state.etag { leading.append(.text(etag)) }
         guard let handle = session.db.handle else { throw ODataError(.misuse, "the store is closed") }
         // A fresh row sets the last insert rowid; an updated one leaves it at 0 (rowids start at 1).
         sqlite3_set_last_insert_rowid(handle, 0)
-        try upsert.run(parameters)
+        let columns = upsert.columns
+        let values = state.values
+        try upsert.statement.bind(count: leading.count + columns.count) { position in
+            position < leading.count ? leading[position] : values[columns[position - leading.count]]
+        }
+        while try upsert.statement.step() {}
         var id = sqlite3_last_insert_rowid(handle)
         if id == 0 {
             let find = try plan.findByKey()
-            try find.bind(key)
+            try find.bind(key(of: state))
             guard try find.step() else {
                 throw ODataError(.internalError, "the upserted entity of '\(plan.table.entitySet)' cannot be found by its key")
             }
@@ -67,33 +79,44 @@ struct EntityWriter {
         return id
     }
 
-    /// The key's stored values: from the payload's key properties, else from the entity's id
-    /// (`Customers('ALFKI')`); nil when neither gives all of them. Values from the id are also
-    /// put into `state`, so the upsert writes them.
-    private func keyValues(_ state: inout EntityState) throws(ODataError) -> [SQLValue]? {
+    /// The key's stored values (the entity has them all).
+    private func key(of state: EntityState) -> [SQLValue] {
+        state.plan.keyIndices.map { state.values[$0] }
+    }
+
+    /// Whether the payload gave every key property a value.
+    private func hasKeyProperties(_ state: EntityState) -> Bool {
+        let plan = state.plan
+        return plan.keyIndices.allSatisfy { index in
+            guard plan.isSet(state.mask, index) else { return false }
+            if case .null = state.values[index] { return false }
+            return true
+        }
+    }
+
+    /// Puts the key values the entity's id names (`Customers('ALFKI')`) into `state`, so the
+    /// upsert writes them; false when the id does not give all of them.
+    private func takeKey(fromID state: inout EntityState) throws(ODataError) -> Bool {
         let plan = state.plan
         let columns = plan.table.columns
-        if plan.keyIndices.allSatisfy({ plan.isSet(state.mask, $0) && state.values[$0] != .null }) {
-            return plan.keyIndices.map { state.values[$0] }
-        }
-        guard let text = state.id, let identifier = EntityIdentifier(text) else { return nil }
-        var key: [SQLValue] = []
+        guard let text = state.id, let identifier = EntityIdentifier(text) else { return false }
+        var derived: [(index: Int, value: SQLValue)] = []
         for (position, index) in plan.keyIndices.enumerated() {
             let column = columns[index]
             let named = identifier.keyValues.first { $0.name == column.name }
             let positional = identifier.keyValues.count == plan.keyIndices.count && identifier.keyValues[position].name == nil
                 ? identifier.keyValues[position] : nil
-            guard let literal = named ?? positional else { return nil }
+            guard let literal = named ?? positional else { return false }
             let value: SQLValue
             do {
                 value = try EDMValueCodec.storedValue(fromJSON: .string(literal.text), column: column, dialect: session.dialect)
             } catch {
                 throw ODataError(error.code, "entity set '\(plan.table.entitySet)', id '\(text)': \(error.message)")
             }
-            state.set(index, value)
-            key.append(value)
+            derived.append((index, value))
         }
-        return key
+        for (index, value) in derived { state.set(index, value) }
+        return true
     }
 
     /// `_ood_type`: the qualified name of a type derived from the set's type; NULL for the set's own type.

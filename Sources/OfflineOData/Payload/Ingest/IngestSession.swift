@@ -168,7 +168,7 @@ final class IngestSession {
         var summary = page.summary
         do {
             var writer = EntityWriter(session: self)
-            for var entity in page.entities { try writer.write(&entity, summary: &summary) }
+            for index in page.entities.indices { try writer.write(page.entities[index], summary: &summary) }
             try flushMemberships()
         } catch {
             failed = true

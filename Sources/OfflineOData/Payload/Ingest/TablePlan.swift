@@ -28,7 +28,6 @@ final class TablePlan {
     var seen = EntityIDSet()
     /// Entities of this page whose membership is not written yet.
     var pendingMemberships: [Int64] = []
-    var parameters: [SQLValue] = []
     /// Buffers of written entities, reused so that reading an entity allocates nothing. Only the
     /// thread that reads pages touches them: during a download the fetch thread, which reads
     /// each page and, once it is written, takes it back (``IngestSession/recycle(_:)``).
@@ -36,7 +35,7 @@ final class TablePlan {
     var spareMasks: [[UInt64]] = []
 
     private let db: SQLiteConnection
-    private var upserts: [[UInt64]: Statement] = [:]
+    private var upserts: [[UInt64]: Upsert] = [:]
 
     init(table: EntitySetTable, db: SQLiteConnection) throws(ODataError) {
         guard !table.keyColumns.isEmpty else {
@@ -61,18 +60,26 @@ final class TablePlan {
     /// and the type are always refreshed (the upload sends the ETag the entity had when it was
     /// changed, which the request queue keeps). Parameters: `_ood_type`, `_ood_etag` (when
     /// present), then the property columns in column order.
-    func upsert(for mask: [UInt64]) throws(ODataError) -> Statement {
+    func upsert(for mask: [UInt64]) throws(ODataError) -> Upsert {
         // Entities of a page mostly have the same columns: skip hashing the mask then.
-        if let recentUpsert, recentUpsert.mask == mask { return recentUpsert.statement }
-        let statement = try preparedUpsert(for: mask)
-        recentUpsert = (mask, statement)
-        return statement
+        if let recentUpsert, recentUpsert.mask == mask { return recentUpsert }
+        let upsert = try preparedUpsert(for: mask)
+        recentUpsert = upsert
+        return upsert
     }
 
-    private var recentUpsert: (mask: [UInt64], statement: Statement)?
+    /// An upsert statement and the property columns its parameters take, in order (after
+    /// `_ood_type` and `_ood_etag` when the mask has them).
+    struct Upsert {
+        let mask: [UInt64]
+        let statement: Statement
+        let columns: [Int]
+    }
 
-    private func preparedUpsert(for mask: [UInt64]) throws(ODataError) -> Statement {
-        if let statement = upserts[mask] { return statement }
+    private var recentUpsert: Upsert?
+
+    private func preparedUpsert(for mask: [UInt64]) throws(ODataError) -> Upsert {
+        if let upsert = upserts[mask] { return upsert }
         var names: [String] = []
         var updates: [String] = []
         if isSet(mask, typeBit) {
@@ -99,9 +106,10 @@ final class TablePlan {
             INSERT INTO \(table.quotedName) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
             ON CONFLICT (\(conflict)) DO \(action)
             """
-        let statement = try db.prepare(sql)
-        upserts[mask] = statement
-        return statement
+        let upsert = Upsert(mask: mask, statement: try db.prepare(sql),
+                            columns: table.columns.indices.filter { isSet(mask, $0) })
+        upserts[mask] = upsert
+        return upsert
     }
 
     /// `SELECT _ood_id … WHERE key = ?`, for entities the upsert updated instead of inserting.
