@@ -147,12 +147,13 @@ final class TablePlan {
 }
 
 /// Where one payload member goes.
-indirect enum MemberTarget {
-    /// A stored column, by index into the table's columns.
+enum MemberTarget {
+    /// A stored column, by index into the table's columns. Not boxed: every property read
+    /// copies its target, which then costs no reference counting.
     case column(Int)
     /// A complex value flattened into leaf columns: its members, and every leaf index below it
     /// (a null complex value nulls them all).
-    case complex(members: [String: MemberTarget], leaves: [Int])
+    indirect case complex(members: [String: MemberTarget], leaves: [Int])
 }
 
 /// Builds the member tree from column paths (a mutable intermediate, turned into ``MemberTarget``).

@@ -86,7 +86,72 @@ enum JSONNumberGrammar {
     /// infinity or zero, as IEEE 754 says), or nil when the text is not a number.
     static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         guard isValid(text) else { return nil }
+        if let exact = exactlyScaledDouble(text) { return exact }
         // The standard library's parser is locale-independent and correctly rounded.
         return Double(String(decoding: text, as: UTF8.self))
+    }
+
+    /// The powers of ten a `Double` holds exactly.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The common case without building a String (every downloaded double comes here): valid
+    /// number text with at most 15 significant digits and a decimal exponent within ±22 is an
+    /// integer a `Double` holds exactly times or divided by a power of ten it holds exactly, so
+    /// one IEEE operation rounds it correctly (Clinger's fast path). Nil for any other text.
+    private static func exactlyScaledDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let negative = i < text.count && text[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent = 0
+        var inFraction = false
+        while i < text.count {
+            let byte = text[i]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+                i += 1
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if mantissa != 0 || digit != 0 {
+                significantDigits += 1
+                guard significantDigits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(digit)
+            }
+            if inFraction { exponent -= 1 }
+            i += 1
+        }
+        if i < text.count {
+            // `e` or `E`, an optional sign, digits (the text is valid).
+            i += 1
+            var exponentNegative = false
+            if i < text.count, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+                exponentNegative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var written = 0
+            while i < text.count {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                written = written * 10 + Int(digit)
+                guard written < 1_000 else { return nil }
+                i += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        var value = Double(mantissa)
+        if exponent < 0 {
+            guard -exponent < exactPowersOfTen.count else { return nil }
+            value /= exactPowersOfTen[-exponent]
+        } else {
+            guard exponent < exactPowersOfTen.count else { return nil }
+            value *= exactPowersOfTen[exponent]
+        }
+        return negative ? -value : value
     }
 }

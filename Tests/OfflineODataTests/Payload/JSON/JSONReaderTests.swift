@@ -45,6 +45,31 @@ import Testing
         #expect(doubles == [0x1p63, -0x1p63, 0x1p63, 1.5, 1000, -0.0])
     }
 
+    /// The fast path for short decimals (no String) gives the standard library's double, bit for bit.
+    @Test func readsDoublesAsTheStandardLibraryDoes() {
+        var texts = ["0", "-0", "0.0", "-0.0", "0.05", "1.50", "100", "1e22", "1e23", "1E-22", "1e-23", "123456789012345",
+                     "1234567890123456", "0.1", "0.3", "2.5e-3", "-7.25E+2", "9007199254740993", "0.000000000000000000001",
+                     "4.35", "1.7976931348623157e308", "5e-324", "0e99999", "12.625", "3.14159265358979"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...17, using: &generator)
+            var text = Bool.random(using: &generator) ? "-" : ""
+            let mantissa = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            let point = Int.random(in: 0...digits, using: &generator)
+            // JSON allows no leading zeros.
+            let integerDigits = String(mantissa.prefix(point).drop { $0 == "0" })
+            text += integerDigits.isEmpty ? "0" : integerDigits
+            if point < digits { text += "." + mantissa.dropFirst(point) }
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -30...30, using: &generator))" }
+            texts.append(text)
+        }
+        for text in texts {
+            let read = Array(text.utf8).withUnsafeBufferPointer { JSONNumberGrammar.double($0) }
+            let expected = Double(text)
+            #expect(read?.bitPattern == expected?.bitPattern, "\(text)")
+        }
+    }
+
     @Test func comparesKeysWithoutDecodingUnlessEscaped() throws {
         var reader = JSONReader(text: #"{"value":1,"v\u0061lue":2,"valu":3}"#)
         _ = try reader.next()
