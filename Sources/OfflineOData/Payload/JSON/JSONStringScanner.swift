@@ -21,7 +21,13 @@ enum JSONStringScanner {
             // Eight plain bytes at a time: none below 0x20, none above 0x7F, no quote, no backslash.
             while i < count {
                 let word = UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self)
-                if needsAttention(word) { break }
+                let attention = attentionBits(word)
+                if attention != 0 {
+                    // The lowest flagged byte is exact (borrows only flag bytes above it): skip
+                    // the plain bytes before it at once. Little-endian: byte k is bits 8k...8k+7.
+                    i += attention.trailingZeroBitCount >> 3
+                    break
+                }
                 i += 8
             }
             let byte = input[i]
@@ -46,16 +52,17 @@ enum JSONStringScanner {
         }
     }
 
-    /// True when some byte of `word` is below 0x20, above 0x7F, a quote or a backslash.
+    /// The high bit of each byte of `word` that is below 0x20, above 0x7F, a quote or a
+    /// backslash; bytes above the lowest such byte may be flagged wrongly (a borrow), never it.
     @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
+    static func attentionBits(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasByteBelow(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
         let control = hasByteBelow(word, 0x20)
         let quote = hasByteBelow(word ^ (ones &* 0x22), 1)
         let backslash = hasByteBelow(word ^ (ones &* 0x5C), 1)
-        return (word & highs) | control | quote | backslash != 0
+        return (word & highs) | control | quote | backslash
     }
 
     /// Validates the escape at `index` (a backslash) and returns the index after it.
