@@ -7,17 +7,20 @@ import Glibc
 ///
 /// Open addressing over a power-of-two slot array, FNV-1a hashes, and the names' bytes kept in
 /// one pool: a lookup hashes the bytes once, then compares them with the candidate's, so it is
-/// exact whatever the hash does, and allocates nothing.
-struct ByteKeyedTable<Value> {
-    private var slots: [Int32]          // index into `entries`, or -1 when empty
-    private var entries: [(hash: UInt64, start: Int, count: Int, value: Value)] = []
-    private var pool: [UInt8] = []
+/// exact whatever the hash does, and allocates nothing. A class with constant arrays, so a lookup
+/// through the plan that holds it retains none of them.
+final class ByteKeyedTable<Value> {
+    private let slots: [Int32]          // index into `entries`, or -1 when empty
+    private let entries: [(hash: UInt64, start: Int, count: Int, value: Value)]
+    private let pool: [UInt8]
     private let mask: Int
 
     init(_ pairs: [(String, Value)]) {
         var capacity = 8
         while capacity < pairs.count * 2 { capacity *= 2 }
-        slots = Array(repeating: -1, count: capacity)
+        var slots = [Int32](repeating: -1, count: capacity)
+        var entries: [(hash: UInt64, start: Int, count: Int, value: Value)] = []
+        var pool: [UInt8] = []
         mask = capacity - 1
         for (name, value) in pairs {
             let bytes = Array(name.utf8)
@@ -28,6 +31,9 @@ struct ByteKeyedTable<Value> {
             entries.append((hash, pool.count, bytes.count, value))
             pool.append(contentsOf: bytes)
         }
+        self.slots = slots
+        self.entries = entries
+        self.pool = pool
     }
 
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
