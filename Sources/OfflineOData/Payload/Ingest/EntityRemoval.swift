@@ -26,7 +26,9 @@ struct EntityRemoval {
     /// After a full download: the memberships of this request that the session did not write.
     func removeUnseenMemberships() throws(ODataError) {
         try session.flushMemberships()
-        // Every membership this session wrote is one it saw; when they are all there is, none is stale.
+        // Every membership this session wrote is one it saw; when they are all there is, none is
+        // stale: known without counting when the request held nothing before the session.
+        if session.heldEntitiesBefore == false { return }
         let held = try session.db.scalarInt("SELECT count(*) FROM ood_membership WHERE defining_request = ?1",
                                             [.text(session.definingRequest.name)]) ?? 0
         if held == session.plans.values.reduce(0, { $0 + Int64($1.seen.count) }) { return }

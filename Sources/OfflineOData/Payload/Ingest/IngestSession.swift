@@ -59,6 +59,10 @@ final class IngestSession {
     let plans: [String: TablePlan]
     private var membershipInsert: Statement?
     private var plansWithPendingMemberships: [TablePlan] = []
+    /// Whether the defining request held any entity before this session wrote its first page; nil
+    /// before that. When it held none, a full refresh has nothing to remove: every membership it
+    /// has then is one this session wrote (``EntityRemoval/removeUnseenMemberships()``).
+    private(set) var heldEntitiesBefore: Bool?
     private var ownsTransaction = false
     private var failed = false
 
@@ -167,6 +171,10 @@ final class IngestSession {
         try checkUsable()
         var summary = page.summary
         do {
+            if heldEntitiesBefore == nil {
+                heldEntitiesBefore = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM ood_membership WHERE defining_request = ?1)",
+                                                      [.text(definingRequest.name)]) == 1
+            }
             var writer = EntityWriter(session: self)
             for index in page.entities.indices { try writer.write(page.entities[index], summary: &summary) }
             try flushMemberships()
