@@ -44,8 +44,8 @@ internal import CSQLite
 /// - An entity without its key properties takes its key from its id (`@odata.id`, `@id`,
 ///   `__metadata.uri`), as delta entries often have only that.
 ///
-/// Not thread-safe, with one exception: ``read(page:)`` touches only what the session never
-/// changes, so it may run on another thread while the session writes (one read at a time).
+/// Not thread-safe, with one exception: ``read(page:)`` and ``recycle(_:)`` touch only what the
+/// writing never does, so one other thread may run them (one at a time) while the session writes.
 final class IngestSession {
     let definingRequest: DefiningRequest
     let target: DefiningRequestTarget
@@ -152,8 +152,9 @@ final class IngestSession {
         return try write(page)
     }
 
-    /// Reads one page into the entities to write, without touching the store or changing the
-    /// session: safe on another thread while the session writes an earlier page.
+    /// Reads one page into the entities to write, without touching the store: it uses the
+    /// session's constant parts and the plans' spare buffers, which only the reading thread
+    /// touches, so it is safe on another thread while the session writes an earlier page.
     func read(page bytes: [UInt8]) throws(ODataError) -> ReadPage {
         var reader = JSONReader(bytes: bytes)
         var pageReader = PageReader(session: self)

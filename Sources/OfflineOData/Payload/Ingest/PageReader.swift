@@ -3,9 +3,10 @@
 /// single entity) and the page's links and count. Entities are never built as trees: each
 /// property value is read on its own.
 ///
-/// It touches no store and changes nothing of the session (only its constant parts: the target,
-/// the schema, the plans' layouts), so a download reads the next page on its fetch thread while
-/// the session writes this one (``IngestSession/read(page:)``).
+/// It touches no store and nothing the session's writing changes (it uses the target, the schema,
+/// the plans' layouts, and the plans' spare buffers, which belong to the reading thread), so a
+/// download reads the next page on its fetch thread while the session writes this one
+/// (``IngestSession/read(page:)``).
 struct PageReader {
     let session: IngestSession
     var summary = PageSummary()

@@ -28,8 +28,9 @@ extension PageSink where Page == [UInt8] {
 }
 
 /// The store's sink: each downloaded page is read into entities on the fetch thread
-/// (``IngestSession/read(page:)``, which changes nothing of the session) and written into the
-/// defining request's transaction on the download's thread.
+/// (``IngestSession/read(page:)``, which touches nothing the writing changes) and written into the
+/// defining request's transaction on the download's thread; written pages go back to the fetch
+/// thread, whose reader reuses their buffers (``IngestSession/recycle(_:)``).
 extension IngestSession: PageSink {
     var pageReader: @Sendable ([UInt8]) throws(ODataError) -> ReadPage {
         let reading = ReadingSession(session: self)
