@@ -95,8 +95,9 @@ pytest-sync: cmake-build backends-venv
 	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/sync
 
 # The store API's concurrency suites (stress beside downloads and uploads, open/close, callbacks,
-# the seed behaviours) built and run with the thread sanitizer: any report fails the run.
-TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests|GroupCommitTests
+# the seed behaviours) and the download's page fetcher (pages fetched and read on their own
+# thread) built and run with the thread sanitizer: any report fails the run.
+TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests|GroupCommitTests|DownloaderTests
 tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
