@@ -6,7 +6,7 @@ import Glibc
 /// One attribute of the current element, read without making a `String` until a value is asked for.
 struct XMLAttributeView {
     let attribute: RecordedAttribute
-    /// The value's bytes in the stream's arena (NUL-terminated).
+    /// The value's bytes in the recording (NUL-terminated).
     let valueBytes: UnsafePointer<UInt8>
     /// The document holding the DTD's entities, for expanding references.
     let document: xmlDocPtr?

@@ -48,32 +48,17 @@ enum RecordedEvent {
 /// document holding the DTD's entities (for expanding references in attribute values) live as
 /// long as the recorder.
 final class XMLRecorder {
-    private(set) var events: [RecordedEvent] = []
-    private(set) var elements: [RecordedElement] = []
-    private(set) var attributes: [RecordedAttribute] = []
-    let arena = ByteArena()
-    /// Set by `parse`; freed by `deinit`.
-    private(set) var context: xmlParserCtxtPtr?
-    /// Whether recording stopped for lack of memory.
-    private(set) var ranOutOfMemory = false
-
-    /// Elements started and not yet ended.
-    private var openElements: [Int] = []
-    /// Arena offset where the current run of text began, or -1 outside a run.
-    private var textRunStart = -1
-    private var textRunIsBlank = true
-    /// The last namespace URI classified (a dictionary address) and its kind.
-    private var recentNamespace: UnsafePointer<UInt8>?
-    private var recentNamespaceKind = XMLNamespaceKind.none
+    /// The recording, behind a `let` pointer: the callbacks reach it through the parser
+    /// context's `_private` and update it without any exclusivity or reference counting work.
+    private let state: UnsafeMutablePointer<XMLRecording>
 
     init() {
-        events.reserveCapacity(1024)
-        elements.reserveCapacity(512)
-        attributes.reserveCapacity(1024)
+        state = .allocate(capacity: 1)
+        state.initialize(to: XMLRecording())
     }
 
     deinit {
-        if let context {
+        if let context = state.pointee.context {
             if let document = context.pointee.myDoc {
                 context.pointee.myDoc = nil
                 xmlFreeDoc(document)
@@ -81,13 +66,35 @@ final class XMLRecorder {
             context.pointee._private = nil
             xmlFreeParserCtxt(context)
         }
+        state.pointee.release()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
+    var events: UnsafeBufferPointer<RecordedEvent> { state.pointee.events.buffer }
+    var elements: UnsafeBufferPointer<RecordedElement> { state.pointee.elements.buffer }
+    var attributes: UnsafeBufferPointer<RecordedAttribute> { state.pointee.attributes.buffer }
+
+    /// The NUL-terminated value or text at `offset` of the recording's bytes.
+    func bytes(at offset: Int) -> UnsafePointer<UInt8>? { state.pointee.bytes.pointer(at: offset) }
+
+    /// Whether recording stopped for lack of memory.
+    var ranOutOfMemory: Bool { state.pointee.ranOutOfMemory }
+
     /// The document libxml2 made for the DTD (entity declarations); it holds no elements.
-    var document: xmlDocPtr? { context?.pointee.myDoc }
+    var document: xmlDocPtr? { state.pointee.context?.pointee.myDoc }
 
     /// The parser's dictionary, which owns every recorded name.
-    var dictionary: xmlDictPtr? { context?.pointee.dict }
+    var dictionary: xmlDictPtr? { state.pointee.context?.pointee.dict }
+
+    /// Whether libxml2 found the document well-formed (errors themselves are captured elsewhere).
+    var isWellFormed: Bool { state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false }
+
+    /// libxml2's current line and column (for errors that carry no position).
+    var parserPosition: (line: Int, column: Int) {
+        guard let input = state.pointee.context?.pointee.input else { return (0, 0) }
+        return (Int(input.pointee.line), Int(input.pointee.col))
+    }
 
     /// Parses `base[0..<count]` (count in 1..<Int32.max) with `options`; false when the parser
     /// could not even be created. Errors go wherever the thread's libxml2 handlers send them.
@@ -97,15 +104,15 @@ final class XMLRecorder {
         // The default SAX2 handler stays for the prolog (document, DTD, entity declarations);
         // element content is recorded here instead of built into a tree.
         handler.startElementNs = { context, localName, prefix, uri, _, _, count, defaulted, attributes in
-            XMLRecorder.of(context)?.recordStart(localName, prefix, uri, attributes, count: Int(count) - Int(defaulted))
+            XMLRecording.of(context)?.pointee.recordStart(localName, prefix, uri, attributes, count: Int(count) - Int(defaulted))
         }
-        handler.endElementNs = { context, _, _, _ in XMLRecorder.of(context)?.recordEnd() }
-        handler.characters = { context, bytes, length in XMLRecorder.of(context)?.recordText(bytes, Int(length)) }
+        handler.endElementNs = { context, _, _, _ in XMLRecording.of(context)?.pointee.recordEnd() }
+        handler.characters = { context, bytes, length in XMLRecording.of(context)?.pointee.recordText(bytes, Int(length)) }
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = nil
-        handler.comment = { context, _ in XMLRecorder.of(context)?.endTextRun() }
-        handler.processingInstruction = { context, _, _ in XMLRecorder.of(context)?.endTextRun() }
-        handler.reference = { context, _ in XMLRecorder.of(context)?.endTextRun() }
+        handler.comment = { context, _ in XMLRecording.of(context)?.pointee.endTextRun() }
+        handler.processingInstruction = { context, _, _ in XMLRecording.of(context)?.pointee.endTextRun() }
+        handler.reference = { context, _ in XMLRecording.of(context)?.pointee.endTextRun() }
         handler.startElement = nil
         handler.endElement = nil
         handler.serror = nil
@@ -114,41 +121,59 @@ final class XMLRecorder {
         guard let context = xmlCreatePushParserCtxt(&handler, nil, head > 0 ? base : nil, Int32(head), nil) else {
             return false
         }
-        self.context = context
-        // The context passes itself to every callback; it finds the recorder through `_private`.
-        // libxml2 parses the replacement text of entity references with contexts of its own,
-        // whose callbacks `of` ignores, as `xmlTextReader` did not enter those references.
-        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        state.pointee.context = context
+        // The context passes itself to every callback, which finds the recording through
+        // `_private`. libxml2 parses the replacement text of entity references with contexts of
+        // its own, whose callbacks `of` ignores: `xmlTextReader` did not enter those references.
+        context.pointee._private = UnsafeMutableRawPointer(state)
         xmlCtxtUseOptions(context, options)
         xmlParseChunk(context, base + head, Int32(count - head), 1)
-        endTextRun()
+        state.pointee.endTextRun()
         return true
     }
+}
 
-    /// Whether libxml2 found the document well-formed (errors themselves are captured elsewhere).
-    var isWellFormed: Bool { context.map { $0.pointee.wellFormed != 0 } ?? false }
+/// The lists the SAX2 callbacks fill, and their state between callbacks.
+struct XMLRecording {
+    var context: xmlParserCtxtPtr?
+    var events = RawList<RecordedEvent>()
+    var elements = RawList<RecordedElement>()
+    var attributes = RawList<RecordedAttribute>()
+    /// Attribute values and texts, each NUL-terminated.
+    var bytes = RawList<UInt8>()
+    /// Elements started and not yet ended.
+    var openElements = RawList<Int>()
+    var ranOutOfMemory = false
+    /// Offset in `bytes` where the current run of text began, or -1 outside a run.
+    var textRunStart = -1
+    var textRunIsBlank = true
+    /// The last namespace URI classified (a dictionary address) and its kind.
+    var recentNamespace: UnsafePointer<UInt8>?
+    var recentNamespaceKind = XMLNamespaceKind.none
 
-    /// libxml2's current line and column (for errors that carry no position).
-    var parserPosition: (line: Int, column: Int) {
-        guard let input = context?.pointee.input else { return (0, 0) }
-        return (Int(input.pointee.line), Int(input.pointee.col))
+    mutating func release() {
+        events.release()
+        elements.release()
+        attributes.release()
+        bytes.release()
+        openElements.release()
     }
 
-    /// The recorder of the context a callback got, when that context is the recorder's own.
-    private static func of(_ context: UnsafeMutableRawPointer?) -> XMLRecorder? {
+    /// The recording of the context a callback got, when that context is the recording's own.
+    @inline(__always)
+    static func of(_ context: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<XMLRecording>? {
         guard let context else { return nil }
         let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
         guard let owner = parser.pointee._private else { return nil }
-        let recorder = Unmanaged<XMLRecorder>.fromOpaque(owner).takeUnretainedValue()
-        return recorder.context == parser ? recorder : nil
+        let recording = owner.assumingMemoryBound(to: XMLRecording.self)
+        return recording.pointee.context == parser ? recording : nil
     }
 
-    private func recordStart(_ localName: UnsafePointer<UInt8>?, _ prefix: UnsafePointer<UInt8>?, _ uri: UnsafePointer<UInt8>?,
-                             _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
+    mutating func recordStart(_ localName: UnsafePointer<UInt8>?, _ prefix: UnsafePointer<UInt8>?, _ uri: UnsafePointer<UInt8>?,
+                              _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
         endTextRun()
         guard !ranOutOfMemory else { return }
         let firstAttribute = attributes.count
-        var recorded = 0
         if let values, count > 0 {
             // Five pointers per attribute: local name, prefix, namespace URI, value, value end.
             for index in 0..<count {
@@ -156,44 +181,45 @@ final class XMLRecorder {
                 guard let value = fields[3], let valueEnd = fields[4] else { continue }
                 let length = value.distance(to: valueEnd)
                 guard length >= 0 else { continue }
-                let offset = arena.count
-                guard arena.append(value, count: length), arena.appendTerminator() else { return stop() }
+                let offset = bytes.count
+                guard bytes.append(value, count: length), bytes.append(0) else { return stop() }
                 // libxml2 copies a value it had to decode and ends it with a NUL; a value read
                 // straight from the input ends at its quote. Only a copy can hold references.
                 let hasReferences = valueEnd.pointee == 0 && length > 0 && memchr(value, 0x26, length) != nil
-                attributes.append(RecordedAttribute(localName: fields[0], prefix: fields[1], namespaceURI: fields[2],
-                                                    valueOffset: offset, valueLength: length, hasReferences: hasReferences))
-                recorded += 1
+                let attribute = RecordedAttribute(localName: fields[0], prefix: fields[1], namespaceURI: fields[2],
+                                                  valueOffset: offset, valueLength: length, hasReferences: hasReferences)
+                guard attributes.append(attribute) else { return stop() }
             }
         }
         let line = context.map { Int($0.pointee.input?.pointee.line ?? 0) } ?? 0
-        let element = elements.count
-        elements.append(RecordedElement(localName: localName, prefix: prefix, namespaceURI: uri,
-                                        namespaceKind: namespaceKind(of: uri), line: line,
-                                        firstAttribute: firstAttribute, attributeCount: recorded, endEvent: nil))
-        events.append(.start(element: element))
-        openElements.append(element)
+        let element = RecordedElement(localName: localName, prefix: prefix, namespaceURI: uri,
+                                      namespaceKind: namespaceKind(of: uri), line: line, firstAttribute: firstAttribute,
+                                      attributeCount: attributes.count - firstAttribute, endEvent: nil)
+        let index = elements.count
+        guard elements.append(element), events.append(.start(element: index)), openElements.append(index) else { return stop() }
     }
 
-    private func recordEnd() {
+    mutating func recordEnd() {
         endTextRun()
-        guard !ranOutOfMemory, let element = openElements.popLast() else { return }
+        guard !ranOutOfMemory, let index = openElements.removeLast() else { return }
         // Nothing but layout inside: an empty element, without an end event.
-        if case .start(element)? = events.last { return }
-        elements[element].endEvent = events.count
-        events.append(.end(element: element))
+        if case .start(index)? = events.last { return }
+        guard var element = elements.element(at: index) else { return }
+        element.endEvent = events.count
+        elements.replace(at: index, with: element)
+        guard events.append(.end(element: index)) else { return stop() }
     }
 
-    private func recordText(_ bytes: UnsafePointer<UInt8>?, _ length: Int) {
-        guard let bytes, length > 0, !ranOutOfMemory else { return }
+    mutating func recordText(_ text: UnsafePointer<UInt8>?, _ length: Int) {
+        guard let text, length > 0, !ranOutOfMemory else { return }
         if textRunStart < 0 {
-            textRunStart = arena.count
+            textRunStart = bytes.count
             textRunIsBlank = true
         }
-        guard arena.append(bytes, count: length) else { return stop() }
+        guard bytes.append(text, count: length) else { return stop() }
         if textRunIsBlank {
             for index in 0..<length {
-                let byte = bytes[index]
+                let byte = text[index]
                 if byte != 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D {
                     textRunIsBlank = false
                     break
@@ -204,31 +230,30 @@ final class XMLRecorder {
 
     /// Ends the current run of text: kept as a text event, or dropped when it is only white space
     /// (`xmlTextReader` reports such a node as white space, which the reader skipped).
-    private func endTextRun() {
+    mutating func endTextRun() {
         guard textRunStart >= 0 else { return }
         let start = textRunStart
         textRunStart = -1
         if textRunIsBlank || ranOutOfMemory {
-            arena.truncate(to: start)
+            bytes.truncate(to: start)
             return
         }
-        guard arena.appendTerminator() else { return stop() }
-        events.append(.text(offset: start))
+        guard bytes.append(0), events.append(.text(offset: start)) else { return stop() }
     }
 
     /// Stops the parse when the recording cannot grow.
-    private func stop() {
+    private mutating func stop() {
         ranOutOfMemory = true
         if let context { xmlStopParser(context) }
     }
 
     /// Elements come in long runs of one namespace, and every URI lives in the parser's dictionary
     /// for the whole parse: the last URI's kind is reused when the address is the same.
-    private func namespaceKind(of uri: UnsafePointer<UInt8>?) -> XMLNamespaceKind {
+    private mutating func namespaceKind(of uri: UnsafePointer<UInt8>?) -> XMLNamespaceKind {
         guard let uri else { return .none }
         if uri == recentNamespace { return recentNamespaceKind }
         let kind = XMLNamespaces.kind(of: uri)
-        if let dictionary, xmlDictOwns(dictionary, uri) == 1 {
+        if let dictionary = context?.pointee.dict, xmlDictOwns(dictionary, uri) == 1 {
             recentNamespace = uri
             recentNamespaceKind = kind
         }

@@ -28,20 +28,25 @@ final class XMLStream {
     let locator: SourceColumnLocator
     private let errorRouting: ThreadXMLErrorRouting
     private let recorder: XMLRecorder
-    private let events: [RecordedEvent]
-    private let elements: [RecordedElement]
-    private let attributes: [RecordedAttribute]
+    // Views of the recorder's lists, which stay put once the parse is over.
+    private let events: UnsafeBufferPointer<RecordedEvent>
+    private let elements: UnsafeBufferPointer<RecordedElement>
+    private let attributes: UnsafeBufferPointer<RecordedAttribute>
     private let document: xmlDocPtr?
     /// Element and attribute names classified by their dictionary address.
     private let names: DictionaryNameCache
+    /// Where the walk is, behind a `let` pointer so that reading it takes no exclusivity check.
+    private let cursor: UnsafeMutablePointer<Cursor>
 
-    /// Index of the current event in `events` (`events.count` once the document has ended).
-    private var position = -1
-    /// The element the current start or end event belongs to (the last one for a text).
-    private var element = 0
-    private var isAtStart = false
-    /// The current text's arena offset.
-    private var textOffset = 0
+    private struct Cursor {
+        /// Index of the current event in `events` (`events.count` once the document has ended).
+        var position = -1
+        /// The element the current start or end event belongs to (the last one for a text).
+        var element: RecordedElement?
+        var isAtStart = false
+        /// The current text's offset in the recorder's bytes.
+        var textOffset = 0
+    }
 
     /// The stream owns nothing of `bytes`; they must outlive it (the locator reads them for error columns).
     init(bytes: UnsafeRawBufferPointer) throws(ODataError) {
@@ -72,35 +77,43 @@ final class XMLStream {
         attributes = recorder.attributes
         document = recorder.document
         names = DictionaryNameCache(dictionary: recorder.dictionary)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: Cursor())
+    }
+
+    deinit {
+        cursor.deinitialize(count: 1)
+        cursor.deallocate()
     }
 
     /// Advances to the next element start, element end or text.
     func next() throws(ODataError) -> Event {
-        guard position + 1 < events.count else {
-            position = events.count
-            isAtStart = false
+        let position = cursor.pointee.position + 1
+        guard position >= 0, position < events.count else {
+            cursor.pointee.position = events.count
+            cursor.pointee.isAtStart = false
             return .endOfDocument
         }
-        position += 1
+        cursor.pointee.position = position
         switch events[position] {
         case .start(let started):
-            element = started
-            isAtStart = true
+            cursor.pointee.element = started < elements.count ? elements[started] : nil
+            cursor.pointee.isAtStart = true
             return .elementStart
         case .end(let ended):
-            element = ended
-            isAtStart = false
+            cursor.pointee.element = ended < elements.count ? elements[ended] : nil
+            cursor.pointee.isAtStart = false
             return .elementEnd
         case .text(let offset):
-            textOffset = offset
-            isAtStart = false
+            cursor.pointee.textOffset = offset
+            cursor.pointee.isAtStart = false
             return .text
         }
     }
 
-    private var current: RecordedElement? { elements.indices.contains(element) ? elements[element] : nil }
+    private var current: RecordedElement? { cursor.pointee.element }
 
-    var isEmptyElement: Bool { isAtStart && current?.endEvent == nil }
+    var isEmptyElement: Bool { cursor.pointee.isAtStart && current?.endEvent == nil }
 
     /// 1-based line of the current element's start tag (where libxml2 saw it end).
     var line: Int { current?.line ?? 0 }
@@ -131,7 +144,7 @@ final class XMLStream {
     }
 
     /// The bytes of the current text (NUL-terminated, valid as long as the stream).
-    var textPointer: UnsafePointer<UInt8>? { recorder.arena.pointer(at: textOffset) }
+    var textPointer: UnsafePointer<UInt8>? { recorder.bytes(at: cursor.pointee.textOffset) }
 
     /// The current text.
     var text: String {
@@ -141,12 +154,12 @@ final class XMLStream {
 
     /// Calls `body` for each attribute of the current element.
     func forEachAttribute(_ body: (XMLAttributeView) throws(ODataError) -> Void) throws(ODataError) {
-        guard isAtStart, let current else { return }
+        guard cursor.pointee.isAtStart, let current else { return }
         let end = current.firstAttribute + current.attributeCount
         guard current.firstAttribute >= 0, end <= attributes.count else { return }
         for index in current.firstAttribute..<end {
             let attribute = attributes[index]
-            guard let value = recorder.arena.pointer(at: attribute.valueOffset) else { continue }
+            guard let value = recorder.bytes(at: attribute.valueOffset) else { continue }
             try body(XMLAttributeView(attribute: attribute, value: value, document: document, names: names))
         }
     }
@@ -168,12 +181,12 @@ final class XMLStream {
 
     /// Consumes the current element and everything inside it: moves to its end.
     func skipElement() throws(ODataError) {
-        guard isAtStart, let end = current?.endEvent else { return }
-        guard end > position, end < events.count else {
+        guard cursor.pointee.isAtStart, let end = current?.endEvent else { return }
+        guard end > cursor.pointee.position, end < events.count else {
             throw ODataError(.metadata, "the document ends inside an element", line: line)
         }
-        position = end
-        isAtStart = false
+        cursor.pointee.position = end
+        cursor.pointee.isAtStart = false
     }
 
     /// An error at the current element (or one of its attributes), with line and column.
