@@ -27,7 +27,7 @@ struct XMLAttributeView {
 
     var name: String { attribute.localName.map { String(cString: $0) } ?? "" }
 
-    /// The value's bytes (NUL-terminated, valid as long as the stream) when it holds no entity
+    /// The value's bytes (NUL-terminated, valid until the next read) when it holds no entity
     /// reference, which is nearly every value; nil otherwise (then use ``value``).
     var singleText: UnsafePointer<UInt8>? { attribute.hasReferences ? nil : valueBytes }
 

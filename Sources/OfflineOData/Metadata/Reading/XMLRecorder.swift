@@ -13,12 +13,9 @@ struct RecordedElement {
     let line: Int
     let firstAttribute: Int
     let attributeCount: Int
-    /// Index of the element's end in the event list; nil when nothing but layout was inside it
-    /// (`<a/>`, `<a></a>`, `<a> </a>`), which then has no end event, like `xmlTextReader`'s empty elements.
-    var endEvent: Int?
 }
 
-/// An attribute as the SAX2 parse saw it; the value is in the arena, NUL-terminated.
+/// An attribute as the SAX2 parse saw it; the value is in the recorded bytes, NUL-terminated.
 struct RecordedAttribute {
     let localName: UnsafePointer<UInt8>?
     let prefix: UnsafePointer<UInt8>?
@@ -31,14 +28,21 @@ struct RecordedAttribute {
 }
 
 enum RecordedEvent {
+    /// An element with content; its end comes as an `end` event.
     case start(element: Int)
-    case end(element: Int)
-    /// A text node's bytes (NUL-terminated) at this arena offset.
+    /// An element with nothing but layout inside (`<a/>`, `<a></a>`, `<a> </a>`), which has no
+    /// end event, like `xmlTextReader`'s empty elements.
+    case empty(element: Int)
+    case end
+    /// A text node's bytes (NUL-terminated) at this offset of the recorded bytes.
     case text(offset: Int)
 }
 
-/// Parses a whole document with libxml2's SAX2 callbacks (no tree) and records what the CSDL
-/// reader needs into flat lists: element starts and ends, attributes, and text, in document order.
+/// Parses a document with libxml2's SAX2 callbacks (no tree), a chunk at a time, and records what
+/// the CSDL reader needs into flat lists: element starts and ends, attributes, and texts.
+///
+/// The reader asks for the next chunk once it has walked everything recorded, and the lists start
+/// over then, so they stay the size of a chunk's worth (and in the cache) whatever the document's size.
 ///
 /// The recording reproduces what `xmlTextReader` showed before: a text event is one text node of
 /// the tree libxml2 would have built (characters up to the next tag, comment, processing
@@ -48,57 +52,20 @@ enum RecordedEvent {
 /// document holding the DTD's entities (for expanding references in attribute values) live as
 /// long as the recorder.
 final class XMLRecorder {
+    /// Input bytes parsed per chunk.
+    private static let chunkSize = 1 << 16
+
     /// The recording, behind a `let` pointer: the callbacks reach it through the parser
     /// context's `_private` and update it without any exclusivity or reference counting work.
     private let state: UnsafeMutablePointer<XMLRecording>
+    private let input: UnsafePointer<CChar>
+    private let inputCount: Int
+    /// Bytes of the input handed to libxml2 so far, behind a `let` pointer like `state`.
+    private let inputOffset: UnsafeMutablePointer<Int>
 
-    init() {
-        state = .allocate(capacity: 1)
-        state.initialize(to: XMLRecording())
-    }
-
-    deinit {
-        if let context = state.pointee.context {
-            if let document = context.pointee.myDoc {
-                context.pointee.myDoc = nil
-                xmlFreeDoc(document)
-            }
-            context.pointee._private = nil
-            xmlFreeParserCtxt(context)
-        }
-        state.pointee.release()
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    var events: UnsafeBufferPointer<RecordedEvent> { state.pointee.events.buffer }
-    var elements: UnsafeBufferPointer<RecordedElement> { state.pointee.elements.buffer }
-    var attributes: UnsafeBufferPointer<RecordedAttribute> { state.pointee.attributes.buffer }
-
-    /// The NUL-terminated value or text at `offset` of the recording's bytes.
-    func bytes(at offset: Int) -> UnsafePointer<UInt8>? { state.pointee.bytes.pointer(at: offset) }
-
-    /// Whether recording stopped for lack of memory.
-    var ranOutOfMemory: Bool { state.pointee.ranOutOfMemory }
-
-    /// The document libxml2 made for the DTD (entity declarations); it holds no elements.
-    var document: xmlDocPtr? { state.pointee.context?.pointee.myDoc }
-
-    /// The parser's dictionary, which owns every recorded name.
-    var dictionary: xmlDictPtr? { state.pointee.context?.pointee.dict }
-
-    /// Whether libxml2 found the document well-formed (errors themselves are captured elsewhere).
-    var isWellFormed: Bool { state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false }
-
-    /// libxml2's current line and column (for errors that carry no position).
-    var parserPosition: (line: Int, column: Int) {
-        guard let input = state.pointee.context?.pointee.input else { return (0, 0) }
-        return (Int(input.pointee.line), Int(input.pointee.col))
-    }
-
-    /// Parses `base[0..<count]` (count in 1..<Int32.max) with `options`; false when the parser
-    /// could not even be created. Errors go wherever the thread's libxml2 handlers send them.
-    func parse(_ base: UnsafePointer<CChar>, count: Int, options: Int32) -> Bool {
+    /// Creates the parser for `input[0..<count]` (count in 1..<Int32.max, bytes that outlive the
+    /// recorder); nil when libxml2 cannot create one.
+    init?(input: UnsafePointer<CChar>, count: Int, options: Int32) {
         var handler = xmlSAXHandler()
         xmlSAXVersion(&handler, 2)
         // The default SAX2 handler stays for the prolog (document, DTD, entity declarations);
@@ -118,31 +85,90 @@ final class XMLRecorder {
         handler.serror = nil
         // Like `xmlReaderForMemory`: the first 4 bytes create the context (encoding detection).
         let head = count >= 4 ? 4 : 0
-        guard let context = xmlCreatePushParserCtxt(&handler, nil, head > 0 ? base : nil, Int32(head), nil) else {
-            return false
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, head > 0 ? input : nil, Int32(head), nil) else {
+            return nil
         }
-        state.pointee.context = context
+        xmlCtxtUseOptions(context, options)
+        self.input = input
+        inputCount = count
+        inputOffset = .allocate(capacity: 1)
+        inputOffset.initialize(to: head)
+        state = .allocate(capacity: 1)
+        state.initialize(to: XMLRecording(context: context))
         // The context passes itself to every callback, which finds the recording through
         // `_private`. libxml2 parses the replacement text of entity references with contexts of
         // its own, whose callbacks `of` ignores: `xmlTextReader` did not enter those references.
         context.pointee._private = UnsafeMutableRawPointer(state)
-        xmlCtxtUseOptions(context, options)
-        xmlParseChunk(context, base + head, Int32(count - head), 1)
-        state.pointee.endTextRun()
+    }
+
+    deinit {
+        if let context = state.pointee.context {
+            if let document = context.pointee.myDoc {
+                context.pointee.myDoc = nil
+                xmlFreeDoc(document)
+            }
+            context.pointee._private = nil
+            xmlFreeParserCtxt(context)
+        }
+        state.pointee.release()
+        state.deinitialize(count: 1)
+        state.deallocate()
+        inputOffset.deallocate()
+    }
+
+    /// Whether the whole input has been parsed.
+    var isFinished: Bool { inputOffset.pointee >= inputCount }
+
+    /// Parses the next chunk of the input (the last one ends the document); false when the whole
+    /// input was parsed already or recording ran out of memory. New events are appended.
+    func parseNextChunk() -> Bool {
+        let offset = inputOffset.pointee
+        guard offset < inputCount, !state.pointee.ranOutOfMemory, let context = state.pointee.context else { return false }
+        let length = min(XMLRecorder.chunkSize, inputCount - offset)
+        inputOffset.pointee = offset + length
+        let isLast = inputOffset.pointee >= inputCount
+        xmlParseChunk(context, input + offset, Int32(length), isLast ? 1 : 0)
+        if isLast { state.pointee.endTextRun() }
         return true
+    }
+
+    /// Forgets everything recorded so far (all of it walked); a run of text still open is kept.
+    func startOver() { state.pointee.startOver() }
+
+    var events: UnsafeBufferPointer<RecordedEvent> { state.pointee.events.buffer }
+    var elements: UnsafeBufferPointer<RecordedElement> { state.pointee.elements.buffer }
+    var attributes: UnsafeBufferPointer<RecordedAttribute> { state.pointee.attributes.buffer }
+
+    /// The NUL-terminated value or text at `offset` of the recorded bytes (valid until the next chunk).
+    func bytes(at offset: Int) -> UnsafePointer<UInt8>? { state.pointee.bytes.pointer(at: offset) }
+
+    /// Whether recording stopped for lack of memory.
+    var ranOutOfMemory: Bool { state.pointee.ranOutOfMemory }
+
+    /// The document libxml2 made for the DTD (entity declarations); it holds no elements.
+    var document: xmlDocPtr? { state.pointee.context?.pointee.myDoc }
+
+    /// The parser's dictionary, which owns every recorded name.
+    var dictionary: xmlDictPtr? { state.pointee.context?.pointee.dict }
+
+    /// Whether libxml2 has found the document well-formed so far (errors themselves are captured elsewhere).
+    var isWellFormed: Bool { state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false }
+
+    /// libxml2's current line and column (for errors that carry no position).
+    var parserPosition: (line: Int, column: Int) {
+        guard let input = state.pointee.context?.pointee.input else { return (0, 0) }
+        return (Int(input.pointee.line), Int(input.pointee.col))
     }
 }
 
 /// The lists the SAX2 callbacks fill, and their state between callbacks.
 struct XMLRecording {
-    var context: xmlParserCtxtPtr?
+    let context: xmlParserCtxtPtr?
     var events = RawList<RecordedEvent>()
     var elements = RawList<RecordedElement>()
     var attributes = RawList<RecordedAttribute>()
     /// Attribute values and texts, each NUL-terminated.
     var bytes = RawList<UInt8>()
-    /// Elements started and not yet ended.
-    var openElements = RawList<Int>()
     var ranOutOfMemory = false
     /// Offset in `bytes` where the current run of text began, or -1 outside a run.
     var textRunStart = -1
@@ -151,12 +177,30 @@ struct XMLRecording {
     var recentNamespace: UnsafePointer<UInt8>?
     var recentNamespaceKind = XMLNamespaceKind.none
 
+    init(context: xmlParserCtxtPtr?) {
+        self.context = context
+    }
+
     mutating func release() {
         events.release()
         elements.release()
         attributes.release()
         bytes.release()
-        openElements.release()
+    }
+
+    mutating func startOver() {
+        events.truncate(to: 0)
+        elements.truncate(to: 0)
+        attributes.truncate(to: 0)
+        guard textRunStart > 0, let base = bytes.base else {
+            if textRunStart < 0 { bytes.truncate(to: 0) }
+            return
+        }
+        // Move the open run of text to the front.
+        let length = bytes.count - textRunStart
+        memmove(base, base + textRunStart, length)
+        bytes.truncate(to: length)
+        textRunStart = 0
     }
 
     /// The recording of the context a callback got, when that context is the recording's own.
@@ -194,20 +238,20 @@ struct XMLRecording {
         let line = context.map { Int($0.pointee.input?.pointee.line ?? 0) } ?? 0
         let element = RecordedElement(localName: localName, prefix: prefix, namespaceURI: uri,
                                       namespaceKind: namespaceKind(of: uri), line: line, firstAttribute: firstAttribute,
-                                      attributeCount: attributes.count - firstAttribute, endEvent: nil)
+                                      attributeCount: attributes.count - firstAttribute)
         let index = elements.count
-        guard elements.append(element), events.append(.start(element: index)), openElements.append(index) else { return stop() }
+        guard elements.append(element), events.append(.start(element: index)) else { return stop() }
     }
 
     mutating func recordEnd() {
         endTextRun()
-        guard !ranOutOfMemory, let index = openElements.removeLast() else { return }
-        // Nothing but layout inside: an empty element, without an end event.
-        if case .start(index)? = events.last { return }
-        guard var element = elements.element(at: index) else { return }
-        element.endEvent = events.count
-        elements.replace(at: index, with: element)
-        guard events.append(.end(element: index)) else { return stop() }
+        guard !ranOutOfMemory else { return }
+        // The last event is a start only when it is this element's and nothing but layout followed.
+        if case .start(let index)? = events.last {
+            events.replace(at: events.count - 1, with: .empty(element: index))
+            return
+        }
+        guard events.append(.end) else { return stop() }
     }
 
     mutating func recordText(_ text: UnsafePointer<UInt8>?, _ length: Int) {

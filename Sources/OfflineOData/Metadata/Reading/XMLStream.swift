@@ -6,16 +6,17 @@ import Glibc
 /// A `$metadata` document as a stream of element starts, element ends and texts, for the CSDL
 /// reader's recursive descent.
 ///
-/// The document is parsed whole, once, by libxml2's SAX2 callbacks into flat lists
-/// (``XMLRecorder``); the stream then walks those lists. That costs libxml2 about half of what its
-/// `xmlTextReader` took (no tree is built and freed), and skipping an element is a jump.
+/// libxml2's SAX2 callbacks record the document a chunk at a time into flat lists
+/// (``XMLRecorder``), and the stream walks those lists, asking for the next chunk when it has
+/// walked them all. That costs libxml2 about half of what its `xmlTextReader` took (no tree is
+/// built and freed), and the lists stay small.
 ///
 /// Safety settings, all on every read: `XML_PARSE_NONET` (no network, ever), `NOERROR` and
 /// `NOWARNING`, no entity substitution and no DTD loading. libxml2 prints nothing to the host's
 /// stderr: for the lifetime of the stream every error libxml2 raises on the calling thread goes to
 /// a capture (``ThreadXMLErrorRouting``), and the thread's previous handlers are restored
-/// afterwards. No process-wide handler is installed. A document libxml2 finds malformed is
-/// rejected before any of it is read, with libxml2's message, line and column.
+/// afterwards. No process-wide handler is installed. A chunk in which libxml2 finds the document
+/// malformed stops the read with libxml2's message, line and column.
 final class XMLStream {
     enum Event {
         case elementStart
@@ -28,27 +29,27 @@ final class XMLStream {
     let locator: SourceColumnLocator
     private let errorRouting: ThreadXMLErrorRouting
     private let recorder: XMLRecorder
-    // Views of the recorder's lists, which stay put once the parse is over.
-    private let events: UnsafeBufferPointer<RecordedEvent>
-    private let elements: UnsafeBufferPointer<RecordedElement>
-    private let attributes: UnsafeBufferPointer<RecordedAttribute>
-    private let document: xmlDocPtr?
     /// Element and attribute names classified by their dictionary address.
     private let names: DictionaryNameCache
     /// Where the walk is, behind a `let` pointer so that reading it takes no exclusivity check.
     private let cursor: UnsafeMutablePointer<Cursor>
 
     private struct Cursor {
-        /// Index of the current event in `events` (`events.count` once the document has ended).
+        /// Index of the current event in the recorder's events.
         var position = -1
-        /// The element the current start or end event belongs to (the last one for a text).
+        /// The current element (the one a start, an empty element or an end belongs to).
         var element: RecordedElement?
         var isAtStart = false
+        var isEmpty = false
         /// The current text's offset in the recorder's bytes.
         var textOffset = 0
+        /// Elements started and not ended, outermost first (their events may be gone).
+        var open = RawList<RecordedElement>()
+        /// Set once the document has ended (or a read failed); `next` reports the end from then on.
+        var isDone = false
     }
 
-    /// The stream owns nothing of `bytes`; they must outlive it (the locator reads them for error columns).
+    /// The stream owns nothing of `bytes`; they must outlive it (the parser and the locator read them).
     init(bytes: UnsafeRawBufferPointer) throws(ODataError) {
         _ = libxml2Initialization
         locator = SourceColumnLocator(bytes: bytes)
@@ -57,63 +58,109 @@ final class XMLStream {
             throw ODataError(.metadata, "the $metadata document is too large (\(bytes.count) bytes)")
         }
         errorRouting = ThreadXMLErrorRouting()
-        recorder = XMLRecorder()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
-        guard recorder.parse(base.assumingMemoryBound(to: CChar.self), count: bytes.count, options: options) else {
+        guard let recorder = XMLRecorder(input: base.assumingMemoryBound(to: CChar.self), count: bytes.count, options: options) else {
             throw ODataError(.metadata, "libxml2 could not create a parser")
         }
-        if recorder.ranOutOfMemory {
-            throw ODataError(.metadata, "the $metadata document is too large to read (out of memory)")
-        }
-        if let captured = errorRouting.capture.first {
-            throw XMLStream.wellFormednessError(captured, parserPosition: recorder.parserPosition)
-        }
-        guard recorder.isWellFormed else {
-            throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
-        }
-        events = recorder.events
-        elements = recorder.elements
-        attributes = recorder.attributes
-        document = recorder.document
+        self.recorder = recorder
         names = DictionaryNameCache(dictionary: recorder.dictionary)
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: Cursor())
     }
 
     deinit {
+        cursor.pointee.open.release()
         cursor.deinitialize(count: 1)
         cursor.deallocate()
     }
 
     /// Advances to the next element start, element end or text.
     func next() throws(ODataError) -> Event {
-        let position = cursor.pointee.position + 1
-        guard position >= 0, position < events.count else {
-            cursor.pointee.position = events.count
-            cursor.pointee.isAtStart = false
-            return .endOfDocument
+        if cursor.pointee.isDone { return .endOfDocument }
+        // The current element is over once the walk moves on from an empty element or an end.
+        if !cursor.pointee.isAtStart || cursor.pointee.isEmpty { cursor.pointee.element = nil }
+        if cursor.pointee.isAtStart && !cursor.pointee.isEmpty, let element = cursor.pointee.element {
+            guard cursor.pointee.open.append(element) else { throw outOfMemory() }
+        }
+        cursor.pointee.isAtStart = false
+        var position = cursor.pointee.position + 1
+        if position >= recorder.events.count {
+            recorder.startOver()
+            position = 0
+            while recorder.events.count == 0 {
+                guard try parseNextChunk() else {
+                    cursor.pointee.isDone = true
+                    return .endOfDocument
+                }
+            }
+        }
+        // Whether a start is an empty element shows when its end is recorded: read ahead.
+        if case .start? = eventAt(position) {
+            while position + 1 >= recorder.events.count, try parseNextChunk() {}
         }
         cursor.pointee.position = position
-        switch events[position] {
-        case .start(let started):
-            cursor.pointee.element = started < elements.count ? elements[started] : nil
+        switch eventAt(position) {
+        case .start(let index)?, .empty(let index)?:
+            guard let element = elementAt(index) else { return try endOfRecording() }
+            cursor.pointee.element = element
             cursor.pointee.isAtStart = true
+            if case .empty? = eventAt(position) { cursor.pointee.isEmpty = true } else { cursor.pointee.isEmpty = false }
             return .elementStart
-        case .end(let ended):
-            cursor.pointee.element = ended < elements.count ? elements[ended] : nil
-            cursor.pointee.isAtStart = false
+        case .end?:
+            guard let element = cursor.pointee.open.removeLast() else { return try endOfRecording() }
+            cursor.pointee.element = element
             return .elementEnd
-        case .text(let offset):
+        case .text(let offset)?:
             cursor.pointee.textOffset = offset
-            cursor.pointee.isAtStart = false
             return .text
+        case nil:
+            return try endOfRecording()
         }
+    }
+
+    /// Parses the next chunk; false when there is none. Throws what libxml2 found wrong in it.
+    private func parseNextChunk() throws(ODataError) -> Bool {
+        guard recorder.parseNextChunk() else {
+            if recorder.ranOutOfMemory { throw outOfMemory() }
+            return false
+        }
+        if recorder.ranOutOfMemory { throw outOfMemory() }
+        if let captured = errorRouting.capture.first {
+            cursor.pointee.isDone = true
+            throw XMLStream.wellFormednessError(captured, parserPosition: recorder.parserPosition)
+        }
+        if recorder.isFinished && !recorder.isWellFormed {
+            cursor.pointee.isDone = true
+            throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+        }
+        return true
+    }
+
+    /// A recording that does not add up (which libxml2's checks rule out) ends the read.
+    private func endOfRecording() throws(ODataError) -> Event {
+        cursor.pointee.isDone = true
+        throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+    }
+
+    private func outOfMemory() -> ODataError {
+        cursor.pointee.isDone = true
+        return ODataError(.metadata, "the $metadata document is too large to read (out of memory)")
+    }
+
+    private func eventAt(_ index: Int) -> RecordedEvent? {
+        let events = recorder.events
+        return index >= 0 && index < events.count ? events[index] : nil
+    }
+
+    private func elementAt(_ index: Int) -> RecordedElement? {
+        let elements = recorder.elements
+        return index >= 0 && index < elements.count ? elements[index] : nil
     }
 
     private var current: RecordedElement? { cursor.pointee.element }
 
-    var isEmptyElement: Bool { cursor.pointee.isAtStart && current?.endEvent == nil }
+    var isEmptyElement: Bool { cursor.pointee.isAtStart && cursor.pointee.isEmpty }
 
     /// 1-based line of the current element's start tag (where libxml2 saw it end).
     var line: Int { current?.line ?? 0 }
@@ -143,7 +190,7 @@ final class XMLStream {
         return local
     }
 
-    /// The bytes of the current text (NUL-terminated, valid as long as the stream).
+    /// The bytes of the current text (NUL-terminated, valid until the next read).
     var textPointer: UnsafePointer<UInt8>? { recorder.bytes(at: cursor.pointee.textOffset) }
 
     /// The current text.
@@ -155,12 +202,13 @@ final class XMLStream {
     /// Calls `body` for each attribute of the current element.
     func forEachAttribute(_ body: (XMLAttributeView) throws(ODataError) -> Void) throws(ODataError) {
         guard cursor.pointee.isAtStart, let current else { return }
+        let attributes = recorder.attributes
         let end = current.firstAttribute + current.attributeCount
         guard current.firstAttribute >= 0, end <= attributes.count else { return }
         for index in current.firstAttribute..<end {
             let attribute = attributes[index]
             guard let value = recorder.bytes(at: attribute.valueOffset) else { continue }
-            try body(XMLAttributeView(attribute: attribute, value: value, document: document, names: names))
+            try body(XMLAttributeView(attribute: attribute, value: value, document: recorder.document, names: names))
         }
     }
 
@@ -179,14 +227,18 @@ final class XMLStream {
         }
     }
 
-    /// Consumes the current element and everything inside it: moves to its end.
+    /// Consumes the current element and everything inside it.
     func skipElement() throws(ODataError) {
-        guard cursor.pointee.isAtStart, let end = current?.endEvent else { return }
-        guard end > cursor.pointee.position, end < events.count else {
-            throw ODataError(.metadata, "the document ends inside an element", line: line)
+        if !cursor.pointee.isAtStart || cursor.pointee.isEmpty { return }
+        var depth = 1
+        while depth > 0 {
+            switch try next() {
+            case .elementStart where !cursor.pointee.isEmpty: depth += 1
+            case .elementEnd: depth -= 1
+            case .endOfDocument: throw ODataError(.metadata, "the document ends inside an element", line: line)
+            default: continue
+            }
         }
-        cursor.pointee.position = end
-        cursor.pointee.isAtStart = false
     }
 
     /// An error at the current element (or one of its attributes), with line and column.
