@@ -11,7 +11,7 @@ struct CSDLDocument {
 }
 
 /// Reads an EDMX document (EDMX 1.0 with DataServiceVersion 1.0–3.0, or EDMX 4.0/4.01) from an
-/// ``XMLStream`` into model parts, in one streaming pass.
+/// ``XMLStream`` into model parts, in one pass.
 ///
 /// The reader is strict about structure it models (a required attribute missing, a facet that is
 /// not a number, two keys) and lenient about everything else: elements of foreign namespaces
@@ -44,7 +44,7 @@ final class CSDLReader {
         }
         let rootKind = stream.namespaceKind
         guard stream.elementName == .edmx, rootKind == .edmxV1 || rootKind == .edmxV4 else {
-            let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
+            let namespace = stream.namespaceURI ?? "no namespace"
             throw stream.error("the root element is <\(stream.qualifiedTagName)> (\(namespace)), not edmx:Edmx of an EDMX namespace")
         }
         var edmxVersion = ""
@@ -74,7 +74,7 @@ final class CSDLReader {
                     if isSchema && stream.namespaceKind == .csdl {
                         schemas.append(try readSchema())
                     } else if isSchema {
-                        let namespace = stream.node?.pointee.ns?.pointee.href.map { String(cString: $0) } ?? "no namespace"
+                        let namespace = stream.namespaceURI ?? "no namespace"
                         throw stream.error("<\(stream.qualifiedTagName)> is in namespace '\(namespace)', which is not a CSDL namespace")
                     } else {
                         try stream.skipElement()

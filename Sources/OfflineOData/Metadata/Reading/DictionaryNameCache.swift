@@ -2,10 +2,10 @@ internal import CLibXML2
 
 /// Element and attribute names classified once per distinct name and read, by pointer.
 ///
-/// libxml2's reader keeps element and attribute names in its dictionary: every `Property` element
-/// of a document points at the same bytes, which live as long as the reader. So a name's kind is
+/// libxml2's parser keeps element and attribute names in its dictionary: every `Property` element
+/// of a document points at the same bytes, which live as long as the parser context. So a kind is
 /// looked up in the ``ByteNameTable`` (length, sampled bytes, `memcmp`) the first time and found
-/// by its address afterwards. Only addresses the document's dictionary owns are remembered
+/// by its address afterwards. Only addresses the parser's dictionary owns are remembered
 /// (`xmlDictOwns`); any other name is looked up by its bytes every time, as before.
 final class DictionaryNameCache {
     private static let capacity = 256
@@ -15,8 +15,11 @@ final class DictionaryNameCache {
     private let elements = UnsafeMutablePointer<CSDLElement?>.allocate(capacity: DictionaryNameCache.capacity)
     private let attributes = UnsafeMutablePointer<CSDLAttribute?>.allocate(capacity: DictionaryNameCache.capacity)
     private let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    /// The parser's dictionary; it must outlive the cache.
+    private let dictionary: xmlDictPtr?
 
-    init() {
+    init(dictionary: xmlDictPtr?) {
+        self.dictionary = dictionary
         addresses.initialize(repeating: 0, count: DictionaryNameCache.capacity)
         elements.initialize(repeating: nil, count: DictionaryNameCache.capacity)
         attributes.initialize(repeating: nil, count: DictionaryNameCache.capacity)
@@ -30,10 +33,10 @@ final class DictionaryNameCache {
         count.deallocate()
     }
 
-    /// The element kind of a node's local name (nil when the name is no CSDL element name).
-    func element(_ name: UnsafePointer<UInt8>?, of node: xmlNodePtr) -> CSDLElement? {
+    /// The element kind of an element's local name (nil when the name is no CSDL element name).
+    func element(_ name: UnsafePointer<UInt8>?) -> CSDLElement? {
         guard let name else { return nil }
-        if let slot = slot(of: name, document: node.pointee.doc) {
+        if let slot = slot(of: name) {
             if let known = elements[slot] { return known }
             let found = CSDLElement.table.value(for: name) ?? .other
             elements[slot] = found
@@ -43,9 +46,9 @@ final class DictionaryNameCache {
     }
 
     /// The attribute kind of an attribute's local name (nil when the name is no CSDL attribute name).
-    func attribute(_ name: UnsafePointer<UInt8>?, document: xmlDocPtr?) -> CSDLAttribute? {
+    func attribute(_ name: UnsafePointer<UInt8>?) -> CSDLAttribute? {
         guard let name else { return nil }
-        if let slot = slot(of: name, document: document) {
+        if let slot = slot(of: name) {
             if let known = attributes[slot] { return known }
             let found = CSDLAttribute.table.value(for: name) ?? .other
             attributes[slot] = found
@@ -57,7 +60,7 @@ final class DictionaryNameCache {
     /// The slot remembering `name`'s address (taken now if free), or nil when the address is not
     /// the dictionary's or the table is half full. Every slot is masked to `capacity - 1`, so the
     /// buffers are indexed in bounds by construction.
-    private func slot(of name: UnsafePointer<UInt8>, document: xmlDocPtr?) -> Int? {
+    private func slot(of name: UnsafePointer<UInt8>) -> Int? {
         let address = UInt(bitPattern: name)
         let mask = DictionaryNameCache.capacity - 1
         // Dictionary strings are at least byte aligned; mixing the high bits spreads them.
@@ -66,7 +69,7 @@ final class DictionaryNameCache {
             if addresses[slot] == address { return slot }
             slot = (slot + 1) & mask
         }
-        guard count.pointee < DictionaryNameCache.capacity / 2, let dictionary = document?.pointee.dict,
+        guard count.pointee < DictionaryNameCache.capacity / 2, let dictionary,
               xmlDictOwns(dictionary, name) == 1 else { return nil }
         addresses[slot] = address
         count.pointee += 1

@@ -5,8 +5,8 @@
 /// let agency = model.entityType(ofEntitySet: "TravelagencyCollection")
 /// ```
 ///
-/// The document is read in one streaming pass over the bytes (libxml2's `xmlTextReader`, network
-/// access off, nothing printed), then checked as a whole: a document is either accepted with
+/// The document is read in one pass over the bytes (libxml2's SAX2 parser, network access off,
+/// nothing printed), then checked as a whole: a document is either accepted with
 /// every reference resolved, or rejected with one ``ODataError`` of code `.metadata` that names
 /// the line, the column and the fault. It is never half accepted.
 public enum MetadataReader {

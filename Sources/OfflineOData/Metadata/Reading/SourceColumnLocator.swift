@@ -4,7 +4,7 @@ import Glibc
 
 /// Finds the column of an element (or of one of its attributes) on a known line of the document.
 ///
-/// libxml2's reader knows each node's line but not its column, and the parser's own position runs
+/// libxml2 gives each element's line but not its column, and the parser's own position runs
 /// ahead of the node being read. Errors are rare, so the column is found afterwards by looking at
 /// the bytes of that line: the start tag `<[prefix:]Name`, then the attribute `Name=` inside it.
 struct SourceColumnLocator {

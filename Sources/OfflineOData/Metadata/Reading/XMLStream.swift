@@ -3,17 +3,20 @@ internal import CLibXML2
 import Glibc
 #endif
 
-/// libxml2's streaming reader (`xmlTextReader`) over bytes in memory, reduced to what the CSDL
-/// reader needs: element starts and ends, attributes read straight from the node, text.
+/// A `$metadata` document as a stream of element starts, element ends and texts, for the CSDL
+/// reader's recursive descent.
+///
+/// libxml2's SAX2 callbacks record the document a chunk at a time into flat lists
+/// (``XMLRecorder``), and the stream walks those lists, asking for the next chunk when it has
+/// walked them all. That costs libxml2 about half of what its `xmlTextReader` took (no tree is
+/// built and freed), and the lists stay small.
 ///
 /// Safety settings, all on every read: `XML_PARSE_NONET` (no network, ever), `NOERROR` and
-/// `NOWARNING` (libxml2 prints nothing to the host's stderr), no entity substitution and no DTD
-/// loading. Parser errors go to a structured handler installed on this reader only. Errors that
-/// libxml2 raises without a parser context (encoding conversion, "I/O error : encoder error")
-/// would go to its default handler, which prints; for the lifetime of the stream the calling
-/// thread's structured handler (libxml2 keeps it per thread) captures them too, the thread's
-/// generic handler drops the few that only go there, and both previous handlers are restored
-/// afterwards. No process-wide handler is installed.
+/// `NOWARNING`, no entity substitution and no DTD loading. libxml2 prints nothing to the host's
+/// stderr: for the lifetime of the stream every error libxml2 raises on the calling thread goes to
+/// a capture (``ThreadXMLErrorRouting``), and the thread's previous handlers are restored
+/// afterwards. No process-wide handler is installed. A chunk in which libxml2 finds the document
+/// malformed stops the read with libxml2's message, line and column.
 final class XMLStream {
     enum Event {
         case elementStart
@@ -22,25 +25,31 @@ final class XMLStream {
         case endOfDocument
     }
 
-    private let reader: OpaquePointer
-    private let errors: ErrorCapture
-    private let errorsReference: Unmanaged<ErrorCapture>
-    /// The calling thread's structured error handler before this stream, restored by `deinit`.
-    private let previousThreadHandler: xmlStructuredErrorFunc?
-    private let previousThreadContext: UnsafeMutableRawPointer?
-    /// The calling thread's generic error handler before this stream (see `cxml_silence_generic_errors`).
-    private let previousGenericErrors: cxml_generic_error_state
     /// Turns a line (and what to look for on it) into a column, for error messages.
     let locator: SourceColumnLocator
+    private let errorRouting: ThreadXMLErrorRouting
+    private let recorder: XMLRecorder
     /// Element and attribute names classified by their dictionary address.
-    private let names = DictionaryNameCache()
-    /// The last element namespace URI classified (a copy; nil before the first) and its kind,
-    /// behind `let` pointers so that reading them takes no exclusivity check.
-    /// Allocated once nothing in `init` can throw any more (a throwing `init` runs no `deinit`).
-    private let recentNamespace: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-    private let recentNamespaceKind: UnsafeMutablePointer<XMLNamespaceKind>
+    private let names: DictionaryNameCache
+    /// Where the walk is, behind a `let` pointer so that reading it takes no exclusivity check.
+    private let cursor: UnsafeMutablePointer<Cursor>
 
-    /// The reader owns nothing of `bytes`; they must outlive the stream.
+    private struct Cursor {
+        /// Index of the current event in the recorder's events.
+        var position = -1
+        /// The current element (the one a start, an empty element or an end belongs to).
+        var element: RecordedElement?
+        var isAtStart = false
+        var isEmpty = false
+        /// The current text's offset in the recorder's bytes.
+        var textOffset = 0
+        /// Elements started and not ended, outermost first (their events may be gone).
+        var open = RawList<RecordedElement>()
+        /// Set once the document has ended (or a read failed); `next` reports the end from then on.
+        var isDone = false
+    }
+
+    /// The stream owns nothing of `bytes`; they must outlive it (the parser and the locator read them).
     init(bytes: UnsafeRawBufferPointer) throws(ODataError) {
         _ = libxml2Initialization
         locator = SourceColumnLocator(bytes: bytes)
@@ -48,98 +57,125 @@ final class XMLStream {
         guard bytes.count < Int(Int32.max), let base = bytes.baseAddress else {
             throw ODataError(.metadata, "the $metadata document is too large (\(bytes.count) bytes)")
         }
+        errorRouting = ThreadXMLErrorRouting()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
-        guard let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options) else {
-            throw ODataError(.metadata, "libxml2 could not create a reader")
+        guard let recorder = XMLRecorder(input: base.assumingMemoryBound(to: CChar.self), count: bytes.count, options: options) else {
+            throw ODataError(.metadata, "libxml2 could not create a parser")
         }
-        self.reader = reader
-        recentNamespace = .allocate(capacity: 1)
-        recentNamespace.initialize(to: nil)
-        recentNamespaceKind = .allocate(capacity: 1)
-        recentNamespaceKind.initialize(to: .none)
-        errors = ErrorCapture()
-        errorsReference = Unmanaged.passRetained(errors)
-        let capture: xmlStructuredErrorFunc = { context, error in
-            guard let context, let error else { return }
-            Unmanaged<ErrorCapture>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-        }
-        xmlTextReaderSetStructuredErrorHandler(reader, capture, errorsReference.toOpaque())
-        previousThreadHandler = __xmlStructuredError()?.pointee
-        previousThreadContext = __xmlStructuredErrorContext()?.pointee
-        xmlSetStructuredErrorFunc(errorsReference.toOpaque(), capture)
-        previousGenericErrors = cxml_silence_generic_errors()
+        self.recorder = recorder
+        names = DictionaryNameCache(dictionary: recorder.dictionary)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: Cursor())
     }
 
     deinit {
-        recentNamespace.pointee.map { free($0) }
-        recentNamespace.deallocate()
-        recentNamespaceKind.deallocate()
-        xmlFreeTextReader(reader)
-        xmlSetStructuredErrorFunc(previousThreadContext, previousThreadHandler)
-        cxml_restore_generic_errors(previousGenericErrors)
-        errorsReference.release()
+        cursor.pointee.open.release()
+        cursor.deinitialize(count: 1)
+        cursor.deallocate()
     }
 
-    /// Advances to the next element start, element end or text; skips comments, whitespace, PIs.
+    /// Advances to the next element start, element end or text.
     func next() throws(ODataError) -> Event {
-        while true {
-            let status = xmlTextReaderRead(reader)
-            if status == 1 {
-                switch xmlTextReaderNodeType(reader) {
-                case 1: return .elementStart
-                case 15: return .elementEnd
-                case 3, 4: return .text
-                default: continue
+        if cursor.pointee.isDone { return .endOfDocument }
+        // The current element is over once the walk moves on from an empty element or an end.
+        if !cursor.pointee.isAtStart || cursor.pointee.isEmpty { cursor.pointee.element = nil }
+        if cursor.pointee.isAtStart && !cursor.pointee.isEmpty, let element = cursor.pointee.element {
+            guard cursor.pointee.open.append(element) else { throw outOfMemory() }
+        }
+        cursor.pointee.isAtStart = false
+        var position = cursor.pointee.position + 1
+        if position >= recorder.events.count {
+            recorder.startOver()
+            position = 0
+            while recorder.events.count == 0 {
+                guard try parseNextChunk() else {
+                    cursor.pointee.isDone = true
+                    return .endOfDocument
                 }
             }
-            if status == 0 {
-                if let error = errors.first { throw xmlError(error) }
-                return .endOfDocument
-            }
-            throw xmlError(errors.first)
+        }
+        // Whether a start is an empty element shows when its end is recorded: read ahead.
+        if case .start? = eventAt(position) {
+            while position + 1 >= recorder.events.count, try parseNextChunk() {}
+        }
+        cursor.pointee.position = position
+        switch eventAt(position) {
+        case .start(let index)?, .empty(let index)?:
+            guard let element = elementAt(index) else { return try endOfRecording() }
+            cursor.pointee.element = element
+            cursor.pointee.isAtStart = true
+            if case .empty? = eventAt(position) { cursor.pointee.isEmpty = true } else { cursor.pointee.isEmpty = false }
+            return .elementStart
+        case .end?:
+            guard let element = cursor.pointee.open.removeLast() else { return try endOfRecording() }
+            cursor.pointee.element = element
+            return .elementEnd
+        case .text(let offset)?:
+            cursor.pointee.textOffset = offset
+            return .text
+        case nil:
+            return try endOfRecording()
         }
     }
 
-    /// The current node (an element after `.elementStart`).
-    var node: xmlNodePtr? { xmlTextReaderCurrentNode(reader) }
-
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
-
-    var depth: Int32 { xmlTextReaderDepth(reader) }
-
-    /// 1-based line of the current node's start tag.
-    var line: Int {
-        guard let node else { return 0 }
-        return xmlGetLineNo(node)
+    /// Parses the next chunk; false when there is none. Throws what libxml2 found wrong in it.
+    private func parseNextChunk() throws(ODataError) -> Bool {
+        guard recorder.parseNextChunk() else {
+            if recorder.ranOutOfMemory { throw outOfMemory() }
+            return false
+        }
+        if recorder.ranOutOfMemory { throw outOfMemory() }
+        if let captured = errorRouting.capture.first {
+            cursor.pointee.isDone = true
+            throw XMLStream.wellFormednessError(captured, parserPosition: recorder.parserPosition)
+        }
+        if recorder.isFinished && !recorder.isWellFormed {
+            cursor.pointee.isDone = true
+            throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+        }
+        return true
     }
+
+    /// A recording that does not add up (which libxml2's checks rule out) ends the read.
+    private func endOfRecording() throws(ODataError) -> Event {
+        cursor.pointee.isDone = true
+        throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+    }
+
+    private func outOfMemory() -> ODataError {
+        cursor.pointee.isDone = true
+        return ODataError(.metadata, "the $metadata document is too large to read (out of memory)")
+    }
+
+    private func eventAt(_ index: Int) -> RecordedEvent? {
+        let events = recorder.events
+        return index >= 0 && index < events.count ? events[index] : nil
+    }
+
+    private func elementAt(_ index: Int) -> RecordedElement? {
+        let elements = recorder.elements
+        return index >= 0 && index < elements.count ? elements[index] : nil
+    }
+
+    private var current: RecordedElement? { cursor.pointee.element }
+
+    var isEmptyElement: Bool { cursor.pointee.isAtStart && cursor.pointee.isEmpty }
+
+    /// 1-based line of the current element's start tag (where libxml2 saw it end).
+    var line: Int { current?.line ?? 0 }
 
     /// The namespace kind of the current element.
-    var namespaceKind: XMLNamespaceKind {
-        guard let node else { return .none }
-        guard let href = node.pointee.ns?.pointee.href else { return .none }
-        // Elements come in long runs of one namespace: the last URI's kind is reused when the
-        // bytes are the same (compared in full, so a URI freed and replaced is never mistaken).
-        let uri = UnsafeRawPointer(href).assumingMemoryBound(to: CChar.self)
-        if let recent = recentNamespace.pointee, strcmp(uri, recent) == 0 { return recentNamespaceKind.pointee }
-        let kind = XMLNamespaces.kind(of: href)
-        recentNamespace.pointee.map { free($0) }
-        recentNamespace.pointee = strdup(uri)
-        recentNamespaceKind.pointee = kind
-        return kind
-    }
+    var namespaceKind: XMLNamespaceKind { current?.namespaceKind ?? .none }
 
-    /// The local name of the current element as libxml2 keeps it (valid until the next read).
-    var localNamePointer: UnsafePointer<UInt8>? {
-        guard let node else { return nil }
-        return node.pointee.name
-    }
+    /// The namespace URI of the current element, for messages.
+    var namespaceURI: String? { current?.namespaceURI.map { String(cString: $0) } }
+
+    /// The local name of the current element as libxml2 keeps it (valid as long as the stream).
+    var localNamePointer: UnsafePointer<UInt8>? { current?.localName }
 
     /// The CSDL element the current element's local name is (whatever its namespace), if any.
-    var elementName: CSDLElement? {
-        guard let node else { return nil }
-        return names.element(node.pointee.name, of: node)
-    }
+    var elementName: CSDLElement? { names.element(current?.localName) }
 
     /// The local name of the current element as a `String` (for messages and kept data).
     var localName: String {
@@ -149,28 +185,30 @@ final class XMLStream {
 
     /// The prefixed name (`edmx:Edmx`) of the current element, for messages.
     var qualifiedTagName: String {
-        guard let node else { return "" }
         let local = localName
-        if let prefix = node.pointee.ns?.pointee.prefix { return String(cString: prefix) + ":" + local }
+        if let prefix = current?.prefix { return String(cString: prefix) + ":" + local }
         return local
     }
 
-    /// The bytes of the current text node (NUL-terminated, valid until the next read).
-    var textPointer: UnsafePointer<UInt8>? { xmlTextReaderConstValue(reader) }
+    /// The bytes of the current text (NUL-terminated, valid until the next read).
+    var textPointer: UnsafePointer<UInt8>? { recorder.bytes(at: cursor.pointee.textOffset) }
 
-    /// The text of the current text node.
+    /// The current text.
     var text: String {
-        guard let value = xmlTextReaderConstValue(reader) else { return "" }
-        return String(cString: value)
+        guard let bytes = textPointer else { return "" }
+        return String(cString: bytes)
     }
 
     /// Calls `body` for each attribute of the current element.
     func forEachAttribute(_ body: (XMLAttributeView) throws(ODataError) -> Void) throws(ODataError) {
-        guard let node else { return }
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            try body(XMLAttributeView(attribute: current, document: node.pointee.doc, names: names))
-            attribute = current.pointee.next
+        guard cursor.pointee.isAtStart, let current else { return }
+        let attributes = recorder.attributes
+        let end = current.firstAttribute + current.attributeCount
+        guard current.firstAttribute >= 0, end <= attributes.count else { return }
+        for index in current.firstAttribute..<end {
+            let attribute = attributes[index]
+            guard let value = recorder.bytes(at: attribute.valueOffset) else { continue }
+            try body(XMLAttributeView(attribute: attribute, value: value, document: recorder.document, names: names))
         }
     }
 
@@ -191,11 +229,12 @@ final class XMLStream {
 
     /// Consumes the current element and everything inside it.
     func skipElement() throws(ODataError) {
-        if isEmptyElement { return }
-        let startDepth = depth
-        while true {
+        if !cursor.pointee.isAtStart || cursor.pointee.isEmpty { return }
+        var depth = 1
+        while depth > 0 {
             switch try next() {
-            case .elementEnd where depth == startDepth: return
+            case .elementStart where !cursor.pointee.isEmpty: depth += 1
+            case .elementEnd: depth -= 1
             case .endOfDocument: throw ODataError(.metadata, "the document ends inside an element", line: line)
             default: continue
             }
@@ -208,92 +247,17 @@ final class XMLStream {
         return ODataError(.metadata, message, line: place.line, column: place.column)
     }
 
-    private func xmlError(_ captured: CapturedXMLError?) -> ODataError {
-        guard let captured else {
-            return ODataError(.metadata, "the document is not well-formed XML",
-                              line: max(Int(xmlTextReaderGetParserLineNumber(reader)), 1))
-        }
+    private static func wellFormednessError(_ captured: CapturedXMLError, parserPosition: (line: Int, column: Int)) -> ODataError {
         if captured.line > 0 {
             return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
                               line: captured.line, column: captured.column > 0 ? captured.column : nil)
         }
         // Errors raised without a parser context (encoding conversion) carry no position: the
         // parser's own position is the nearest there is.
-        let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
-        let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
         return ODataError(.metadata, "the document is not well-formed XML: \(captured.message)",
-                          line: max(parserLine, 1), column: parserColumn > 0 ? parserColumn : nil)
+                          line: max(parserPosition.line, 1), column: parserPosition.column > 0 ? parserPosition.column : nil)
     }
 }
 
-/// `xmlInitParser()` exactly once per process, before the first reader (thread-safe lazy global).
+/// `xmlInitParser()` exactly once per process, before the first parse (thread-safe lazy global).
 private let libxml2Initialization: Void = { xmlInitParser() }()
-
-/// The first error libxml2 reported for one reader.
-struct CapturedXMLError {
-    var message: String
-    var line: Int
-    var column: Int
-}
-
-/// Collects libxml2's structured errors for one reader. Only that reader's thread touches it.
-private final class ErrorCapture {
-    var first: CapturedXMLError?
-
-    func record(_ error: xmlError) {
-        guard first == nil else { return }
-        // Warnings do not make a document unreadable.
-        guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
-        while message.last == "\n" || message.last == " " { message.removeLast() }
-        first = CapturedXMLError(message: message, line: Int(error.line), column: Int(error.int2))
-    }
-}
-
-/// One attribute of the current element, read without copying until a value is asked for.
-struct XMLAttributeView {
-    let attribute: xmlAttrPtr
-    let document: xmlDocPtr?
-    /// The stream's name cache; the view never outlives the stream's `forEachAttribute` call.
-    unowned(unsafe) let names: DictionaryNameCache
-
-    var namespaceKind: XMLNamespaceKind { XMLNamespaces.kind(of: attribute.pointee.ns?.pointee.href) }
-
-    /// The attribute's meaning when it is a plain (or `m:`) CSDL attribute.
-    var csdlName: CSDLAttribute { names.attribute(attribute.pointee.name, document: document) ?? .other }
-
-    var name: String { attribute.pointee.name.map { String(cString: $0) } ?? "" }
-
-    /// The value's bytes (NUL-terminated, valid until the next read) when it is one text node,
-    /// which is every value without entity references; nil otherwise (then use ``value``).
-    var singleText: UnsafePointer<UInt8>? {
-        guard let child = attribute.pointee.children, child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil else {
-            return nil
-        }
-        return UnsafePointer(child.pointee.content)
-    }
-
-    /// The attribute value, entity references expanded.
-    var value: String {
-        if let child = attribute.pointee.children {
-            if child.pointee.type == XML_TEXT_NODE, child.pointee.next == nil, let content = child.pointee.content {
-                return String(cString: content)
-            }
-            guard let joined = xmlNodeListGetString(document, child, 1) else { return "" }
-            defer { cxml_free(joined) }
-            return String(cString: joined)
-        }
-        return ""
-    }
-
-    /// The attribute kept as data (namespace URI, prefix, name, value).
-    var asData: XMLAttribute {
-        let ns = attribute.pointee.ns
-        return XMLAttribute(
-            namespace: ns?.pointee.href.map { String(cString: $0) } ?? "",
-            prefix: ns?.pointee.prefix.map { String(cString: $0) } ?? "",
-            name: name,
-            value: value
-        )
-    }
-}
