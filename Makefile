@@ -127,10 +127,10 @@ bench: cmake-build backends-venv
 	@echo "== 50,000 entities read through the Python binding into dicts, against sqlite3 + json"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_read.py
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
-	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata
-	$(PYTHON) Benchmarks/python/download_vs_python.py $(CURDIR)/.build-bench/release/offline-odata
+	@echo "   (the tool as built for users: release, Swift runtime linked in, by cmake-build)"
+	$(PYTHON) Benchmarks/python/download_vs_python.py $(SWIFT_SCRATCH)/release/offline-odata
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
-	$(PYTHON) Benchmarks/python/batch_upload.py $(CURDIR)/.build-bench/release/offline-odata \
+	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)
 
 install: cmake-build
