@@ -35,31 +35,31 @@ final class DictionaryNameCache {
 
     /// The element kind of an element's local name (nil when the name is no CSDL element name).
     func element(_ name: UnsafePointer<UInt8>?) -> CSDLElement? {
-        guard let name else { return nil }
-        if let slot = slot(of: name) {
-            if let known = elements[slot] { return known }
-            let found = CSDLElement.table.value(for: name) ?? .other
-            elements[slot] = found
-            return found == .other ? nil : found
-        }
-        return CSDLElement.table.value(for: name)
+        kind(of: name, in: CSDLElement.table, unknown: .other, remembered: elements)
     }
 
     /// The attribute kind of an attribute's local name (nil when the name is no CSDL attribute name).
     func attribute(_ name: UnsafePointer<UInt8>?) -> CSDLAttribute? {
+        kind(of: name, in: CSDLAttribute.table, unknown: .other, remembered: attributes)
+    }
+
+    /// `name`'s kind in `table`, remembered by the name's address in `remembered` (`unknown`
+    /// marks a name the table lacks, so that it is not looked up again); nil for such a name.
+    @inline(__always)
+    private func kind<Kind: Equatable>(of name: UnsafePointer<UInt8>?, in table: ByteNameTable<Kind>, unknown: Kind,
+                                       remembered: UnsafeMutablePointer<Kind?>) -> Kind? {
         guard let name else { return nil }
-        if let slot = slot(of: name) {
-            if let known = attributes[slot] { return known }
-            let found = CSDLAttribute.table.value(for: name) ?? .other
-            attributes[slot] = found
-            return found == .other ? nil : found
-        }
-        return CSDLAttribute.table.value(for: name)
+        guard let slot = slot(of: name) else { return table.value(for: name) }
+        if let known = remembered[slot] { return known == unknown ? nil : known }
+        let found = table.value(for: name) ?? unknown
+        remembered[slot] = found
+        return found == unknown ? nil : found
     }
 
     /// The slot remembering `name`'s address (taken now if free), or nil when the address is not
     /// the dictionary's or the table is half full. Every slot is masked to `capacity - 1`, so the
     /// buffers are indexed in bounds by construction.
+    @inline(__always)
     private func slot(of name: UnsafePointer<UInt8>) -> Int? {
         let address = UInt(bitPattern: name)
         let mask = DictionaryNameCache.capacity - 1
