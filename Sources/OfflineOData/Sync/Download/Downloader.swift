@@ -31,7 +31,7 @@ struct Downloader {
         var entities = 0
         var deltaLink: String?
         let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation, read: sink.pageReader,
-                                  recycle: sink.pageRecycler)
+                                  recycle: sink.pageRecycler, nextLink: sink.pageNextLink)
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {
@@ -41,7 +41,7 @@ struct Downloader {
                 throw ServiceError.from(response, request: "GET \(redactedURL(url))")
             }
             // Fetch the page after this one while this one is stored.
-            let ahead = fetched.scannedNextLink.map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
+            let ahead = fetched.nextLink.map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
             let summary: PageSummary
             do {
                 summary = try sink.accept(page: fetched.page.get())

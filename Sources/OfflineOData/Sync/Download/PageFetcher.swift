@@ -3,8 +3,8 @@
 /// while the current one is stored: the steps overlap instead of taking turns.
 ///
 /// The download asks for a page with ``fetch(_:)`` and waits for it with ``PendingPage/wait()``.
-/// Each fetched page is scanned for its next link (``NextLinkScanner``), which the download uses
-/// to ask for the following page before it stores this one. At most one page is fetched ahead,
+/// The next link of each read page (``PageSink/pageNextLink``) lets the download ask for the
+/// following page before it stores this one. At most one page is fetched ahead,
 /// so memory stays at two pages. ``close()`` cancels what is still travelling and ends the thread.
 final class PageFetcher<Page> {
     private let transport: HTTPTransport
@@ -12,17 +12,19 @@ final class PageFetcher<Page> {
     private let cancellation: HTTPCancellation?
     private let read: @Sendable ([UInt8]) throws(ODataError) -> Page
     private let recycle: @Sendable (inout Page) -> Void
+    private let nextLink: @Sendable (Page) -> String?
     private let worker: WorkerPool
     private var outstanding: [PendingPage<Page>] = []
 
     init(transport: HTTPTransport, headers: [HTTPHeader], cancellation: HTTPCancellation?,
          read: @escaping @Sendable ([UInt8]) throws(ODataError) -> Page,
-         recycle: @escaping @Sendable (inout Page) -> Void) {
+         recycle: @escaping @Sendable (inout Page) -> Void, nextLink: @escaping @Sendable (Page) -> String?) {
         self.transport = transport
         self.headers = headers
         self.cancellation = cancellation
         self.read = read
         self.recycle = recycle
+        self.nextLink = nextLink
         worker = WorkerPool(name: "download fetch", threadCount: 1, owner: StoreThreadMarker.Owner(transport))
     }
 
@@ -34,16 +36,17 @@ final class PageFetcher<Page> {
         let request = HTTPRequest(url: url, headers: headers)
         let transport = transport
         let read = read
+        let nextLink = nextLink
         let submitted = worker.submit {
             page.settle(Result { () throws(ODataError) -> FetchedPage<Page> in
                 let response = try transport.send(request, cancellation: page.cancellation)
                 guard (200..<300).contains(response.status) else {
                     let unread = ODataError(.http, "the service answered \(response.status): the page was not read")
-                    return FetchedPage(response: response, scannedNextLink: nil, page: .failure(unread))
+                    return FetchedPage(response: response, nextLink: nil, page: .failure(unread))
                 }
-                let link = NextLinkScanner.nextLink(in: response.body)
-                return FetchedPage(response: response, scannedNextLink: link,
-                                   page: Result { () throws(ODataError) -> Page in try read(response.body) })
+                let read = Result { () throws(ODataError) -> Page in try read(response.body) }
+                guard case .success(let page) = read else { return FetchedPage(response: response, nextLink: nil, page: read) }
+                return FetchedPage(response: response, nextLink: nextLink(page), page: read)
             })
         }
         if !submitted { page.settle(.failure(ODataError(.aborted, "the download's fetch thread has stopped"))) }
@@ -66,11 +69,12 @@ final class PageFetcher<Page> {
     }
 }
 
-/// A fetched page, with the next link its quick scan found and what the sink's reader made of it
+/// A fetched page, with what the sink's reader made of it and the next link the reading found
 /// (read only when the service answered 2xx).
 struct FetchedPage<Page> {
     let response: HTTPResponse
-    let scannedNextLink: String?
+    /// The next link as the page's reading found it (nil for a page that could not be read).
+    let nextLink: String?
     var page: Result<Page, ODataError>
 }
 

@@ -15,6 +15,9 @@ protocol PageSink {
     mutating func accept(page: Page) throws(ODataError) -> PageSummary
     /// Takes back an accepted page on the fetch thread, where the reader may reuse its buffers.
     var pageRecycler: @Sendable (inout Page) -> Void { get }
+    /// The next link of a read page, on the fetch thread: the download asks for that page while
+    /// this one is accepted (``accept(page:)``'s summary still decides which page comes next).
+    var pageNextLink: @Sendable (Page) -> String? { get }
 }
 
 extension PageSink {
@@ -25,6 +28,9 @@ extension PageSink {
 extension PageSink where Page == [UInt8] {
     /// The bytes as they are: the sink reads them in ``accept(page:)``.
     var pageReader: @Sendable ([UInt8]) throws(ODataError) -> [UInt8] { { bytes throws(ODataError) in bytes } }
+
+    /// Unread bytes: a quick scan finds the link (``NextLinkScanner``).
+    var pageNextLink: @Sendable ([UInt8]) -> String? { { bytes in NextLinkScanner.nextLink(in: bytes) } }
 }
 
 /// The store's sink: each downloaded page is read into entities on the fetch thread
@@ -38,6 +44,9 @@ extension IngestSession: PageSink {
     }
 
     func accept(page: ReadPage) throws(ODataError) -> PageSummary { try write(page) }
+
+    /// The link the page's reading found: no scan needed.
+    var pageNextLink: @Sendable (ReadPage) -> String? { { page in page.summary.nextLink } }
 
     var pageRecycler: @Sendable (inout ReadPage) -> Void {
         let reading = ReadingSession(session: self)
