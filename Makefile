@@ -96,8 +96,9 @@ pytest-sync: cmake-build backends-venv
 
 # The store API's concurrency suites (stress beside downloads and uploads, open/close, callbacks,
 # the seed behaviours) and the download's page fetcher (pages fetched and read on their own
-# thread) built and run with the thread sanitizer: any report fails the run.
-TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests|GroupCommitTests|DownloaderTests
+# thread) and the metadata reader parsing ahead (libxml2 on a thread of its own) built and run with
+# the thread sanitizer: any report fails the run.
+TSAN_SUITES := StoreStressTests|StoreLifecycleTests|StoreSeedBehaviourTests|GroupCommitTests|DownloaderTests|ParseAheadTests
 tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'

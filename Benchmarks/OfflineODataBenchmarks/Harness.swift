@@ -12,6 +12,13 @@ enum Harness {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
+    /// Nanoseconds of CPU time the process has used, on all its threads.
+    static func processCPUTime() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
     /// Times `body` `samples` times (after `warmup` untimed runs) and returns the median in
     /// nanoseconds per iteration, where one call of `body` performs `iterations` iterations.
     static func median(samples: Int = 15, warmup: Int = 2, iterations: Int = 1, _ body: () throws -> Void) rethrows -> Double {

@@ -204,17 +204,14 @@ final class CSDLReader {
 
     /// An attribute value whose long repeats share one `String` (terms, base types, partners).
     func sharedValue(_ attribute: XMLAttributeView) -> String {
-        guard let base = attribute.singleText else { return attribute.value }
-        return interner.string(cString: base)
+        interner.string(cString: attribute.valueBytes)
     }
 
     /// A `Type`-like attribute parsed into a type reference.
     func typeReference(_ attribute: XMLAttributeView) throws(ODataError) -> TypeReference {
-        if let base = attribute.singleText {
-            let bytes = UnsafeBufferPointer(start: base, count: strlen(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)))
-            if let (range, isCollection) = TypeReference.nameRange(in: bytes), let start = bytes.baseAddress {
-                return TypeReference(name: interner.string(start + range.lowerBound, count: range.count), isCollection: isCollection)
-            }
+        let bytes = attribute.valueBuffer
+        if let (range, isCollection) = TypeReference.nameRange(in: bytes), let start = bytes.baseAddress {
+            return TypeReference(name: interner.string(start + range.lowerBound, count: range.count), isCollection: isCollection)
         }
         let text = attribute.value
         guard let reference = TypeReference(parsing: text) else {

@@ -45,7 +45,12 @@ public enum MetadataReader {
 
     /// Reads and validates a document in memory that stays valid for the duration of the call.
     public static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
-        let stream = try XMLStream(bytes: bytes)
+        try read(bytes, options: options, parsing: .bySize)
+    }
+
+    /// Reads with the parse run as asked (the tests compare the ways).
+    static func read(_ bytes: UnsafeRawBufferPointer, options: Options, parsing: XMLStream.Parsing) throws(ODataError) -> MetadataModel {
+        let stream = try XMLStream(bytes: bytes, parsing: parsing)
         let reader = CSDLReader(stream: stream, options: options)
         var document = try reader.readDocument()
         let (version, edmxVersion, references) = (document.version, document.edmxVersion, document.references)

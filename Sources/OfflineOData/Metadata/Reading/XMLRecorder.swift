@@ -9,22 +9,24 @@ struct RecordedElement {
     let prefix: UnsafePointer<UInt8>?
     let namespaceURI: UnsafePointer<UInt8>?
     let namespaceKind: XMLNamespaceKind
+    /// The CSDL element the local name is (whatever its namespace), classified while recording.
+    let kind: CSDLElement?
     /// The line libxml2 was on when the start tag ended (what `xmlGetLineNo` gives a tree node).
     let line: Int
     let firstAttribute: Int
     let attributeCount: Int
 }
 
-/// An attribute as the SAX2 parse saw it; the value is in the recorded bytes, NUL-terminated.
+/// An attribute as the SAX2 parse saw it; the value is in the recorded bytes, NUL-terminated,
+/// with entity references already expanded.
 struct RecordedAttribute {
     let localName: UnsafePointer<UInt8>?
     let prefix: UnsafePointer<UInt8>?
     let namespaceURI: UnsafePointer<UInt8>?
+    /// The CSDL attribute the local name is, classified while recording.
+    let kind: CSDLAttribute?
     let valueOffset: Int
     let valueLength: Int
-    /// The value still holds entity references (`&name;`, and `&#38;` for a literal `&`), which
-    /// libxml2 leaves in place without entity substitution; ``XMLAttributeView/value`` expands them.
-    let hasReferences: Bool
 }
 
 enum RecordedEvent {
@@ -41,16 +43,18 @@ enum RecordedEvent {
 /// Parses a document with libxml2's SAX2 callbacks (no tree), a chunk at a time, and records what
 /// the CSDL reader needs into flat lists: element starts and ends, attributes, and texts.
 ///
-/// The reader asks for the next chunk once it has walked everything recorded, and the lists start
-/// over then, so they stay the size of a chunk's worth (and in the cache) whatever the document's size.
+/// The recording is handed over a part at a time (``recordPart(into:capture:)``), so the lists
+/// stay the size of a chunk's worth (and in the cache) whatever the document's size. A part is
+/// self-contained: names are classified and entity references in attribute values expanded while
+/// recording, so the side that walks a part never touches the parser (which lets the parse run
+/// ahead on a thread of its own, ``XMLParseAhead``).
 ///
 /// The recording reproduces what `xmlTextReader` showed before: a text event is one text node of
 /// the tree libxml2 would have built (characters up to the next tag, comment, processing
 /// instruction or entity reference, CDATA merged in) and is left out when it is only white space;
 /// the contents of entity references are not entered; attributes libxml2 adds from DTD defaults
-/// are left out. The parser context, its dictionary (which the recorded names point into) and the
-/// document holding the DTD's entities (for expanding references in attribute values) live as
-/// long as the recorder.
+/// are left out. The parser context and its dictionary (which the recorded names point into) live
+/// as long as the recorder.
 final class XMLRecorder {
     /// Input bytes parsed per chunk.
     private static let chunkSize = 1 << 16
@@ -110,18 +114,42 @@ final class XMLRecorder {
             context.pointee._private = nil
             xmlFreeParserCtxt(context)
         }
-        state.pointee.release()
+        state.pointee.lists.release()
         state.deinitialize(count: 1)
         state.deallocate()
         inputOffset.deallocate()
     }
 
     /// Whether the whole input has been parsed.
-    var isFinished: Bool { inputOffset.pointee >= inputCount }
+    private var isFinished: Bool { inputOffset.pointee >= inputCount }
+
+    /// Parses on, a chunk at a time, until what is recorded can be handed over, and hands it over
+    /// in `part`, whose previous lists are kept for recording the next part. `capture` is where
+    /// libxml2's errors go on the calling thread; the first one stops the parse.
+    ///
+    /// A part never ends with the start of an element whose end is not seen yet (unless it is the
+    /// last): whether a start is an empty element shows when its end is recorded, so the parse
+    /// reads on. A run of text still open is carried over to the next part.
+    func recordPart(into part: RecordedPart, capture: XMLErrorCapture) {
+        while parseNextChunk() {
+            if capture.first != nil || state.pointee.ranOutOfMemory || isFinished { break }
+            guard case .start? = state.pointee.lists.events.last else { break }
+        }
+        part.lists.removeAll()
+        swap(&part.lists, &state.pointee.lists)
+        state.pointee.carryOpenTextRun(from: &part.lists)
+        var outcome = RecordedPart.Outcome()
+        outcome.error = capture.first
+        outcome.ranOutOfMemory = state.pointee.ranOutOfMemory
+        outcome.isFinished = isFinished
+        outcome.isWellFormed = state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false
+        outcome.parserPosition = parserPosition
+        part.outcome = outcome
+    }
 
     /// Parses the next chunk of the input (the last one ends the document); false when the whole
     /// input was parsed already or recording ran out of memory. New events are appended.
-    func parseNextChunk() -> Bool {
+    private func parseNextChunk() -> Bool {
         let offset = inputOffset.pointee
         guard offset < inputCount, !state.pointee.ranOutOfMemory, let context = state.pointee.context else { return false }
         let length = min(XMLRecorder.chunkSize, inputCount - offset)
@@ -132,30 +160,8 @@ final class XMLRecorder {
         return true
     }
 
-    /// Forgets everything recorded so far (all of it walked); a run of text still open is kept.
-    func startOver() { state.pointee.startOver() }
-
-    var events: UnsafeBufferPointer<RecordedEvent> { state.pointee.events.buffer }
-    var elements: UnsafeBufferPointer<RecordedElement> { state.pointee.elements.buffer }
-    var attributes: UnsafeBufferPointer<RecordedAttribute> { state.pointee.attributes.buffer }
-
-    /// The NUL-terminated value or text at `offset` of the recorded bytes (valid until the next chunk).
-    func bytes(at offset: Int) -> UnsafePointer<UInt8>? { state.pointee.bytes.pointer(at: offset) }
-
-    /// Whether recording stopped for lack of memory.
-    var ranOutOfMemory: Bool { state.pointee.ranOutOfMemory }
-
-    /// The document libxml2 made for the DTD (entity declarations); it holds no elements.
-    var document: xmlDocPtr? { state.pointee.context?.pointee.myDoc }
-
-    /// The parser's dictionary, which owns every recorded name.
-    var dictionary: xmlDictPtr? { state.pointee.context?.pointee.dict }
-
-    /// Whether libxml2 has found the document well-formed so far (errors themselves are captured elsewhere).
-    var isWellFormed: Bool { state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false }
-
     /// libxml2's current line and column (for errors that carry no position).
-    var parserPosition: (line: Int, column: Int) {
+    private var parserPosition: (line: Int, column: Int) {
         guard let input = state.pointee.context?.pointee.input else { return (0, 0) }
         return (Int(input.pointee.line), Int(input.pointee.col))
     }
@@ -164,13 +170,12 @@ final class XMLRecorder {
 /// The lists the SAX2 callbacks fill, and their state between callbacks.
 struct XMLRecording {
     let context: xmlParserCtxtPtr?
-    var events = RawList<RecordedEvent>()
-    var elements = RawList<RecordedElement>()
-    var attributes = RawList<RecordedAttribute>()
-    /// Attribute values and texts, each NUL-terminated.
-    var bytes = RawList<UInt8>()
+    /// The part being recorded.
+    var lists = RecordedLists()
+    /// Element and attribute names classified by their dictionary address.
+    let names: DictionaryNameCache
     var ranOutOfMemory = false
-    /// Offset in `bytes` where the current run of text began, or -1 outside a run.
+    /// Offset in `lists.bytes` where the current run of text began, or -1 outside a run.
     var textRunStart = -1
     var textRunIsBlank = true
     /// The last namespace URI classified (a dictionary address) and its kind.
@@ -179,27 +184,20 @@ struct XMLRecording {
 
     init(context: xmlParserCtxtPtr?) {
         self.context = context
+        names = DictionaryNameCache(dictionary: context?.pointee.dict)
     }
 
-    mutating func release() {
-        events.release()
-        elements.release()
-        attributes.release()
-        bytes.release()
-    }
-
-    mutating func startOver() {
-        events.truncate(to: 0)
-        elements.truncate(to: 0)
-        attributes.truncate(to: 0)
-        guard textRunStart > 0, let base = bytes.base else {
-            if textRunStart < 0 { bytes.truncate(to: 0) }
-            return
+    /// Moves the run of text still open at the end of `previous` (a part being handed over) to
+    /// the front of the current lists, which are empty.
+    mutating func carryOpenTextRun(from previous: inout RecordedLists) {
+        guard textRunStart >= 0 else { return }
+        let start = textRunStart
+        let length = previous.bytes.count - start
+        if length > 0, let run = previous.bytes.pointer(at: start), !lists.bytes.append(run, count: length) {
+            textRunStart = -1
+            return stop()
         }
-        // Move the open run of text to the front.
-        let length = bytes.count - textRunStart
-        memmove(base, base + textRunStart, length)
-        bytes.truncate(to: length)
+        previous.bytes.truncate(to: start)
         textRunStart = 0
     }
 
@@ -217,7 +215,7 @@ struct XMLRecording {
                               _ values: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
         endTextRun()
         guard !ranOutOfMemory else { return }
-        let firstAttribute = attributes.count
+        let firstAttribute = lists.attributes.count
         if let values, count > 0 {
             // Five pointers per attribute: local name, prefix, namespace URI, value, value end.
             for index in 0..<count {
@@ -225,42 +223,61 @@ struct XMLRecording {
                 guard let value = fields[3], let valueEnd = fields[4] else { continue }
                 let length = value.distance(to: valueEnd)
                 guard length >= 0 else { continue }
-                let offset = bytes.count
-                guard bytes.append(value, count: length), bytes.append(0) else { return stop() }
+                let offset = lists.bytes.count
                 // libxml2 copies a value it had to decode and ends it with a NUL; a value read
                 // straight from the input ends at its quote. Only a copy can hold references.
                 let hasReferences = valueEnd.pointee == 0 && length > 0 && memchr(value, 0x26, length) != nil
+                let recorded = hasReferences ? appendExpanded(value, length) : lists.bytes.append(value, count: length)
+                guard recorded, lists.bytes.append(0) else { return stop() }
                 let attribute = RecordedAttribute(localName: fields[0], prefix: fields[1], namespaceURI: fields[2],
-                                                  valueOffset: offset, valueLength: length, hasReferences: hasReferences)
-                guard attributes.append(attribute) else { return stop() }
+                                                  kind: names.attribute(fields[0]), valueOffset: offset,
+                                                  valueLength: lists.bytes.count - 1 - offset)
+                guard lists.attributes.append(attribute) else { return stop() }
             }
         }
         let line = context.map { Int($0.pointee.input?.pointee.line ?? 0) } ?? 0
         let element = RecordedElement(localName: localName, prefix: prefix, namespaceURI: uri,
-                                      namespaceKind: namespaceKind(of: uri), line: line, firstAttribute: firstAttribute,
-                                      attributeCount: attributes.count - firstAttribute)
-        let index = elements.count
-        guard elements.append(element), events.append(.start(element: index)) else { return stop() }
+                                      namespaceKind: namespaceKind(of: uri), kind: names.element(localName), line: line,
+                                      firstAttribute: firstAttribute, attributeCount: lists.attributes.count - firstAttribute)
+        let index = lists.elements.count
+        guard lists.elements.append(element), lists.events.append(.start(element: index)) else { return stop() }
+    }
+
+    /// Appends an attribute value that holds entity references (`&name;`, and `&#38;` for a
+    /// literal `&`, which libxml2 leaves in place without entity substitution) with the references
+    /// expanded: what libxml2's tree builder does with such a value (`xmlSAX2AttributeNs`), read
+    /// back as a tree's attribute would be. False when memory runs out.
+    private mutating func appendExpanded(_ value: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        // Whatever the expansion reports is not about the document's form (the parser checked
+        // that); it goes to a capture of its own rather than the parse's.
+        let routing = ThreadXMLErrorRouting()
+        defer { withExtendedLifetime(routing) {} }
+        let document = context?.pointee.myDoc
+        guard length < Int(Int32.max), let nodes = xmlStringLenGetNodeList(document, value, Int32(length)) else { return true }
+        defer { xmlFreeNodeList(nodes) }
+        guard let joined = xmlNodeListGetString(document, nodes, 1) else { return true }
+        defer { cxml_free(joined) }
+        return lists.bytes.append(joined, count: Int(xmlStrlen(joined)))
     }
 
     mutating func recordEnd() {
         endTextRun()
         guard !ranOutOfMemory else { return }
         // The last event is a start only when it is this element's and nothing but layout followed.
-        if case .start(let index)? = events.last {
-            events.replace(at: events.count - 1, with: .empty(element: index))
+        if case .start(let index)? = lists.events.last {
+            lists.events.replace(at: lists.events.count - 1, with: .empty(element: index))
             return
         }
-        guard events.append(.end) else { return stop() }
+        guard lists.events.append(.end) else { return stop() }
     }
 
     mutating func recordText(_ text: UnsafePointer<UInt8>?, _ length: Int) {
         guard let text, length > 0, !ranOutOfMemory else { return }
         if textRunStart < 0 {
-            textRunStart = bytes.count
+            textRunStart = lists.bytes.count
             textRunIsBlank = true
         }
-        guard bytes.append(text, count: length) else { return stop() }
+        guard lists.bytes.append(text, count: length) else { return stop() }
         if textRunIsBlank {
             for index in 0..<length {
                 let byte = text[index]
@@ -279,14 +296,14 @@ struct XMLRecording {
         let start = textRunStart
         textRunStart = -1
         if textRunIsBlank || ranOutOfMemory {
-            bytes.truncate(to: start)
+            lists.bytes.truncate(to: start)
             return
         }
-        guard bytes.append(0), events.append(.text(offset: start)) else { return stop() }
+        guard lists.bytes.append(0), lists.events.append(.text(offset: start)) else { return stop() }
     }
 
     /// Stops the parse when the recording cannot grow.
-    private mutating func stop() {
+    mutating func stop() {
         ranOutOfMemory = true
         if let context { xmlStopParser(context) }
     }

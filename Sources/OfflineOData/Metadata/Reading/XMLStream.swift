@@ -6,17 +6,20 @@ import Glibc
 /// A `$metadata` document as a stream of element starts, element ends and texts, for the CSDL
 /// reader's recursive descent.
 ///
-/// libxml2's SAX2 callbacks record the document a chunk at a time into flat lists
-/// (``XMLRecorder``), and the stream walks those lists, asking for the next chunk when it has
-/// walked them all. That costs libxml2 about half of what its `xmlTextReader` took (no tree is
-/// built and freed), and the lists stay small.
+/// libxml2's SAX2 callbacks record the document a part at a time into flat lists
+/// (``XMLRecorder``), and the stream walks those lists, taking the next part when it has walked
+/// them all. That costs libxml2 about half of what its `xmlTextReader` took (no tree is built and
+/// freed), and the lists stay small. A large document is parsed on a thread of its own a few parts
+/// ahead (``XMLParseAhead``), so the parse and the walk overlap; a small one is parsed inline,
+/// where a thread would cost more than it saves. Both give the same events.
 ///
 /// Safety settings, all on every read: `XML_PARSE_NONET` (no network, ever), `NOERROR` and
 /// `NOWARNING`, no entity substitution and no DTD loading. libxml2 prints nothing to the host's
-/// stderr: for the lifetime of the stream every error libxml2 raises on the calling thread goes to
-/// a capture (``ThreadXMLErrorRouting``), and the thread's previous handlers are restored
-/// afterwards. No process-wide handler is installed. A chunk in which libxml2 finds the document
-/// malformed stops the read with libxml2's message, line and column.
+/// stderr: for the lifetime of the stream every error libxml2 raises on the calling thread (and on
+/// the parsing thread, while it runs) goes to a capture (``ThreadXMLErrorRouting``), and the
+/// thread's previous handlers are restored afterwards. No process-wide handler is installed. A
+/// part in which libxml2 finds the document malformed stops the read with libxml2's message,
+/// line and column, before any of that part is walked.
 final class XMLStream {
     enum Event {
         case elementStart
@@ -25,32 +28,51 @@ final class XMLStream {
         case endOfDocument
     }
 
+    /// How the parse runs beside the walk.
+    enum Parsing {
+        /// On a thread of its own for documents of ``parseAheadThreshold`` bytes or more.
+        case bySize
+        case inline
+        case ahead
+    }
+
+    /// Documents from this size on are parsed ahead on a thread of their own (a few chunks' worth:
+    /// below it, starting a thread costs more than the overlap saves).
+    static let parseAheadThreshold = 1 << 18
+
     /// Turns a line (and what to look for on it) into a column, for error messages.
     let locator: SourceColumnLocator
     private let errorRouting: ThreadXMLErrorRouting
     private let recorder: XMLRecorder
-    /// Element and attribute names classified by their dictionary address.
-    private let names: DictionaryNameCache
+    /// The parsing thread, for a document parsed ahead; nil when parts are recorded inline.
+    private let parseAhead: XMLParseAhead?
+    /// The part being walked (an empty one before the first).
+    private var part = RecordedPart()
     /// Where the walk is, behind a `let` pointer so that reading it takes no exclusivity check.
     private let cursor: UnsafeMutablePointer<Cursor>
 
     private struct Cursor {
-        /// Index of the current event in the recorder's events.
+        /// Index of the current event in the part's events.
         var position = -1
         /// The current element (the one a start, an empty element or an end belongs to).
         var element: RecordedElement?
         var isAtStart = false
         var isEmpty = false
-        /// The current text's offset in the recorder's bytes.
+        /// The current text's offset in the part's bytes.
         var textOffset = 0
-        /// Elements started and not ended, outermost first (their events may be gone).
+        /// Elements started and not ended, outermost first (their events may be in earlier parts).
         var open = RawList<RecordedElement>()
         /// Set once the document has ended (or a read failed); `next` reports the end from then on.
         var isDone = false
+        /// The lists of the part being walked, valid until the part is given back.
+        var events = UnsafeBufferPointer<RecordedEvent>(start: nil, count: 0)
+        var elements = UnsafeBufferPointer<RecordedElement>(start: nil, count: 0)
+        var attributes = UnsafeBufferPointer<RecordedAttribute>(start: nil, count: 0)
+        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     }
 
     /// The stream owns nothing of `bytes`; they must outlive it (the parser and the locator read them).
-    init(bytes: UnsafeRawBufferPointer) throws(ODataError) {
+    init(bytes: UnsafeRawBufferPointer, parsing: Parsing = .bySize) throws(ODataError) {
         _ = libxml2Initialization
         locator = SourceColumnLocator(bytes: bytes)
         guard bytes.count > 0 else { throw ODataError(.metadata, "the $metadata document is empty", line: 1, column: 1) }
@@ -64,12 +86,15 @@ final class XMLStream {
             throw ODataError(.metadata, "libxml2 could not create a parser")
         }
         self.recorder = recorder
-        names = DictionaryNameCache(dictionary: recorder.dictionary)
+        let ahead = parsing == .ahead || (parsing == .bySize && bytes.count >= XMLStream.parseAheadThreshold)
+        parseAhead = ahead ? XMLParseAhead(recorder: recorder) : nil
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: Cursor())
     }
 
     deinit {
+        // The parsing thread ends before the recorder it uses goes.
+        parseAhead?.finish()
         cursor.pointee.open.release()
         cursor.deinitialize(count: 1)
         cursor.deallocate()
@@ -85,20 +110,17 @@ final class XMLStream {
         }
         cursor.pointee.isAtStart = false
         var position = cursor.pointee.position + 1
-        if position >= recorder.events.count {
-            recorder.startOver()
+        if position >= cursor.pointee.events.count {
             position = 0
-            while recorder.events.count == 0 {
-                guard try parseNextChunk() else {
+            repeat {
+                guard try takeNextPart() else {
                     cursor.pointee.isDone = true
                     return .endOfDocument
                 }
-            }
+            } while cursor.pointee.events.isEmpty
         }
-        // Whether a start is an empty element shows when its end is recorded: read ahead.
-        if case .start? = eventAt(position) {
-            while position + 1 >= recorder.events.count, try parseNextChunk() {}
-        }
+        // A part never ends with a start whose end is unseen (``XMLRecorder/recordPart(into:capture:)``),
+        // so an empty element shows as one here.
         cursor.pointee.position = position
         switch eventAt(position) {
         case .start(let index)?, .empty(let index)?:
@@ -119,20 +141,29 @@ final class XMLStream {
         }
     }
 
-    /// Parses the next chunk; false when there is none. Throws what libxml2 found wrong in it.
-    private func parseNextChunk() throws(ODataError) -> Bool {
-        guard recorder.parseNextChunk() else {
-            if recorder.ranOutOfMemory { throw outOfMemory() }
-            return false
+    /// Moves on to the next part; false when the last one has been walked. Throws what libxml2
+    /// found wrong in the part (before any of it is walked).
+    private func takeNextPart() throws(ODataError) -> Bool {
+        if part.outcome.isLast { return false }
+        if let parseAhead {
+            part = parseAhead.next(returning: part)
+        } else {
+            recorder.recordPart(into: part, capture: errorRouting.capture)
         }
-        if recorder.ranOutOfMemory { throw outOfMemory() }
-        if let captured = errorRouting.capture.first {
+        cursor.pointee.events = part.lists.events.buffer
+        cursor.pointee.elements = part.lists.elements.buffer
+        cursor.pointee.attributes = part.lists.attributes.buffer
+        cursor.pointee.bytes = part.lists.bytes.buffer
+        let outcome = part.outcome
+        if outcome.ranOutOfMemory { throw outOfMemory() }
+        // The calling thread's capture holds what creating the parser raised.
+        if let captured = errorRouting.capture.first ?? outcome.error {
             cursor.pointee.isDone = true
-            throw XMLStream.wellFormednessError(captured, parserPosition: recorder.parserPosition)
+            throw XMLStream.wellFormednessError(captured, parserPosition: outcome.parserPosition)
         }
-        if recorder.isFinished && !recorder.isWellFormed {
+        if outcome.isFinished && !outcome.isWellFormed {
             cursor.pointee.isDone = true
-            throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+            throw ODataError(.metadata, "the document is not well-formed XML", line: max(outcome.parserPosition.line, 1))
         }
         return true
     }
@@ -140,7 +171,7 @@ final class XMLStream {
     /// A recording that does not add up (which libxml2's checks rule out) ends the read.
     private func endOfRecording() throws(ODataError) -> Event {
         cursor.pointee.isDone = true
-        throw ODataError(.metadata, "the document is not well-formed XML", line: max(recorder.parserPosition.line, 1))
+        throw ODataError(.metadata, "the document is not well-formed XML", line: max(part.outcome.parserPosition.line, 1))
     }
 
     private func outOfMemory() -> ODataError {
@@ -149,13 +180,20 @@ final class XMLStream {
     }
 
     private func eventAt(_ index: Int) -> RecordedEvent? {
-        let events = recorder.events
+        let events = cursor.pointee.events
         return index >= 0 && index < events.count ? events[index] : nil
     }
 
     private func elementAt(_ index: Int) -> RecordedElement? {
-        let elements = recorder.elements
+        let elements = cursor.pointee.elements
         return index >= 0 && index < elements.count ? elements[index] : nil
+    }
+
+    /// The NUL-terminated value or text at `offset` of the part's bytes.
+    private func bytes(at offset: Int) -> UnsafePointer<UInt8>? {
+        let bytes = cursor.pointee.bytes
+        guard offset >= 0, offset < bytes.count, let base = bytes.baseAddress else { return nil }
+        return base + offset
     }
 
     private var current: RecordedElement? { cursor.pointee.element }
@@ -175,7 +213,7 @@ final class XMLStream {
     var localNamePointer: UnsafePointer<UInt8>? { current?.localName }
 
     /// The CSDL element the current element's local name is (whatever its namespace), if any.
-    var elementName: CSDLElement? { names.element(current?.localName) }
+    var elementName: CSDLElement? { current?.kind }
 
     /// The local name of the current element as a `String` (for messages and kept data).
     var localName: String {
@@ -191,7 +229,7 @@ final class XMLStream {
     }
 
     /// The bytes of the current text (NUL-terminated, valid until the next read).
-    var textPointer: UnsafePointer<UInt8>? { recorder.bytes(at: cursor.pointee.textOffset) }
+    var textPointer: UnsafePointer<UInt8>? { bytes(at: cursor.pointee.textOffset) }
 
     /// The current text.
     var text: String {
@@ -202,13 +240,13 @@ final class XMLStream {
     /// Calls `body` for each attribute of the current element.
     func forEachAttribute(_ body: (XMLAttributeView) throws(ODataError) -> Void) throws(ODataError) {
         guard cursor.pointee.isAtStart, let current else { return }
-        let attributes = recorder.attributes
+        let attributes = cursor.pointee.attributes
         let end = current.firstAttribute + current.attributeCount
         guard current.firstAttribute >= 0, end <= attributes.count else { return }
         for index in current.firstAttribute..<end {
             let attribute = attributes[index]
-            guard let value = recorder.bytes(at: attribute.valueOffset) else { continue }
-            try body(XMLAttributeView(attribute: attribute, value: value, document: recorder.document, names: names))
+            guard let value = bytes(at: attribute.valueOffset) else { continue }
+            try body(XMLAttributeView(attribute: attribute, value: value))
         }
     }
 

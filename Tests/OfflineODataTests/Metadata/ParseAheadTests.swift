@@ -1,0 +1,102 @@
+import Testing
+@testable import OfflineOData
+
+/// A document parsed ahead on a thread of its own (``XMLParseAhead``) reads exactly as one
+/// parsed inline: the same model, the same diagnostics, the same error with the same line and
+/// column, wherever in the document the fault is (in the first part, the middle or the last).
+@Suite struct ParseAheadTests {
+    /// The outcome of one read, comparable across the two ways.
+    enum Outcome: Equatable {
+        case model(version: ODataVersion, edmxVersion: String, schemas: [Schema], references: [DocumentReference], diagnostics: [String])
+        case error(String)
+    }
+
+    func read(_ bytes: [UInt8], _ parsing: XMLStream.Parsing, options: MetadataReader.Options = MetadataReader.Options()) -> Outcome {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ODataError) in try MetadataReader.read(buffer, options: options, parsing: parsing) }
+        }
+        switch result {
+        case .success(let model):
+            return .model(version: model.version, edmxVersion: model.edmxVersion, schemas: model.schemas,
+                          references: model.references, diagnostics: model.diagnostics.map { "\($0)" })
+        case .failure(let error):
+            return .error("\(error)")
+        }
+    }
+
+    func expectSameBothWays(_ bytes: [UInt8], _ what: String, options: MetadataReader.Options = MetadataReader.Options(),
+                            sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
+        let inline = read(bytes, .inline, options: options)
+        let ahead = read(bytes, .ahead, options: options)
+        #expect(inline == ahead, "\(what): parsed ahead, the read differs", sourceLocation: sourceLocation)
+        return ahead
+    }
+
+    @Test(arguments: MetadataFixtureTests.documents)
+    func everyFixtureReadsTheSameParsedAhead(_ path: String) throws {
+        let bytes = try #require(Fixtures.bytes(path), "fixture \(path) is missing")
+        guard case .model = expectSameBothWays(bytes, path) else {
+            Issue.record("\(path) was rejected")
+            return
+        }
+        // Strict mode turns tolerated defects into errors: those must agree too.
+        _ = expectSameBothWays(bytes, path + " (strict)", options: MetadataReader.Options(isStrict: true))
+    }
+
+    @Test func aDocumentCutAnywhereFailsTheSameParsedAhead() throws {
+        let bytes = try #require(Fixtures.bytes("msgraph-metadata/v1.0-Prod.csdl.xml"))
+        for fraction in [0.001, 0.02, 0.1, 0.33, 0.5, 0.77, 0.999] {
+            let cut = Array(bytes[..<Int(Double(bytes.count) * fraction)])
+            guard case .error(let message) = expectSameBothWays(cut, "cut at \(fraction)") else {
+                Issue.record("a document cut at \(fraction) was accepted")
+                continue
+            }
+            #expect(message.contains("line"), "\(message)")
+        }
+    }
+
+    @Test func aMismatchedEndTagDeepInsideFailsTheSameParsedAhead() throws {
+        let bytes = try #require(Fixtures.bytes("msgraph-metadata/v1.0-Prod.csdl.xml"))
+        // The first `</EntityType>` past the middle ends an element of another name.
+        let middle = bytes.count / 2
+        let broken = try replacing("</EntityType>", with: "</EntityTypo>", in: Array(bytes[middle...]))
+        guard case .error(let message) = expectSameBothWays(Array(bytes[..<middle]) + broken, "mismatched end tag") else {
+            Issue.record("a malformed document was accepted")
+            return
+        }
+        #expect(message.contains("not well-formed"), "\(message)")
+    }
+
+    /// `bytes` with the first (or last) occurrence of `old` replaced by `new`.
+    func replacing(_ old: String, with new: String, in bytes: [UInt8], last: Bool = false) throws -> [UInt8] {
+        let pattern = Array(old.utf8)
+        let starts = Array(0...(bytes.count - pattern.count))
+        let at = try #require((last ? starts.reversed() : starts).first { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) })
+        return Array(bytes[..<at]) + Array(new.utf8) + Array(bytes[(at + pattern.count)...])
+    }
+
+    @Test func aDanglingTypeNearTheEndFailsTheSameParsedAhead() throws {
+        let bytes = try #require(Fixtures.bytes("msgraph-metadata/v1.0-Prod.csdl.xml"))
+        // The last property typed `Edm.String` names a type that does not exist instead.
+        let broken = try replacing("Type=\"Edm.String\"", with: "Type=\"microsoft.graph.noSuchType\"", in: bytes, last: true)
+        guard case .error(let message) = expectSameBothWays(broken, "dangling type") else {
+            Issue.record("a dangling type was accepted")
+            return
+        }
+        #expect(message.contains("microsoft.graph.noSuchType"), "\(message)")
+    }
+
+    @Test func aFaultInTheFirstPartStopsTheParseAheadThread() throws {
+        let bytes = try #require(Fixtures.bytes("msgraph-metadata/v1.0-Prod.csdl.xml"))
+        // A facet that is no boolean near the start: the reader stops long before the parse has
+        // run through the document, and the parsing thread must end with it.
+        let broken = try replacing("Nullable=\"false\"", with: "Nullable=\"maybe\"", in: bytes)
+        for _ in 0..<20 {
+            guard case .error(let message) = expectSameBothWays(broken, "early fault") else {
+                Issue.record("a bad facet was accepted")
+                return
+            }
+            #expect(message.contains("maybe"), "\(message)")
+        }
+    }
+}
