@@ -1,9 +1,10 @@
 import Testing
 @testable import OfflineOData
 
-/// A document parsed ahead on a thread of its own (``XMLParseAhead``) reads exactly as one
-/// parsed inline: the same model, the same diagnostics, the same error with the same line and
-/// column, wherever in the document the fault is (in the first part, the middle or the last).
+/// A document read with two threads (parsed ahead, ``XMLParseAhead``, and checked partly beside
+/// the validation, ``DetachedCheck``) reads exactly as one read with one: the same model, the same
+/// diagnostics in the same order, the same error with the same line and column, wherever in the
+/// document the fault is (in the first part, the middle or the last) and whichever step finds it.
 @Suite struct ParseAheadTests {
     /// The outcome of one read, comparable across the two ways.
     enum Outcome: Equatable {
@@ -11,9 +12,9 @@ import Testing
         case error(String)
     }
 
-    func read(_ bytes: [UInt8], _ parsing: XMLStream.Parsing, options: MetadataReader.Options = MetadataReader.Options()) -> Outcome {
+    func read(_ bytes: [UInt8], _ threads: MetadataReader.Threads, options: MetadataReader.Options = MetadataReader.Options()) -> Outcome {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(ODataError) in try MetadataReader.read(buffer, options: options, parsing: parsing) }
+            Result { () throws(ODataError) in try MetadataReader.read(buffer, options: options, threads: threads) }
         }
         switch result {
         case .success(let model):
@@ -26,10 +27,10 @@ import Testing
 
     func expectSameBothWays(_ bytes: [UInt8], _ what: String, options: MetadataReader.Options = MetadataReader.Options(),
                             sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
-        let inline = read(bytes, .inline, options: options)
-        let ahead = read(bytes, .ahead, options: options)
-        #expect(inline == ahead, "\(what): parsed ahead, the read differs", sourceLocation: sourceLocation)
-        return ahead
+        let one = read(bytes, .one, options: options)
+        let two = read(bytes, .two, options: options)
+        #expect(one == two, "\(what): read with two threads, the read differs", sourceLocation: sourceLocation)
+        return two
     }
 
     @Test(arguments: MetadataFixtureTests.documents)
@@ -98,5 +99,55 @@ import Testing
             }
             #expect(message.contains("maybe"), "\(message)")
         }
+    }
+}
+
+/// Faults found by different steps in one document: with two threads, the step first in the
+/// validation's sequence still names the fault, and tolerated defects keep their order.
+@Suite struct DetachedCheckOrderTests {
+    func document(_ body: String) -> [UInt8] {
+        Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+        <edmx:DataServices>
+        <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="NS">
+        \(body)
+        </Schema>
+        </edmx:DataServices>
+        </edmx:Edmx>
+        """.utf8)
+    }
+
+    let keyless = #"<EntityType Name="Keyless"><Property Name="ID" Type="Edm.Int32"/></EntityType>"#
+    let product = #"<EntityType Name="Product"><Key><PropertyRef Name="ID"/><PropertyRef Name="Missing"/></Key><Property Name="ID" Type="Edm.Int32" Nullable="false"/></EntityType>"#
+    let danglingFunction = #"<Function Name="F"><Parameter Name="p" Type="NS.NoSuchType"/><ReturnType Type="Edm.Int32"/></Function>"#
+    let danglingTarget = #"<Annotations Target="NS.NoSuchThing"><Annotation Term="Core.Description" String="x"/></Annotations>"#
+
+    func container(_ sets: String) -> String { #"<EntityContainer Name="C">"# + sets + "</EntityContainer>" }
+
+    @Test func aKeyFaultComesBeforeAnOperationFaultAndATargetDefect() {
+        let bytes = document(danglingTarget + keyless + danglingFunction + container(#"<EntitySet Name="K" EntityType="NS.Keyless"/>"#))
+        let outcome = ParseAheadTests().expectSameBothWays(bytes, "key, operation and target faults")
+        guard case .error(let message) = outcome else { Issue.record("accepted"); return }
+        #expect(message.contains("has no key"), "\(message)")
+    }
+
+    @Test func anOperationFaultComesBeforeATargetFaultInStrictMode() {
+        let bytes = document(danglingTarget + product + danglingFunction)
+        let outcome = ParseAheadTests().expectSameBothWays(bytes, "operation and target faults",
+                                                           options: MetadataReader.Options(isStrict: true))
+        guard case .error(let message) = outcome else { Issue.record("accepted"); return }
+        // In strict mode the key naming no property is the first fault (keys come before operations).
+        #expect(message.contains("Missing"), "\(message)")
+    }
+
+    @Test func toleratedDefectsKeepTheirOrder() {
+        let bytes = document(danglingTarget + product + container(#"<EntitySet Name="P" EntityType="NS.Product"><NavigationPropertyBinding Path="Nowhere" Target="P"/></EntitySet>"#))
+        let outcome = ParseAheadTests().expectSameBothWays(bytes, "tolerated defects")
+        guard case .model(_, _, _, _, let diagnostics) = outcome else { Issue.record("rejected: \(outcome)"); return }
+        // The key (links and keys check), the binding (bindings), the target (annotation targets): in that order.
+        #expect(diagnostics.count == 3, "\(diagnostics)")
+        #expect(diagnostics.first?.contains("Missing") == true, "\(diagnostics)")
+        #expect(diagnostics.last?.contains("NoSuchThing") == true, "\(diagnostics)")
     }
 }

@@ -45,17 +45,30 @@ public enum MetadataReader {
 
     /// Reads and validates a document in memory that stays valid for the duration of the call.
     public static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
-        try read(bytes, options: options, parsing: .bySize)
+        try read(bytes, options: options, threads: .bySize)
     }
 
-    /// Reads with the parse run as asked (the tests compare the ways).
-    static func read(_ bytes: UnsafeRawBufferPointer, options: Options, parsing: XMLStream.Parsing) throws(ODataError) -> MetadataModel {
-        let stream = try XMLStream(bytes: bytes, parsing: parsing)
+    /// How many threads a read uses.
+    enum Threads {
+        /// Two for a document of ``XMLStream/parseAheadThreshold`` bytes or more, else one.
+        case bySize
+        /// One: the parse, the reading and every check take turns.
+        case one
+        /// Two: the parse runs ahead of the reading (``XMLParseAhead``) and the checks that only
+        /// read the model run beside the steps after them (``DetachedCheck``).
+        case two
+    }
+
+    /// Reads with as many threads as asked (the tests compare the ways).
+    static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads) throws(ODataError) -> MetadataModel {
+        let large = bytes.count >= XMLStream.parseAheadThreshold
+        let twoThreads = threads == .two || (threads == .bySize && large)
+        let stream = try XMLStream(bytes: bytes, parsing: twoThreads ? .ahead : .inline)
         let reader = CSDLReader(stream: stream, options: options)
         var document = try reader.readDocument()
         let (version, edmxVersion, references) = (document.version, document.edmxVersion, document.references)
         // The validator takes the schemas over (see `ModelValidator.init`), so it finishes them in place.
-        var validator = ModelValidator(document: &document, locator: stream.locator, options: options)
+        var validator = ModelValidator(document: &document, locator: stream.locator, options: options, detachesChecks: twoThreads)
         validator.diagnostics = reader.diagnostics
         let schemas = try validator.validate()
         return MetadataModel(version: version, edmxVersion: edmxVersion,

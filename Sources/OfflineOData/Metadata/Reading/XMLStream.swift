@@ -30,14 +30,14 @@ final class XMLStream {
 
     /// How the parse runs beside the walk.
     enum Parsing {
-        /// On a thread of its own for documents of ``parseAheadThreshold`` bytes or more.
-        case bySize
         case inline
+        /// On a thread of its own (``XMLParseAhead``).
         case ahead
     }
 
-    /// Documents from this size on are parsed ahead on a thread of their own (a few chunks' worth:
-    /// below it, starting a thread costs more than the overlap saves).
+    /// Documents from this size on are parsed ahead on a thread of their own by default
+    /// (``MetadataReader/Threads/bySize``; a few chunks' worth: below it, starting a thread
+    /// costs more than the overlap saves).
     static let parseAheadThreshold = 1 << 18
 
     /// Turns a line (and what to look for on it) into a column, for error messages.
@@ -72,7 +72,7 @@ final class XMLStream {
     }
 
     /// The stream owns nothing of `bytes`; they must outlive it (the parser and the locator read them).
-    init(bytes: UnsafeRawBufferPointer, parsing: Parsing = .bySize) throws(ODataError) {
+    init(bytes: UnsafeRawBufferPointer, parsing: Parsing) throws(ODataError) {
         _ = libxml2Initialization
         locator = SourceColumnLocator(bytes: bytes)
         guard bytes.count > 0 else { throw ODataError(.metadata, "the $metadata document is empty", line: 1, column: 1) }
@@ -86,8 +86,7 @@ final class XMLStream {
             throw ODataError(.metadata, "libxml2 could not create a parser")
         }
         self.recorder = recorder
-        let ahead = parsing == .ahead || (parsing == .bySize && bytes.count >= XMLStream.parseAheadThreshold)
-        parseAhead = ahead ? XMLParseAhead(recorder: recorder) : nil
+        parseAhead = parsing == .ahead ? XMLParseAhead(recorder: recorder) : nil
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: Cursor())
     }

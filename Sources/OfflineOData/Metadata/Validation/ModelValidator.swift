@@ -22,7 +22,8 @@ struct ModelValidator {
 
     var schemas: [Schema]
     let references: [DocumentReference]
-    let locator: SourceColumnLocator
+    /// A `var` so that a ``DetachedCheck`` gets a locator of its own (it indexes lines lazily).
+    var locator: SourceColumnLocator
     let options: MetadataReader.Options
     var declarations: [String: Declaration] = [:]
     /// Functions and actions by qualified name (overloads share a name).
@@ -35,7 +36,8 @@ struct ModelValidator {
     /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
     var resolvedTargetHeads: Set<String> = []
     /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
-    let memberCache = MemberCache()
+    /// A `var` so that a ``DetachedCheck`` gets a cache of its own.
+    var memberCache = MemberCache()
     /// Resolved type references by the name as written (qualified names resolve the same anywhere).
     let resolutionCache = ResolutionCache()
     /// Function and action overloads by qualified name, once operations are resolved.
@@ -45,10 +47,14 @@ struct ModelValidator {
     let version: ODataVersion
     /// Tolerated defects, see ``MetadataModel/diagnostics``.
     var diagnostics: [ODataError] = []
+    /// Whether the checks that only read the model run beside the steps after them
+    /// (``DetachedCheck``), for large documents.
+    let detachesChecks: Bool
 
     /// Takes the schemas out of `document`: with the reader's copy gone, each array the checks
     /// change is uniquely owned and changed in place, instead of copied on its first change.
-    init(document: inout CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options) {
+    init(document: inout CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options, detachesChecks: Bool = false) {
+        self.detachesChecks = detachesChecks
         version = document.version
         schemas = document.schemas
         document.schemas = []
@@ -58,20 +64,65 @@ struct ModelValidator {
     }
 
     /// Runs every check and returns the finished schemas.
+    ///
+    /// With ``detachesChecks``, two runs of checks that only read the model go on threads of
+    /// their own as soon as what they read is final: the annotation targets (which need declared
+    /// names only) and the navigation links and keys (which need resolved navigation). Their
+    /// faults and diagnostics are taken where they stand in this sequence.
     mutating func validate() throws(ODataError) -> [Schema] {
         try declareNames()
-        try resolveTypeDefinitions()
-        try resolveStructuredTypes()
-        try resolveAssociationNavigation()
-        try resolveNavigationProperties()
-        // Member lists are cached from here on: every navigation type is resolved now.
-        try checkNavigationLinks()
-        try checkKeys()
-        try resolveOperations()
-        try resolveContainers()
-        try bindAssociationSets()
-        try checkBindings()
-        try checkAnnotationTargets()
+        // The annotation check reads the groups and the namespaces only.
+        let targets = !detachesChecks ? nil : DetachedCheck(self, schemas: schemas.map {
+            Schema(namespace: $0.namespace, alias: $0.alias, annotationGroups: $0.annotationGroups, sourceLine: $0.sourceLine)
+        }) { validator throws(ODataError) in try validator.checkAnnotationTargets() }
+        let links: DetachedCheck?
+        let diagnosticsBeforeLinks: Int
+        do {
+            try resolveTypeDefinitions()
+            try resolveStructuredTypes()
+            try resolveAssociationNavigation()
+            try resolveNavigationProperties()
+            // Member lists are cached from here on: every navigation type is resolved now.
+            diagnosticsBeforeLinks = diagnostics.count
+            if detachesChecks {
+                links = DetachedCheck(self) { validator throws(ODataError) in
+                    try validator.checkNavigationLinks()
+                    try validator.checkKeys()
+                }
+            } else {
+                links = nil
+                try checkNavigationLinks()
+                try checkKeys()
+            }
+        } catch {
+            _ = targets?.finish()
+            throw error
+        }
+        let later: Result<Void, ODataError> = Result { () throws(ODataError) in
+            try resolveOperations()
+            try resolveContainers()
+            try bindAssociationSets()
+            try checkBindings()
+        }
+        if let links {
+            let found = links.finish()
+            if let fault = found.fault {
+                _ = targets?.finish()
+                throw fault
+            }
+            diagnostics.insert(contentsOf: found.diagnostics, at: min(diagnosticsBeforeLinks, diagnostics.count))
+        }
+        if case .failure(let fault) = later {
+            _ = targets?.finish()
+            throw fault
+        }
+        if let targets {
+            let found = targets.finish()
+            diagnostics += found.diagnostics
+            if let fault = found.fault { throw fault }
+        } else {
+            try checkAnnotationTargets()
+        }
         return schemas
     }
 
