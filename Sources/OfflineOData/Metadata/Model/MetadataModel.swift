@@ -23,64 +23,37 @@ public final class MetadataModel: Sendable {
     public let diagnostics: [ODataError]
 
     private let aliases: [String: String]
-    private let entityTypesByName: [String: EntityType]
-    private let complexTypesByName: [String: ComplexType]
-    private let enumTypesByName: [String: EnumType]
-    private let typeDefinitionsByName: [String: TypeDefinition]
+    /// Every declared type, term, container and association by qualified name, with its place
+    /// in ``schemas`` (as validation found them).
+    private let declarations: [String: DeclaredElement]
     private let operationsByName: [String: [Operation]]
-    private let termsByName: [String: Term]
-    private let associationsByName: [String: Association]
-    private let containersByName: [String: EntityContainer]
     /// The default container: the only one, or the one marked default, or the first.
     public let entityContainer: EntityContainer?
 
+    /// `declarations` and `operations` are validation's tables of the same `schemas`: every
+    /// declared name with its place, and every operation's overloads by qualified name.
     init(version: ODataVersion, edmxVersion: String, schemas: [Schema], references: [DocumentReference],
-         diagnostics: [ODataError] = []) {
+         diagnostics: [ODataError] = [], declarations: [String: DeclaredElement], operations: [String: [Operation]]) {
         self.diagnostics = diagnostics
         self.version = version
         self.edmxVersion = edmxVersion
         self.schemas = schemas
         self.references = references
-        // Sized up front: growing large tables frees large blocks, which makes malloc consolidate.
-        func total(_ count: (Schema) -> Int) -> Int { schemas.reduce(0) { $0 + count($1) } }
+        self.declarations = declarations
+        operationsByName = operations
         var aliases: [String: String] = [:]
-        var entityTypes: [String: EntityType] = Dictionary(minimumCapacity: total { $0.entityTypes.count })
-        var complexTypes: [String: ComplexType] = Dictionary(minimumCapacity: total { $0.complexTypes.count })
-        var enumTypes: [String: EnumType] = Dictionary(minimumCapacity: total { $0.enumTypes.count })
-        var typeDefinitions: [String: TypeDefinition] = [:]
-        var operations: [String: [Operation]] = Dictionary(minimumCapacity: total { $0.operations.count })
-        var terms: [String: Term] = [:]
-        var associations: [String: Association] = [:]
-        var containers: [String: EntityContainer] = [:]
         var defaultContainer: EntityContainer?
         for reference in references {
             for include in reference.includes { if let alias = include.alias { aliases[alias] = include.namespace } }
         }
         for schema in schemas {
             if let alias = schema.alias { aliases[alias] = schema.namespace }
-            for type in schema.entityTypes { entityTypes[type.qualifiedName] = type }
-            for type in schema.complexTypes { complexTypes[type.qualifiedName] = type }
-            for type in schema.enumTypes { enumTypes[type.qualifiedName] = type }
-            for type in schema.typeDefinitions { typeDefinitions[type.qualifiedName] = type }
-            for operation in schema.operations { operations[operation.qualifiedName, default: []].append(operation) }
-            for term in schema.terms { terms[term.qualifiedName] = term }
-            for association in schema.associations { associations[association.qualifiedName] = association }
-            for container in schema.entityContainers {
-                containers[container.qualifiedName] = container
-                if defaultContainer == nil || (container.isDefault && defaultContainer?.isDefault != true) {
-                    defaultContainer = container
-                }
+            for container in schema.entityContainers
+            where defaultContainer == nil || (container.isDefault && defaultContainer?.isDefault != true) {
+                defaultContainer = container
             }
         }
         self.aliases = aliases
-        entityTypesByName = entityTypes
-        complexTypesByName = complexTypes
-        enumTypesByName = enumTypes
-        typeDefinitionsByName = typeDefinitions
-        operationsByName = operations
-        termsByName = terms
-        associationsByName = associations
-        containersByName = containers
         entityContainer = defaultContainer
     }
 
@@ -100,20 +73,45 @@ public final class MetadataModel: Sendable {
 
     // MARK: Types
 
-    public func entityType(named name: String) -> EntityType? { entityTypesByName[qualifiedName(name)] }
+    public func entityType(named name: String) -> EntityType? {
+        guard case .entityType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.entityTypes.element(at: index)
+    }
 
     /// The entity type named `name` and its qualified name, the table's own key (the binder
     /// needs both; `EntityType.qualifiedName` builds a new string at every call).
     func entityTypeAndQualifiedName(named name: String) -> (type: EntityType, qualifiedName: String)? {
-        guard let index = entityTypesByName.index(forKey: qualifiedName(name)) else { return nil }
-        let entry = entityTypesByName[index]
-        return (entry.value, entry.key)
+        guard let found = declarations.index(forKey: qualifiedName(name)) else { return nil }
+        let entry = declarations[found]
+        guard case .entityType(let schema, let index) = entry.value,
+              let type = schemas.element(at: schema)?.entityTypes.element(at: index) else { return nil }
+        return (type, entry.key)
     }
-    public func complexType(named name: String) -> ComplexType? { complexTypesByName[qualifiedName(name)] }
-    public func enumType(named name: String) -> EnumType? { enumTypesByName[qualifiedName(name)] }
-    public func typeDefinition(named name: String) -> TypeDefinition? { typeDefinitionsByName[qualifiedName(name)] }
-    public func term(named name: String) -> Term? { termsByName[qualifiedName(name)] }
-    public func association(named name: String) -> Association? { associationsByName[qualifiedName(name)] }
+
+    public func complexType(named name: String) -> ComplexType? {
+        guard case .complexType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.complexTypes.element(at: index)
+    }
+
+    public func enumType(named name: String) -> EnumType? {
+        guard case .enumType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.enumTypes.element(at: index)
+    }
+
+    public func typeDefinition(named name: String) -> TypeDefinition? {
+        guard case .typeDefinition(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.typeDefinitions.element(at: index)
+    }
+
+    public func term(named name: String) -> Term? {
+        guard case .term(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.terms.element(at: index)
+    }
+
+    public func association(named name: String) -> Association? {
+        guard case .association(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.associations.element(at: index)
+    }
 
     /// All overloads of a V4 function or action.
     public func operations(named name: String) -> [Operation] { operationsByName[qualifiedName(name)] ?? [] }
@@ -190,7 +188,10 @@ public final class MetadataModel: Sendable {
     // MARK: Container
 
     /// All containers, by qualified name.
-    public func entityContainer(named name: String) -> EntityContainer? { containersByName[qualifiedName(name)] }
+    public func entityContainer(named name: String) -> EntityContainer? {
+        guard case .entityContainer(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
+        return schemas.element(at: schema)?.entityContainers.element(at: index)
+    }
 
     public func entitySet(named name: String) -> EntitySet? { entityContainer?.entitySet(named: name) }
     public func singleton(named name: String) -> Singleton? { entityContainer?.singleton(named: name) }

@@ -71,7 +71,8 @@ public enum MetadataReader {
         var validator = ModelValidator(document: &document, locator: stream.locator, options: options, detachesChecks: twoThreads)
         validator.diagnostics = reader.diagnostics
         let schemas = try validator.validate()
-        return MetadataModel(version: version, edmxVersion: edmxVersion,
-                             schemas: schemas, references: references, diagnostics: validator.diagnostics)
+        return MetadataModel(version: version, edmxVersion: edmxVersion, schemas: schemas, references: references,
+                             diagnostics: validator.diagnostics, declarations: validator.declarations,
+                             operations: validator.operationIndex.overloads)
     }
 }

@@ -9,16 +9,8 @@
 /// partners, referential constraints, navigation bindings, entity sets, singletons, imports and
 /// annotation targets resolve.
 struct ModelValidator {
-    /// What a qualified name declares.
-    enum Declaration {
-        case entityType(schema: Int, index: Int)
-        case complexType(schema: Int, index: Int)
-        case enumType
-        case typeDefinition(schema: Int, index: Int)
-        case term
-        case entityContainer(schema: Int, index: Int)
-        case association(schema: Int, index: Int)
-    }
+    /// What a qualified name declares (the model keeps the table, ``MetadataModel``).
+    typealias Declaration = DeclaredElement
 
     var schemas: [Schema]
     let references: [DocumentReference]
@@ -177,14 +169,14 @@ struct ModelValidator {
             for (index, type) in schema.complexTypes.enumerated() {
                 try declare(namespace + "." + type.name, .complexType(schema: schemaIndex, index: index), type.sourceLine, "ComplexType")
             }
-            for type in schema.enumTypes {
-                try declare(namespace + "." + type.name, .enumType, type.sourceLine, "EnumType")
+            for (index, type) in schema.enumTypes.enumerated() {
+                try declare(namespace + "." + type.name, .enumType(schema: schemaIndex, index: index), type.sourceLine, "EnumType")
             }
             for (index, type) in schema.typeDefinitions.enumerated() {
                 try declare(namespace + "." + type.name, .typeDefinition(schema: schemaIndex, index: index), type.sourceLine, "TypeDefinition")
             }
-            for term in schema.terms {
-                try declare(namespace + "." + term.name, .term, term.sourceLine, "Term")
+            for (index, term) in schema.terms.enumerated() {
+                try declare(namespace + "." + term.name, .term(schema: schemaIndex, index: index), term.sourceLine, "Term")
             }
             for (index, container) in schema.entityContainers.enumerated() {
                 try declare(namespace + "." + container.name, .entityContainer(schema: schemaIndex, index: index),
