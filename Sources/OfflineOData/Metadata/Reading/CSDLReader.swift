@@ -211,7 +211,14 @@ final class CSDLReader {
     func typeReference(_ attribute: XMLAttributeView) throws(ODataError) -> TypeReference {
         let bytes = attribute.valueBuffer
         if let (range, isCollection) = TypeReference.nameRange(in: bytes), let start = bytes.baseAddress {
-            return TypeReference(name: interner.string(start + range.lowerBound, count: range.count), isCollection: isCollection)
+            let name = interner.string(start + range.lowerBound, count: range.count)
+            // An `Edm` primitive means the same in every schema: known now, while the parse thread
+            // is still busy, rather than looked up again in validation (``ModelValidator/resolve``).
+            let isEdm = range.count > 4 && memcmp(start + range.lowerBound, "Edm.", 4) == 0
+            if isEdm, let primitive = PrimitiveType.named(name) {
+                return TypeReference(name: name, isCollection: isCollection, kind: .primitive(primitive))
+            }
+            return TypeReference(name: name, isCollection: isCollection)
         }
         let text = attribute.value
         guard let reference = TypeReference(parsing: text) else {

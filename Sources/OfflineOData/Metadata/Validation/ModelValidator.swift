@@ -23,6 +23,8 @@ struct ModelValidator {
     /// Bound operations left out because their signature does not resolve.
     var droppedOperations: Set<String> = []
     var aliases: [String: String] = [:]
+    /// Some schema or reference takes `Edm` as its alias (set once names are declared).
+    var edmIsAnAlias = false
     var ownNamespaces: Set<String> = []
     var externalNamespaces: Set<String> = []
     /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
@@ -202,6 +204,7 @@ struct ModelValidator {
                 operationKinds[name] = kinds
             }
         }
+        edmIsAnAlias = aliases["Edm"] != nil
         // Operations live beside types in a namespace; Microsoft Graph has a complex type and a
         // function both called `image`. Lookups are by kind, so both are kept.
         // The names built above, in the same order (not built a second time).
@@ -242,6 +245,9 @@ struct ModelValidator {
     /// `what` names the referring element in the message; it is only built for an error.
     func resolve(_ reference: inout TypeReference, in namespace: String, what: @autoclosure () -> String, at line: SourceLine,
                  element: String, attribute: String = "Type") throws(ODataError) {
+        // The reader resolves `Edm` primitives already (the same in every schema, unless a
+        // schema takes `Edm` as its alias, which CSDL forbids but nothing else here rejects).
+        if case .primitive = reference.kind, !edmIsAnAlias { return }
         let written = reference.name
         let isQualified = QualifiedNames.contains(written, UInt8(ascii: "."))
         if isQualified, let known = resolutionCache.references[written] {
