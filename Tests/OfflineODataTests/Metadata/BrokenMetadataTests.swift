@@ -189,6 +189,14 @@ import Testing
         #expect(error.message.contains("NS.Product is declared twice"))
     }
 
+    /// Entity types are declared before complex types whatever the document's order (the reader's
+    /// table of names only notes the duplicate; validation declares and reports it).
+    @Test func aTypeDeclaredTwiceIsReportedAtTheDeclarationValidationTakesSecond() throws {
+        let error = try #require(rejection(v4("<ComplexType Name=\"Product\"/>\n" + Self.productType)))
+        #expect(error.line == 5)
+        #expect(error.message.contains("NS.Product is declared twice"))
+    }
+
     @Test func aFacetThatIsNotANumberIsRejected() throws {
         let error = try #require(rejection(v4("""
             <ComplexType Name="Address">

@@ -8,6 +8,8 @@ struct CSDLDocument {
     var version: ODataVersion
     var schemas: [Schema]
     var references: [DocumentReference]
+    /// Every declared name with its place, or nil when a name is declared twice (see ``DeclarationTable``).
+    var declarations: [String: DeclaredElement]?
 }
 
 /// Reads an EDMX document (EDMX 1.0 with DataServiceVersion 1.0–3.0, or EDMX 4.0/4.01) from an
@@ -24,6 +26,8 @@ final class CSDLReader {
     let interner = ValueInterner()
     /// Tolerated defects (see ``MetadataModel/diagnostics``).
     private(set) var diagnostics: [ODataError] = []
+    /// The names the schemas read so far declare.
+    private var declarations = DeclarationTable()
 
     init(stream: XMLStream, options: MetadataReader.Options) {
         self.stream = stream
@@ -72,7 +76,7 @@ final class CSDLReader {
                 try stream.forEachChild { () throws(ODataError) in
                     let isSchema = stream.elementName == .schema
                     if isSchema && stream.namespaceKind == .csdl {
-                        schemas.append(try readSchema())
+                        schemas.append(try readSchema(index: schemas.count))
                     } else if isSchema {
                         let namespace = stream.namespaceURI ?? "no namespace"
                         throw stream.error("<\(stream.qualifiedTagName)> is in namespace '\(namespace)', which is not a CSDL namespace")
@@ -90,7 +94,8 @@ final class CSDLReader {
             throw ODataError(.metadata, "the document has no edmx:DataServices element", line: 1, column: 1)
         }
         let version = try protocolVersion(edmxNamespace: rootKind, edmxVersion: edmxVersion, dataServiceVersion: dataServiceVersion)
-        return CSDLDocument(edmxVersion: edmxVersion, version: version, schemas: schemas, references: references)
+        return CSDLDocument(edmxVersion: edmxVersion, version: version, schemas: schemas, references: references,
+                            declarations: declarations.complete)
     }
 
     /// EDMX 1.0 documents say their protocol version in `m:DataServiceVersion` (1.0 when absent);
@@ -146,7 +151,8 @@ final class CSDLReader {
 
     // MARK: Schema
 
-    private func readSchema() throws(ODataError) -> Schema {
+    /// `index`: the schema's place among the document's schemas.
+    private func readSchema(index schemaIndex: Int) throws(ODataError) -> Schema {
         var schema = Schema(namespace: "", sourceLine: SourceLine(stream.line))
         try stream.forEachAttribute { attribute throws(ODataError) in
             switch (attribute.namespaceKind, attribute.csdlName) {
@@ -159,15 +165,37 @@ final class CSDLReader {
         let namespace = schema.namespace
         try stream.forEachChild { () throws(ODataError) in
             switch currentElement {
-            case .entityType: schema.entityTypes.append(try readEntityType(namespace: namespace))
-            case .complexType: schema.complexTypes.append(try readComplexType(namespace: namespace))
-            case .enumType: schema.enumTypes.append(try readEnumType(namespace: namespace))
-            case .typeDefinition: schema.typeDefinitions.append(try readTypeDefinition(namespace: namespace))
-            case .term: schema.terms.append(try readTerm(namespace: namespace))
+            case .entityType:
+                let type = try readEntityType(namespace: namespace)
+                declarations.declare(namespace, type.name, .entityType(schema: schemaIndex, index: schema.entityTypes.count))
+                schema.entityTypes.append(type)
+            case .complexType:
+                let type = try readComplexType(namespace: namespace)
+                declarations.declare(namespace, type.name, .complexType(schema: schemaIndex, index: schema.complexTypes.count))
+                schema.complexTypes.append(type)
+            case .enumType:
+                let type = try readEnumType(namespace: namespace)
+                declarations.declare(namespace, type.name, .enumType(schema: schemaIndex, index: schema.enumTypes.count))
+                schema.enumTypes.append(type)
+            case .typeDefinition:
+                let type = try readTypeDefinition(namespace: namespace)
+                declarations.declare(namespace, type.name, .typeDefinition(schema: schemaIndex, index: schema.typeDefinitions.count))
+                schema.typeDefinitions.append(type)
+            case .term:
+                let term = try readTerm(namespace: namespace)
+                declarations.declare(namespace, term.name, .term(schema: schemaIndex, index: schema.terms.count))
+                schema.terms.append(term)
             case .function: schema.operations.append(try readOperation(.function, namespace: namespace))
             case .action: schema.operations.append(try readOperation(.action, namespace: namespace))
-            case .entityContainer: schema.entityContainers.append(try readEntityContainer(namespace: namespace))
-            case .association: schema.associations.append(try readAssociation(namespace: namespace))
+            case .entityContainer:
+                let container = try readEntityContainer(namespace: namespace)
+                declarations.declare(namespace, container.name,
+                                     .entityContainer(schema: schemaIndex, index: schema.entityContainers.count))
+                schema.entityContainers.append(container)
+            case .association:
+                let association = try readAssociation(namespace: namespace)
+                declarations.declare(namespace, association.name, .association(schema: schemaIndex, index: schema.associations.count))
+                schema.associations.append(association)
             case .annotations: schema.annotationGroups.append(try readAnnotationGroup())
             case .annotation: schema.annotations.append(try readAnnotation())
             default: try stream.skipElement()

@@ -41,6 +41,8 @@ struct ModelValidator {
     let version: ODataVersion
     /// Tolerated defects, see ``MetadataModel/diagnostics``.
     var diagnostics: [ODataError] = []
+    /// The reader's table of declared names, when it saw no name declared twice.
+    private let declaredByReader: [String: Declaration]?
     /// Whether the checks that only read the model run beside the steps after them
     /// (``DetachedCheck``), for large documents.
     let detachesChecks: Bool
@@ -50,6 +52,7 @@ struct ModelValidator {
     init(document: inout CSDLDocument, locator: SourceColumnLocator, options: MetadataReader.Options, detachesChecks: Bool = false) {
         self.detachesChecks = detachesChecks
         version = document.version
+        declaredByReader = document.declarations
         schemas = document.schemas
         document.schemas = []
         references = document.references
@@ -144,11 +147,18 @@ struct ModelValidator {
                 if let alias = include.alias { aliases[alias] = include.namespace }
             }
         }
-        // Sized once: Graph declares thousands of names, and each growth rehashes every key.
-        declarations.reserveCapacity(schemas.reduce(0) { count, schema in
-            count + schema.entityTypes.count + schema.complexTypes.count + schema.enumTypes.count + schema.typeDefinitions.count
-                + schema.terms.count + schema.entityContainers.count + schema.associations.count
-        })
+        // The reader's table holds what the loop below would declare, unless a name is declared
+        // twice: then the loop declares every name and names the duplicate in its own order.
+        let declaresNames = declaredByReader == nil
+        if let declaredByReader {
+            declarations = declaredByReader
+        } else {
+            // Sized once: Graph declares thousands of names, and each growth rehashes every key.
+            declarations.reserveCapacity(schemas.reduce(0) { count, schema in
+                count + schema.entityTypes.count + schema.complexTypes.count + schema.enumTypes.count + schema.typeDefinitions.count
+                    + schema.terms.count + schema.entityContainers.count + schema.associations.count
+            })
+        }
         operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         var operationNames: [String] = []
         operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
@@ -165,26 +175,26 @@ struct ModelValidator {
                 aliases[alias] = schema.namespace
             }
             let namespace = schema.namespace
-            for (index, type) in schema.entityTypes.enumerated() {
+            for (index, type) in schema.entityTypes.enumerated() where declaresNames {
                 try declare(namespace + "." + type.name, .entityType(schema: schemaIndex, index: index), type.sourceLine, "EntityType")
             }
-            for (index, type) in schema.complexTypes.enumerated() {
+            for (index, type) in schema.complexTypes.enumerated() where declaresNames {
                 try declare(namespace + "." + type.name, .complexType(schema: schemaIndex, index: index), type.sourceLine, "ComplexType")
             }
-            for (index, type) in schema.enumTypes.enumerated() {
+            for (index, type) in schema.enumTypes.enumerated() where declaresNames {
                 try declare(namespace + "." + type.name, .enumType(schema: schemaIndex, index: index), type.sourceLine, "EnumType")
             }
-            for (index, type) in schema.typeDefinitions.enumerated() {
+            for (index, type) in schema.typeDefinitions.enumerated() where declaresNames {
                 try declare(namespace + "." + type.name, .typeDefinition(schema: schemaIndex, index: index), type.sourceLine, "TypeDefinition")
             }
-            for (index, term) in schema.terms.enumerated() {
+            for (index, term) in schema.terms.enumerated() where declaresNames {
                 try declare(namespace + "." + term.name, .term(schema: schemaIndex, index: index), term.sourceLine, "Term")
             }
-            for (index, container) in schema.entityContainers.enumerated() {
+            for (index, container) in schema.entityContainers.enumerated() where declaresNames {
                 try declare(namespace + "." + container.name, .entityContainer(schema: schemaIndex, index: index),
                             container.sourceLine, "EntityContainer")
             }
-            for (index, association) in schema.associations.enumerated() {
+            for (index, association) in schema.associations.enumerated() where declaresNames {
                 try declare(namespace + "." + association.name, .association(schema: schemaIndex, index: index),
                             association.sourceLine, "Association")
             }
