@@ -4,7 +4,7 @@
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
-#   make fuzz [FUZZ_TARGET=url|metadata] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
+#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
 
 SHELL := /bin/bash
@@ -77,16 +77,19 @@ pytest-backends: backends-venv
 fuzz-replay: deps
 	swift build --product offline-odata-fuzz
 	OOD_FUZZ_TARGET=metadata .build/debug/offline-odata-fuzz Tests/Fuzz/metadata-corpus
+	OOD_FUZZ_TARGET=metadata-threads .build/debug/offline-odata-fuzz Tests/Fuzz/metadata-corpus
 	OOD_FUZZ_TARGET=url .build/debug/offline-odata-fuzz Tests/Fuzz/url-corpus
 
 # Fuzzing for real (BUILD-RECIPE §7), into a scratch copy of the corpus: generated inputs stay out
 # of the repository; a crashing input is written as crash-* and belongs in the corpus once fixed.
 FUZZ_TARGET ?= url
 FUZZ_SECONDS ?= 600
+# metadata-threads (one thread against two on every input) starts from the metadata corpus.
+FUZZ_CORPUS ?= $(subst -threads,,$(FUZZ_TARGET))
 fuzz: deps
 	swift build -c debug --product offline-odata-fuzz -Xswiftc -sanitize=fuzzer,address \
 	    -Xswiftc -use-ld=lld --scratch-path $(CURDIR)/.build-fuzz
-	rm -rf .build-fuzz/corpus-$(FUZZ_TARGET) && cp -r Tests/Fuzz/$(FUZZ_TARGET)-corpus .build-fuzz/corpus-$(FUZZ_TARGET)
+	rm -rf .build-fuzz/corpus-$(FUZZ_TARGET) && cp -r Tests/Fuzz/$(FUZZ_CORPUS)-corpus .build-fuzz/corpus-$(FUZZ_TARGET)
 	SWIFT_BACKTRACE=enable=no OOD_FUZZ_TARGET=$(FUZZ_TARGET) .build-fuzz/debug/offline-odata-fuzz \
 	    .build-fuzz/corpus-$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) -max_len=65536
 

@@ -19,9 +19,30 @@ typealias FuzzHarness = @Sendable (UnsafeRawBufferPointer) -> Void
     }
 }
 
+/// The `$metadata` reader with one thread and with two (the parse ahead on a thread of its own,
+/// some checks beside the validation), which must agree on every input: the same model or the
+/// same error. A disagreement aborts, which libFuzzer reports as a crash with the input.
+@Sendable func fuzzMetadataThreads(_ bytes: UnsafeRawBufferPointer) {
+    func read(_ threads: MetadataReader.Threads) -> String {
+        do {
+            let model = try MetadataReader.read(bytes, options: MetadataReader.Options(), threads: threads)
+            return "\(model.version) \(model.edmxVersion) \(model.schemas) \(model.references) \(model.diagnostics)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+    let one = read(.one)
+    let two = read(.two)
+    if one != two {
+        print("metadata-threads: one thread and two disagree\n  one: \(one.prefix(2000))\n  two: \(two.prefix(2000))")
+        abort()
+    }
+}
+
 /// The harnesses by `OOD_FUZZ_TARGET` name. Add one per parser.
 let harnesses: [String: FuzzHarness] = [
     "metadata": fuzzMetadata,
+    "metadata-threads": fuzzMetadataThreads,
     "url": fuzzURL,
 ]
 

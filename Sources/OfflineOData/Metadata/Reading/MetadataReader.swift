@@ -48,8 +48,8 @@ public enum MetadataReader {
         try read(bytes, options: options, threads: .bySize)
     }
 
-    /// How many threads a read uses.
-    enum Threads {
+    /// How many threads a read uses (package-wide: the tests and the fuzz harness compare the ways).
+    package enum Threads: Sendable {
         /// Two for a document of ``XMLStream/parseAheadThreshold`` bytes or more, else one.
         case bySize
         /// One: the parse, the reading and every check take turns.
@@ -59,8 +59,8 @@ public enum MetadataReader {
         case two
     }
 
-    /// Reads with as many threads as asked (the tests compare the ways).
-    static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads) throws(ODataError) -> MetadataModel {
+    /// Reads with as many threads as asked.
+    package static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads) throws(ODataError) -> MetadataModel {
         let large = bytes.count >= XMLStream.parseAheadThreshold
         let twoThreads = threads == .two || (threads == .bySize && large)
         let stream = try XMLStream(bytes: bytes, parsing: twoThreads ? .ahead : .inline)
