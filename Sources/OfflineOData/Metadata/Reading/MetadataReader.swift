@@ -59,11 +59,13 @@ public enum MetadataReader {
         case two
     }
 
-    /// Reads with as many threads as asked.
-    package static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads) throws(ODataError) -> MetadataModel {
+    /// Reads with as many threads as asked, parsing `chunkSize` bytes of input at a time (the
+    /// tests and the fuzz harness make it small, so that parts meet every boundary case).
+    package static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads,
+                             chunkSize: Int = XMLRecorder.defaultChunkSize) throws(ODataError) -> MetadataModel {
         let large = bytes.count >= XMLStream.parseAheadThreshold
         let twoThreads = threads == .two || (threads == .bySize && large)
-        let stream = try XMLStream(bytes: bytes, parsing: twoThreads ? .ahead : .inline)
+        let stream = try XMLStream(bytes: bytes, parsing: twoThreads ? .ahead : .inline, chunkSize: chunkSize)
         let reader = CSDLReader(stream: stream, options: options)
         var document = try reader.readDocument()
         let (version, edmxVersion, references) = (document.version, document.edmxVersion, document.references)

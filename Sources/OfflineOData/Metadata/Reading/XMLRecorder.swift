@@ -56,8 +56,11 @@ enum RecordedEvent {
 /// are left out. The parser context and its dictionary (which the recorded names point into) live
 /// as long as the recorder.
 final class XMLRecorder {
-    /// Input bytes parsed per chunk.
-    private static let chunkSize = 1 << 16
+    /// Input bytes parsed per chunk, unless asked otherwise (the tests and the fuzz harness make
+    /// parts small, so that every boundary case between them is met).
+    static let defaultChunkSize = 1 << 16
+
+    private let chunkSize: Int
 
     /// The recording, behind a `let` pointer: the callbacks reach it through the parser
     /// context's `_private` and update it without any exclusivity or reference counting work.
@@ -69,7 +72,7 @@ final class XMLRecorder {
 
     /// Creates the parser for `input[0..<count]` (count in 1..<Int32.max, bytes that outlive the
     /// recorder); nil when libxml2 cannot create one.
-    init?(input: UnsafePointer<CChar>, count: Int, options: Int32) {
+    init?(input: UnsafePointer<CChar>, count: Int, options: Int32, chunkSize: Int = XMLRecorder.defaultChunkSize) {
         var handler = xmlSAXHandler()
         xmlSAXVersion(&handler, 2)
         // The default SAX2 handler stays for the prolog (document, DTD, entity declarations);
@@ -94,6 +97,7 @@ final class XMLRecorder {
         }
         xmlCtxtUseOptions(context, options)
         self.input = input
+        self.chunkSize = max(chunkSize, 1)
         inputCount = count
         inputOffset = .allocate(capacity: 1)
         inputOffset.initialize(to: head)
@@ -152,7 +156,7 @@ final class XMLRecorder {
     private func parseNextChunk() -> Bool {
         let offset = inputOffset.pointee
         guard offset < inputCount, !state.pointee.ranOutOfMemory, let context = state.pointee.context else { return false }
-        let length = min(XMLRecorder.chunkSize, inputCount - offset)
+        let length = min(chunkSize, inputCount - offset)
         inputOffset.pointee = offset + length
         let isLast = inputOffset.pointee >= inputCount
         xmlParseChunk(context, input + offset, Int32(length), isLast ? 1 : 0)

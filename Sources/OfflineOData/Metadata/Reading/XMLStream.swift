@@ -72,7 +72,7 @@ final class XMLStream {
     }
 
     /// The stream owns nothing of `bytes`; they must outlive it (the parser and the locator read them).
-    init(bytes: UnsafeRawBufferPointer, parsing: Parsing) throws(ODataError) {
+    init(bytes: UnsafeRawBufferPointer, parsing: Parsing, chunkSize: Int = XMLRecorder.defaultChunkSize) throws(ODataError) {
         _ = libxml2Initialization
         locator = SourceColumnLocator(bytes: bytes)
         guard bytes.count > 0 else { throw ODataError(.metadata, "the $metadata document is empty", line: 1, column: 1) }
@@ -82,7 +82,8 @@ final class XMLStream {
         errorRouting = ThreadXMLErrorRouting()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
-        guard let recorder = XMLRecorder(input: base.assumingMemoryBound(to: CChar.self), count: bytes.count, options: options) else {
+        guard let recorder = XMLRecorder(input: base.assumingMemoryBound(to: CChar.self), count: bytes.count, options: options,
+                                         chunkSize: chunkSize) else {
             throw ODataError(.metadata, "libxml2 could not create a parser")
         }
         self.recorder = recorder
