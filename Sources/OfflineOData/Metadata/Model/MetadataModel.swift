@@ -73,45 +73,30 @@ public final class MetadataModel: Sendable {
 
     // MARK: Types
 
-    public func entityType(named name: String) -> EntityType? {
-        guard case .entityType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.entityTypes.element(at: index)
+    /// The element `name` declares, when it is of `kind`, from its schema's array of that kind.
+    private func declared<Element>(_ name: String, as kind: DeclaredElement.Kind, in list: (Schema) -> [Element]) -> Element? {
+        guard let declared = declarations[qualifiedName(name)], declared.kind == kind,
+              let schema = schemas.element(at: declared.place.schema) else { return nil }
+        return list(schema).element(at: declared.place.index)
     }
+
+    public func entityType(named name: String) -> EntityType? { declared(name, as: .entityType) { $0.entityTypes } }
 
     /// The entity type named `name` and its qualified name, the table's own key (the binder
     /// needs both; `EntityType.qualifiedName` builds a new string at every call).
     func entityTypeAndQualifiedName(named name: String) -> (type: EntityType, qualifiedName: String)? {
         guard let found = declarations.index(forKey: qualifiedName(name)) else { return nil }
-        let entry = declarations[found]
-        guard case .entityType(let schema, let index) = entry.value,
-              let type = schemas.element(at: schema)?.entityTypes.element(at: index) else { return nil }
-        return (type, entry.key)
+        let (qualifiedName, declared) = declarations[found]
+        guard declared.kind == .entityType,
+              let type = schemas.element(at: declared.place.schema)?.entityTypes.element(at: declared.place.index) else { return nil }
+        return (type, qualifiedName)
     }
 
-    public func complexType(named name: String) -> ComplexType? {
-        guard case .complexType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.complexTypes.element(at: index)
-    }
-
-    public func enumType(named name: String) -> EnumType? {
-        guard case .enumType(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.enumTypes.element(at: index)
-    }
-
-    public func typeDefinition(named name: String) -> TypeDefinition? {
-        guard case .typeDefinition(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.typeDefinitions.element(at: index)
-    }
-
-    public func term(named name: String) -> Term? {
-        guard case .term(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.terms.element(at: index)
-    }
-
-    public func association(named name: String) -> Association? {
-        guard case .association(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.associations.element(at: index)
-    }
+    public func complexType(named name: String) -> ComplexType? { declared(name, as: .complexType) { $0.complexTypes } }
+    public func enumType(named name: String) -> EnumType? { declared(name, as: .enumType) { $0.enumTypes } }
+    public func typeDefinition(named name: String) -> TypeDefinition? { declared(name, as: .typeDefinition) { $0.typeDefinitions } }
+    public func term(named name: String) -> Term? { declared(name, as: .term) { $0.terms } }
+    public func association(named name: String) -> Association? { declared(name, as: .association) { $0.associations } }
 
     /// All overloads of a V4 function or action.
     public func operations(named name: String) -> [Operation] { operationsByName[qualifiedName(name)] ?? [] }
@@ -189,8 +174,7 @@ public final class MetadataModel: Sendable {
 
     /// All containers, by qualified name.
     public func entityContainer(named name: String) -> EntityContainer? {
-        guard case .entityContainer(let schema, let index)? = declarations[qualifiedName(name)] else { return nil }
-        return schemas.element(at: schema)?.entityContainers.element(at: index)
+        declared(name, as: .entityContainer) { $0.entityContainers }
     }
 
     public func entitySet(named name: String) -> EntitySet? { entityContainer?.entitySet(named: name) }

@@ -166,42 +166,51 @@ final class CSDLReader {
         try stream.forEachChild { () throws(ODataError) in
             switch currentElement {
             case .entityType:
-                let type = try readEntityType(namespace: namespace)
-                declarations.declare(namespace, type.name, .entityType(schema: schemaIndex, index: schema.entityTypes.count))
-                schema.entityTypes.append(type)
+                try readDeclared(in: namespace, into: &schema.entityTypes, \.name, { .entityType(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readEntityType(namespace: namespace)
+                }
             case .complexType:
-                let type = try readComplexType(namespace: namespace)
-                declarations.declare(namespace, type.name, .complexType(schema: schemaIndex, index: schema.complexTypes.count))
-                schema.complexTypes.append(type)
+                try readDeclared(in: namespace, into: &schema.complexTypes, \.name, { .complexType(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readComplexType(namespace: namespace)
+                }
             case .enumType:
-                let type = try readEnumType(namespace: namespace)
-                declarations.declare(namespace, type.name, .enumType(schema: schemaIndex, index: schema.enumTypes.count))
-                schema.enumTypes.append(type)
+                try readDeclared(in: namespace, into: &schema.enumTypes, \.name, { .enumType(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readEnumType(namespace: namespace)
+                }
             case .typeDefinition:
-                let type = try readTypeDefinition(namespace: namespace)
-                declarations.declare(namespace, type.name, .typeDefinition(schema: schemaIndex, index: schema.typeDefinitions.count))
-                schema.typeDefinitions.append(type)
+                try readDeclared(in: namespace, into: &schema.typeDefinitions, \.name, { .typeDefinition(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readTypeDefinition(namespace: namespace)
+                }
             case .term:
-                let term = try readTerm(namespace: namespace)
-                declarations.declare(namespace, term.name, .term(schema: schemaIndex, index: schema.terms.count))
-                schema.terms.append(term)
+                try readDeclared(in: namespace, into: &schema.terms, \.name, { .term(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readTerm(namespace: namespace)
+                }
             case .function: schema.operations.append(try readOperation(.function, namespace: namespace))
             case .action: schema.operations.append(try readOperation(.action, namespace: namespace))
             case .entityContainer:
-                let container = try readEntityContainer(namespace: namespace)
-                declarations.declare(namespace, container.name,
-                                     .entityContainer(schema: schemaIndex, index: schema.entityContainers.count))
-                schema.entityContainers.append(container)
+                try readDeclared(in: namespace, into: &schema.entityContainers, \.name, { .entityContainer(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readEntityContainer(namespace: namespace)
+                }
             case .association:
-                let association = try readAssociation(namespace: namespace)
-                declarations.declare(namespace, association.name, .association(schema: schemaIndex, index: schema.associations.count))
-                schema.associations.append(association)
+                try readDeclared(in: namespace, into: &schema.associations, \.name, { .association(schema: schemaIndex, index: $0) }) {
+                    () throws(ODataError) in try readAssociation(namespace: namespace)
+                }
             case .annotations: schema.annotationGroups.append(try readAnnotationGroup())
             case .annotation: schema.annotations.append(try readAnnotation())
             default: try stream.skipElement()
             }
         }
         return schema
+    }
+
+    /// Reads an element declaring a name into `list`, and declares the name (`Namespace.Name`)
+    /// with its place: `place` of the index the element gets in `list`.
+    private func readDeclared<Element>(in namespace: String, into list: inout [Element], _ name: KeyPath<Element, String>,
+                                       _ place: (Int) -> DeclaredElement,
+                                       _ read: () throws(ODataError) -> Element) throws(ODataError) {
+        let element = try read()
+        declarations.declare(namespace, element[keyPath: name], place(list.count))
+        list.append(element)
     }
 
     // MARK: Attribute helpers
