@@ -33,7 +33,8 @@ struct ModelValidator {
     /// A `var` so that a ``DetachedCheck`` gets a cache of its own.
     var memberCache = MemberCache()
     /// Resolved type references by the name as written (qualified names resolve the same anywhere).
-    let resolutionCache = ResolutionCache()
+    /// A `var` so that a ``DetachedCheck`` gets a cache of its own.
+    var resolutionCache = ResolutionCache()
     /// Function and action overloads by qualified name, once operations are resolved.
     let operationIndex = OperationIndex()
     /// Entity set and singleton names by qualified container name, for binding targets.
