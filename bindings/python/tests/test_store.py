@@ -19,7 +19,7 @@ def test_open_creates_a_store_in_wal_mode(store_path):
     try:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert connection.execute(
-            "SELECT value FROM ood_store_info WHERE key = 'format_version'").fetchone()[0] == "4"
+            "SELECT value FROM ood_store_info WHERE key = 'format_version'").fetchone()[0] == "5"
     finally:
         connection.close()
 
