@@ -69,6 +69,9 @@ final class SQLiteConnection {
     /// The rowid of the most recent insert on this connection.
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
+    /// How many rows the most recent INSERT, UPDATE or DELETE on this connection changed.
+    var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+
     /// The message of the most recent failure on this connection.
     var lastErrorMessage: String {
         guard let handle else { return "the connection is closed" }

@@ -92,5 +92,20 @@ enum StoreFormat {
         ALTER TABLE ood_request_queue ADD COLUMN first_sent TEXT;
         ALTER TABLE ood_error_archive ADD COLUMN first_sent TEXT;
         """,
+        // 5: memberships keyed by defining request first, without the second index
+        //    (``MembershipTable``): a download writes one B-tree per membership instead of two.
+        //    The columns keep their order.
+        """
+        CREATE TABLE ood_membership_5 (
+            entity_set TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            defining_request TEXT NOT NULL,
+            PRIMARY KEY (defining_request, entity_set, entity_id)
+        ) WITHOUT ROWID;
+        INSERT INTO ood_membership_5 (entity_set, entity_id, defining_request)
+            SELECT entity_set, entity_id, defining_request FROM ood_membership;
+        DROP TABLE ood_membership;
+        ALTER TABLE ood_membership_5 RENAME TO ood_membership;
+        """,
     ]
 }

@@ -82,4 +82,62 @@ import Testing
         #expect(result == "ok")
         store.close()
     }
+
+    /// A store of format 4 (memberships in a table keyed by entity, with a second index by
+    /// request) is migrated on open, keeps its memberships, and a download then removes and keeps
+    /// entities by them as before.
+    @Test func aFormat4StoreIsMigratedAndDownloadsStillDecideByItsMemberships() throws {
+        let metadata = """
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0"><edmx:DataServices>
+              <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="T">
+                <EntityType Name="Agency"><Key><PropertyRef Name="id"/></Key>
+                  <Property Name="id" Type="Edm.Int32" Nullable="false"/><Property Name="name" Type="Edm.String"/></EntityType>
+                <EntityContainer Name="C"><EntitySet Name="Agencies" EntityType="T.Agency"/></EntityContainer>
+              </Schema>
+            </edmx:DataServices></edmx:Edmx>
+            """
+        let model = try MetadataReader.read(Array(metadata.utf8))
+        let schema = try StoreSchema(model: model)
+        let folder = TemporaryFolder()
+        let path = folder.file("format4.store")
+        let old = try SQLiteConnection(path: path, create: true)
+        try old.execute("PRAGMA journal_mode = WAL")
+        for migration in StoreFormat.migrations[0..<4] { try old.execute(migration) }
+        try old.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
+        try old.prepare("INSERT INTO ood_store_info (key, value) VALUES ('format_version', ?1)").run([.text("4")])
+        for statement in schema.createStatements { try old.execute(statement) }
+        try old.execute(#"INSERT INTO "es/Agencies" ("_ood_id", id, name) VALUES (1, 1, 'One'), (2, 2, 'Two'), (3, 3, 'Three')"#)
+        try old.execute("""
+            INSERT INTO ood_membership (entity_set, entity_id, defining_request)
+            VALUES ('Agencies', 1, 'US'), ('Agencies', 2, 'US'), ('Agencies', 2, 'Other'), ('Agencies', 3, 'US')
+            """)
+        old.close()
+
+        let store = try StoreFile(path: path)
+        #expect(try store.formatVersion() == StoreFormat.currentVersion)
+        let memberships = { (request: String) throws -> Int64? in
+            try store.withConnection { db throws(ODataError) in
+                try db.scalarInt("SELECT count(*) FROM ood_membership WHERE defining_request = ?1", [.text(request)])
+            }
+        }
+        let agencies = { () throws -> Int64? in
+            try store.withConnection { db throws(ODataError) in try db.scalarInt(#"SELECT count(*) FROM "es/Agencies""#) }
+        }
+        #expect(try memberships("US") == 3)
+        #expect(try memberships("Other") == 1)
+        // US now returns 1 and 4: 3 goes, 2 stays because Other holds it.
+        let page = #"{"value":[{"id":1,"name":"One"},{"id":4,"name":"Four"}]}"#
+        try store.ingest(pages: [Array(page.utf8)], definingRequest: DefiningRequest(name: "US", url: "Agencies"), model: model,
+                         schema: schema, dialect: .v4, fullRefresh: true)
+        #expect(try memberships("US") == 2)
+        #expect(try agencies() == 3)
+        // Other returns nothing: 2 is held by no request any more and goes.
+        try store.ingest(pages: [Array(#"{"value":[]}"#.utf8)], definingRequest: DefiningRequest(name: "Other", url: "Agencies"),
+                         model: model, schema: schema, dialect: .v4, fullRefresh: true)
+        #expect(try memberships("Other") == 0)
+        #expect(try agencies() == 2)
+        let integrity = try store.withConnection { db throws(ODataError) in try db.scalarText("PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        store.close()
+    }
 }

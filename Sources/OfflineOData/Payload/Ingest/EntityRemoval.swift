@@ -64,7 +64,7 @@ struct EntityRemoval {
         guard let table = session.schema.table(forEntitySet: entitySet) else { return }
         let delete = try session.statement("""
             DELETE FROM \(table.quotedName) WHERE "_ood_id" = ?1 AND "_ood_change" IS NULL
-              AND NOT EXISTS (SELECT 1 FROM ood_membership WHERE entity_set = ?2 AND entity_id = ?1)
+              AND NOT \(MembershipTable.isHeld(entitySet: "?2", entityID: "?1"))
             RETURNING "_ood_id"
             """)
         try delete.bind([.integer(id), .text(entitySet)])

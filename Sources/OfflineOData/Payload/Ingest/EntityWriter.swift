@@ -36,20 +36,42 @@ struct EntityWriter {
         return try store(completed, summary: &summary)
     }
 
-    /// Removes or upserts an entity that has its key values.
+    /// Removes or writes an entity that has its key values: a new row of a table that held
+    /// nothing joins the batch (``FreshRows``), anything else is upserted now.
     private func store(_ state: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
         let plan = state.plan
         if state.isRemoved {
+            try session.flushFreshRows()
             try EntityRemoval(session: session).removeEntity(withKey: key(of: state), from: plan)
             summary.removed += 1
             return nil
         }
+        if session.batchesFreshRows, let id = try plan.takeFreshID() {
+            if !session.freshRows.accepts(state) { try session.flushFreshRows() }
+            let upsert = try plan.upsert(for: state.mask)
+            session.freshRows.append(state, id: id, leading: leading(state), columns: upsert.columns)
+            summary.entities += 1
+            return id
+        }
+        try session.flushFreshRows()
+        let id = try upsert(state)
+        try session.addMembership(plan, entityID: id)
+        summary.entities += 1
+        for (navigation, nested) in state.navigations where navigation.recordsLinks {
+            let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)
+            let targets = nested.positions.compactMap { $0 < writtenIDs.count ? writtenIDs[$0] : nil }
+            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: targets, replacing: complete)
+        }
+        return id
+    }
+
+    /// Upserts one entity by its key; its local id.
+    private func upsert(_ state: EntityState) throws(ODataError) -> Int64 {
+        let plan = state.plan
         let upsert = try plan.upsert(for: state.mask)
         // Parameters: `_ood_type` and `_ood_etag` when given (their presence bits are set with
         // them, see ``EntityState/etag``), then the present property columns in column order.
-        var leading: [SQLValue] = []
-        if let typeName = state.typeName { leading.append(storedType(typeName, plan: plan)) }
-        if let etag = state.etag { leading.append(.text(etag)) }
+        let leading = leading(state)
         guard let handle = session.db.handle else { throw ODataError(.misuse, "the store is closed") }
         // A fresh row sets the last insert rowid; an updated one leaves it at 0 (rowids start at 1).
         sqlite3_set_last_insert_rowid(handle, 0)
@@ -69,14 +91,15 @@ struct EntityWriter {
             id = find.int(at: 0)
             while try find.step() {}
         }
-        try session.addMembership(plan, entityID: id)
-        summary.entities += 1
-        for (navigation, nested) in state.navigations where navigation.recordsLinks {
-            let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)
-            let targets = nested.positions.compactMap { $0 < writtenIDs.count ? writtenIDs[$0] : nil }
-            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: targets, replacing: complete)
-        }
         return id
+    }
+
+    /// `_ood_type` and `_ood_etag` when the payload gave them, in that order.
+    private func leading(_ state: EntityState) -> [SQLValue] {
+        var leading: [SQLValue] = []
+        if let typeName = state.typeName { leading.append(storedType(typeName, plan: state.plan)) }
+        if let etag = state.etag { leading.append(.text(etag)) }
+        return leading
     }
 
     /// The key's stored values (the entity has them all).

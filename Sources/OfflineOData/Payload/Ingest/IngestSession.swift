@@ -57,6 +57,11 @@ final class IngestSession {
     /// The plans of every set the defining request reaches, made once: pages are read on another
     /// thread while the session writes, so this never changes after `init`.
     let plans: [String: TablePlan]
+    /// Whether new rows of tables that held nothing are inserted in batches (``FreshRows``):
+    /// only without `$expand`, where no entity's id is needed before its batch is written.
+    let batchesFreshRows: Bool
+    /// The batched rows not inserted yet; written before anything else touches the tables.
+    let freshRows = FreshRows()
     private var membershipInsert: Statement?
     private var plansWithPendingMemberships: [TablePlan] = []
     /// Whether the defining request held any entity before this session wrote its first page; nil
@@ -89,6 +94,7 @@ final class IngestSession {
             plans[entitySet] = try TablePlan(table: table, db: db)
         }
         self.plans = plans
+        batchesFreshRows = target.root.navigations.isEmpty
     }
 
     // MARK: - Transaction
@@ -238,6 +244,7 @@ final class IngestSession {
     /// Writes the memberships collected so far. Runs at the end of each page and before any
     /// removal, so a removal always sees the memberships of the entities written before it.
     func flushMemberships() throws(ODataError) {
+        try flushFreshRows()
         guard !plansWithPendingMemberships.isEmpty else { return }
         let insert: Statement
         if let membershipInsert {
@@ -254,6 +261,12 @@ final class IngestSession {
             plan.pendingMemberships.removeAll(keepingCapacity: true)
         }
         plansWithPendingMemberships.removeAll()
+    }
+
+    /// Inserts the batched new rows (``FreshRows``), recording their memberships.
+    func flushFreshRows() throws(ODataError) {
+        guard !freshRows.isEmpty else { return }
+        try freshRows.flush(session: self)
     }
 
     /// `[1,2,3]`: the ids as a JSON array, written by ``JSONWriter`` (a String per id cost a

@@ -112,6 +112,55 @@ final class TablePlan {
         return upsert
     }
 
+    /// The local id of the next new row while the table holds only rows this session inserted
+    /// (``FreshRows``); nil until ``takeFreshID()`` first looks, and when the table held rows.
+    var nextFreshID: Int64?
+    private var freshnessKnown = false
+
+    /// A local id for a new row, when the table held nothing at this session's first write to
+    /// it: 1, 2, ... as SQLite would give them. Nil when it held rows (upserts decide then).
+    func takeFreshID() throws(ODataError) -> Int64? {
+        if !freshnessKnown {
+            freshnessKnown = true
+            let empty = try db.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(table.quotedName))") == 1
+            nextFreshID = empty ? 1 : nil
+        }
+        guard let id = nextFreshID else { return nil }
+        nextFreshID = id + 1
+        return id
+    }
+
+    /// The largest local id in the table (0 when it is empty).
+    func largestID() throws(ODataError) -> Int64 {
+        try db.scalarInt("SELECT max(\"_ood_id\") FROM \(table.quotedName)") ?? 0
+    }
+
+    /// `INSERT OR IGNORE … VALUES (…), (…)` of `rows` rows with the columns present in `mask`,
+    /// prepared on first use. Parameters per row: `_ood_id`, `_ood_type` and `_ood_etag` when
+    /// present, then the property columns in column order.
+    func freshInsert(for mask: [UInt64], rows: Int) throws(ODataError) -> Statement {
+        let key = FreshInsertKey(mask: mask, rows: rows)
+        if let statement = freshInserts[key] { return statement }
+        var names = ["\"_ood_id\""]
+        if isSet(mask, typeBit) { names.append("\"_ood_type\"") }
+        if isSet(mask, etagBit) { names.append("\"_ood_etag\"") }
+        for (index, column) in table.columns.enumerated() where isSet(mask, index) { names.append(column.quotedName) }
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let statement = try db.prepare("""
+            INSERT OR IGNORE INTO \(table.quotedName) (\(names.joined(separator: ", ")))
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """)
+        freshInserts[key] = statement
+        return statement
+    }
+
+    private struct FreshInsertKey: Hashable {
+        let mask: [UInt64]
+        let rows: Int
+    }
+
+    private var freshInserts: [FreshInsertKey: Statement] = [:]
+
     /// `SELECT _ood_id … WHERE key = ?`, for entities the upsert updated instead of inserting.
     func findByKey() throws(ODataError) -> Statement {
         if let findStatement { return findStatement }

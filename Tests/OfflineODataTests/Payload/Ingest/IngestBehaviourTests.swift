@@ -142,6 +142,29 @@ import Testing
         #expect(try store.text("Agencies", "id", where: "id", is: .text("2")) == "2")
     }
 
+    /// An empty table takes a download's rows in batches (``FreshRows``): parts of 32, 8, 4 and 1
+    /// rows, and a key seen twice (in one batch, or in a later page) ends as one row with the
+    /// later values, as one upsert per entity would leave it.
+    @Test func anEmptyTableTakesBatchesWithTheResultOfOneUpsertPerEntity() throws {
+        let store = try store()
+        let repeated = #"{"value":[{"id":"50","name":"First"},{"id":"51","name":"Other"},{"id":"50","name":"Second"}]}"#
+        try store.load([agencies(Array(1...45)), agencies([7, 46], country: "FR"), repeated], url: "Agencies", fullRefresh: true)
+        #expect(try store.count("Agencies") == 48)
+        #expect(try store.memberships("R", "Agencies") == 48)
+        #expect(try store.text("Agencies", "country", where: "id", is: .text("7")) == "FR")
+        #expect(try store.text("Agencies", "country", where: "id", is: .text("45")) == "US")
+        #expect(try store.text("Agencies", "name", where: "id", is: .text("50")) == "Second")
+        #expect(try store.text("Agencies", "_ood_id", where: "id", is: .text("1")) == "1")
+        #expect(try store.text("Agencies", "_ood_id", where: "id", is: .text("45")) == "45")
+        // Every local id is one row's: none was given twice.
+        #expect(try store.db.scalarInt(#"SELECT count(DISTINCT "_ood_id") FROM "es/Agencies""#) == 48)
+        // The table holds rows now: the next download upserts them.
+        try store.load([agencies([1, 2], country: "DE")], url: "Agencies", fullRefresh: true)
+        #expect(try store.count("Agencies") == 2)
+        #expect(try store.text("Agencies", "country", where: "id", is: .text("2")) == "DE")
+        #expect(try store.text("Agencies", "_ood_id", where: "id", is: .text("2")) == "2")
+    }
+
     @Test func fullRefreshDeletesTheLinksOfRemovedEntities() throws {
         let store = try store()
         try store.load([#"{"value":[{"id":"1","tags":[{"tag":"a"}]},{"id":"2","tags":[{"tag":"b"}]}]}"#], url: "Agencies?$expand=tags", fullRefresh: true)

@@ -1,0 +1,110 @@
+internal import CSQLite
+
+/// The new rows of a table that held nothing when the session first wrote to it, inserted a few
+/// at a time by one multi-row `INSERT OR IGNORE` with their local ids given, instead of one
+/// upsert per entity: SQLite's fixed cost per statement (its cursors opened and closed, the
+/// statement reset) was a fifth of a download's writing.
+///
+/// Only for defining requests without `$expand` (``IngestSession/batchesFreshRows``): there no
+/// entity's id is needed before its batch is written. The ids count from 1 as SQLite's would in
+/// an empty table. A part of a batch in which some row was not inserted (the same key twice in
+/// the download, a value the table refuses) is written again one upsert at a time, in order, as
+/// if it had never been batched: the rows and errors are the same (the id the repeated key was
+/// given stays unused).
+final class FreshRows {
+    /// The most rows one statement inserts; a batch is written in parts of powers of two so
+    /// that few statement shapes are ever prepared.
+    static let limit = 32
+
+    private var plan: TablePlan?
+    private var mask: [UInt64] = []
+    private var rows = 0
+    /// Per row: its id, `_ood_type` and `_ood_etag` when the mask has them, the present columns
+    /// (the row's upsert parameters after its id).
+    private var values: [SQLValue] = []
+
+    var isEmpty: Bool { rows == 0 }
+
+    /// Whether a row of `state` may join the rows waiting (same table, same columns).
+    func accepts(_ state: EntityState) -> Bool {
+        rows == 0 || (plan === state.plan && mask == state.mask && rows < Self.limit)
+    }
+
+    /// Adds a row: `id` is the local id it gets, `leading` its `_ood_type`/`_ood_etag` values.
+    func append(_ state: EntityState, id: Int64, leading: [SQLValue], columns: [Int]) {
+        if rows == 0 {
+            plan = state.plan
+            mask = state.mask
+        }
+        rows += 1
+        values.append(.integer(id))
+        values.append(contentsOf: leading)
+        for column in columns { values.append(state.values[column]) }
+    }
+
+    /// Inserts the waiting rows and records their memberships; the rows of a part that could not
+    /// all be inserted are upserted one by one.
+    func flush(session: IngestSession) throws(ODataError) {
+        guard let plan, rows > 0 else { return }
+        let perRow = values.count / rows
+        var upsertedAlone = false
+        var start = 0
+        while start < rows {
+            var count = Self.limit
+            while count > rows - start { count /= 2 }
+            let insert = try plan.freshInsert(for: mask, rows: count)
+            let offset = start * perRow
+            try insert.bind(count: count * perRow) { values[offset + $0] }
+            while try insert.step() {}
+            if session.db.changes == count {
+                for row in start..<start + count {
+                    guard case .integer(let id) = values[row * perRow] else { continue }
+                    try session.addMembership(plan, entityID: id)
+                }
+            } else {
+                // Those inserted are upserted again (same values), the others as they would
+                // have been without batching.
+                for row in start..<start + count {
+                    let id = try upsert(values[(row * perRow + 1)..<((row + 1) * perRow)], into: plan, db: session.db)
+                    try session.addMembership(plan, entityID: id)
+                }
+                upsertedAlone = true
+            }
+            start += count
+        }
+        // An upsert gives a new row SQLite's id: later batches start above every id in use.
+        if upsertedAlone { plan.nextFreshID = max(plan.nextFreshID ?? 1, try plan.largestID() + 1) }
+        values.removeAll(keepingCapacity: true)
+        rows = 0
+        self.plan = nil
+    }
+
+    /// One row's upsert (``TablePlan/upsert(for:)``), as ``EntityWriter`` does it; its local id.
+    private func upsert(_ parameters: ArraySlice<SQLValue>, into plan: TablePlan, db: SQLiteConnection) throws(ODataError) -> Int64 {
+        let upsert = try plan.upsert(for: mask)
+        guard let handle = db.handle else { throw ODataError(.misuse, "the store is closed") }
+        sqlite3_set_last_insert_rowid(handle, 0)
+        let first = parameters.startIndex
+        try upsert.statement.bind(count: parameters.count) { parameters[first + $0] }
+        while try upsert.statement.step() {}
+        let id = sqlite3_last_insert_rowid(handle)
+        if id != 0 { return id }
+        // Updated, not inserted: found by its key, which sits among the present columns.
+        let leadingCount = parameters.count - upsert.columns.count
+        var key: [SQLValue] = []
+        for index in plan.keyIndices {
+            guard let position = upsert.columns.firstIndex(of: index) else {
+                throw ODataError(.internalError, "a batched entity of '\(plan.table.entitySet)' has no key value")
+            }
+            key.append(parameters[first + leadingCount + position])
+        }
+        let find = try plan.findByKey()
+        try find.bind(key)
+        guard try find.step() else {
+            throw ODataError(.internalError, "the upserted entity of '\(plan.table.entitySet)' cannot be found by its key")
+        }
+        let found = find.int(at: 0)
+        while try find.step() {}
+        return found
+    }
+}
