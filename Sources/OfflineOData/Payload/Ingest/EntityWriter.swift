@@ -1,5 +1,3 @@
-internal import CSQLite
-
 /// Writes the read entities of one page, in order: for each, the upsert, the membership of the
 /// defining request, and the links of its expanded navigations; or, for a deleted entry of a
 /// delta, the removal.
@@ -72,26 +70,11 @@ struct EntityWriter {
         // Parameters: `_ood_type` and `_ood_etag` when given (their presence bits are set with
         // them, see ``EntityState/etag``), then the present property columns in column order.
         let leading = leading(state)
-        guard let handle = session.db.handle else { throw ODataError(.misuse, "the store is closed") }
-        // A fresh row sets the last insert rowid; an updated one leaves it at 0 (rowids start at 1).
-        sqlite3_set_last_insert_rowid(handle, 0)
         let columns = upsert.columns
         let values = state.values
-        try upsert.statement.bind(count: leading.count + columns.count) { position in
+        return try plan.write(upsert, count: leading.count + columns.count, parameter: { position in
             position < leading.count ? leading[position] : values[columns[position - leading.count]]
-        }
-        while try upsert.statement.step() {}
-        var id = sqlite3_last_insert_rowid(handle)
-        if id == 0 {
-            let find = try plan.findByKey()
-            try find.bind(key(of: state))
-            guard try find.step() else {
-                throw ODataError(.internalError, "the upserted entity of '\(plan.table.entitySet)' cannot be found by its key")
-            }
-            id = find.int(at: 0)
-            while try find.step() {}
-        }
-        return id
+        }, key: { key(of: state) })
     }
 
     /// `_ood_type` and `_ood_etag` when the payload gave them, in that order.

@@ -1,5 +1,3 @@
-internal import CSQLite
-
 /// The new rows of a table that held nothing when the session first wrote to it, inserted a few
 /// at a time by one multi-row `INSERT OR IGNORE` with their local ids given, instead of one
 /// upsert per entity: SQLite's fixed cost per statement (its cursors opened and closed, the
@@ -65,7 +63,7 @@ final class FreshRows {
                 // Those inserted are upserted again (same values), the others as they would
                 // have been without batching.
                 for row in start..<start + count {
-                    let id = try upsert(values[(row * perRow + 1)..<((row + 1) * perRow)], into: plan, db: session.db)
+                    let id = try upsert(values[(row * perRow + 1)..<((row + 1) * perRow)], into: plan)
                     try session.addMembership(plan, entityID: id)
                 }
                 upsertedAlone = true
@@ -79,32 +77,22 @@ final class FreshRows {
         self.plan = nil
     }
 
-    /// One row's upsert (``TablePlan/upsert(for:)``), as ``EntityWriter`` does it; its local id.
-    private func upsert(_ parameters: ArraySlice<SQLValue>, into plan: TablePlan, db: SQLiteConnection) throws(ODataError) -> Int64 {
+    /// One row's upsert (``TablePlan/write(_:count:parameter:key:)``, as ``EntityWriter`` writes
+    /// an entity); its local id.
+    private func upsert(_ parameters: ArraySlice<SQLValue>, into plan: TablePlan) throws(ODataError) -> Int64 {
         let upsert = try plan.upsert(for: mask)
-        guard let handle = db.handle else { throw ODataError(.misuse, "the store is closed") }
-        sqlite3_set_last_insert_rowid(handle, 0)
         let first = parameters.startIndex
-        try upsert.statement.bind(count: parameters.count) { parameters[first + $0] }
-        while try upsert.statement.step() {}
-        let id = sqlite3_last_insert_rowid(handle)
-        if id != 0 { return id }
-        // Updated, not inserted: found by its key, which sits among the present columns.
-        let leadingCount = parameters.count - upsert.columns.count
-        var key: [SQLValue] = []
-        for index in plan.keyIndices {
-            guard let position = upsert.columns.firstIndex(of: index) else {
-                throw ODataError(.internalError, "a batched entity of '\(plan.table.entitySet)' has no key value")
+        return try plan.write(upsert, count: parameters.count, parameter: { parameters[first + $0] }) { () throws(ODataError) in
+            // The key sits among the present columns, after `_ood_type` and `_ood_etag`.
+            let leadingCount = parameters.count - upsert.columns.count
+            var key: [SQLValue] = []
+            for index in plan.keyIndices {
+                guard let position = upsert.columns.firstIndex(of: index) else {
+                    throw ODataError(.internalError, "a batched entity of '\(plan.table.entitySet)' has no key value")
+                }
+                key.append(parameters[first + leadingCount + position])
             }
-            key.append(parameters[first + leadingCount + position])
+            return key
         }
-        let find = try plan.findByKey()
-        try find.bind(key)
-        guard try find.step() else {
-            throw ODataError(.internalError, "the upserted entity of '\(plan.table.entitySet)' cannot be found by its key")
-        }
-        let found = find.int(at: 0)
-        while try find.step() {}
-        return found
     }
 }

@@ -1,3 +1,5 @@
+internal import CSQLite
+
 /// Everything an ingest session needs to write one entity set's table quickly: where each payload
 /// property goes, and the upsert statements already prepared for each set of present columns.
 ///
@@ -160,6 +162,27 @@ final class TablePlan {
     }
 
     private var freshInserts: [FreshInsertKey: Statement] = [:]
+
+    /// Runs `upsert` with its `count` parameters and returns the row's local id: a new row's
+    /// rowid, or, for a row that existed and was updated (which leaves the last insert rowid at
+    /// 0; rowids start at 1), the id found by `key`.
+    func write(_ upsert: Upsert, count: Int, parameter: (Int) -> SQLValue,
+               key: () throws(ODataError) -> [SQLValue]) throws(ODataError) -> Int64 {
+        guard let handle = db.handle else { throw ODataError(.misuse, "the store is closed") }
+        sqlite3_set_last_insert_rowid(handle, 0)
+        try upsert.statement.bind(count: count, parameter)
+        while try upsert.statement.step() {}
+        let id = sqlite3_last_insert_rowid(handle)
+        if id != 0 { return id }
+        let find = try findByKey()
+        try find.bind(try key())
+        guard try find.step() else {
+            throw ODataError(.internalError, "the upserted entity of '\(table.entitySet)' cannot be found by its key")
+        }
+        let found = find.int(at: 0)
+        while try find.step() {}
+        return found
+    }
 
     /// `SELECT _ood_id … WHERE key = ?`, for entities the upsert updated instead of inserting.
     func findByKey() throws(ODataError) -> Statement {
