@@ -50,7 +50,7 @@ public enum MetadataReader {
 
     /// How many threads a read uses (package-wide: the tests and the fuzz harness compare the ways).
     package enum Threads: Sendable {
-        /// Two for a document of ``XMLStream/parseAheadThreshold`` bytes or more, else one.
+        /// Two for a document of ``twoThreadsFromSize`` bytes or more, else one.
         case bySize
         /// One: the parse, the reading and every check take turns.
         case one
@@ -59,11 +59,15 @@ public enum MetadataReader {
         case two
     }
 
+    /// Documents from this size on are read with two threads by default: a few chunks' worth;
+    /// below it, starting threads costs more than the overlap saves.
+    static let twoThreadsFromSize = 1 << 18
+
     /// Reads with as many threads as asked, parsing `chunkSize` bytes of input at a time (the
     /// tests and the fuzz harness make it small, so that parts meet every boundary case).
     package static func read(_ bytes: UnsafeRawBufferPointer, options: Options, threads: Threads,
                              chunkSize: Int = XMLRecorder.defaultChunkSize) throws(ODataError) -> MetadataModel {
-        let large = bytes.count >= XMLStream.parseAheadThreshold
+        let large = bytes.count >= twoThreadsFromSize
         let twoThreads = threads == .two || (threads == .bySize && large)
         let stream = try XMLStream(bytes: bytes, parsing: twoThreads ? .ahead : .inline, chunkSize: chunkSize)
         let reader = CSDLReader(stream: stream, options: options)

@@ -35,11 +35,6 @@ final class XMLStream {
         case ahead
     }
 
-    /// Documents from this size on are parsed ahead on a thread of their own by default
-    /// (``MetadataReader/Threads/bySize``; a few chunks' worth: below it, starting a thread
-    /// costs more than the overlap saves).
-    static let parseAheadThreshold = 1 << 18
-
     /// Turns a line (and what to look for on it) into a column, for error messages.
     let locator: SourceColumnLocator
     private let errorRouting: ThreadXMLErrorRouting
