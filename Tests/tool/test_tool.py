@@ -37,7 +37,7 @@ def test_store_create_makes_a_store(tool, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "created" in result.stdout and "format version 5" in result.stdout and "wal" in result.stdout
     connection = sqlite3.connect(path)
-    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "5"
+    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "6"
     connection.close()
 
 

@@ -23,6 +23,8 @@ public struct QueuedRequest: Sendable, Equatable {
     /// When the upload first sent it (an HTTP date), for services that take repeatable requests;
     /// nil until then.
     public var firstSent: String?
+    /// Whether the service may have it already: see ``QueueState``.
+    public var state: QueueState = .pending
 
     public init(id: Int64 = 0, method: String, url: String, body: String? = nil, headers: String? = nil,
                 entitySet: String? = nil, entityID: Int64? = nil, etag: String? = nil,
@@ -41,12 +43,38 @@ public struct QueuedRequest: Sendable, Equatable {
     }
 }
 
-/// A request the service refused (a 4xx), kept with the service's answer until the user acts.
+/// Where a queued request stands with the service.
+public enum QueueState: String, Sendable {
+    /// Not sent yet, or known not to have been applied: the next upload sends it.
+    case pending
+    /// Sent, and its answer was not recorded (the connection broke, the process died, the answer
+    /// was not proof of success): the service may or may not have applied it. The next upload
+    /// finds out before sending it again (``InDoubtReconciler``); the value in the store is "sent".
+    case inDoubt = "sent"
+}
+
+/// Why a request sits in the error archive. The user decides what becomes of it: send it again
+/// (``OfflineStore/requeueArchivedRequest(id:body:)``) or discard it.
+public enum ArchiveKind: String, Sendable {
+    /// The service refused it (a 4xx the request itself caused: 400, 403, 404, 422, ...).
+    case refused
+    /// The entity changed on the service since the store last had it (412, 409, or a 428 whose
+    /// re-read found other values than the store's).
+    case conflict
+    /// Sent, answer lost, and the engine cannot find out whether the service applied it (a create
+    /// with a key the service assigns, on a service without repeatable requests): sending it again
+    /// might create the entity twice, so the user decides ("needs decision").
+    case inDoubt
+}
+
+/// A request the service refused or that needs a decision, kept with the service's answer until
+/// the user acts.
 public struct ArchivedRequest: Sendable, Equatable {
     public var request: QueuedRequest
     public var httpStatus: Int?
     public var message: String
     public var failedAt: String
+    public var kind: ArchiveKind = .refused
 }
 
 /// The `ood_request_queue` and `ood_error_archive` tables.
@@ -57,6 +85,8 @@ public struct ArchivedRequest: Sendable, Equatable {
 enum RequestQueueTable {
     private static let columns =
         "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at, first_sent"
+    /// ``columns`` and the queue's state (the archive has a kind instead).
+    private static let queueColumns = columns + ", state"
 
     /// Appends `request` (its `id` and, if empty, `createdAt` are assigned) and returns its id.
     @discardableResult
@@ -73,22 +103,22 @@ enum RequestQueueTable {
 
     /// The queue in upload order.
     static func all(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
-        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id", [], in: db)
+        try select("SELECT \(queueColumns) FROM ood_request_queue ORDER BY id", [], in: db)
     }
 
     /// The next request to upload, if any.
     static func first(in db: SQLiteConnection) throws(ODataError) -> QueuedRequest? {
-        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT 1", [], in: db).first
+        try select("SELECT \(queueColumns) FROM ood_request_queue ORDER BY id LIMIT 1", [], in: db).first
     }
 
     /// The next `limit` requests to upload, in order.
     static func first(_ limit: Int, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
-        try select("SELECT \(columns) FROM ood_request_queue ORDER BY id LIMIT ?1", [.integer(Int64(max(limit, 1)))], in: db)
+        try select("SELECT \(queueColumns) FROM ood_request_queue ORDER BY id LIMIT ?1", [.integer(Int64(max(limit, 1)))], in: db)
     }
 
     /// The next `limit` requests queued after the request `id`, in order.
     static func following(id: Int64, limit: Int, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
-        try select("SELECT \(columns) FROM ood_request_queue WHERE id > ?1 ORDER BY id LIMIT ?2",
+        try select("SELECT \(queueColumns) FROM ood_request_queue WHERE id > ?1 ORDER BY id LIMIT ?2",
                    [.integer(id), .integer(Int64(max(limit, 1)))], in: db)
     }
 
@@ -99,7 +129,7 @@ enum RequestQueueTable {
 
     /// The queued requests on one entity, in upload order.
     static func requests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
-        try select("SELECT \(columns) FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2 ORDER BY id",
+        try select("SELECT \(queueColumns) FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2 ORDER BY id",
                    [.text(entitySet), .integer(entityID)], in: db)
     }
 
@@ -118,14 +148,38 @@ enum RequestQueueTable {
         try db.prepare("DELETE FROM ood_request_queue WHERE id = ?1").run([.integer(id)])
     }
 
-    /// Moves a refused request to the error archive with the service's status and message.
-    static func archive(id: Int64, httpStatus: Int?, message: String, in db: SQLiteConnection) throws(ODataError) {
+    /// Moves a request to the error archive with the service's status and message.
+    static func archive(id: Int64, httpStatus: Int?, message: String, kind: ArchiveKind = .refused,
+                        in db: SQLiteConnection) throws(ODataError) {
         let move = try db.prepare("""
-            INSERT INTO ood_error_archive (\(columns), http_status, message, failed_at)
-            SELECT \(columns), ?2, ?3, ?4 FROM ood_request_queue WHERE id = ?1
+            INSERT INTO ood_error_archive (\(columns), http_status, message, failed_at, kind)
+            SELECT \(columns), ?2, ?3, ?4, ?5 FROM ood_request_queue WHERE id = ?1
             """)
-        try move.run([.integer(id), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(message), .text(utcTimestamp())])
+        try move.run([.integer(id), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(message), .text(utcTimestamp()),
+                      .text(kind.rawValue)])
         try remove(id: id, in: db)
+    }
+
+    /// Marks requests as sent, in doubt until their answers are recorded; the caller commits this
+    /// before they leave (see ``QueueState/inDoubt``).
+    static func markInDoubt(ids: [Int64], in db: SQLiteConnection) throws(ODataError) {
+        try setState(.inDoubt, ids: ids, in: db)
+    }
+
+    /// Marks requests as not applied by the service (it said so: a 5xx, a 429), to be sent again.
+    static func markPending(ids: [Int64], in db: SQLiteConnection) throws(ODataError) {
+        try setState(.pending, ids: ids, in: db)
+    }
+
+    private static func setState(_ state: QueueState, ids: [Int64], in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("UPDATE ood_request_queue SET state = ?2 WHERE id = ?1") { update throws(ODataError) in
+            for id in ids { try update.run([.integer(id), .text(state.rawValue)]) }
+        }
+    }
+
+    /// The requests in doubt, in upload order.
+    static func inDoubt(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
+        try select("SELECT \(queueColumns) FROM ood_request_queue WHERE state = ?1 ORDER BY id", [.text(QueueState.inDoubt.rawValue)], in: db)
     }
 
     /// Deletes archived requests (one by id, or all with nil) and clears the error mark of every
@@ -172,14 +226,15 @@ enum RequestQueueTable {
     /// The error archive, oldest first.
     static func archived(in db: SQLiteConnection) throws(ODataError) -> [ArchivedRequest] {
         let statement = try db.prepare(
-            "SELECT \(columns), http_status, message, failed_at FROM ood_error_archive ORDER BY id")
+            "SELECT \(columns), http_status, message, failed_at, kind FROM ood_error_archive ORDER BY id")
         try statement.bind([])
         var result: [ArchivedRequest] = []
         while try statement.step() {
             result.append(ArchivedRequest(
                 request: request(from: statement),
                 httpStatus: statement.isNull(at: 12) ? nil : Int(statement.int(at: 12)),
-                message: statement.text(at: 13) ?? "", failedAt: statement.text(at: 14) ?? ""))
+                message: statement.text(at: 13) ?? "", failedAt: statement.text(at: 14) ?? "",
+                kind: statement.text(at: 15).flatMap(ArchiveKind.init(rawValue:)) ?? .refused))
         }
         return result
     }
@@ -188,7 +243,12 @@ enum RequestQueueTable {
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
         var result: [QueuedRequest] = []
-        while try statement.step() { result.append(request(from: statement)) }
+        while try statement.step() {
+            // Column 12 is the queue's state (``queueColumns``).
+            var queued = request(from: statement)
+            queued.state = statement.text(at: 12).flatMap(QueueState.init(rawValue:)) ?? .pending
+            result.append(queued)
+        }
         return result
     }
 

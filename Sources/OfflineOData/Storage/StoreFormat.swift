@@ -107,5 +107,13 @@ enum StoreFormat {
         DROP TABLE ood_membership;
         ALTER TABLE ood_membership_5 RENAME TO ood_membership;
         """,
+        // 6: exactly-once uploads. A queued request is 'pending' until the upload is about to send
+        //    it; it is marked 'sent' (in doubt) durably before it leaves, and stays so until its
+        //    answer is recorded, so a request whose answer was lost is reconciled before it is sent
+        //    again (``InDoubtReconciler``). An archived request says why it is there (``ArchiveKind``).
+        """
+        ALTER TABLE ood_request_queue ADD COLUMN state TEXT NOT NULL DEFAULT 'pending';
+        ALTER TABLE ood_error_archive ADD COLUMN kind TEXT NOT NULL DEFAULT 'refused';
+        """,
     ]
 }

@@ -29,10 +29,12 @@ extension UndoOutcome {
 }
 
 extension ArchivedRequest {
-    /// `{"id","method","url","httpStatus","message","failedAt"}`.
+    /// `{"id","kind","method","url","httpStatus","message","failedAt"}`; `kind` is "refused",
+    /// "conflict" or "inDoubt" (``ArchiveKind``).
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(request.id)
+        writer.writeKey("kind"); writer.writeString(kind.rawValue)
         writer.writeKey("method"); writer.writeString(request.method)
         writer.writeKey("url"); writer.writeString(request.url)
         writer.writeKey("httpStatus"); httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
@@ -52,7 +54,8 @@ extension ArchivedRequest {
 }
 
 extension QueuedRequest {
-    /// `{"id","method","url","body","entitySet","transactionID","createdAt"}`.
+    /// `{"id","method","url","body","entitySet","transactionID","createdAt","state"}`; `state` is
+    /// "pending" or "inDoubt" (``QueueState``).
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
@@ -62,6 +65,7 @@ extension QueuedRequest {
         writer.writeKey("entitySet"); entitySet.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("transactionID"); transactionID.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("createdAt"); writer.writeString(createdAt)
+        writer.writeKey("state"); writer.writeString(state == .inDoubt ? "inDoubt" : "pending")
         writer.endObject()
     }
 
