@@ -20,7 +20,10 @@ struct DownloadCommand: ParsableCommand {
 
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
-            final lines are printed, one per defining request: 'downloaded NAME: N entities in P pages'.
+            final lines are printed, one per defining request: 'downloaded NAME: N entities in P pages'. \
+            With --json one line: {"downloads":[{"definingRequest","entities","pages","delta"}]}, or \
+            {"error":{"code","status","message"[,"httpStatus"]}} when a download failed (the message is \
+            on standard error too).
 
             Exit codes: 0 every chosen defining request was downloaded; 1 a download failed (the \
             message says which; the ones before it are stored); 64 a usage error.
@@ -41,6 +44,9 @@ struct DownloadCommand: ParsableCommand {
 
     @OptionGroup var service: ServiceOptions
 
+    @Flag(help: "Print the outcome as one line of JSON.")
+    var json = false
+
     func run() throws {
         do throws(ODataError) {
             let store = try openExistingStore(path: path)
@@ -54,11 +60,30 @@ struct DownloadCommand: ParsableCommand {
                 return true
             }
             bar.finish()
+            if json {
+                printJSON { writer in
+                    writer.beginObject()
+                    writer.writeKey("downloads")
+                    writer.beginArray()
+                    for outcome in outcomes {
+                        writer.beginObject()
+                        writer.writeKey("definingRequest"); writer.writeString(outcome.definingRequest)
+                        writer.writeKey("entities"); writer.writeNumber(outcome.entities)
+                        writer.writeKey("pages"); writer.writeNumber(outcome.pages)
+                        writer.writeKey("delta"); writer.writeBool(outcome.isDelta)
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                    writer.endObject()
+                }
+                return
+            }
             for outcome in outcomes {
                 let kind = outcome.isDelta ? "changes" : "entities"
                 print("downloaded \(outcome.definingRequest): \(outcome.entities) \(kind) in \(outcome.pages) page\(outcome.pages == 1 ? "" : "s")")
             }
         } catch {
+            if json { printJSONError(error) }
             exitWithError(error)
         }
     }

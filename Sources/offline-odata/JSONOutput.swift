@@ -7,3 +7,19 @@ func printJSON(_ write: (inout JSONWriter) -> Void) {
     write(&writer)
     print(String(decoding: writer.bytes, as: UTF8.self))
 }
+
+/// A failed command's `--json` document: `{"error":{"code","status","message"[,"httpStatus"]}}`,
+/// on standard output; the message goes to standard error as without `--json`.
+func printJSONError(_ error: ODataError) {
+    printJSON { writer in
+        writer.beginObject()
+        writer.writeKey("error")
+        writer.beginObject()
+        writer.writeKey("code"); writer.writeString(error.code.cName)
+        writer.writeKey("status"); writer.writeNumber(Int(error.code.rawValue))
+        writer.writeKey("message"); writer.writeString(error.message)
+        if let status = error.httpStatus { writer.writeKey("httpStatus"); writer.writeNumber(status) }
+        writer.endObject()
+        writer.endObject()
+    }
+}

@@ -7,9 +7,14 @@ struct UploadCommand: ParsableCommand {
         commandName: "upload",
         abstract: "Send the store's queued changes to the service.",
         discussion: """
-            Requests go first in, first out. A request the service refuses (4xx) moves to the error \
-            archive with the later requests on the same entity; a server error (5xx) or a network \
-            failure stops the upload with the rest still queued, to be sent by a later upload.
+            Requests go first in, first out. A request leaves the queue only when the service's answer \
+            proves it was applied. A request the service refuses because of the request itself (400, \
+            403, 404, 409, 412, 422, ...) moves to the error archive with the later requests on the same \
+            entity. An answer that says "not now" (401, 407, 408, 425, 429, 5xx, a CSRF token refused) \
+            or a network failure stops the upload with the rest still queued, to be sent by a later \
+            upload. A request whose answer was lost stays queued in doubt: the next upload checks whether \
+            the service applied it before sending it again, and a create it cannot check goes to the \
+            error archive as "inDoubt" for you to re-send or discard ('offline-odata archive').
 
             Examples:
               offline-odata upload travel.store
@@ -25,10 +30,13 @@ struct UploadCommand: ParsableCommand {
 
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
-            final line is printed: 'uploaded: N sent, M moved to the error archive'.
+            final line is printed: 'uploaded: N sent, M moved to the error archive (K in doubt)'. With \
+            --json one line: {"sent","archived","inDoubt","queued"}, or {"error":{"code","status", \
+            "message"[,"httpStatus"]}} when the upload stopped (the message is on standard error too).
 
-            Exit codes: 0 the queue was sent (some requests may be in the error archive: see \
-            'offline-odata status'); 1 the upload stopped (the message says why; nothing is lost); \
+            Exit codes: 0 every queued request was applied by the service; 3 the queue was worked \
+            through but some requests went to the error archive (refused, in conflict, or in doubt: \
+            see 'offline-odata archive'); 1 the upload stopped (the message says why; nothing is lost); \
             64 a usage error.
             """
     )
@@ -47,6 +55,12 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "With --batch: requests with the same transaction id go in one change set.")
     var groupByTransaction = false
 
+    @Flag(help: "Print the outcome as one line of JSON.")
+    var json = false
+
+    /// The exit code of an upload that worked through the queue with some requests archived.
+    static let archivedExitCode: Int32 = 3
+
     func run() throws {
         do throws(ODataError) {
             let store = try openExistingStore(path: path)
@@ -58,8 +72,22 @@ struct UploadCommand: ParsableCommand {
                 return true
             }
             bar.finish()
-            print("uploaded: \(outcome.sent) sent, \(outcome.archived) moved to the error archive")
+            if json {
+                let queued = try store.file.queuedRequests().count
+                printJSON { writer in
+                    writer.beginObject()
+                    writer.writeKey("sent"); writer.writeNumber(outcome.sent)
+                    writer.writeKey("archived"); writer.writeNumber(outcome.archived)
+                    writer.writeKey("inDoubt"); writer.writeNumber(outcome.inDoubt)
+                    writer.writeKey("queued"); writer.writeNumber(queued)
+                    writer.endObject()
+                }
+            } else {
+                print("uploaded: \(outcome.sent) sent, \(outcome.archived) moved to the error archive (\(outcome.inDoubt) in doubt)")
+            }
+            if outcome.archived > 0 { OfflineODataTool.exit(withError: ExitCode(Self.archivedExitCode)) }
         } catch {
+            if json { printJSONError(error) }
             exitWithError(error)
         }
     }

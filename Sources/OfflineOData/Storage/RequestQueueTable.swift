@@ -177,6 +177,11 @@ enum RequestQueueTable {
         }
     }
 
+    /// Sets the ETag a request is sent with (`If-Match`).
+    static func setETag(_ etag: String, id: Int64, in db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("UPDATE ood_request_queue SET etag = ?1 WHERE id = ?2").run([.text(etag), .integer(id)])
+    }
+
     /// The requests in doubt, in upload order.
     static func inDoubt(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
         try select("SELECT \(queueColumns) FROM ood_request_queue WHERE state = ?1 ORDER BY id", [.text(QueueState.inDoubt.rawValue)], in: db)

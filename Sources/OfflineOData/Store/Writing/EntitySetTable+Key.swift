@@ -16,4 +16,16 @@ extension EntitySetTable {
         }
         return keyColumns.enumerated().map { "\($0.element.quotedName) = ?\($0.offset + 1)" }.joined(separator: " AND ")
     }
+
+    /// The key the store has for the entity `entityID`, in key order; nil when it has no such row.
+    func storedKey(entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [SQLValue]? {
+        guard !keyColumns.isEmpty else { return nil }
+        let select = keyColumns.map(\.quotedName).joined(separator: ", ")
+        return try db.withCachedStatement("SELECT \(select) FROM \(quotedName) WHERE \"_ood_id\" = ?1") {
+            row throws(ODataError) -> [SQLValue]? in
+            try row.bind([.integer(entityID)])
+            guard try row.step() else { return nil }
+            return keyColumns.indices.map { row.value(at: $0) }
+        }
+    }
 }

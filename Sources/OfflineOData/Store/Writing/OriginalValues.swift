@@ -36,6 +36,27 @@ enum OriginalValues {
         return true
     }
 
+    /// The saved values by column name (the ETag and type left out); empty when none were saved.
+    static func values(entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> [String: SQLValue] {
+        let select = try db.prepare("SELECT property, value FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2")
+        try select.bind([.text(table.entitySet), .integer(entityID)])
+        var values: [String: SQLValue] = [:]
+        while try select.step() {
+            guard let name = select.text(at: 0), table.column(named: name) != nil else { continue }
+            values[name] = select.value(at: 1)
+        }
+        return values
+    }
+
+    /// Takes an accepted change into the saved values while later changes of the entity are still
+    /// queued: they are then what the service has, for an undo and for ``ETagRecovery``.
+    static func accept(_ values: [String: SQLValue], entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("UPDATE ood_original SET value = ?4 WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?3") {
+            update throws(ODataError) in
+            for (name, value) in values { try update.run([.text(table.entitySet), .integer(entityID), .text(name), value]) }
+        }
+    }
+
     /// Drops the saved values: the service has the entity's changes, or the entity is gone.
     static func forget(entitySet: String, entityID: Int64, on db: SQLiteConnection) throws(ODataError) {
         try db.prepare("DELETE FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2").run([.text(entitySet), .integer(entityID)])

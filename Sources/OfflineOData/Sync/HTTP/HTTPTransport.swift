@@ -170,6 +170,13 @@ public final class HTTPTransport: @unchecked Sendable {
             }
             if request.body == nil { _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
         }
+        // libcurl sends a request again by itself when a reused connection turns out closed before
+        // any answer came, and the service may have applied the first one (a POST twice, a DELETE
+        // answered 404). A change goes on a connection of its own, so libcurl never re-sends it;
+        // the upload decides what to do with a request whose answer was lost.
+        if request.method != "GET" && request.method != "HEAD" {
+            _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
+        }
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_MAXREDIRS, 5)

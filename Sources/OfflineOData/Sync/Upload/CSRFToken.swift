@@ -11,18 +11,42 @@ struct CSRFToken {
 
     static let header = "X-CSRF-Token"
 
-    /// Fetches a token unless one was fetched already in this upload.
-    mutating func ensure(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?) throws(ODataError) {
+    /// Fetches a token unless one was fetched already in this upload. The uploads call it before
+    /// marking a request sent, so a failed fetch stops them with nothing in doubt; `stopped` is
+    /// the note a failure's message ends with.
+    mutating func ensure(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?,
+                         stopped: String = "") throws(ODataError) {
         guard !fetched else { return }
-        try refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+        do {
+            try refresh(transport, serviceRoot: serviceRoot, cancellation: cancellation)
+        } catch {
+            var error = error
+            error.message += stopped
+            throw error
+        }
     }
 
     /// Fetches a new token (after the service said the old one is no longer valid).
+    ///
+    /// - Throws: when the fetch is not answered 2xx (a login page's 401, a 5xx, no network): the
+    ///   upload cannot send anything the service would take, so it stops before sending.
     mutating func refresh(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?) throws(ODataError) {
-        fetched = true
-        let response = try transport.send(HTTPRequest(method: "GET", url: serviceRoot,
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(method: "GET", url: serviceRoot,
                                                       headers: [HTTPHeader(Self.header, "Fetch"), HTTPHeader("Accept", "application/json")]),
                                           cancellation: cancellation)
+        } catch {
+            var error = error
+            error.message = "fetching a CSRF token failed: " + error.message
+            throw error
+        }
+        guard (200..<300).contains(response.status) else {
+            var error = ServiceError.from(response, request: "GET (X-CSRF-Token: Fetch)")
+            error.message = "fetching a CSRF token failed: " + error.message + " (" + AnswerVerdict.advice(for: response) + ")"
+            throw error
+        }
+        fetched = true
         let token = response.header(Self.header)
         value = (token?.isEmpty == false && asciiLowercased(token ?? "") != "required") ? token : nil
     }

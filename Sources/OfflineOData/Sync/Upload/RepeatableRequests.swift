@@ -32,19 +32,22 @@ struct RepeatableRequests {
         request.entitySet.map { model.supportsRepeatableRequests(entitySet: $0) } ?? false
     }
 
-    /// `requests` with their first-sent dates, stamping (and committing) now for those the
-    /// service will see for the first time. Call it just before sending them.
-    func stamped(_ requests: [QueuedRequest], file: StoreFile) throws(ODataError) -> [QueuedRequest] {
+    /// Call it just before `requests` leave: marks them sent, in doubt until their answers are
+    /// recorded (``QueueState/inDoubt``), and stamps the first-sent date of those the service will
+    /// see for the first time, committed in one transaction before anything is sent. Returns them
+    /// with their state and dates.
+    func markSending(_ requests: [QueuedRequest], file: StoreFile) throws(ODataError) -> [QueuedRequest] {
         let fresh = requests.filter { $0.firstSent == nil && applies(to: $0) }
-        guard !fresh.isEmpty else { return requests }
         let now = httpDateNow()
         try file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
-                try RequestQueueTable.markFirstSent(ids: fresh.map(\.id), date: now, in: db)
+                try RequestQueueTable.markInDoubt(ids: requests.map(\.id), in: db)
+                if !fresh.isEmpty { try RequestQueueTable.markFirstSent(ids: fresh.map(\.id), date: now, in: db) }
             }
         }
         return requests.map { request in
             var request = request
+            request.state = .inDoubt
             if request.firstSent == nil && applies(to: request) { request.firstSent = now }
             return request
         }

@@ -19,13 +19,27 @@ struct ServerAssignedKey {
                   let value = try? EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect) else { return }
             served.append(value)
         }
-        let select = table.keyColumns.map(\.quotedName).joined(separator: ", ")
-        let current = try db.withCachedStatement("SELECT \(select) FROM \(table.quotedName) WHERE \"_ood_id\" = ?1") {
-            row throws(ODataError) -> [SQLValue]? in
-            try row.bind([.integer(entityID)])
-            guard try row.step() else { return nil }
-            return table.keyColumns.indices.map { row.value(at: $0) }
-        }
+        try adopt(served, entityID: entityID, in: db)
+    }
+
+    /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered
+    /// without the entity; does nothing when the header does not name an entity of this set.
+    func adopt(location: String, model: MetadataModel, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        guard !table.keyColumns.isEmpty else { return }
+        // The last segment, `Set(key)`: the same whatever root or host the service wrote before it.
+        let path = location.split(separator: "?").first.map(String.init) ?? location
+        let segment = path.split(separator: "/").last.map(String.init) ?? path
+        guard let parsed = try? ODataURLParser(dialect: dialect).parse(segment),
+              let bound = try? ODataBinder(model: model, dialect: dialect).bind(parsed),
+              let target = bound.path, target.entitySet == table.entitySet, target.steps.isEmpty, target.rootKey != nil else { return }
+        let served = table.keyValues(of: target)
+        guard !served.contains(.null) else { return }
+        try adopt(served, entityID: entityID, in: db)
+    }
+
+    /// Makes `served` the key of entity `entityID`, in its row and in the requests still queued on it.
+    private func adopt(_ served: [SQLValue], entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        let current = try table.storedKey(entityID: entityID, in: db)
         guard let current, current != served else { return }
         // A copy the service sent meanwhile (a download between the POST and its answer) gives way.
         let count = served.count

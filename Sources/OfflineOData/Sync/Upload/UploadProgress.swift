@@ -10,11 +10,27 @@ public struct UploadProgress: Sendable, Equatable {
 
 /// The outcome of an upload that ran to the end of the queue.
 public struct UploadOutcome: Sendable, Equatable {
+    /// Applied by the service (found applied after a lost answer included).
     public var sent: Int
+    /// Moved to the error archive: refused, in conflict, or in doubt (needing a decision).
     public var archived: Int
+    /// Of ``archived``, the requests in doubt that need the user's decision (``ArchiveKind/inDoubt``).
+    public var inDoubt: Int = 0
+
+    public init(sent: Int, archived: Int, inDoubt: Int = 0) {
+        self.sent = sent
+        self.archived = archived
+        self.inDoubt = inDoubt
+    }
 }
 
 /// The note every stopped upload adds to its error: nothing was lost, the rest stays queued.
 func uploadStopped(remaining: Int) -> String {
     "; the upload stopped and \(remaining) requests stay queued for a later upload"
+}
+
+/// The note of an upload stopped while requests were in flight: what happens to them next.
+func uploadStoppedInDoubt(remaining: Int) -> String {
+    "; the request stays queued, in doubt: the next upload checks whether the service applied it before sending it "
+        + "again; the upload stopped and \(remaining) requests stay queued for a later upload"
 }

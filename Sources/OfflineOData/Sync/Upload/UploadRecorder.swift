@@ -16,8 +16,12 @@ struct UploadRecorder {
         }
         // The answer's body, read once: the created entity's key and the new ETag may be in it.
         let answer = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
-        if request.method == "POST", let answer {
-            try ServerAssignedKey(table: table, dialect: dialect).adopt(answer, entityID: id, in: db)
+        if request.method == "POST" {
+            let keys = ServerAssignedKey(table: table, dialect: dialect)
+            if let answer { try keys.adopt(answer, entityID: id, in: db) }
+            if let location = response.header("Location") ?? response.header("OData-EntityId") {
+                try keys.adopt(location: location, model: schema.model, entityID: id, in: db)
+            }
         }
         let newETag = Self.etag(of: response, answer: answer)
         if let newETag {
@@ -30,7 +34,12 @@ struct UploadRecorder {
             try db.prepare("UPDATE ood_request_queue SET etag = ?1 WHERE entity_set = ?2 AND entity_id = ?3")
                 .run([.text(followUpETag), .text(setName), .integer(id)])
         }
-        if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty {
+        if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty == false {
+            // Later changes wait: the values the service has now are the saved ones with this change.
+            if let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values {
+                try OriginalValues.accept(values, entityID: id, of: table, on: db)
+            }
+        } else {
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL WHERE \"_ood_id\" = ?1 AND \"_ood_change\" IS NOT 'deleted'")
                 .run([.integer(id)])
             try OriginalValues.forget(entitySet: setName, entityID: id, on: db)
@@ -39,24 +48,26 @@ struct UploadRecorder {
 
     /// Archives `request` and the later requests on its entity (they build on a change the service
     /// refused); marks the entity in error; returns how many were archived.
-    func archive(_ request: QueuedRequest, status: Int?, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
-        try archive([request], status: status, message: message, in: db)
+    func archive(_ request: QueuedRequest, status: Int?, message: String, kind: ArchiveKind = .refused,
+                 in db: SQLiteConnection) throws(ODataError) -> Int {
+        try archive([request], status: status, message: message, kind: kind, in: db)
     }
 
     /// Archives the requests of a change set the service refused as a whole, then the later
     /// requests on their entities; returns how many were archived.
-    func archive(_ requests: [QueuedRequest], status: Int?, message: String, in db: SQLiteConnection) throws(ODataError) -> Int {
+    func archive(_ requests: [QueuedRequest], status: Int?, message: String, kind: ArchiveKind = .refused,
+                 in db: SQLiteConnection) throws(ODataError) -> Int {
         var count = 0
         for request in requests where try RequestQueueTable.contains(id: request.id, in: db) {
-            try RequestQueueTable.archive(id: request.id, httpStatus: status, message: message, in: db)
+            try RequestQueueTable.archive(id: request.id, httpStatus: status, message: message, kind: kind, in: db)
             count += 1
         }
-        let reason = status.map { "(\($0))" } ?? "(its change set failed)"
+        let reason = kind == .inDoubt ? "(it needs a decision)" : status.map { "(\($0))" } ?? "(its change set failed)"
         for request in requests {
             guard let setName = request.entitySet, let id = request.entityID else { continue }
             for follower in try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db) {
-                try RequestQueueTable.archive(id: follower.id, httpStatus: nil,
-                                              message: "not sent: an earlier request on the same entity was refused \(reason)", in: db)
+                try RequestQueueTable.archive(id: follower.id, httpStatus: nil, message: "not sent: an earlier request on the same "
+                                              + "entity was \(kind == .inDoubt ? "left in doubt" : "refused") \(reason)", kind: kind, in: db)
                 count += 1
             }
             if let table = schema.table(forEntitySet: setName) {

@@ -1,18 +1,24 @@
-/// Sends the request queue to the service, first in first out, and records each answer.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends the request queue to the service, first in first out, and records each answer; see
+/// ``AnswerVerdict`` for what an answer means.
 ///
-/// - 2xx: the request leaves the queue and the entity takes the service's answer (its new ETag;
-///   a deleted entity leaves the store; an entity with nothing more queued is no longer pending),
-///   all in one transaction, so a crash never loses an acknowledged answer.
-/// - 4xx: the request, and every later request on the same entity (they build on a change the
-///   service refused), move to the error archive with the service's message; the entity is marked
-///   in error (`_ood_error`); the upload goes on with the rest of the queue.
-/// - 5xx, a network failure, a cancellation: the upload stops with the request still queued, so a
-///   later upload retries it; the error says so.
-///
-/// A request the service applied but whose answer was lost (the connection broke, the process
-/// was killed before the answer was recorded) stays queued and is sent again; a service that
-/// declares repeatable requests gets the same `Repeatability-Request-ID` again and applies it
-/// once (``RepeatableRequests``).
+/// - Before a request leaves, it is marked sent (in doubt) in the store, durably: whatever happens
+///   next, the engine knows the service may have it. The next upload settles requests in doubt
+///   before sending anything (``InDoubtReconciler``), so none is applied twice.
+/// - 2xx with proof (the entity a create made, a JSON body or none): the request leaves the queue
+///   and the entity takes the service's answer (its new key and ETag; a deleted entity leaves the
+///   store; an entity with nothing more queued is no longer pending), all in one transaction.
+/// - A refusal the request caused (400, 403, 404, 409, 412, 422, ...): the request, and every
+///   later request on the same entity (they build on it), move to the error archive with the
+///   service's message and kind; the entity is marked in error; the upload goes on.
+/// - 428: the entity is read for its ETag and sent again, or archived as a conflict (``ETagRecovery``).
+/// - 401, 407, 408, 425, 429, 5xx, a CSRF token the service keeps refusing: the upload stops with
+///   the request queued as it was; 429 and 503 with a short `Retry-After` are waited for first.
+/// - No answer (the connection broke, a timeout), a 502/504 or a 2xx that proves nothing: the
+///   upload stops with the request in doubt.
 struct Uploader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -20,54 +26,112 @@ struct Uploader {
     let file: StoreFile
     let schema: StoreSchema
 
+    /// The longest `Retry-After` the upload waits for before sending again; a longer one stops it.
+    static let longestWait = 30
+    /// How many times one upload waits for a `Retry-After`.
+    static let waitsPerUpload = 3
+
     private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
         var csrf = CSRFToken()
-        var sent = 0
-        var archived = 0
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
+        let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
+                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+        var outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)
+        func remaining() -> Int { total - outcome.sent - outcome.archived }
+        let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
+        var recovered: Set<Int64> = []
+        var waits = 0
         while let queued = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
             if cancellation?.isCancelled == true {
-                throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
+                throw ODataError(.aborted, "the upload was cancelled with \(remaining()) requests still queued")
             }
-            let request = try repeatable.stamped([queued], file: file).first ?? queued
+            try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: remaining()))
+            let request = try repeatable.markSending([queued], file: file).first ?? queued
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
                     try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
                 }
             } catch {
-                // A timeout or a broken connection says what happened, and that nothing was lost.
+                // No answer: the service may have the request. Say so, and that nothing was lost.
                 var error = error
-                if error.code == .network { error.message += uploadStopped(remaining: total - sent - archived) }
+                error.message += uploadStoppedInDoubt(remaining: remaining())
                 throw error
             }
-            switch response.status {
-            case 200..<300:
+            let label = "\(request.method) \(redactedURL(request.url))"
+            let keyColumns = request.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+            switch AnswerVerdict(response, to: request, keyColumns: keyColumns) {
+            case .applied:
                 try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, in: db) }
                 }
-                sent += 1
-            case 400..<500:
-                let message = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))").message
-                archived += try file.withConnection { db throws(ODataError) in
+                outcome.sent += 1
+            case .refused(let kind):
+                let message = ServiceError.from(response, request: label).message
+                outcome.archived += try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) -> Int in
-                        try recorder.archive(request, status: response.status, message: message, in: db)
+                        try recorder.archive(request, status: response.status, message: message, kind: kind, in: db)
                     }
                 }
-            default:
-                var error = ServiceError.from(response, request: "\(request.method) \(redactedURL(request.url))")
-                error.message += uploadStopped(remaining: total - sent - archived)
+            case .preconditionRequired:
+                try markPending(request)
+                if recovered.contains(request.id) {
+                    // Sent again with the entity's ETag and still 428: the service will not take it.
+                    let message = ServiceError.from(response, request: label).message + " (also with the entity's current ETag)"
+                    outcome.archived += try file.withConnection { db throws(ODataError) in
+                        try db.transaction { () throws(ODataError) -> Int in
+                            try recorder.archive(request, status: response.status, message: message, kind: .refused, in: db)
+                        }
+                    }
+                } else {
+                    recovered.insert(request.id)
+                    if case .archived(let count) = try recovery.recover(request, answer: response, cancellation: cancellation) {
+                        outcome.archived += count
+                    }
+                    continue
+                }
+            case .notNow(let retryAfter):
+                try markPending(request)
+                if let seconds = retryAfter, seconds <= Self.longestWait, waits < Self.waitsPerUpload,
+                   response.status == 429 || response.status == 503 {
+                    waits += 1
+                    try wait(seconds: seconds, cancellation: cancellation)
+                    continue
+                }
+                var error = ServiceError.from(response, request: label)
+                error.message += " (" + AnswerVerdict.advice(for: response) + ")" + uploadStopped(remaining: remaining())
                 throw error
+            case .gatewayFailure:
+                var error = ServiceError.from(response, request: label)
+                error.message += uploadStoppedInDoubt(remaining: remaining())
+                throw error
+            case .noProof(let reason):
+                throw ODataError(.http, reason + uploadStoppedInDoubt(remaining: remaining()))
             }
-            guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {
-                throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
+            guard progress(UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total)) else {
+                throw ODataError(.aborted, "the upload was stopped with \(remaining()) requests still queued")
             }
         }
-        return UploadOutcome(sent: sent, archived: archived)
+        return outcome
+    }
+
+    /// The service said it did not apply `request` (a 428, a 429, a 5xx): it is no longer in doubt.
+    private func markPending(_ request: QueuedRequest) throws(ODataError) {
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in try RequestQueueTable.markPending(ids: [request.id], in: db) }
+        }
+    }
+
+    /// Waits `seconds` (a `Retry-After`), in steps of a tenth of a second so a cancellation ends it.
+    private func wait(seconds: Int, cancellation: HTTPCancellation?) throws(ODataError) {
+        for _ in 0..<(seconds * 10) {
+            if cancellation?.isCancelled == true { throw ODataError(.aborted, "the upload was cancelled while waiting (Retry-After)") }
+            usleep(100_000)
+        }
     }
 
     private func send(_ request: QueuedRequest, csrf: String?, extraHeaders: [HTTPHeader],

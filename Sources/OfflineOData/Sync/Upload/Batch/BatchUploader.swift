@@ -1,14 +1,21 @@
 /// Sends the request queue in `$batch` requests of at most `batchSize` queued requests each, first
-/// in first out, and records every answer as the single-request upload does (``UploadRecorder``).
+/// in first out, and records every answer as the single-request upload does (``UploadRecorder``,
+/// ``AnswerVerdict``).
 ///
-/// - A change set the service applied: each request leaves the queue, the entity takes its answer.
+/// - Before a batch leaves, its requests are marked sent (in doubt) in the store, durably; the next
+///   upload settles any whose answer was not recorded before sending again (``InDoubtReconciler``).
+/// - A change set the service applied, each answer with proof: each request leaves the queue, the
+///   entity takes its answer.
 /// - A change set the service refused (one 4xx answer for the whole set): its requests, and the
-///   later requests on their entities, move to the error archive with the service's message; the
-///   other change sets of the batch are independent and recorded as answered.
-/// - The whole batch answered 4xx/5xx, a network failure, an unreadable answer, a cancellation:
-///   the upload stops and every request of that batch stays queued for a later upload.
-/// - A change set answered 5xx or not answered at all stays queued; the answered ones are recorded,
-///   then the upload stops with the 5xx (or, when nothing of the batch was answered, says so).
+///   later requests on their entities, move to the error archive with the service's message and
+///   kind; the other change sets of the batch are independent and recorded as answered.
+/// - A change set answered 428: its requests are queued again after ``ETagRecovery`` read their
+///   entity's ETag (or archived as a conflict).
+/// - A change set answered "not now" (401, 429, 5xx, ...): queued as it was; the upload stops after
+///   recording the others. Not answered, answered 502/504 or without proof: in doubt; the upload stops.
+/// - The whole batch answered "not now": the upload stops and every request of that batch is queued
+///   as it was. No answer, a cut or unreadable answer, a 502/504: every request of the batch stays
+///   in doubt and the upload stops.
 ///
 /// Each batch's answers are recorded in one transaction, so a crash never loses an acknowledged answer.
 struct BatchUploader {
@@ -27,17 +34,24 @@ struct BatchUploader {
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
         var csrf = CSRFToken()
-        var sent = 0
-        var archived = 0
-        func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
+        let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
+                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+        var sent = settled.applied
+        var archived = settled.archived
+        var inDoubt = settled.archived
+        func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
+        func stoppedInDoubt() -> String { uploadStoppedInDoubt(remaining: total - sent - archived) }
+        let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
+        var recovered: Set<Int64> = []
         while true {
             let queued = try file.withConnection { db throws(ODataError) in try nextChunk(in: db) }
             if queued.isEmpty { break }
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
-            let chunk = try repeatable.stamped(queued, file: file)
+            try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: stopped())
+            let chunk = try repeatable.markSending(queued, file: file)
             // SAP Gateway-like V2 services fail on `$<n>` references (see Tests/backends/README.md);
             // there the entity's key URL works, as its POST precedes it in the same change set.
             let plan = ChangeSetPlan.plan(chunk, groupByTransaction: groupByTransaction, contentIDReferences: dialect == .v4)
@@ -49,12 +63,18 @@ struct BatchUploader {
                 }
             } catch {
                 var error = error
-                if error.code == .network { error.message += stopped() }
+                error.message += stoppedInDoubt()
                 throw error
             }
             guard (200..<300).contains(response.status) else {
                 var error = ServiceError.from(response, request: "POST $batch of \(chunk.count) requests")
-                error.message += stopped()
+                if case .gatewayFailure = AnswerVerdict(response, to: chunk[0], keyColumns: []) {
+                    error.message += stoppedInDoubt()
+                } else {
+                    // The service refused the batch as a whole: it applied none of it.
+                    try markPending(chunk.map(\.id))
+                    error.message += " (" + AnswerVerdict.advice(for: response) + ")" + stopped()
+                }
                 throw error
             }
             let items: [BatchResponseItem]
@@ -62,27 +82,46 @@ struct BatchUploader {
                 items = try BatchResponseParser.parse(response)
             } catch {
                 var error = error
-                error.message = "the $batch answer cannot be read: \(error.message)" + stopped()
+                error.message = "the $batch answer cannot be read: \(error.message)" + stoppedInDoubt()
                 throw error
             }
-            let outcome = try file.withConnection { db throws(ODataError) -> ChunkOutcome in
+            var outcome = try file.withConnection { db throws(ODataError) -> ChunkOutcome in
                 try db.transaction { () throws(ODataError) -> ChunkOutcome in try record(items, for: plan, in: db) }
             }
             sent += outcome.sent
             archived += outcome.archived
-            if var failure = outcome.serverFailure {
-                failure.message += stopped()
+            for request in outcome.preconditionRequired {
+                if recovered.contains(request.id) {
+                    outcome.failure = outcome.failure ?? ODataError(.http, "\(request.method) \(redactedURL(request.url)): the service "
+                                                                     + "answered 428 also with the entity's current ETag")
+                    continue
+                }
+                recovered.insert(request.id)
+                if case .archived(let count) = try recovery.recover(request, answer: HTTPResponse(status: 428, headers: [], body: []),
+                                                                      cancellation: cancellation) {
+                    archived += count
+                }
+            }
+            if var failure = outcome.failure {
+                failure.message += outcome.leftInDoubt ? stoppedInDoubt() : stopped()
                 throw failure
             }
-            if outcome.sent + outcome.archived == 0 {
+            if outcome.sent + outcome.archived + outcome.preconditionRequired.count == 0 {
                 throw ODataError(.http, "the service answered none of the \(chunk.count) requests of the $batch "
-                                 + "(\(items.count) answers for \(plan.count) change sets)" + stopped())
+                                 + "(\(items.count) answers for \(plan.count) change sets)" + stoppedInDoubt())
             }
             guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {
                 throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
             }
         }
-        return UploadOutcome(sent: sent, archived: archived)
+        return UploadOutcome(sent: sent, archived: archived, inDoubt: inDoubt)
+    }
+
+    /// The service said it applied none of these requests: they are no longer in doubt.
+    private func markPending(_ ids: [Int64]) throws(ODataError) {
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in try RequestQueueTable.markPending(ids: ids, in: db) }
+        }
     }
 
     /// The next `batchSize` queued requests. With `groupByTransaction`, a transaction the chunk's
@@ -120,11 +159,16 @@ struct BatchUploader {
     private struct ChunkOutcome {
         var sent = 0
         var archived = 0
-        /// The first 5xx answer, after which the upload stops.
-        var serverFailure: ODataError?
+        /// Requests answered 428, queued again for ``ETagRecovery``.
+        var preconditionRequired: [QueuedRequest] = []
+        /// The first answer after which the upload stops (not now, no proof, a gateway failure).
+        var failure: ODataError?
+        /// Whether a request of the batch is still in doubt when the upload stops.
+        var leftInDoubt = false
     }
 
-    /// Maps the answers back to the change sets, in order, and records each.
+    /// Maps the answers back to the change sets, in order, and records each. A change set with no
+    /// answer stays in doubt.
     private func record(_ items: [BatchResponseItem], for plan: [[PlannedRequest]], in db: SQLiteConnection) throws(ODataError) -> ChunkOutcome {
         var outcome = ChunkOutcome()
         for (changeSet, item) in zip(plan, items) {
@@ -138,33 +182,51 @@ struct BatchUploader {
                 for (position, planned) in changeSet.enumerated() {
                     let answer = answers.first { $0.contentID == planned.contentID }?.response
                         ?? (answers.indices.contains(position) && answers.allSatisfy { $0.contentID == nil } ? answers[position].response : nil)
-                    guard let answer else { continue }
+                    guard let answer else {
+                        outcome.leftInDoubt = true
+                        continue
+                    }
                     try record(answer, for: [planned], into: &outcome, in: db)
                 }
             case .single(_, let answer):
                 try record(answer, for: changeSet, into: &outcome, in: db)
             }
         }
+        if items.count < plan.count { outcome.leftInDoubt = true }
         return outcome
     }
 
-    /// Records one answer for the requests it covers: one request, or a whole refused change set.
+    /// Records one answer for the requests it covers: one request, or a whole change set.
     private func record(_ answer: HTTPResponse, for requests: [PlannedRequest], into outcome: inout ChunkOutcome,
                         in db: SQLiteConnection) throws(ODataError) {
-        let first = requests.first.map { "\($0.request.method) \(redactedURL($0.request.url))" } ?? "$batch"
-        let label = requests.count > 1 ? "\(first) (a change set of \(requests.count) requests)" : first
-        switch answer.status {
-        case 200..<300 where requests.count == 1:
-            for planned in requests { try recorder.acknowledge(planned.request, answer, in: db) }
-            outcome.sent += requests.count
-        case 400..<500:
+        guard let first = requests.first?.request else { return }
+        let label = requests.count > 1 ? "\(first.method) \(redactedURL(first.url)) (a change set of \(requests.count) requests)"
+            : "\(first.method) \(redactedURL(first.url))"
+        let keyColumns = first.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns) {
+        case .applied where requests.count == 1:
+            try recorder.acknowledge(first, answer, in: db)
+            outcome.sent += 1
+        case .refused(let kind):
             let message = ServiceError.from(answer, request: label).message
-            outcome.archived += try recorder.archive(requests.map(\.request), status: answer.status, message: message, in: db)
-        default:
-            // A 5xx, or an answer that does not fit (a 2xx for a whole change set): nothing is recorded.
-            if outcome.serverFailure == nil {
-                outcome.serverFailure = ServiceError.from(answer, request: label)
+            outcome.archived += try recorder.archive(requests.map(\.request), status: answer.status, message: message, kind: kind, in: db)
+        case .preconditionRequired:
+            try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
+            outcome.preconditionRequired += requests.map(\.request)
+        case .notNow:
+            try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
+            if outcome.failure == nil {
+                var error = ServiceError.from(answer, request: label)
+                error.message += " (" + AnswerVerdict.advice(for: answer) + ")"
+                outcome.failure = error
             }
+        case .noProof(let reason):
+            outcome.leftInDoubt = true
+            if outcome.failure == nil { outcome.failure = ODataError(.http, reason) }
+        case .applied, .gatewayFailure:
+            // A 2xx for a whole change set (an answer that does not fit), a gateway's 502/504.
+            outcome.leftInDoubt = true
+            if outcome.failure == nil { outcome.failure = ServiceError.from(answer, request: label) }
         }
     }
 }

@@ -1,0 +1,141 @@
+/// Settles the requests left in doubt by an earlier upload (sent, answer never recorded: the
+/// connection broke, the process was killed, the answer proved nothing) before anything is sent
+/// again, so that no change is applied twice. Runs at the start of every upload; a queue with no
+/// request in doubt costs one query.
+///
+/// The requests in doubt on one entity are settled together (a `$batch` may have sent several),
+/// by what OData lets a client find out:
+/// - the service takes repeatable requests for the set: nothing to find out, the upload sends them
+///   again with the same `Repeatability-Request-ID` and the service applies each once;
+/// - updates (PATCH, PUT, MERGE): the entity is read; when it has the values sent (the longest run
+///   of them, in order), those requests were applied; the rest is sent again;
+/// - DELETE: a 404 on read means applied;
+/// - a create whose body gave the key: read by that key; 404 means not applied, the values sent
+///   mean applied, other values need a decision;
+/// - a create whose key the service assigns: it cannot be found again, and sending it again might
+///   create the entity twice, so it goes to the error archive as ``ArchiveKind/inDoubt`` (with the
+///   later requests on its entity), where the user re-sends or discards it.
+///
+/// Any read that does not answer the entity or 404 (a login page, a 5xx, no network) stops the
+/// upload with every request still in doubt.
+struct InDoubtReconciler {
+    let transport: HTTPTransport
+    let serviceRoot: String
+    let dialect: Dialect
+    let file: StoreFile
+    let schema: StoreSchema
+    let repeatable: RepeatableRequests
+
+    private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
+
+    struct Outcome {
+        /// Found applied: they left the queue as if answered.
+        var applied = 0
+        /// Moved to the error archive (needing a decision), the requests behind them included.
+        var archived = 0
+    }
+
+    private enum Finding {
+        /// The first `count` requests of the group were applied; `served` is the entity now (nil: gone).
+        case applied(count: Int, served: ServedEntity?)
+        case notApplied
+        case needsDecision(String)
+    }
+
+    func reconcile(cancellation: HTTPCancellation?) throws(ODataError) -> Outcome {
+        let doubtful = try file.withConnection { db throws(ODataError) in try RequestQueueTable.inDoubt(in: db) }
+        var outcome = Outcome()
+        for group in Self.byEntity(doubtful) {
+            if group.allSatisfy({ repeatable.applies(to: $0) && $0.firstSent != nil }) { continue }
+            let finding = try find(group, cancellation: cancellation)
+            try file.withConnection { db throws(ODataError) in
+                try db.transaction { () throws(ODataError) in
+                    switch finding {
+                    case .applied(let count, let served):
+                        for request in group.prefix(count) {
+                            try recorder.acknowledge(request, Self.answer(for: request, served: served), in: db)
+                        }
+                        try RequestQueueTable.markPending(ids: group.dropFirst(count).map(\.id), in: db)
+                        outcome.applied += count
+                    case .notApplied:
+                        try RequestQueueTable.markPending(ids: group.map(\.id), in: db)
+                    case .needsDecision(let reason):
+                        outcome.archived += try recorder.archive(group, status: nil, message: reason, kind: .inDoubt, in: db)
+                    }
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// The requests in doubt grouped by entity, each group in queue order, the groups in the order
+    /// of their first request.
+    static func byEntity(_ requests: [QueuedRequest]) -> [[QueuedRequest]] {
+        var groups: [[QueuedRequest]] = []
+        var index: [String: Int] = [:]
+        for request in requests {
+            guard let set = request.entitySet, let id = request.entityID else {
+                groups.append([request])
+                continue
+            }
+            let key = "\(id) \(set)"
+            if let position = index[key] {
+                groups[position].append(request)
+            } else {
+                index[key] = groups.count
+                groups.append([request])
+            }
+        }
+        return groups
+    }
+
+    private func find(_ group: [QueuedRequest], cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
+        guard let first = group.first, let setName = first.entitySet, let entityID = first.entityID,
+              let table = schema.table(forEntitySet: setName) else {
+            return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
+        }
+        let creates = asciiUppercased(first.method) == "POST"
+        if creates && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
+            return .needsDecision(Self.unknown(first, "the service assigns the created entity's key and does not take "
+                + "repeatable requests, so the engine cannot find out whether it created the entity; sending it again "
+                + "might create it twice. Re-send it (requeue) or discard it"))
+        }
+        let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
+                                           transport: transport, file: file, cancellation: cancellation)
+        guard let served else {
+            // Not there: a DELETE at the end was applied (with whatever came before it); a create
+            // or an update was not (an update is sent again and meets the service's 404).
+            let deletes = group.last.map { asciiUppercased($0.method) == "DELETE" } ?? false
+            return deletes ? .applied(count: group.count, served: nil) : .notApplied
+        }
+        // The longest run of the group, from its start, whose values the service has.
+        var expected: [String: SQLValue] = [:]
+        var runs: [(count: Int, values: [String: SQLValue])] = []
+        for (position, request) in group.enumerated() {
+            if asciiUppercased(request.method) == "DELETE" { break }
+            guard let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values,
+                  !values.isEmpty else { break }
+            expected.merge(values) { _, new in new }
+            runs.append((position + 1, expected))
+        }
+        if let run = runs.last(where: { served.has($0.values) }) { return .applied(count: run.count, served: served) }
+        if creates {
+            return .needsDecision(Self.unknown(first, "an entity with this key is on the service with other values than the "
+                + "create sent (created by someone else, or created by this upload and changed since). Re-send it "
+                + "(requeue) or discard it"))
+        }
+        return .notApplied
+    }
+
+    /// The answer a request found applied is recorded with: the entity read (its ETag, its key) or
+    /// a 204 for a deletion.
+    private static func answer(for request: QueuedRequest, served: ServedEntity?) -> HTTPResponse {
+        guard let served, asciiUppercased(request.method) != "DELETE" else { return HTTPResponse(status: 204, headers: [], body: []) }
+        return served.response
+    }
+
+    private static func unknown(_ request: QueuedRequest?, _ reason: String) -> String {
+        let what = request.map { "\($0.method) \(redactedURL($0.url))" } ?? "the request"
+        return "\(what) was sent and its answer was lost: \(reason)"
+    }
+}
