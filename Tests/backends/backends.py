@@ -17,7 +17,7 @@ Command line (for `make demo` and manual poking); runs until Ctrl-C or SIGTERM, 
 backend:
 
     .venv/bin/python Tests/backends/backends.py serve v4|v2 [--size tiny|small|medium|large] [--port N]
-                                               [--page-size N] [--no-csrf]
+                                               [--page-size N] [--no-csrf] [--repeatable]
 """
 from __future__ import annotations
 
@@ -173,8 +173,13 @@ class Backend:
 
 def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "small", *,
              autokey: tuple[str, ...] = ("TravelagencyCollection", "BookingCollection"),
+             repeatable: bool = False, replay_result: str = "replayed",
              port: int = 0, timeout: float = 60.0) -> Backend:
-    """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/."""
+    """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/.
+
+    `repeatable`: OASIS Repeatable Requests 1.0 (`--repeatable`, README.md); `replay_result` is the
+    `Repeatability-Result` of a replayed answer (`"accepted"` for the specification's own value).
+    """
     seed = seed_file(data)
     cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(METADATA_V4), str(seed),
            "--port", str(port), "--change-stamp", "ChangedAt"]
@@ -182,6 +187,8 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
         cmd += ["--page-size", str(page_size)]
     for name in autokey:
         cmd += ["--autokey", name]
+    if repeatable:
+        cmd += ["--repeatable", "--replay-result", replay_result]
     return Backend("v4", cmd, "/", seed, timeout)
 
 
@@ -207,9 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=0)
     serve.add_argument("--page-size", type=int, default=0, help="V4 only")
     serve.add_argument("--no-csrf", action="store_true", help="V2 only")
+    serve.add_argument("--repeatable", action="store_true", help="V4 only: repeatable requests")
     args = parser.parse_args(argv)
     if args.version == "v4":
-        backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port)
+        backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port,
+                           repeatable=args.repeatable)
     else:
         backend = start_v2(csrf=not args.no_csrf, data=args.size, port=args.port)
     # Stop the backend on Ctrl-C and on SIGTERM alike (a background job may have SIGINT ignored).

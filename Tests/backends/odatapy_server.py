@@ -22,6 +22,12 @@
 * Function and action imports of the flight sample are implemented when the EDMX declares them:
   GetAgencyDetails(agencynum=...), GetFlightDetails(carrid=...,connid=...,fldate=...),
   POST UpdateAgencyPhoneNo {"agencynum": ..., "telephone": ...}.
+* --repeatable: OASIS Repeatable Requests 1.0 (see `Repeatability` below). $metadata references
+  the Org.OData.Repeatability.V1 vocabulary and carries
+  `<Annotation Term="Org.OData.Repeatability.V1.Supported" Bool="true"/>` on the entity
+  container; a write carrying `Repeatability-Request-ID` (alone or as a part of a $batch, in or out
+  of a change set) is executed once, and the same id again gets the first answer back without
+  being applied. `GET /_repeatability` lists what the server saw; POST /_reset forgets it all.
 """
 from __future__ import annotations
 
@@ -31,6 +37,8 @@ import decimal
 import json
 import socketserver
 import sys
+import threading
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -45,12 +53,16 @@ from odatapy.server import OData
 from odatapy.server.adapters.wsgi import ODataWSGIApp
 from odatapy.server.inmemory import InMemoryDataStore, InMemoryProcessor
 from odatapy.server.processor import ActionProcessor, CustomETagSupport
+from odatapy.server.request import ODataResponse
 from odatapy.server.serializer.json_serializer import EntitySerializerOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample_functions import flight_details  # noqa: E402
 
 EDM = "{http://docs.oasis-open.org/odata/ns/edm}"
+EDMX = "{http://docs.oasis-open.org/odata/ns/edmx}"
+REPEATABILITY_VOCABULARY = \
+    "https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Repeatability.V1.xml"
 
 
 # --------------------------------------------------------------------------- the model
@@ -280,6 +292,24 @@ class Processor(InMemoryProcessor, ActionProcessor):
     """InMemoryProcessor plus server-generated keys for string keys and the sample's actions."""
 
     model: Model
+    repeatability: "Repeatability | None" = None
+
+    # A change set's repeatable requests are remembered when it commits, forgotten if it rolls back.
+    def begin(self):
+        token = super().begin()
+        if self.repeatability:
+            self.repeatability.begin()
+        return token
+
+    def commit(self, token) -> None:
+        super().commit(token)
+        if self.repeatability:
+            self.repeatability.end(commit=True)
+
+    def rollback(self, token) -> None:
+        super().rollback(token)
+        if self.repeatability:
+            self.repeatability.end(commit=False)
 
     def _next_key(self, entity_set):
         et = self.model.type_of(entity_set.name)
@@ -368,12 +398,193 @@ def register_sample_functions(processor: Processor, model: Model) -> None:
     processor.register_function("GetFlightDetails", get_flight_details)
 
 
+# --------------------------------------------------------------------------- repeatable requests
+
+def declare_repeatability(edmx: bytes) -> bytes:
+    """`edmx` with a reference to the Org.OData.Repeatability.V1 vocabulary and
+    `<Annotation Term="Org.OData.Repeatability.V1.Supported" Bool="true"/>` on every entity
+    container. (odatapy renders a Tag annotation without a value as `String=""`, which is not a
+    Core.Tag, so the value is spelled out.)"""
+    ET.register_namespace("edmx", EDMX[1:-1])
+    ET.register_namespace("", EDM[1:-1])
+    root = ET.fromstring(edmx)
+    reference = ET.Element(EDMX + "Reference", Uri=REPEATABILITY_VOCABULARY)
+    ET.SubElement(reference, EDMX + "Include", Namespace="Org.OData.Repeatability.V1")
+    root.insert(0, reference)  # references come before edmx:DataServices
+    for container in root.iter(EDM + "EntityContainer"):
+        ET.SubElement(container, EDM + "Annotation", Term="Org.OData.Repeatability.V1.Supported",
+                      Bool="true")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+class Repeatability:
+    """OASIS Repeatable Requests 1.0 for the whole service (`--repeatable`).
+
+    Hooked on odatapy's `handler.process`, which runs a single request, the `$batch` request itself
+    and every part of a `$batch` (multipart or JSON; odatapy's BatchHandler runs the parts through
+    the same method). A request other than GET/HEAD that carries `Repeatability-Request-ID` is
+    known by (`Repeatability-Client-ID` or "", `Repeatability-Request-ID`):
+
+    * the first time it is executed and its complete answer (status, headers, body) remembered; it
+      goes out with `Repeatability-Result: accepted`;
+    * when the id comes again it is not executed: the remembered answer goes out, with
+      `Repeatability-Result: <replay_result>` (`replayed` by default; the specification itself only
+      knows `accepted` and `rejected`, and `--replay-result accepted` makes the replay say that).
+
+    In a change set (multipart or a JSON atomicity group) the answers are remembered when the change
+    set commits; a change set that is rolled back leaves its ids unknown (nothing of it was applied),
+    so sending it again executes it. A part that is replayed inside a change set keeps its
+    Location, so `$n` references to it still resolve. A second request with an id whose first is
+    still executing waits for it (up to WAIT_SECONDS, then 409).
+
+    Not implemented: a tracking window (`Repeatability-First-Sent` is recorded, never checked;
+    answers are kept until `POST /_reset`), comparing a repeated request with the first (method,
+    URL, body), `Repeatability-*` headers on the MIME part headers of a multipart part (only on the
+    part's embedded HTTP request, where the engine puts them), the DeleteByClientID and
+    DeleteByRequestID actions.
+
+    `GET /_repeatability` → `{"requests": [{"client_id", "request_id", "first_sent", "method",
+    "path", "in_changeset", "result": "accepted"|"replayed"|"rolled back"|"busy", "status"}, ...]}`,
+    one entry per request that carried an id, in arrival order.
+    """
+
+    SKIPPED_METHODS = {"GET", "HEAD"}
+    WAIT_SECONDS = 10.0
+
+    def __init__(self, replay_result: str = "replayed") -> None:
+        self.replay_result = replay_result
+        self.lock = threading.Lock()
+        self.answers: dict[tuple[str, str], tuple[int, list, bytes]] = {}
+        self.running: dict[tuple[str, str], threading.Event] = {}
+        self.seen: list[dict] = []
+        self.local = threading.local()  # .changesets: [[(key, answer, event, log entry), ...], ...]
+
+    def _changesets(self) -> list:
+        if not hasattr(self.local, "changesets"):
+            self.local.changesets = []
+        return self.local.changesets
+
+    def _pending(self, key):
+        for changeset in self._changesets():
+            for pending_key, answer, _, _ in changeset:
+                if pending_key == key:
+                    return answer
+        return None
+
+    def clear(self) -> None:
+        with self.lock:
+            self.answers.clear()
+            self.seen.clear()
+
+    def log(self) -> list[dict]:
+        with self.lock:
+            return [dict(entry) for entry in self.seen]
+
+    # -- change sets (called by Processor.begin/commit/rollback, on the change set's thread)
+
+    def begin(self) -> None:
+        self._changesets().append([])
+
+    def end(self, commit: bool) -> None:
+        changesets = self._changesets()
+        if not changesets:
+            return
+        finished = changesets.pop()
+        if changesets and commit:  # (never nested in odatapy; kept with the enclosing one)
+            changesets[-1].extend(finished)
+            return
+        with self.lock:
+            for key, answer, event, entry in finished:
+                if commit:
+                    self.answers[key] = answer
+                else:
+                    entry["result"] = "rolled back"
+                self.running.pop(key, None)
+                event.set()
+
+    # -- requests
+
+    def wrap(self, process):
+        def repeatable_process(request):
+            request_id = request.get_header("Repeatability-Request-ID")
+            method = str(getattr(request.method, "value", request.method)).upper()
+            if not request_id or method in self.SKIPPED_METHODS:
+                return process(request)
+            key = (request.get_header("Repeatability-Client-ID") or "", request_id)
+            entry = {"client_id": key[0], "request_id": request_id,
+                     "first_sent": request.get_header("Repeatability-First-Sent"),
+                     "method": method, "path": request.raw_odata_path
+                     + (f"?{request.raw_query_path}" if request.raw_query_path else ""),
+                     "in_changeset": bool(self._changesets()), "result": None, "status": None}
+            with self.lock:
+                self.seen.append(entry)
+            deadline = time.monotonic() + self.WAIT_SECONDS
+            while True:
+                with self.lock:
+                    answer = self.answers.get(key) or self._pending(key)
+                    event = None if answer else self.running.get(key)
+                    if answer is None and event is None:
+                        event = self.running[key] = threading.Event()
+                        break  # ours to execute
+                if answer is not None:
+                    return self._replay(answer, entry)
+                if not event.wait(max(0.0, deadline - time.monotonic())):
+                    entry["result"], entry["status"] = "busy", 409
+                    return self._busy(request_id)
+            try:
+                response = process(request)
+                body = response.body_bytes()
+            except BaseException:
+                with self.lock:
+                    self.running.pop(key, None)
+                event.set()
+                raise
+            answer = (response.status_code, list(response.headers.items()), body)
+            response.set_header("Repeatability-Result", "accepted")
+            entry["result"], entry["status"] = "accepted", response.status_code
+            changesets = self._changesets()
+            if changesets:
+                changesets[-1].append((key, answer, event, entry))
+            else:
+                with self.lock:
+                    self.answers[key] = answer
+                    self.running.pop(key, None)
+                event.set()
+            return response
+
+        return repeatable_process
+
+    def _replay(self, answer, entry) -> ODataResponse:
+        status, headers, body = answer
+        response = ODataResponse()
+        response.set_status(status)
+        for name, value in headers:
+            response.set_header(name, value)
+        response.set_header("Repeatability-Result", self.replay_result)
+        response.content = body
+        entry["result"], entry["status"] = "replayed", status
+        return response
+
+    @staticmethod
+    def _busy(request_id: str) -> ODataResponse:
+        response = ODataResponse()
+        response.set_status(409)
+        response.set_content(json.dumps({"error": {
+            "code": "409", "message": f"The request {request_id!r} is still being processed."}}),
+            "application/json")
+        return response
+
+
 # --------------------------------------------------------------------------- HTTP
 
 class Service:
     def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str],
-                 change_stamp: str | None = None):
+                 change_stamp: str | None = None, repeatable: bool = False,
+                 replay_result: str = "replayed"):
         self.model = Model(edmx)
+        self.repeatability = Repeatability(replay_result) if repeatable else None
+        if repeatable:
+            edmx = declare_repeatability(edmx)
         self.change_stamp = change_stamp
         self.seed = seed
         self.autokey = autokey
@@ -382,6 +593,9 @@ class Service:
         self.handler = odata.create_handler(metadata)
         self.processor = Processor(self.new_store(), page_size=page_size)
         self.processor.model = self.model
+        self.processor.repeatability = self.repeatability
+        if self.repeatability:
+            self.handler.process = self.repeatability.wrap(self.handler.process)
         self.handler.register(self.processor)
         self.handler.register(AllSetsHaveETags())
         register_sample_functions(self.processor, self.model)
@@ -400,6 +614,8 @@ class Service:
         old = self.processor.store
         with old.lock:
             self.processor.store = self.new_store()
+            if self.repeatability:
+                self.repeatability.clear()
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") == "/_reset":
@@ -410,6 +626,11 @@ class Service:
             self.reset()
             start_response("204 No Content", [])
             return [b""]
+        if environ.get("PATH_INFO") == "/_repeatability" and self.repeatability:
+            body = json.dumps({"requests": self.repeatability.log()}).encode()
+            start_response("200 OK", [("Content-Type", "application/json"),
+                                      ("Content-Length", str(len(body)))])
+            return [body]
         return self.app(environ, start_response)
 
 
@@ -432,12 +653,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--autokey", action="append", default=[], metavar="SET")
     parser.add_argument("--change-stamp", metavar="PROPERTY",
                         help="a DateTimeOffset property the server sets to now on every write")
+    parser.add_argument("--repeatable", action="store_true",
+                        help="OASIS Repeatable Requests 1.0: declared in $metadata, ids remembered")
+    parser.add_argument("--replay-result", default="replayed", metavar="VALUE",
+                        help="Repeatability-Result of a replayed answer (default: replayed)")
     args = parser.parse_args(argv)
     with open(args.edmx, "rb") as f:
         edmx = f.read()
     with open(args.seed, encoding="utf-8") as f:
         seed = json.load(f)
-    service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp)
+    service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp,
+                      args.repeatable, args.replay_result)
     httpd = make_server("127.0.0.1", args.port, service, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)
     print(f"READY {httpd.server_address[1]}", flush=True)

@@ -6,12 +6,17 @@
 Binds 127.0.0.1 (port 0 = a free one), prints exactly `READY <port>` on stdout, and forwards every
 request to UPSTREAM_ORIGIN (e.g. http://127.0.0.1:41234) unchanged: method, path and query,
 headers (Host included, so the backend builds its links on the proxy's address), body. Absolute
-URLs of the upstream in an answer's body are rewritten to the proxy's origin as well.
+URLs of the upstream in an answer's body are rewritten to the proxy's origin as well (in a
+multipart answer, a `$batch`'s, only when both origins have the same length, so that the parts'
+own Content-Lengths stay right; the backends build their links from the forwarded Host header
+anyway). Bodies are bytes throughout: a `$batch` request (multipart or JSON) goes through
+unchanged, and a chunked request body is forwarded with its Content-Length.
 
 A rule injects a fault on the Nth request that matches it (method and a regular expression searched
 in the path and query), and on the `times - 1` matching requests after it:
 
-    error      answer `status` (default 500) with an OData error body; the backend never sees it
+    error      answer `status` (default 500) with an OData error body (and the rule's `headers`);
+               the backend never sees it
     hang       send nothing for `seconds` (default 30, then close); the backend never sees it
     hold       wait `seconds` (default 30) before forwarding; if the client hangs up meanwhile, the
                request is dropped: a client killed while it waits never had its request applied
@@ -20,11 +25,29 @@ in the path and query), and on the `times - 1` matching requests after it:
     malformed  forward, then answer the backend's status and headers with a body that is not JSON
                (the first `:` after an object key past the middle of the body becomes `=`; the log
                entry says at which offset)
+    drop       forward (the backend applies the request), read the backend's whole answer, then
+               close the client's connection without sending a byte: the client sees an empty reply
+               (with `reset: true`, a TCP reset instead). A connection lost after the service
+               applied a POST.
+    respond    answer without forwarding (the backend never sees it): `status` (default 500), the
+               rule's `headers`, and `body` (a string) as `content_type` (default application/json).
+               Without `body`: an OData error body (application/json). With `body: ""`: an empty
+               body, and a Content-Type only if `content_type` is given. E.g. a login page
+               (status 200, content_type "text/html", body "<html>...</html>"), 401, 429 with
+               headers {"Retry-After": "1"}, 503, a 201 with body "" and no Location.
+    rewrite    forward, then answer the backend's status and headers with the body replaced by
+               `body` (default ""), as `content_type` if given (else the backend's Content-Type);
+               Content-Length is the new body's. The rule's `headers` replace the backend's of
+               the same name. E.g. a create answered 201 with a cut or invalid JSON entity.
+
+`headers` (a JSON object of header names to values) applies to error, respond and rewrite; a
+header given there replaces one of the same name the answer would have had.
 
 Control plane (never forwarded):
 
     POST   /_proxy/rules  {"action": ..., "method": "GET", "match": "regex", "nth": 1, "times": 1,
-                           "status": 500, "seconds": 30}        → 201, the rule with its id
+                           "status": 500, "seconds": 30, "headers": {}, "body": null,
+                           "content_type": null, "reset": false}      → 201, the rule with its id
     GET    /_proxy/log    → {"requests": [{"method", "target", "fault", "forwarded", ["offset"]}, ...]}
     DELETE /_proxy/rules  → 204; clears the rules and the log
 
@@ -39,6 +62,7 @@ import os
 import re
 import select
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -49,7 +73,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ACTIONS = ("error", "hang", "hold", "cut", "malformed")
+ACTIONS = ("error", "hang", "hold", "cut", "malformed", "drop", "respond", "rewrite")
 #: Never sleep longer than this, whatever a rule asks: the proxy must not outlive a test by much.
 MAXIMUM_SECONDS = 120.0
 #: Headers that describe one hop, not the message.
@@ -76,8 +100,19 @@ class Rules:
             "nth": int(rule.get("nth", 1)), "times": int(rule.get("times", 1)),
             "status": int(rule.get("status", 500)),
             "seconds": min(float(rule.get("seconds", 30)), MAXIMUM_SECONDS),
+            "headers": rule.get("headers") or {},
+            "body": rule.get("body"),
+            "content_type": rule.get("content_type"),
+            "reset": bool(rule.get("reset", False)),
             "seen": 0, "fired": 0,
         }
+        if not isinstance(checked["headers"], dict) or not all(
+                isinstance(name, str) and isinstance(value, str)
+                for name, value in checked["headers"].items()):
+            raise ValueError("headers is an object of header names to string values")
+        for name in ("body", "content_type"):
+            if checked[name] is not None and not isinstance(checked[name], str):
+                raise ValueError(f"{name} is a string")
         re.compile(checked["match"])
         if checked["nth"] < 1 or checked["times"] < 1:
             raise ValueError("nth and times are at least 1")
@@ -133,6 +168,16 @@ class ProxyHandler(BaseHTTPRequestHandler):
     # -- helpers ------------------------------------------------------------------------------
 
     def read_body(self) -> bytes:
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()  # the CRLF after the chunk
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length > 0 else b""
 
@@ -171,10 +216,15 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return
         rule, entry = self.server.rules.fault_for(self.command, self.path)
         action = rule["action"] if rule else None
-        if action == "error":
+        if action == "error" or (action == "respond" and rule["body"] is None):
             message = f"Fault injected by the test proxy (rule {rule['id']}): internal server error"
             payload = {"error": {"code": "PROXY_FAULT", "message": message}}
-            self.answer(rule["status"], json.dumps(payload).encode())
+            self.answer(rule["status"], json.dumps(payload).encode(), list(rule["headers"].items()))
+            return
+        if action == "respond":
+            content_type = rule["content_type"] or ("application/json" if rule["body"] else None)
+            self.answer(rule["status"], rule["body"].encode(), list(rule["headers"].items()),
+                        content_type=content_type)
             return
         if action == "hang":
             self.wait(rule["seconds"])
@@ -185,6 +235,28 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return  # the client is gone: the request never reaches the backend
         status, headers, answer = self.forward(body)
         entry["forwarded"] = True
+        if action == "drop":
+            # The backend has applied the request and answered; the client gets nothing.
+            self.close_connection = True
+            try:
+                if rule["reset"]:  # close with SO_LINGER 0: an RST instead of a FIN
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                               struct.pack("ii", 1, 0))
+                    self.connection.close()
+                else:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if action == "rewrite":
+            replaced = {name.lower() for name in rule["headers"]}
+            if rule["content_type"]:
+                replaced.add("content-type")
+            headers = [(name, value) for name, value in headers if name.lower() not in replaced]
+            headers += list(rule["headers"].items())
+            self.answer(status, (rule["body"] or "").encode(), headers,
+                        content_type=rule["content_type"])
+            return
         if action == "cut" and not answer:
             # Nothing to cut in half (a 204): half the status line, then close. (curl takes a 204
             # whose headers end early as complete, so the cut must come before the status code.)
@@ -223,7 +295,11 @@ class ProxyHandler(BaseHTTPRequestHandler):
             answer = response.read()
             kept = [(name, value) for name, value in response.getheaders()
                     if name.lower() not in HOP_BY_HOP and name.lower() != "content-length"]
-            return response.status, kept, answer.replace(self.server.upstream_origin, self.server.origin)
+            content_type = (response.getheader("Content-Type") or "").lower()
+            if not content_type.startswith("multipart/") or \
+                    len(self.server.upstream_origin) == len(self.server.origin):
+                answer = answer.replace(self.server.upstream_origin, self.server.origin)
+            return response.status, kept, answer
         finally:
             connection.close()
 
@@ -345,11 +421,22 @@ class FaultProxy:
         return json.loads(text) if text else None
 
     def add(self, action: str, match: str = "", method: str = "", nth: int = 1, times: int = 1,
-            status: int = 500, seconds: float = 30) -> dict:
-        """Injects `action` on the `nth` request matching `method` and `match` (and `times - 1` after it)."""
-        return self._call("POST", "/_proxy/rules", {"action": action, "match": match, "method": method,
-                                                    "nth": nth, "times": times, "status": status,
-                                                    "seconds": seconds})
+            status: int = 500, seconds: float = 30, headers: dict[str, str] | None = None,
+            body: str | None = None, content_type: str | None = None, reset: bool = False) -> dict:
+        """Injects `action` on the `nth` request matching `method` and `match` (and `times - 1` after it).
+
+        `headers`, `body`, `content_type`: for error/respond/rewrite; `reset`: for drop (see the
+        module's docstring).
+        """
+        rule = {"action": action, "match": match, "method": method, "nth": nth, "times": times,
+                "status": status, "seconds": seconds, "reset": reset}
+        if headers:
+            rule["headers"] = headers
+        if body is not None:
+            rule["body"] = body
+        if content_type is not None:
+            rule["content_type"] = content_type
+        return self._call("POST", "/_proxy/rules", rule)
 
     def log(self) -> list[dict]:
         return self._call("GET", "/_proxy/log")["requests"]
