@@ -151,9 +151,10 @@ def test_a_download_fault_on_page_2_leaves_the_previous_data_whole(action, optio
 
 @pytest.mark.parametrize("action, options, expected, applied", [
     pytest.param("error", [], ["the service answered 500", "PROXY_FAULT", "2 requests stay queued"], False, id="500"),
-    pytest.param("hang", ["--timeout", "2"], ["timed out", "2 requests stay queued"], False, id="hang-past-the-timeout"),
-    pytest.param("cut", [], ["the connection broke before the answer was complete", "2 requests stay queued"], True,
-                 id="closed-mid-answer"),
+    pytest.param("hang", ["--timeout", "2"], ["timed out", "in doubt", "2 requests stay queued"], False,
+                 id="hang-past-the-timeout"),
+    pytest.param("cut", [], ["the connection broke before the answer was complete", "in doubt", "2 requests stay queued"],
+                 True, id="closed-mid-answer"),
 ])
 def test_an_upload_fault_keeps_the_requests_not_acknowledged(action, options, expected, applied, tool, make_store, v4,
                                                              fault_proxy):
@@ -173,7 +174,10 @@ def test_an_upload_fault_keeps_the_requests_not_acknowledged(action, options, ex
     for text in expected:
         assert text in failed.stderr, failed.stderr
     after = status(tool, store)
-    assert after["queue"] == queue[1:]  # the first was acknowledged; the one that failed and the rest wait
+    # The first was acknowledged; the one that failed and the rest wait. A 500 says the service did
+    # not apply it; without an answer it may have, so it is in doubt.
+    in_doubt = dict(queue[1], state="inDoubt" if action != "error" else "pending")
+    assert after["queue"] == [in_doubt] + queue[2:]
     assert after["errorArchive"] == []
     assert agency(v4, "00000001")["name"] == "First Offline"
     assert (agency(v4, "99000001") is not None) is applied
@@ -184,18 +188,12 @@ def test_an_upload_fault_keeps_the_requests_not_acknowledged(action, options, ex
     assert status(tool, store)["queue"] == []
     assert agency(v4, "99000001")["name"] == "Offline Travel"
     assert agency(v4, "00000002")["name"] == "Third Offline"
-    if not applied:
-        assert "2 sent, 0 moved" in again.stdout
-        assert status(tool, store)["errorArchive"] == []
-    else:
-        # The service created the agency, but the answer was cut: the engine cannot know, so it
-        # sends the POST again (Uploader's documented behaviour; no Repeatability-Request-ID
-        # yet), and the service refuses the duplicate key. The agency is on the service and
-        # nothing was lost, but the replay is visible in the error archive.
-        assert "1 sent, 1 moved" in again.stdout
-        archive = status(tool, store)["errorArchive"]
-        assert [entry["id"] for entry in archive] == [queue[1]["id"]]
-        assert 400 <= archive[0]["httpStatus"] < 500
+    # Where the service created the agency and the answer was cut, the next upload reads it back by
+    # the key the create gave and finds it applied: it is not sent again (no duplicate refused).
+    assert "2 sent, 0 moved" in again.stdout
+    assert status(tool, store)["errorArchive"] == []
+    posts = [entry for entry in proxy.log() if entry["method"] == "POST"]
+    assert len(posts) == (1 if applied else 2)
 
 
 # --------------------------------------------------------------------------------- 412
@@ -214,13 +212,13 @@ def test_a_stale_etag_is_refused_412_and_the_rest_of_the_queue_goes_through(tool
     queue = status(tool, store)["queue"]
 
     uploaded = tool("upload", store)
-    assert uploaded.returncode == 0, uploaded.stderr
+    assert uploaded.returncode == 3, uploaded.stderr  # worked through, with requests archived
     assert "2 sent, 2 moved to the error archive" in uploaded.stdout
     after = status(tool, store)
     assert after["queue"] == []
     archive = after["errorArchive"]
-    assert [(entry["id"], entry["method"], entry["httpStatus"]) for entry in archive] == [
-        (queue[1]["id"], "PATCH", 412), (queue[3]["id"], "PATCH", None)]
+    assert [(entry["id"], entry["method"], entry["httpStatus"], entry["kind"]) for entry in archive] == [
+        (queue[1]["id"], "PATCH", 412, "conflict"), (queue[3]["id"], "PATCH", None, "conflict")]
     assert archive[0]["message"].startswith("PATCH ") and "answered 412" in archive[0]["message"]
     assert "earlier request on the same entity was refused (412)" in archive[1]["message"]
     refused = store_row(store, "TravelagencyCollection", "agencynum = ?", "00000002")
@@ -255,7 +253,7 @@ def v2_agency(server, key: str) -> dict:
     return get_json(agency_url(server, key) + "?$format=json")["d"]
 
 
-def test_an_expired_csrf_token_is_fetched_again_and_a_persistent_403_is_archived(tool, make_store, v2_faults):
+def test_an_expired_csrf_token_is_fetched_again_and_a_persistent_403_stops_the_upload(tool, make_store, v2_faults):
     v2 = v2_faults
     store = make_store(v2, "v2", ("Agencies", "TravelagencyCollection"))
     assert tool("download", store).returncode == 0
@@ -274,21 +272,25 @@ def test_an_expired_csrf_token_is_fetched_again_and_a_persistent_403_is_archived
     assert v2_agency(v2, "00000001")["name"] == "First Offline"
     assert v2_agency(v2, "00000002")["name"] == "Second Offline"
 
-    # Always, for one entity: the retry is refused too, and the request is archived with 403;
-    # the other entity's request goes through.
+    # Always, for one entity: the retry with a new token is refused too. That is no fault of the
+    # request (the session's token is refused), so the upload stops with the queue as it was,
+    # and goes through once the service takes tokens again.
     offline(tool, store, "PATCH", "TravelagencyCollection('00000001')", '{"name":"Refused Offline"}')
     offline(tool, store, "PATCH", "TravelagencyCollection('00000002')", '{"name":"Accepted Offline"}')
-    refused_id = status(tool, store)["queue"][0]["id"]
+    queue = status(tool, store)["queue"]
     mock_faults(v2, "POST", {"method": method, "match": r"TravelagencyCollection\('00000001'\)", "scenario": "csrf"})
     uploaded = tool("upload", store)
-    assert uploaded.returncode == 0, uploaded.stderr
-    assert "1 sent, 1 moved" in uploaded.stdout
+    assert uploaded.returncode == 1, uploaded.stdout
+    assert "refused the CSRF token" in uploaded.stderr and "2 requests stay queued" in uploaded.stderr, uploaded.stderr
     after = status(tool, store)
-    assert after["queue"] == []
-    assert [(entry["id"], entry["httpStatus"]) for entry in after["errorArchive"]] == [(refused_id, 403)]
-    assert "CSRF token validation failed" in after["errorArchive"][0]["message"]
+    assert after["queue"] == queue and after["errorArchive"] == []
     assert mock_faults(v2, "GET")["results"][0]["hits"] == 2  # the request and its one retry
     assert v2_agency(v2, "00000001")["name"] == "First Offline"
+    mock_faults(v2, "DELETE")
+    uploaded = tool("upload", store)
+    assert uploaded.returncode == 0, uploaded.stderr
+    assert "2 sent, 0 moved" in uploaded.stdout
+    assert v2_agency(v2, "00000001")["name"] == "Refused Offline"
     assert v2_agency(v2, "00000002")["name"] == "Accepted Offline"
 
 
@@ -342,8 +344,8 @@ def test_an_upload_killed_while_waiting_keeps_exactly_the_requests_not_acknowled
 
     # The 3rd request (the POST) is held by the proxy before it reaches the service, and the tool
     # is killed while it waits for the answer. The proxy then drops the request, so the service
-    # never applies it and sending it again is right. (A request the service applied whose answer
-    # was lost is sent again too, and refused as a duplicate: the closed-mid-answer case
+    # never applies it: the next upload reads the agency by its key, does not find it, and sends
+    # the POST. (One the service applied is found and not sent again: the closed-mid-answer case
     # of test_an_upload_fault_keeps_the_requests_not_acknowledged.)
     proxy.add("hold", method="POST", nth=1, seconds=60)
     upload = start_tool("upload", store)
@@ -355,7 +357,8 @@ def test_an_upload_killed_while_waiting_keeps_exactly_the_requests_not_acknowled
         ("PATCH", True), ("PATCH", True), ("POST", False)]
 
     after = status(tool, store)  # the store opens
-    assert after["queue"] == queue[2:]  # the two acknowledged requests are gone, nothing else
+    # The two acknowledged requests are gone, nothing else; the POST left and was never answered.
+    assert after["queue"] == [dict(queue[2], state="inDoubt")] + queue[3:]
     assert after["errorArchive"] == []
     assert agency(v4, "00000001")["name"] == "First Offline"
     assert agency(v4, "00000002")["name"] == "Second Offline"
