@@ -27,9 +27,14 @@ struct UploadCommand: ParsableCommand {
             is a terminal); piped or redirected, nothing is drawn and only the \
             final line is printed: 'uploaded: N sent, M moved to the error archive'.
 
+            One upload at a time per store file: while another upload of the same store runs (another \
+            'offline-odata upload', or a program using the store), this one stops at once, sending \
+            nothing. The lock is the file STORE-upload.lock beside the store; it is released when the \
+            upload ends, even when its process is killed.
+
             Exit codes: 0 the queue was sent (some requests may be in the error archive: see \
-            'offline-odata status'); 1 the upload stopped (the message says why; nothing is lost); \
-            64 a usage error.
+            'offline-odata status'); 1 the upload stopped (the message says why; nothing is lost), \
+            also when another upload of the same store is running; 64 a usage error.
             """
     )
 
