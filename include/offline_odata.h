@@ -107,7 +107,8 @@ typedef enum ood_status {
     OOD_NOTFOUND = 12,     /**< The addressed entity or resource does not exist. */
     OOD_CONSTRAINT = 13,   /**< A write breaks a constraint of the model. */
     OOD_ABORTED = 14,      /**< A callback asked to stop, or the operation was cancelled. */
-    OOD_BUSY = 15          /**< The store is busy: a callback called back into its own store. */
+    OOD_BUSY = 15          /**< The store is busy: a callback called back into its own store, or
+                                another upload of the same store file runs. */
 } ood_status;
 
 /**
@@ -477,10 +478,16 @@ OOD_API ood_status ood_download(ood_store *store, ood_progress progress, void *p
  * Uploads the request queue, first in first out, and waits. `progress` (may be NULL) is called
  * after each answered request with the requests sent so far and the queue's length.
  *
+ * One upload at a time per store file: while an upload of the same file runs, from another handle
+ * in this process or from another process, this returns OOD_BUSY at once, sends nothing and
+ * changes nothing (a lock on the file `<store file>-upload.lock` beside the store, made when missing).
+ *
  * @param[out] sent Receives how many requests the service accepted; may be NULL.
  * @param[out] archived Receives how many went to the error archive (refused); may be NULL.
  * @return OOD_OK; OOD_ABORTED when `progress` asked to stop (the rest stays queued); OOD_NETWORK
- *         or OOD_HTTP when the service cannot take the queue now (it stays queued); OOD_BUSY from a callback.
+ *         or OOD_HTTP when the service cannot take the queue now (it stays queued); OOD_BUSY from a callback
+ *         or when another upload of the same store file runs; OOD_CANTOPEN when the upload lock file
+ *         cannot be made (a read-only folder).
  */
 OOD_API ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
 

@@ -34,10 +34,15 @@ struct UploadCommand: ParsableCommand {
             --json one line: {"sent","archived","inDoubt","queued"}, or {"error":{"code","status", \
             "message"[,"httpStatus"]}} when the upload stopped (the message is on standard error too).
 
+            One upload at a time per store file: while another upload of the same store runs (another \
+            'offline-odata upload', or a program using the store), this one stops at once, sending \
+            nothing. The lock is the file STORE-upload.lock beside the store; it is released when the \
+            upload ends, even when its process is killed.
+
             Exit codes: 0 every queued request was applied by the service; 3 the queue was worked \
             through but some requests went to the error archive (refused, in conflict, or in doubt: \
-            see 'offline-odata archive'); 1 the upload stopped (the message says why; nothing is lost); \
-            64 a usage error.
+            see 'offline-odata archive'); 1 the upload stopped (the message says why; nothing is lost), \
+            also when another upload of the same store is running; 64 a usage error.
             """
     )
 

@@ -35,7 +35,8 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
         case constraint = 13
         /// A callback asked to stop, or the operation was cancelled.
         case aborted = 14
-        /// The store is busy: a callback called back into its own store.
+        /// The store is busy: a callback called back into its own store, or another upload of the
+        /// same store file runs (in this process or another).
         case busy = 15
 
         /// The name of the matching `ood_status` value in `offline_odata.h`.

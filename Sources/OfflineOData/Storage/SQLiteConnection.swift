@@ -72,6 +72,14 @@ final class SQLiteConnection {
     /// How many rows the most recent INSERT, UPDATE or DELETE on this connection changed.
     var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
 
+    /// The absolute path of the main database file as SQLite resolved it (a `file:` URI's file,
+    /// symbolic links followed); nil for an in-memory or temporary database.
+    var databaseFilePath: String? {
+        guard let handle, let name = sqlite3_db_filename(handle, "main") else { return nil }
+        let path = String(cString: name)
+        return path.isEmpty ? nil : path
+    }
+
     /// The message of the most recent failure on this connection.
     var lastErrorMessage: String {
         guard let handle else { return "the connection is closed" }

@@ -10,6 +10,9 @@ internal import CSQLite
 public final class StoreFile: @unchecked Sendable {
     /// The path the store was opened with.
     public let path: String
+    /// The database file's absolute path as SQLite resolved it; nil for an in-memory store.
+    /// Names the file's sidecars that are not SQLite's own (``UploadLock``).
+    let databaseFilePath: String?
     /// Serializes the uses of the write connection. Recursive: a group of local writes holds it
     /// for its one transaction while each write takes it again (see ``SQLiteConnection/transaction(_:)``).
     private let lock = Lock(recursive: true)
@@ -31,6 +34,7 @@ public final class StoreFile: @unchecked Sendable {
         let db = try SQLiteConnection(path: path, create: true)
         try Self.prepare(db)
         self.path = path
+        databaseFilePath = db.databaseFilePath
         self.connection = db
         readPool = Self.isInMemory(path) ? nil : ReadConnectionPool(path: path)
     }

@@ -317,8 +317,12 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).
     ///
+    /// One upload at a time per store file (see ``UploadLock``): while one runs, from any handle
+    /// in this process or another, a second fails at once and sends nothing.
+    ///
     /// - Throws: ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service cannot take
-    ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped.
+    ///   the rest of the queue now (it stays queued), ``ODataError/Code/aborted`` when stopped,
+    ///   ``ODataError/Code/busy`` when another upload of the same store file runs.
     ///
     /// - Parameters:
     ///   - batch: send the queue in `$batch` requests (see ``BatchUploader``) instead of one by one.
@@ -330,14 +334,18 @@ public final class OfflineStore: @unchecked Sendable {
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
-        if batch {
-            let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
-                                         file: file, schema: schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
+        // One upload at a time per store file, across handles and processes: a second one would
+        // send the same queued requests again.
+        return try UploadLock.holding(for: file) { () throws(ODataError) -> UploadOutcome in
+            if batch {
+                let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                             file: file, schema: schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
+                return try uploader.upload(cancellation: cancellation, progress: progress)
+            }
+            let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                    file: file, schema: schema)
             return try uploader.upload(cancellation: cancellation, progress: progress)
         }
-        let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
-                                file: file, schema: schema)
-        return try uploader.upload(cancellation: cancellation, progress: progress)
     }
 
     public func close() { file.close() }

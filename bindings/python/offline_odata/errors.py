@@ -79,7 +79,8 @@ class AbortedError(OfflineODataError):
 
 
 class BusyError(OfflineODataError):
-    """The store is busy: a callback called back into its own store."""
+    """The store is busy: a callback called back into its own store, or another upload of the
+    same store file runs (in this process or another)."""
 
 
 #: Every status of ``offline_odata.h`` but OOD_OK: (name, value) -> exception class.

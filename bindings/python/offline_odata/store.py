@@ -577,11 +577,16 @@ class Store:
         ``progress(done, total)`` is called after each answered request with the requests sent so
         far and the queue's length; it stops the upload as for :meth:`download` (the rest stays queued).
 
+        One upload at a time per store file: while another upload of the same file runs (another
+        :class:`Store` on it, in this process or another), this raises BusyError at once, having
+        sent and changed nothing.
+
         Returns:
             How many requests the service accepted, and how many it refused (now in the error archive).
         Raises:
             AbortedError: ``progress`` asked to stop.
             NetworkError, HTTPError: the service cannot take the queue now (it stays queued).
+            BusyError: another upload of the same store file runs; try again when it has finished.
         """
         sent, archived = c_long(), c_long()
         handle = self._begin()
