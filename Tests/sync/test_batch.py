@@ -63,7 +63,7 @@ def test_v4_a_refused_change_set_is_archived_and_the_others_go_through(tool, mak
            json.dumps({"agencynum": existing, "name": "Duplicate"}))
     run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(OTHER, "Third"))
 
-    uploaded = run_ok(tool, "upload", store, "--batch")
+    uploaded = run_ok(tool, "upload", store, "--batch", code=3)
     assert "2 sent, 1 moved to the error archive" in uploaded
     archive = status(tool, store)["errorArchive"]
     assert len(archive) == 1 and 400 <= archive[0]["httpStatus"] < 500
@@ -82,7 +82,7 @@ def test_v4_a_transaction_is_applied_or_refused_whole(tool, make_store, v4):
     run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(OTHER, "Alone"),
            "--transaction-id", "t2")
 
-    uploaded = run_ok(tool, "upload", store, "--batch", "--group-by-transaction")
+    uploaded = run_ok(tool, "upload", store, "--batch", "--group-by-transaction", code=3)
     assert "1 sent, 2 moved to the error archive" in uploaded
     archive = status(tool, store)["errorArchive"]
     assert len(archive) == 2 and all(400 <= entry["httpStatus"] < 500 for entry in archive)
@@ -121,7 +121,7 @@ def test_v2_a_refused_change_set_is_archived_and_the_others_go_through(tool, mak
            json.dumps({"agencynum": existing, "name": "Duplicate"}))
     run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(NEW, "After"))
 
-    uploaded = run_ok(tool, "upload", store, "--batch")
+    uploaded = run_ok(tool, "upload", store, "--batch", code=3)
     assert "1 sent, 1 moved to the error archive" in uploaded, uploaded
     archive = status(tool, store)["errorArchive"]
     assert len(archive) == 1 and 400 <= archive[0]["httpStatus"] < 500

@@ -3,9 +3,10 @@ service ends with every local change applied exactly once.
 
 Each configuration (one request at a time or `$batch`; a service without and with repeatable
 requests) queues creates, updates and deletes, then starts `offline-odata upload` and kills it with
-SIGKILL after a random delay, again and again, until an upload runs to the end. The service's
-final state is then compared with the changes: each create there once, each update's values,
-each deleted entity gone, nothing else.
+SIGKILL after a random delay, again and again (queueing another round of changes when an upload
+got through first), until the kills have landed; then one upload runs to the end. The service's
+final state is then compared with the changes: each create there once, each update's last
+values, each deleted entity gone, nothing else, and the store's queue and error archive empty.
 
 `make test` runs OOD_UPLOAD_KILLS kills per configuration (default 8: 32 in all); set it higher
 for a longer campaign (`OOD_UPLOAD_KILLS=100 make pytest-sync`).
@@ -27,57 +28,70 @@ from test_upload_exactly_once import agencies_named, make_store_from_service, re
 KILLS = int(os.environ.get("OOD_UPLOAD_KILLS", "8"))
 
 
-def queue_changes(tool, store, keyless: int) -> dict:
-    """Queues the campaign's changes; returns what the service must hold afterwards."""
-    expected = {"created": [], "updated": {}, "deleted": []}
+def queue_changes(tool, store, keyless: int, round_: int, expected: dict) -> None:
+    """Queues one round of the campaign's changes and adds to `expected` what the service must
+    hold afterwards (a later round's update of an entity replaces an earlier one's)."""
     for number in range(1, 6):
-        key = f"9900{number:04d}"
-        name = f"Killed Create {number}"
+        key = f"9{round_:03d}{number:04d}"
+        name = f"Killed Create {round_}-{number}"
         offline(tool, store, "POST", "TravelagencyCollection",
                 json.dumps({"agencynum": key, "name": name, "city": "Rome", "country": "IT", "currency": "EUR"}))
         expected["created"].append(name)
     for number in range(1, keyless + 1):
-        name = f"Killed Keyless {number}"
+        name = f"Killed Keyless {round_}-{number}"
         offline(tool, store, "POST", "TravelagencyCollection", json.dumps({"name": name, "city": "Oslo", "country": "NO"}))
         expected["created"].append(name)
     for number in range(1, 7):
         key = f"{number:08d}"
-        name = f"Killed Update {number}"
+        name = f"Killed Update {round_}-{number}"
         offline(tool, store, "PATCH", f"TravelagencyCollection('{key}')", json.dumps({"name": name}))
         expected["updated"][key] = name
     # A second change of the same entity: only its last value may remain, applied in order.
-    offline(tool, store, "PATCH", "TravelagencyCollection('00000002')", json.dumps({"city": "Second Change"}))
-    for number in range(30, 33):
+    offline(tool, store, "PATCH", "TravelagencyCollection('00000002')", json.dumps({"city": f"Second Change {round_}"}))
+    expected["city"] = f"Second Change {round_}"
+    for number in range(30 + 3 * round_, min(33 + 3 * round_, 41)):
         key = f"{number:08d}"
         offline(tool, store, "DELETE", f"TravelagencyCollection('{key}')")
         expected["deleted"].append(key)
-    return expected
 
 
-def campaign(tool, store, options, seed: int) -> tuple[int, int]:
-    """Kills uploads at random moments until one completes; returns (kills, uploads run)."""
+def campaign(tool, store, options, seed: int, keyless: int) -> tuple[dict, int, int]:
+    """Kills uploads at random moments until KILLS kills have landed, queueing another round of
+    changes whenever an upload got through the queue first, then lets one upload complete.
+    Returns what the service must hold, the kills and the uploads run."""
     generator = random.Random(seed)
+    expected: dict = {"created": [], "updated": {}, "deleted": []}
+    rounds = 0
     kills = 0
     runs = 0
-    while kills < KILLS and runs < 4 * KILLS:
+    in_doubt = 0  # requests a kill left in doubt (sent, answer not recorded), summed over the kills
+    while kills < KILLS and runs < 6 * KILLS:
+        if not status(tool, store)["queue"]:
+            queue_changes(tool, store, keyless, rounds, expected)
+            rounds += 1
         runs += 1
         process = start_tool("upload", store, *options)
-        time.sleep(generator.uniform(0.02, 0.6))
+        time.sleep(generator.uniform(0.01, 0.35))
         if process.poll() is not None:
-            # It ended before the kill: done, or stopped by an error (the next run goes on).
+            # It ended before the kill: through the queue, or stopped by an error (the next run goes on).
             process.communicate(timeout=30)
-            if process.returncode == 0 and not status(tool, store)["queue"]:
-                return kills, runs
             continue
         process.kill()
         process.communicate(timeout=30)
         kills += 1
+        in_doubt += sum(1 for request in status(tool, store)["queue"] if request["state"] == "inDoubt")
+    assert kills == KILLS, f"only {kills} of {KILLS} kills landed in {runs} uploads"
     for _ in range(3):
         runs += 1
         finished = tool("upload", store, *options)
         if finished.returncode == 0:
-            return kills, runs
+            print(f"{kills} kills in {runs} uploads, {in_doubt} requests left in doubt by them")
+            return expected, kills, runs
     raise AssertionError(f"no upload completed after the kills: {finished.stderr}")
+
+
+def agency_count(server) -> int:
+    return get_json(server.service_root + "TravelagencyCollection?$count=true&$top=0")["@odata.count"]
 
 
 def check_service(server, store_status, expected, seed_count: int) -> None:
@@ -87,28 +101,25 @@ def check_service(server, store_status, expected, seed_count: int) -> None:
         assert len(agencies_named(server, name)) == 1, name
     for key, name in expected["updated"].items():
         assert get_json(server.service_root + f"TravelagencyCollection('{key}')")["name"] == name
-    assert get_json(server.service_root + "TravelagencyCollection('00000002')")["city"] == "Second Change"
+    assert get_json(server.service_root + "TravelagencyCollection('00000002')")["city"] == expected["city"]
     for key in expected["deleted"]:
         try:
             get_json(server.service_root + f"TravelagencyCollection('{key}')")
             raise AssertionError(f"{key} is still on the service")
         except urllib.error.HTTPError as error:
             assert error.code == 404
-    count = get_json(server.service_root + "TravelagencyCollection/$count")
-    assert count == seed_count + len(expected["created"]) - len(expected["deleted"])
+    assert agency_count(server) == seed_count + len(expected["created"]) - len(expected["deleted"])
 
 
 @pytest.mark.parametrize("batch", [False, True], ids=["single", "batch"])
 def test_kill_9_during_uploads_to_a_service_without_repeatable_requests(batch, tool, make_store, v4):
     store = make_store(v4, "v4", ("Agencies", "TravelagencyCollection"))
     assert tool("download", store).returncode == 0
-    seed_count = get_json(v4.service_root + "TravelagencyCollection/$count")
+    seed_count = agency_count(v4)
     # Creates with their key only: a keyless create whose answer is lost is the user's to decide
     # (test_upload_exactly_once), which a campaign without a user cannot do.
-    expected = queue_changes(tool, store, keyless=0)
     options = ["--batch", "--batch-size", "3"] if batch else []
-    kills, runs = campaign(tool, store, options, seed=19 + int(batch))
-    print(f"{kills} kills in {runs} uploads")
+    expected, kills, runs = campaign(tool, store, options, seed=19 + int(batch), keyless=0)
     check_service(v4, status(tool, store), expected, seed_count)
 
 
@@ -116,9 +127,7 @@ def test_kill_9_during_uploads_to_a_service_without_repeatable_requests(batch, t
 def test_kill_9_during_uploads_to_a_service_with_repeatable_requests(batch, tool, tmp_path, repeatable, fault_proxy):
     proxy = fault_proxy(repeatable)  # the store talks to the service through the proxy, untouched
     store = make_store_from_service(tool, tmp_path, repeatable, proxy)
-    seed_count = get_json(repeatable.service_root + "TravelagencyCollection/$count")
-    expected = queue_changes(tool, store, keyless=4)
+    seed_count = agency_count(repeatable)
     options = ["--batch", "--batch-size", "3"] if batch else []
-    kills, runs = campaign(tool, store, options, seed=29 + int(batch))
-    print(f"{kills} kills in {runs} uploads")
+    expected, kills, runs = campaign(tool, store, options, seed=29 + int(batch), keyless=4)
     check_service(repeatable, status(tool, store), expected, seed_count)
