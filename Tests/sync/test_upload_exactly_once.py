@@ -329,3 +329,39 @@ def test_a_keyless_post_to_a_repeatable_service_is_sent_again_and_applied_once(b
     assert len(agencies_named(repeatable, "Repeated Keyless")) == 1
     served = agencies_named(repeatable, "Repeated Keyless")[0]["agencynum"]
     assert store_row(store, "TravelagencyCollection", "agencynum = ?", served)["_ood_change"] is None
+
+
+@pytest.fixture(scope="module")
+def strict_v2_server():
+    """mock-sap refusing a change without If-Match (428), as strict Gateway services do."""
+    server = backends.start_v2(csrf=True, data="small", require_if_match=True)
+    yield server
+    server.stop()
+
+
+def test_a_change_of_a_set_that_checks_etags_is_sent_with_the_etag_a_read_gives(tool, make_store, strict_v2_server,
+                                                                                fault_proxy):
+    v2 = strict_v2_server
+    v2.reset()
+    proxy = fault_proxy(v2)
+    one = "TravelagencyCollection?$filter=agencynum eq '00000001'"
+    page = get_json(v2.service_root + one.replace(" ", "%20") + "&$format=json")
+    for entity in page["d"]["results"]:
+        entity["__metadata"].pop("etag", None)  # a collection answered without ETags
+    store = make_store(proxy, "v2", ("Agency", one))
+    proxy.add("rewrite", method="GET", match=r"^/sap/.*/TravelagencyCollection\?", body=json.dumps(page))
+    assert tool("download", store).returncode == 0
+    assert store_row(store, "TravelagencyCollection", "agencynum = ?", "00000001")["_ood_etag"] is None
+    proxy.clear()
+    offline(tool, store, "PATCH", "TravelagencyCollection('00000001')", '{"name":"Read For Its ETag"}')
+
+    code, document, stderr = upload(tool, store)
+    assert code == 0, stderr
+    assert document["sent"] == 1
+    # The model says the set checks ETags (ConcurrencyMode="Fixed"): the entity was read first, and
+    # the one change sent carried the ETag, so the service took it without a 428 round trip.
+    writes = [entry for entry in proxy.log() if entry["method"] not in ("GET", "HEAD")]
+    reads = [entry for entry in proxy.log() if entry["method"] == "GET" and "TravelagencyCollection('00000001')" in entry["target"]]
+    assert len(writes) == 1 and len(reads) == 1, proxy.log()
+    served = get_json(v2.service_root + "TravelagencyCollection('00000001')?$format=json")["d"]
+    assert served["name"] == "Read For Its ETag"

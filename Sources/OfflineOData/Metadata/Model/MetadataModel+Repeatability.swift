@@ -27,16 +27,21 @@ extension MetadataModel {
 
     /// The tag in out-of-line `<Annotations Target="...">` blocks for `target` (aliases resolved).
     private func repeatabilityTag(inGroupsTargeting target: String) -> Bool? {
-        for schema in schemas {
-            for group in schema.annotationGroups where group.qualifier == nil && resolvedTarget(group.target) == target {
-                if let tag = repeatabilityTag(in: group.annotations) { return tag }
-            }
+        for group in annotationGroups(targeting: target) {
+            if let tag = repeatabilityTag(in: group.annotations) { return tag }
         }
         return nil
     }
 
+    /// The unqualified out-of-line `<Annotations Target="...">` blocks for `target`.
+    func annotationGroups(targeting target: String) -> [AnnotationGroup] {
+        schemas.flatMap { schema in
+            schema.annotationGroups.filter { $0.qualifier == nil && resolvedTarget($0.target) == target }
+        }
+    }
+
     /// `Alias.Container/Set` with its alias replaced by the namespace.
-    private func resolvedTarget(_ target: String) -> String {
+    func resolvedTarget(_ target: String) -> String {
         guard let slash = target.firstIndex(of: "/") else { return qualifiedName(target) }
         return qualifiedName(String(target[..<slash])) + String(target[slash...])
     }

@@ -24,11 +24,28 @@ struct ETagRecovery {
         case archived(count: Int)
     }
 
-    func recover(_ request: QueuedRequest, answer: HTTPResponse, cancellation: HTTPCancellation?) throws(ODataError) -> Result {
+    /// Whether `request` would be refused without an ETag and has none: a change of an entity
+    /// whose set the model says checks ETags. Such a request is read for first (no 428 round trip).
+    /// `sentBefore`: the requests that go before it in the same upload step; a change of an entity
+    /// created by one of them takes its ETag from the create's answer (or `*`), not from a read.
+    func needsETagFirst(_ request: QueuedRequest, sentBefore: ArraySlice<QueuedRequest> = []) -> Bool {
+        guard request.etag == nil, let set = request.entitySet else { return false }
+        if sentBefore.contains(where: { asciiUppercased($0.method) == "POST" && $0.entitySet == set && $0.entityID == request.entityID }) {
+            return false
+        }
+        switch asciiUppercased(request.method) {
+        case "PATCH", "PUT", "MERGE", "DELETE": return schema.model.requiresETag(entitySet: set)
+        default: return false
+        }
+    }
+
+    /// Reads the entity of `request` (answered 428, or about to be sent without the ETag its set
+    /// needs) and gives the request the entity's ETag, or archives it.
+    func recover(_ request: QueuedRequest, cancellation: HTTPCancellation?) throws(ODataError) -> Result {
         let label = "\(request.method) \(redactedURL(request.url))"
         guard let setName = request.entitySet, let entityID = request.entityID, let table = schema.table(forEntitySet: setName) else {
-            let message = ServiceError.from(answer, request: label).message
-            return .archived(count: try archive(request, status: 428, message: message, kind: .refused))
+            return .archived(count: try archive(request, status: 428, message: "\(label): the service wants an ETag (428) "
+                                                + "and the request names no entity to read it from", kind: .refused))
         }
         let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                            transport: transport, file: file, cancellation: cancellation)

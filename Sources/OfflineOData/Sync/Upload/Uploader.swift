@@ -49,6 +49,11 @@ struct Uploader {
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(remaining()) requests still queued")
             }
+            if recovery.needsETagFirst(queued) && !recovered.contains(queued.id) {
+                recovered.insert(queued.id)
+                if case .archived(let count) = try recovery.recover(queued, cancellation: cancellation) { outcome.archived += count }
+                continue
+            }
             try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: remaining()))
             let request = try repeatable.markSending([queued], file: file).first ?? queued
             let response: HTTPResponse
@@ -89,7 +94,7 @@ struct Uploader {
                     }
                 } else {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, answer: response, cancellation: cancellation) {
+                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
                         outcome.archived += count
                     }
                     continue

@@ -50,6 +50,17 @@ struct BatchUploader {
             if cancellation?.isCancelled == true {
                 throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
             }
+            // Changes of sets that check ETags, queued without one: their entity is read first.
+            let unversioned = queued.enumerated().filter { position, request in
+                recovery.needsETagFirst(request, sentBefore: queued[..<position]) && !recovered.contains(request.id)
+            }.map(\.element)
+            if !unversioned.isEmpty {
+                for request in unversioned {
+                    recovered.insert(request.id)
+                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) { archived += count }
+                }
+                continue
+            }
             try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: stopped())
             let chunk = try repeatable.markSending(queued, file: file)
             // SAP Gateway-like V2 services fail on `$<n>` references (see Tests/backends/README.md);
@@ -97,8 +108,7 @@ struct BatchUploader {
                     continue
                 }
                 recovered.insert(request.id)
-                if case .archived(let count) = try recovery.recover(request, answer: HTTPResponse(status: 428, headers: [], body: []),
-                                                                      cancellation: cancellation) {
+                if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
                     archived += count
                 }
             }
