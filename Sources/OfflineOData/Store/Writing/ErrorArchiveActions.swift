@@ -65,7 +65,12 @@ struct ErrorArchiveActions {
         let method = asciiUppercased(request.method)
         guard method != "DELETE" else { throw ODataError(.misuse, "request #\(request.id) is a DELETE: it has no body to replace") }
         let entityBody = try EntityBody(json: Array(body.utf8), table: table, dialect: dialect)
-        try checkKeyUnchanged(entityBody, entityID: entityID, in: table, on: db)
+        let later = try RequestQueueTable.laterChanges(entitySet: table.entitySet, entityID: entityID, after: request.id, in: db)
+        // A create alone may take another key (the service refused the one it had); otherwise
+        // later requests address the entity by its key, which must stay.
+        if method != "POST" || !later.isEmpty {
+            try checkKeyUnchanged(entityBody, entityID: entityID, in: table, on: db)
+        }
         var assignments: [(String, SQLValue)] = entityBody.columnOrder.compactMap { name in entityBody.values[name].map { (name, $0) } }
         if method == "PUT" {
             for column in table.columns where entityBody.value(of: column) == nil && !table.keyColumns.contains(column) {
@@ -73,7 +78,6 @@ struct ErrorArchiveActions {
                 assignments.append((column.name, .null))
             }
         }
-        let later = try RequestQueueTable.laterChanges(entitySet: table.entitySet, entityID: entityID, after: request.id, in: db)
         if later.contains(where: { asciiUppercased($0.method) == "PUT" }) { return }
         var setLater = Set<String>()
         for change in later {
@@ -88,7 +92,7 @@ struct ErrorArchiveActions {
             .run(assignments.map(\.1) + [.integer(entityID)])
     }
 
-    /// A corrected body may not move the entity to another key: later requests address it by it.
+    /// A corrected body may not move an entity other requests address by its key to another key.
     private func checkKeyUnchanged(_ body: EntityBody, entityID: Int64, in table: EntitySetTable,
                                    on db: SQLiteConnection) throws(ODataError) {
         let given = table.keyColumns.compactMap { column in body.value(of: column).map { (column, $0) } }

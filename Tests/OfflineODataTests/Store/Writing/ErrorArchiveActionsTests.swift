@@ -88,6 +88,36 @@ import Testing
         #expect(try f.agency("00000001", "city")?.0 == nil)
     }
 
+    @Test func aRefusedCreateAloneMayTakeAnotherKey() throws {
+        let f = try Fixture()
+        try f.download("00000001", name: "Taken")
+        let create = try f.write("POST", "TravelagencyCollection", #"{"agencynum":"00000099","name":"New"}"#)
+        try archive(f, create.queueID)
+        // Not a key another entity of the store has.
+        #expect { try f.store.requeueArchivedRequest(id: create.queueID, body: #"{"agencynum":"00000001","name":"New"}"#) } throws: {
+            ($0 as? ODataError)?.code == .constraint
+        }
+        #expect(try f.store.requeueArchivedRequest(id: create.queueID, body: #"{"agencynum":"00000098","name":"New"}"#) == 1)
+        #expect(try f.agency("00000099", "name") == nil)
+        #expect(try f.agency("00000098", "name")! == ("New", "created"))
+        #expect(try f.queue().map(\.method) == ["POST"])
+    }
+
+    @Test func aCreateWithLaterRequestsKeepsItsKey() throws {
+        let f = try Fixture()
+        let create = try f.write("POST", "TravelagencyCollection", #"{"agencynum":"00000099","name":"New"}"#)
+        let follower = try f.write("PATCH", "TravelagencyCollection('00000099')", #"{"city":"Rome"}"#)
+        try archive(f, create.queueID)
+        #expect { try f.store.requeueArchivedRequest(id: create.queueID, body: #"{"agencynum":"00000098"}"#) } throws: {
+            ($0 as? ODataError)?.code == .constraint
+        }
+        // The follower alone goes back, corrected; the create stays archived.
+        #expect(try f.store.requeueArchivedRequest(id: follower.queueID, body: #"{"city":"Oslo"}"#) == 1)
+        #expect(try f.agency("00000099", "city")! == ("Oslo", "created"))
+        #expect(try f.queue().count == 1 && archivedIDs(f) == [create.queueID])
+        #expect(try f.agency("00000099", "_ood_error")?.0 == "1")
+    }
+
     @Test func requeuingOneOfSeveralArchivedEntitiesKeepsTheOthersMarked() throws {
         let f = try Fixture()
         try f.download("00000001", name: "A")
