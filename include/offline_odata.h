@@ -34,7 +34,7 @@
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_route, ood_download,
  *   ood_upload, ood_explain, ood_store_status, ood_error_archive, ood_error_archive_delete,
- *   ood_request_queue, ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
+ *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
  *   (ood_request_async, ood_request_start, ood_call_cancel) and ood_subscribe /
  *   ood_subscription_free work.
  *
@@ -558,8 +558,11 @@ OOD_API ood_status ood_explain(ood_store *store, const char *url, char **json);
 OOD_API ood_status ood_store_status(ood_store *store, char **json);
 
 /**
- * The requests the service refused during uploads, as a JSON array of
- * {"id","method","url","httpStatus","message","failedAt"}.
+ * The requests the service refused during uploads, or that need a decision, as a JSON array of
+ * {"id","method","url","httpStatus","message","failedAt","kind"}; "kind" is "refused" (the
+ * service refused the request), "conflict" (the entity changed on the service: 412, 409, 428) or
+ * "inDoubt" (sent, answer lost, and the engine cannot find out whether the service applied it:
+ * send it again with ood_error_archive_requeue() or discard it with ood_error_archive_delete()).
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
@@ -568,7 +571,9 @@ OOD_API ood_status ood_error_archive(ood_store *store, char **json);
 
 /**
  * The requests waiting for an upload, in upload order, as a JSON array of
- * {"id","method","url","body","entitySet","transactionID","createdAt"} (body and the others may be null).
+ * {"id","method","url","body","entitySet","transactionID","createdAt","state"} (body and the others may
+ * be null); "state" is "pending", or "sent" for a request sent whose answer was not recorded (the
+ * next upload finds out whether the service applied it).
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
@@ -576,13 +581,34 @@ OOD_API ood_status ood_error_archive(ood_store *store, char **json);
 OOD_API ood_status ood_request_queue(ood_store *store, char **json);
 
 /**
- * Deletes one archived request (`id` from ood_error_archive()) or, with a negative `id`, all of
- * them; an entity with no archived request left is no longer marked in error.
+ * Discards one archived request (`id` from ood_error_archive()) or, with a negative `id`, all of
+ * them, with the requests that build on it: the later requests on the same entity, archived or
+ * still queued. When it was the entity's earliest request, the entity gets back the values the
+ * service last sent, as after ood_undo(): an entity created offline leaves the store. An entity
+ * with no archived request left is no longer marked in error.
  *
- * @param[out] deleted Receives how many were deleted; may be NULL.
- * @return OOD_OK; OOD_MISUSE for NULL `store` or a store without a file; OOD_BUSY from a callback.
+ * @param[out] deleted Receives how many requests were dropped (archived and queued); may be NULL.
+ * @return OOD_OK; OOD_MISUSE for NULL `store` or a store without a file; OOD_NOTFOUND when the
+ *         archive has no request `id`; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
+
+/**
+ * Sends an archived request again: it goes back into the request queue at its place in upload
+ * order (before the requests queued after it), with the later archived requests on its entity,
+ * and the next upload sends them. An "inDoubt" create requeued is sent again: the caller decided
+ * the service does not have it.
+ *
+ * @param id The request's id from ood_error_archive().
+ * @param body A corrected JSON body replacing the request's, or NULL to send it unchanged. It is
+ *        checked against the model as a local write's body is, and the entity takes its values
+ *        (for a PUT, the properties it leaves out become null).
+ * @param[out] requeued Receives how many requests went back to the queue; may be NULL.
+ * @return OOD_OK; OOD_MISUSE for NULL `store`, a store without a file, or a body for a DELETE;
+ *         OOD_NOTFOUND when the archive has no request `id`; OOD_SYNTAX, OOD_SEMANTIC or
+ *         OOD_CONSTRAINT for a body the model refuses (nothing changes then); OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_error_archive_requeue(ood_store *store, long long id, const char *body, long *requeued);
 
 /**
  * The service's data model (its `$metadata`), summarised as JSON: {"version","namespaces",

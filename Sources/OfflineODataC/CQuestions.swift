@@ -50,6 +50,20 @@ public func cErrorArchiveDelete(_ store: OpaquePointer?, _ id: Int64, _ deleted:
     }
 }
 
+@_cdecl("ood_error_archive_requeue")
+public func cErrorArchiveRequeue(_ store: OpaquePointer?, _ id: Int64, _ body: UnsafePointer<CChar>?,
+                                 _ requeued: UnsafeMutablePointer<Int>?) -> ood_status {
+    requeued?.pointee = 0
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_error_archive_requeue", store)
+        let newBody = body.map { String(cString: $0) }
+        let count = try target.waitFor { completion in
+            target.requeueArchivedRequest(id: id, body: newBody, completion: completion)
+        }
+        requeued?.pointee = count
+    }
+}
+
 @_cdecl("ood_request_queue")
 public func cRequestQueue(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
     json?.pointee = nil

@@ -16,9 +16,9 @@ struct StatusCommand: ParsableCommand {
             Output: three tables (queue, error archive, defining requests), each after its count; \
             with --json one object:
               {"queue": [{"id", "method", "url", "body", "entitySet",
-                          "transactionID", "createdAt"}],
+                          "transactionID", "createdAt", "state"}],
                "errorArchive": [{"id", "method", "url", "httpStatus", "message",
-                                 "failedAt"}],
+                                 "failedAt", "kind"}],
                "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}]}
 
             Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service; \

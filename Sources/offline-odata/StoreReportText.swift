@@ -16,9 +16,9 @@ func printQueue(_ queue: [QueuedRequest]) {
 /// Prints the error archive: a count line, then a table when there are any.
 func printErrorArchive(_ archive: [ArchivedRequest]) {
     print("error archive: \(archive.count)")
-    var table = TextTable("ID", "METHOD", "URL", "STATUS", "MESSAGE")
+    var table = TextTable("ID", "KIND", "METHOD", "URL", "STATUS", "MESSAGE")
     for entry in archive {
-        table.append("\(entry.request.id)", entry.request.method, entry.request.url,
+        table.append("\(entry.request.id)", entry.kind.rawValue, entry.request.method, entry.request.url,
                      entry.httpStatus.map(String.init) ?? "-", entry.message)
     }
     if !table.isEmpty { table.print() }

@@ -203,6 +203,11 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_error_archive_delete(NULL, -1, &deleted), "store");
     CHECK(deleted == 0);
     CHECK(ood_error_archive_delete(store, -1, NULL) == OOD_OK);
+    long requeued = 4;
+    MISUSE(ood_error_archive_requeue(NULL, 1, NULL, &requeued), "store");
+    CHECK(requeued == 0);
+    /* body and requeued may be NULL: an unknown id is not found. */
+    CHECK(ood_error_archive_requeue(store, 1, NULL, NULL) == OOD_NOTFOUND);
     MISUSE(ood_metadata(NULL, &json), "store");
     MISUSE(ood_metadata(store, NULL), "json");
     MISUSE(ood_undo(NULL, "TravelagencyCollection('1')", &json), "store");

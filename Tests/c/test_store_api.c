@@ -273,6 +273,56 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     ood_string_free(queue);
     long sent = -1, archived = -1;
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
+
+    /* The error archive: a create with a key the service already has (outside the store's US
+       agencies, read from the service through an online store) is refused; sent again with
+       another key it is taken; discarded, the entity leaves the store. */
+    ood_options *online_options = NULL;
+    CHECK(ood_options_new(&online_options) == OOD_OK);
+    CHECK(ood_options_set_service_root(online_options, service_root) == OOD_OK);
+    CHECK(ood_options_set_mode(online_options, OOD_MODE_ONLINE) == OOD_OK);
+    ood_store *online_store = NULL;
+    CHECK(ood_store_open_with(online_options, &online_store) == OOD_OK);
+    ood_options_free(online_options);
+    CHECK(ood_request(online_store, "GET", "TravelagencyCollection?$filter=country ne 'US'&$top=1&$select=agencynum", NULL,
+                      &result) == OOD_OK);
+    char taken[64] = "";
+    at = strstr(ood_result_body(result, NULL), "\"agencynum\":\"");
+    CHECK(at != NULL);
+    if (at) snprintf(taken, sizeof taken, "%.8s", at + strlen("\"agencynum\":\""));
+    ood_result_free(result);
+    ood_store_close(online_store);
+    char clash[160];
+    snprintf(clash, sizeof clash, "{\"agencynum\":\"%s\",\"name\":\"Clash\",\"country\":\"US\"}", taken);
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", clash, &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 0 && archived == 1);
+    CHECK(ood_error_archive(store, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"kind\":\"refused\"") != NULL);
+    const char *id_at = json ? strstr(json, "\"id\":") : NULL;
+    long long refused_id = id_at ? atoll(id_at + strlen("\"id\":")) : 0;
+    ood_string_free(json);
+    long requeued = -1;
+    CHECK(ood_error_archive_requeue(store, refused_id, "{\"nosuch\":1}", &requeued) == OOD_SEMANTIC && requeued == 0);
+    CHECK(ood_error_archive_requeue(store, refused_id + 1000, NULL, &requeued) == OOD_NOTFOUND);
+    CHECK(ood_error_archive_requeue(store, refused_id, "{\"agencynum\":\"99000080\",\"name\":\"Fixed\",\"country\":\"US\"}",
+                                    &requeued) == OOD_OK && requeued == 1);
+    CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
+    CHECK(queue && strstr(queue, "99000080") != NULL && strstr(queue, "\"state\":\"pending\"") != NULL);
+    ood_string_free(queue);
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000080')", NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "Fixed") != NULL);
+    ood_result_free(result);
+    CHECK(ood_request(store, "POST", "TravelagencyCollection", clash, &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 0 && archived == 1);
+    long deleted = -1;
+    CHECK(ood_error_archive_delete(store, -1, &deleted) == OOD_OK && deleted == 1);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=country eq 'US' and name eq 'Clash'", NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "Clash") == NULL);
+    ood_result_free(result);
+    CHECK(ood_error_archive_delete(store, refused_id, &deleted) == OOD_NOTFOUND && deleted == 0);
     ood_store_close(store);
 }
 

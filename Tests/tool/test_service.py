@@ -187,3 +187,48 @@ def test_the_progress_bar_is_drawn_on_standard_output_when_only_that_is_a_termin
     assert "\ruploading" in terminal and "1/1" in terminal, terminal
     assert "uploaded: 1 sent, 0 moved to the error archive" in terminal
     assert piped == ""
+
+
+def test_archive_requeues_a_corrected_create_and_discards_a_refused_one(tool, tmp_path, v4):
+    path = make_store(tool, tmp_path, v4.service_root)
+    online = tool("request", path, "--mode", "online", "TravelagencyCollection?$top=1&$select=agencynum")
+    assert online.returncode == 0, online.stderr
+    taken = json.loads(online.stdout)["value"][0]["agencynum"]
+    clash = json.dumps({"agencynum": taken, "name": "Clash", "country": "IT"})
+
+    def archive_entries():
+        listed = tool("archive", path, "--json")
+        assert listed.returncode == 0, listed.stderr
+        return json.loads(listed.stdout)
+
+    # The store has not downloaded the agency: the create is taken offline, refused by the service.
+    assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", clash).returncode == 0
+    assert "0 sent, 1 moved to the error archive" in tool("upload", path).stdout
+    [entry] = archive_entries()
+    assert entry["kind"] == "refused" and entry["method"] == "POST"
+    table = tool("archive", path).stdout
+    assert "KIND" in table and "refused" in table
+
+    refused = tool("archive", path, "--requeue", str(entry["id"]), "--body", '{"nosuch":1}')
+    assert refused.returncode == 1 and "nosuch" in refused.stderr
+    assert tool("archive", path, "--body", "{}").returncode == 64
+    fixed = json.dumps({"agencynum": "99000070", "name": "Fixed", "country": "IT"})
+    requeued = tool("archive", path, "--requeue", str(entry["id"]), "--body", fixed)
+    assert requeued.returncode == 0, requeued.stderr
+    assert requeued.stdout == "requeued 1 request\n"
+    assert archive_entries() == []
+    assert "1 sent, 0 moved" in tool("upload", path).stdout
+    answer = tool("request", path, "--mode", "online", "TravelagencyCollection('99000070')")
+    assert json.loads(answer.stdout)["name"] == "Fixed"
+
+    # Discarded, the refused create leaves the store.
+    assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", clash).returncode == 0
+    assert "0 sent, 1 moved to the error archive" in tool("upload", path).stdout
+    [entry] = archive_entries()
+    discarded = tool("archive", path, "--delete", str(entry["id"]))
+    assert discarded.returncode == 0, discarded.stderr
+    assert discarded.stdout == "discarded 1 request\n"
+    assert archive_entries() == []
+    gone = tool("request", path, "--mode", "offline", f"TravelagencyCollection('{taken}')")
+    assert gone.returncode != 0
+    assert tool("archive", path, "--delete", str(entry["id"])).returncode == 1

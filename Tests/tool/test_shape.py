@@ -124,7 +124,7 @@ def test_archive_json_is_an_array_documented_in_its_help(tool, store):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == []
     documented = tool("archive", "--help").stdout
-    for key in ("id", "method", "url", "httpStatus", "message", "failedAt"):
+    for key in ("id", "method", "url", "httpStatus", "message", "failedAt", "kind"):
         assert f'"{key}"' in documented
 
 

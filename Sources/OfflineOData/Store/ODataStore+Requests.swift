@@ -166,8 +166,9 @@ extension ODataStore {
         try await awaitResult { completion in requestQueue(completion: completion) }
     }
 
-    /// Deletes one archived request (by id) or all (nil); returns how many. A write: it runs in
-    /// order with the others.
+    /// Discards one archived request (by id) or all (nil) with the requests that build on it; see
+    /// ``OfflineStore/deleteArchivedRequests(id:)``. Returns how many requests were dropped. A
+    /// write: it runs in order with the others.
     @discardableResult
     public func deleteArchivedRequests(id: Int64? = nil,
                                        completion: @escaping @Sendable (Result<Int, ODataError>) -> Void) -> RequestHandle {
@@ -179,6 +180,22 @@ extension ODataStore {
     @discardableResult
     public func deleteArchivedRequests(id: Int64? = nil) async throws(ODataError) -> Int {
         try await awaitResult { completion in deleteArchivedRequests(id: id, completion: completion) }
+    }
+
+    /// Sends an archived request again, its body corrected if `body` is given; see
+    /// ``OfflineStore/requeueArchivedRequest(id:body:)``. Returns how many requests went back to the
+    /// queue. A write: it runs in order with the others.
+    @discardableResult
+    public func requeueArchivedRequest(id: Int64, body: String? = nil,
+                                       completion: @escaping @Sendable (Result<Int, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .write }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the error archive").requeueArchivedRequest(id: id, body: body)
+        }, completion: completion)
+    }
+
+    @discardableResult
+    public func requeueArchivedRequest(id: Int64, body: String? = nil) async throws(ODataError) -> Int {
+        try await awaitResult { completion in requeueArchivedRequest(id: id, body: body, completion: completion) }
     }
 }
 

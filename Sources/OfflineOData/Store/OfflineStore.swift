@@ -306,13 +306,17 @@ public final class OfflineStore: @unchecked Sendable {
         return summaries.reduce(0) { $0 + $1.entities }
     }
 
-    /// Deletes one request from the error archive (by its id), or all of them (nil); an entity
-    /// with no archived request left is no longer marked in error. Returns how many were deleted.
+    /// Discards one request of the error archive (by its id), or all of them (nil), with the
+    /// requests that build on it: the later requests on its entity, archived or queued. When it
+    /// was the entity's earliest request, the entity gets back what the service last sent, as
+    /// after ``undoPendingChanges(url:)``: one created offline leaves the store. An entity with no
+    /// archived request left is no longer marked in error. Returns how many requests were dropped.
+    ///
+    /// - Throws: ``ODataError/Code/notFound`` when the archive has no request `id`.
     @discardableResult
     public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
-        try file.withConnection { db throws(ODataError) in
-            try db.transaction { () throws(ODataError) -> Int in try RequestQueueTable.deleteArchived(id: id, schema: schema, in: db) }
-        }
+        let actions = ErrorArchiveActions(schema: schema, dialect: dialect)
+        return try file.withConnection { db throws(ODataError) in try actions.discard(id: id, on: db) }
     }
 
     /// Sends the request queue to the service (see ``Uploader`` for what happens to each answer).

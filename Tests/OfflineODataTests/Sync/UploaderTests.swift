@@ -127,13 +127,14 @@ import Testing
         #expect(try f.column("00000002", "_ood_change") == nil)
         #expect(f.server.requests.filter { $0.method == "DELETE" }.isEmpty)
 
-        // Deleting the archived requests clears the entity's error mark once none is left.
+        // Discarding the refused request discards the one built on it too, and the entity is back
+        // to what the service sent: no change, no error mark.
         let ids = archive.map(\.request.id)
-        #expect(try f.store.deleteArchivedRequests(id: ids[0]) == 1)
-        #expect(try f.column("00000001", "_ood_error") == "1")
-        #expect { try f.store.deleteArchivedRequests(id: ids[0]) } throws: { ($0 as? ODataError)?.code == .notFound }
-        #expect(try f.store.deleteArchivedRequests() == 1)
+        #expect(try f.store.deleteArchivedRequests(id: ids[0]) == 2)
         #expect(try f.column("00000001", "_ood_error") == "0")
+        #expect(try f.column("00000001", "_ood_change") == nil)
+        #expect { try f.store.deleteArchivedRequests(id: ids[1]) } throws: { ($0 as? ODataError)?.code == .notFound }
+        #expect(try f.store.deleteArchivedRequests() == 0)
         #expect(try f.store.file.errorArchive().isEmpty)
     }
 

@@ -208,6 +208,9 @@ ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_vo
 # ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
 ood_error_archive_delete = _declare("ood_error_archive_delete", c_int, [c_void_p, c_longlong, POINTER(c_long)],
                                     status=True)
+# ood_status ood_error_archive_requeue(ood_store *store, long long id, const char *body, long *requeued);
+ood_error_archive_requeue = _declare("ood_error_archive_requeue", c_int,
+                                     [c_void_p, c_longlong, c_char_p, POINTER(c_long)], status=True)
 # ood_status ood_metadata(ood_store *store, char **json);
 ood_metadata = _declare("ood_metadata", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_undo(ood_store *store, const char *url, char **json);

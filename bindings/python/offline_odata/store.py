@@ -625,12 +625,19 @@ class Store:
 
     def request_queue(self) -> List[Dict[str, Any]]:
         """The requests waiting for an upload, in upload order:
-        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt"}`` each."""
+        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"}`` each;
+        ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
+        recorded (the next upload finds out whether the service applied it)."""
         return self._json_call(_capi.ood_request_queue)
 
     def error_archive(self) -> List[Dict[str, Any]]:
-        """The requests the service refused during uploads:
-        ``{"id", "method", "url", "httpStatus", "message", "failedAt"}`` each."""
+        """The requests the service refused during uploads, or that need a decision:
+        ``{"id", "method", "url", "httpStatus", "message", "failedAt", "kind"}`` each.
+
+        ``"kind"`` is ``"refused"`` (the service refused the request), ``"conflict"`` (the entity
+        changed on the service: 412, 409, 428) or ``"inDoubt"`` (sent, its answer lost, and the
+        engine cannot find out whether the service applied it). Act on one with :meth:`requeue`
+        (send it again, corrected or not) or :meth:`discard`."""
         return self._json_call(_capi.ood_error_archive)
 
     def metadata(self) -> Dict[str, Any]:
@@ -666,15 +673,24 @@ class Store:
         """
         return UndoResult._from_json(self._json_call(_capi.ood_undo, _capi.encode(url, "url")))
 
-    def delete_archived(self, request_id: Optional[int] = None) -> int:
-        """Deletes one archived request (its ``id``), or all of them with None; returns how many.
+    def discard(self, request_id: Optional[int] = None) -> int:
+        """Discards one archived request (its ``id`` from :meth:`error_archive`), or all of them
+        with None, with the requests that build on it: the later requests on the same entity,
+        archived or still queued.
 
-        An entity with no archived request left is no longer marked in error.
+        When it was the entity's earliest request, the entity gets back the values the service
+        last sent, as after :meth:`undo`: an entity created offline leaves the store. An entity
+        with no archived request left is no longer marked in error.
+
+        Returns:
+            How many requests were dropped (archived and queued).
+        Raises:
+            NotFoundError: the archive has no request ``request_id``.
+            ValueError: ``request_id`` is not a non-negative int or None.
+            MisuseError: the store has no file.
+            BusyError: called from a callback of this store.
         """
-        if request_id is None:
-            request_id = -1
-        elif isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 0:
-            raise ValueError("request_id must be a non-negative int (an id from error_archive()) or None")
+        request_id = _archive_id(request_id, allow_none=True)
         deleted = c_long()
         handle = self._begin()
         try:
@@ -682,6 +698,51 @@ class Store:
         finally:
             self._end()
         return deleted.value
+
+    def delete_archived(self, request_id: Optional[int] = None) -> int:
+        """The former name of :meth:`discard`, which it is."""
+        return self.discard(request_id)
+
+    def requeue(self, request_id: int, body: Body = None) -> int:
+        """Sends an archived request again: it goes back into the request queue at its place in
+        upload order (before the requests queued after it), with the later archived requests on
+        its entity, and the next :meth:`upload` sends them. An ``"inDoubt"`` create requeued is
+        sent again: the caller decided the service does not have it.
+
+        Args:
+            request_id: its ``id`` from :meth:`error_archive`.
+            body: a corrected body (a dict, or JSON text or bytes) replacing the request's; None
+                sends it unchanged. It is checked against the model as a local write's body is,
+                and the entity takes its values (for a PUT, the properties it leaves out become
+                null).
+        Returns:
+            How many requests went back to the queue.
+        Raises:
+            NotFoundError: the archive has no request ``request_id``.
+            QuerySyntaxError, SemanticError, ConstraintError: the model refuses the body; nothing
+                changes then.
+            MisuseError: a body for a DELETE; the store has no file.
+            BusyError: called from a callback of this store.
+        """
+        request_id = _archive_id(request_id, allow_none=False)
+        raw_body = _body_bytes(body)
+        requeued = c_long()
+        handle = self._begin()
+        try:
+            _capi.ood_error_archive_requeue(handle, request_id, raw_body, byref(requeued))
+        finally:
+            self._end()
+        return requeued.value
+
+
+def _archive_id(request_id: Optional[int], allow_none: bool) -> int:
+    """An archived request's id for the C library: -1 for None (all) where allowed."""
+    if request_id is None and allow_none:
+        return -1
+    if isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 0:
+        allowed = " or None" if allow_none else ""
+        raise ValueError(f"request_id must be a non-negative int (an id from error_archive()){allowed}")
+    return request_id
 
 
 class OfflineStore(Store):

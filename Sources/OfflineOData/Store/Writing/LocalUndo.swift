@@ -43,22 +43,30 @@ struct LocalUndo {
             guard let id = try entityID(key: key, in: table, on: db) else {
                 throw ODataError(.notFound, "\(table.entitySet) has no entity with this key in the store")
             }
-            let dropped = try RequestQueueTable.dropRequests(entitySet: table.entitySet, entityID: id, in: db)
-            let action: UndoOutcome.Action
-            if dropped.contains(where: { asciiUppercased($0) == "POST" }) {
-                try EntityDeletion.delete(entityID: id, from: table, on: db)
-                action = .removed
-            } else if try OriginalValues.restore(entityID: id, of: table, on: db) {
-                action = .restored
-            } else {
-                action = dropped.isEmpty ? .nothing : .unmarked
-            }
-            if action != .removed {
-                try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL, \"_ood_error\" = 0 WHERE \"_ood_id\" = ?1")
-                    .run([.integer(id)])
-            }
-            return UndoOutcome(entitySet: table.entitySet, action: action, droppedRequests: dropped.count)
+            return try Self.revert(entityID: id, of: table, on: db)
         }
+    }
+
+    /// Drops every request on the entity, queued or archived, and gives it back what the service
+    /// last sent (or removes it, if it was created offline); clears its change and error marks.
+    /// The caller holds the transaction. An undo, and the discard of an entity's earliest archived
+    /// request (``ErrorArchiveActions``), do this.
+    static func revert(entityID id: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> UndoOutcome {
+        let dropped = try RequestQueueTable.dropRequests(entitySet: table.entitySet, entityID: id, in: db)
+        let action: UndoOutcome.Action
+        if dropped.contains(where: { asciiUppercased($0) == "POST" }) {
+            try EntityDeletion.delete(entityID: id, from: table, on: db)
+            action = .removed
+        } else if try OriginalValues.restore(entityID: id, of: table, on: db) {
+            action = .restored
+        } else {
+            action = dropped.isEmpty ? .nothing : .unmarked
+        }
+        if action != .removed {
+            try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = NULL, \"_ood_error\" = 0 WHERE \"_ood_id\" = ?1")
+                .run([.integer(id)])
+        }
+        return UndoOutcome(entitySet: table.entitySet, action: action, droppedRequests: dropped.count)
     }
 
     /// The entity with this key; one that is changed or in error first (a key deleted offline and
