@@ -187,28 +187,6 @@ enum RequestQueueTable {
         try select("SELECT \(queueColumns) FROM ood_request_queue WHERE state = ?1 ORDER BY id", [.text(QueueState.inDoubt.rawValue)], in: db)
     }
 
-    /// Deletes archived requests (one by id, or all with nil) and clears the error mark of every
-    /// entity that has no archived request left. Returns how many were deleted.
-    static func deleteArchived(id: Int64?, schema: StoreSchema, in db: SQLiteConnection) throws(ODataError) -> Int {
-        let entities = try archived(in: db).filter { id == nil || $0.request.id == id }
-        if let id {
-            guard !entities.isEmpty else { throw ODataError(.notFound, "the error archive has no request #\(id)") }
-            try db.prepare("DELETE FROM ood_error_archive WHERE id = ?1").run([.integer(id)])
-        } else {
-            try db.execute("DELETE FROM ood_error_archive")
-        }
-        for entry in entities {
-            guard let setName = entry.request.entitySet, let entityID = entry.request.entityID,
-                  let table = schema.table(forEntitySet: setName) else { continue }
-            let left = try db.scalarInt("SELECT count(*) FROM ood_error_archive WHERE entity_set = ?1 AND entity_id = ?2",
-                                        [.text(setName), .integer(entityID)]) ?? 0
-            if left == 0 {
-                try db.prepare("UPDATE \(table.quotedName) SET \"_ood_error\" = 0 WHERE \"_ood_id\" = ?1").run([.integer(entityID)])
-            }
-        }
-        return entities.count
-    }
-
     /// Drops every request on one entity, queued or archived (an undo of its local changes);
     /// returns the methods of the dropped requests, oldest first.
     static func dropRequests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [String] {

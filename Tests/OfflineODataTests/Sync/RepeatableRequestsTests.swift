@@ -88,7 +88,7 @@ import Testing
         let text = String(decoding: BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan, headers: repeatable.headers(for:)).body,
                           as: UTF8.self)
         #expect(text.contains("POST TravelagencyCollection HTTP/1.1\r\nAccept: application/json\r\nContent-Type: application/json\r\n"
-            + "Repeatability-Request-ID: c0ffee-1\r\nRepeatability-Client-ID: c0ffee\r\n"
+            + "Repeatability-Request-ID: c0ffee-1-Tue24Nov2026030000GMT\r\nRepeatability-Client-ID: c0ffee\r\n"
             + "Repeatability-First-Sent: Tue, 24 Nov 2026 03:00:00 GMT\r\n\r\n"))
         // Not stamped yet (never sent): no headers rather than a made-up date.
         #expect(!text.contains("c0ffee-3"))

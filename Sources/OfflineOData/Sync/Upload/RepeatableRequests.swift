@@ -7,8 +7,9 @@ import Glibc
 /// but whose answer was lost stays queued and is sent again, and the service, seeing the same
 /// `Repeatability-Request-ID`, answers it without applying it twice.
 ///
-/// The id is the store's client id (random, made once per store) and the queue id, which the
-/// store never reuses (AUTOINCREMENT), so it is unique for all time. `Repeatability-First-Sent`
+/// The id is the store's client id (random, made once per store), the queue id, which the
+/// store never reuses (AUTOINCREMENT), and the first-sent date, so it is unique for all time, also
+/// for a request the user sends again from the error archive. `Repeatability-First-Sent`
 /// is the date of the first attempt: it is written to the queue, durably, before the request
 /// leaves, so a retry after a crash sends the same date.
 struct RepeatableRequests {
@@ -53,11 +54,19 @@ struct RepeatableRequests {
         }
     }
 
+    /// `client-queueid-firstsent` (the date's letters and digits): the same for every retry of one
+    /// request, and new for a request the user sent again from the error archive (requeued, its
+    /// first-sent date cleared), which the service must not answer with the refusal it remembers.
+    static func requestID(clientID: String, queueID: Int64, firstSent: String) -> String {
+        let stamp = String(String.UnicodeScalarView(firstSent.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        return "\(clientID)-\(queueID)-\(stamp)"
+    }
+
     /// The headers that make `request` repeatable; none when the service does not take them for
     /// its entity set (or it was never stamped).
     func headers(for request: QueuedRequest) -> [HTTPHeader] {
         guard applies(to: request), let firstSent = request.firstSent else { return [] }
-        return [HTTPHeader("Repeatability-Request-ID", "\(clientID)-\(request.id)"),
+        return [HTTPHeader("Repeatability-Request-ID", Self.requestID(clientID: clientID, queueID: request.id, firstSent: firstSent)),
                 HTTPHeader("Repeatability-Client-ID", clientID),
                 HTTPHeader("Repeatability-First-Sent", firstSent)]
     }
