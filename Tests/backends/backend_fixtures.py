@@ -34,3 +34,17 @@ def v2_server():
 def v2(v2_server):
     v2_server.reset()
     return v2_server
+
+
+@pytest.fixture(scope="module")
+def v4_repeatable_server():
+    """The V4 backend with OASIS Repeatable Requests (`start_v4(repeatable=True)`)."""
+    server = backends.start_v4(page_size=V4_PAGE_SIZE, data="small", repeatable=True)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def v4_repeatable(v4_repeatable_server):
+    v4_repeatable_server.reset()
+    return v4_repeatable_server

@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import backends  # noqa: E402
-from backend_fixtures import V4_PAGE_SIZE, v2, v2_server, v4, v4_server  # noqa: E402,F401
+from backend_fixtures import V4_PAGE_SIZE, v2, v2_server, v4, v4_server, v4_repeatable, v4_repeatable_server  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")

@@ -19,17 +19,9 @@ FIRST_SENT = "Tue, 24 Nov 2026 03:00:00 GMT"
 NEW = {"name": "Repeat Travel", "city": "Rome", "country": "IT", "currency": "EUR"}
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = backends.start_v4(page_size=25, data="small", repeatable=True)
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def rv4(server):
-    server.reset()
-    return server
+def rv4(v4_repeatable):
+    return v4_repeatable
 
 
 def ids(request_id: str, client_id: str = "c0ffee") -> dict:

@@ -15,7 +15,7 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY / "Tests" / "backends"))
 
 import backends  # noqa: E402,F401
-from backend_fixtures import v2, v2_server, v4, v4_server  # noqa: E402,F401
+from backend_fixtures import v2, v2_server, v4, v4_server, v4_repeatable, v4_repeatable_server  # noqa: E402,F401
 
 FLIGHT = REPOSITORY / "Examples" / "FlightSample"
 

@@ -15,7 +15,6 @@ import uuid
 
 import pytest
 
-import backends
 
 AGENCY = {"agencynum": "99000001", "name": "Proxy Travel", "city": "Rome", "country": "IT",
           "currency": "EUR"}
@@ -215,17 +214,9 @@ def test_chunked_request_body_is_forwarded(v4, fault_proxy):
 
 # ------------------------------------------------------- with repeatable requests on the service
 
-@pytest.fixture(scope="module")
-def repeatable_server():
-    server = backends.start_v4(data="tiny", repeatable=True)
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def repeatable(repeatable_server):
-    repeatable_server.reset()
-    return repeatable_server
+def repeatable(v4_repeatable):
+    return v4_repeatable
 
 
 def repeatability(request_id: str) -> dict:

@@ -286,17 +286,9 @@ def test_a_428_is_answered_with_the_entitys_etag_unless_it_changed(changed_on_se
 
 # ------------------------------------------------------- repeatable requests
 
-@pytest.fixture(scope="module")
-def repeatable_server():
-    server = backends.start_v4(page_size=25, data="small", repeatable=True)
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def repeatable(repeatable_server):
-    repeatable_server.reset()
-    return repeatable_server
+def repeatable(v4_repeatable):
+    return v4_repeatable
 
 
 def make_store_from_service(tool, tmp_path, server, proxy):

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import get_json, status
 from test_faults import offline, start_tool
-from test_upload_exactly_once import agencies_named, make_store_from_service, repeatable, repeatable_server  # noqa: F401
+from test_upload_exactly_once import agencies_named, make_store_from_service, repeatable  # noqa: F401
 
 KILLS = int(os.environ.get("OOD_UPLOAD_KILLS", "8"))
 

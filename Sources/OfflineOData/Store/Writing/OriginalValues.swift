@@ -48,6 +48,15 @@ enum OriginalValues {
         return values
     }
 
+    /// Whether values were saved for the entity (it was synced when first changed offline).
+    static func areSaved(entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Bool {
+        try db.withCachedStatement("SELECT 1 FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2 LIMIT 1") {
+            select throws(ODataError) -> Bool in
+            try select.bind([.text(table.entitySet), .integer(entityID)])
+            return try select.step()
+        }
+    }
+
     /// Takes an accepted change into the saved values while later changes of the entity are still
     /// queued: they are then what the service has, for an undo and for ``ETagRecovery``.
     static func accept(_ values: [String: SQLValue], entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) {

@@ -22,6 +22,13 @@ enum AnswerVerdict: Equatable {
     case gatewayFailure
 
     init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn]) {
+        var document: JSONValue?
+        self.init(response, to: request, keyColumns: keyColumns, document: &document)
+    }
+
+    /// `document` receives the answer's body as parsed for the check, so that recording an
+    /// applied request does not parse it again.
+    init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn], document: inout JSONValue?) {
         if CSRFToken.isRequired(by: response) {
             // The token was refused even after a new one was fetched: not the request's fault.
             self = .notNow(retryAfter: nil)
@@ -29,7 +36,7 @@ enum AnswerVerdict: Equatable {
         }
         switch response.status {
         case 200..<300:
-            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns) {
+            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns, document: &document) {
                 self = .noProof(reason)
             } else {
                 self = .applied
@@ -58,18 +65,26 @@ enum AnswerVerdict: Equatable {
     ///   `Location` (V4 also `OData-EntityId`) header; a create whose body gave the key needs
     ///   neither (its answer may be a 204, or an entity without the key).
     static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn]) -> String? {
-        let what = "the answer \(response.status) to \(request.method) \(redactedURL(request.url))"
+        var document: JSONValue?
+        return missingProof(response, to: request, keyColumns: keyColumns, document: &document)
+    }
+
+    static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn],
+                             document parsed: inout JSONValue?) -> String? {
+        // Built only for an answer that is no proof: quoting the URL costs more than the checks.
+        func what() -> String { "the answer \(response.status) to \(request.method) \(redactedURL(request.url))" }
         var entity: JSONValue?
         if !response.body.isEmpty {
             let type = asciiLowercased(response.header("Content-Type") ?? "")
             guard type.isEmpty || type.contains("json") else {
-                return "\(what) is '\(type.split(separator: ";").first.map(String.init) ?? type)', not the JSON an OData service "
+                return "\(what()) is '\(type.split(separator: ";").first.map(String.init) ?? type)', not the JSON an OData service "
                     + "answers (a login page or a proxy's page?)"
             }
             guard let document = try? JSONValue.parse(response.body) else {
-                return "\(what) is not complete JSON (cut or malformed)"
+                return "\(what()) is not complete JSON (cut or malformed)"
             }
-            guard document.objectMembers != nil else { return "\(what) is not a JSON object" }
+            guard document.objectMembers != nil else { return "\(what()) is not a JSON object" }
+            parsed = document
             entity = document["d"].flatMap { $0["results"] == nil ? $0 : nil } ?? document
         }
         guard asciiUppercased(request.method) == "POST", !keyColumns.isEmpty else { return nil }
@@ -77,8 +92,8 @@ enum AnswerVerdict: Equatable {
         if response.header("Location")?.isEmpty == false || response.header("OData-EntityId")?.isEmpty == false { return nil }
         if Self.bodyGivesKey(request, keyColumns: keyColumns) { return nil }
         return entity == nil
-            ? "\(what) names no entity: no body and no Location header"
-            : "\(what) does not hold the created entity's key"
+            ? "\(what()) names no entity: no body and no Location header"
+            : "\(what()) does not hold the created entity's key"
     }
 
     /// Whether a create's body gives every key property (the service does not assign it).

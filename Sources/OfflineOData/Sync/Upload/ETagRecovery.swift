@@ -15,6 +15,19 @@ struct ETagRecovery {
     let file: StoreFile
     let schema: StoreSchema
 
+    /// The entity sets whose changes need an ETag (``MetadataModel/requiresETag(entitySet:)``),
+    /// found once per upload.
+    let setsCheckingETags: Set<String>
+
+    init(transport: HTTPTransport, serviceRoot: String, dialect: Dialect, file: StoreFile, schema: StoreSchema) {
+        self.transport = transport
+        self.serviceRoot = serviceRoot
+        self.dialect = dialect
+        self.file = file
+        self.schema = schema
+        setsCheckingETags = Set(schema.model.entityContainer?.entitySets.map(\.name).filter { schema.model.requiresETag(entitySet: $0) } ?? [])
+    }
+
     private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
     enum Result {
@@ -29,14 +42,13 @@ struct ETagRecovery {
     /// `sentBefore`: the requests that go before it in the same upload step; a change of an entity
     /// created by one of them takes its ETag from the create's answer (or `*`), not from a read.
     func needsETagFirst(_ request: QueuedRequest, sentBefore: ArraySlice<QueuedRequest> = []) -> Bool {
-        guard request.etag == nil, let set = request.entitySet else { return false }
-        if sentBefore.contains(where: { asciiUppercased($0.method) == "POST" && $0.entitySet == set && $0.entityID == request.entityID }) {
-            return false
-        }
+        guard request.etag == nil, let set = request.entitySet, setsCheckingETags.contains(set) else { return false }
         switch asciiUppercased(request.method) {
-        case "PATCH", "PUT", "MERGE", "DELETE": return schema.model.requiresETag(entitySet: set)
+        case "PATCH", "PUT", "MERGE", "DELETE": break
         default: return false
         }
+        // The engine queues its methods in capitals.
+        return !sentBefore.contains { $0.method == "POST" && $0.entityID == request.entityID && $0.entitySet == set }
     }
 
     /// Reads the entity of `request` (answered 428, or about to be sent without the ETag its set

@@ -9,17 +9,20 @@ struct ServerAssignedKey {
     let dialect: Dialect
 
     /// Adopts the key in `document`, the service's answer to the POST that created entity
-    /// `entityID`; does nothing when the answer has no key, or the key is the same.
-    func adopt(_ document: JSONValue, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
-        guard !table.keyColumns.isEmpty else { return }
+    /// `entityID`; does nothing when the answer has no key, or the key is the same. Returns
+    /// whether the answer held the key.
+    @discardableResult
+    func adopt(_ document: JSONValue, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> Bool {
+        guard !table.keyColumns.isEmpty else { return false }
         let entity = document["d"] ?? document
         var served: [SQLValue] = []
         for column in table.keyColumns {
             guard let member = entity[column.name], !member.isNull,
-                  let value = try? EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect) else { return }
+                  let value = try? EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect) else { return false }
             served.append(value)
         }
         try adopt(served, entityID: entityID, in: db)
+        return true
     }
 
     /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered

@@ -7,7 +7,10 @@ struct UploadRecorder {
     /// The request leaves the queue and the entity takes the answer: the key the service gave a
     /// created entity, its new ETag, its removal after a DELETE, and no pending mark once nothing
     /// more is queued for it.
-    func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
+    ///
+    /// `parsed`: the answer's body already parsed (``AnswerVerdict``), if it was.
+    func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, parsed: JSONValue? = nil,
+                     in db: SQLiteConnection) throws(ODataError) {
         try RequestQueueTable.remove(id: request.id, in: db)
         guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
         if request.method == "DELETE" {
@@ -15,11 +18,12 @@ struct UploadRecorder {
             return
         }
         // The answer's body, read once: the created entity's key and the new ETag may be in it.
-        let answer = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
+        let answer = parsed ?? (response.body.isEmpty ? nil : try? JSONValue.parse(response.body))
         if request.method == "POST" {
             let keys = ServerAssignedKey(table: table, dialect: dialect)
-            if let answer { try keys.adopt(answer, entityID: id, in: db) }
-            if let location = response.header("Location") ?? response.header("OData-EntityId") {
+            let keyInBody = try answer.map { document throws(ODataError) in try keys.adopt(document, entityID: id, in: db) } ?? false
+            // Without the entity in the answer, its URL names it (parsed only then: it costs a bind).
+            if !keyInBody, let location = response.header("Location") ?? response.header("OData-EntityId") {
                 try keys.adopt(location: location, model: schema.model, entityID: id, in: db)
             }
         }
@@ -36,7 +40,8 @@ struct UploadRecorder {
         }
         if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty == false {
             // Later changes wait: the values the service has now are the saved ones with this change.
-            if let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values {
+            if let body = request.body, try OriginalValues.areSaved(entityID: id, of: table, on: db),
+               let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values {
                 try OriginalValues.accept(values, entityID: id, of: table, on: db)
             }
         } else {

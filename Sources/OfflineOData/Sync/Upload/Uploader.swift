@@ -69,10 +69,11 @@ struct Uploader {
             }
             let label = "\(request.method) \(redactedURL(request.url))"
             let keyColumns = request.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
-            switch AnswerVerdict(response, to: request, keyColumns: keyColumns) {
+            var document: JSONValue?
+            switch AnswerVerdict(response, to: request, keyColumns: keyColumns, document: &document) {
             case .applied:
                 try file.withConnection { db throws(ODataError) in
-                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, in: db) }
+                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, parsed: document, in: db) }
                 }
                 outcome.sent += 1
             case .refused(let kind):

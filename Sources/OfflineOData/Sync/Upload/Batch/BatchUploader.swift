@@ -210,15 +210,19 @@ struct BatchUploader {
     private func record(_ answer: HTTPResponse, for requests: [PlannedRequest], into outcome: inout ChunkOutcome,
                         in db: SQLiteConnection) throws(ODataError) {
         guard let first = requests.first?.request else { return }
-        let label = requests.count > 1 ? "\(first.method) \(redactedURL(first.url)) (a change set of \(requests.count) requests)"
-            : "\(first.method) \(redactedURL(first.url))"
+        // Built only for a refusal or a failure: quoting the URL costs more than recording an answer.
+        func label() -> String {
+            requests.count > 1 ? "\(first.method) \(redactedURL(first.url)) (a change set of \(requests.count) requests)"
+                : "\(first.method) \(redactedURL(first.url))"
+        }
         let keyColumns = first.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
-        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns) {
+        var document: JSONValue?
+        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns, document: &document) {
         case .applied where requests.count == 1:
-            try recorder.acknowledge(first, answer, in: db)
+            try recorder.acknowledge(first, answer, parsed: document, in: db)
             outcome.sent += 1
         case .refused(let kind):
-            let message = ServiceError.from(answer, request: label).message
+            let message = ServiceError.from(answer, request: label()).message
             outcome.archived += try recorder.archive(requests.map(\.request), status: answer.status, message: message, kind: kind, in: db)
         case .preconditionRequired:
             try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
@@ -226,7 +230,7 @@ struct BatchUploader {
         case .notNow:
             try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
             if outcome.failure == nil {
-                var error = ServiceError.from(answer, request: label)
+                var error = ServiceError.from(answer, request: label())
                 error.message += " (" + AnswerVerdict.advice(for: answer) + ")"
                 outcome.failure = error
             }
@@ -236,7 +240,7 @@ struct BatchUploader {
         case .applied, .gatewayFailure:
             // A 2xx for a whole change set (an answer that does not fit), a gateway's 502/504.
             outcome.leftInDoubt = true
-            if outcome.failure == nil { outcome.failure = ServiceError.from(answer, request: label) }
+            if outcome.failure == nil { outcome.failure = ServiceError.from(answer, request: label()) }
         }
     }
 }
