@@ -34,9 +34,9 @@
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_route, ood_download,
  *   ood_upload, ood_explain, ood_store_status, ood_error_archive, ood_error_archive_delete,
- *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo) return OOD_BUSY, never a deadlock; the asynchronous ones
- *   (ood_request_async, ood_request_start, ood_call_cancel) and ood_subscribe /
- *   ood_subscription_free work.
+ *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
+ *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
+ *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
  *
  * Crashes. No input makes the library abort: NULL pointers and bad text give a status.
  */
@@ -635,6 +635,27 @@ OOD_API ood_status ood_metadata(ood_store *store, char **json);
  *         address one entity; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_undo(ood_store *store, const char *url, char **json);
+
+/**
+ * Reads one entity, addressed by its key (`TravelagencyCollection('00000001')`), from the service
+ * again and gives the store the service's version of it: after discarding or resolving an archived
+ * request, or whenever the service's current values are wanted. The row takes every value the
+ * service sends and its ETag, and is no longer marked changed or in error; it keeps its links and
+ * its place in the defining requests. When the service answers 404, the entity leaves the store.
+ * One transaction, after the read; waits for the service (one at a time with downloads and uploads).
+ *
+ * An entity with queued or archived requests is refused: upload, discard or undo them first (a
+ * re-download never drops a local change).
+ *
+ * @param[out] json Receives {"entitySet","action"}, action "updated" or "removed"; may be NULL.
+ *        Release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL `store` or `url`, a store without a file or service root, or
+ *         an entity with queued or archived requests; OOD_NOTFOUND when the store has no such
+ *         entity; OOD_SYNTAX or OOD_SEMANTIC for a URL that does not address one entity;
+ *         OOD_NETWORK or OOD_HTTP when the service did not answer with the entity or 404 (nothing
+ *         changes then); OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_redownload(ood_store *store, const char *url, char **json);
 
 /** @} */
 

@@ -1,7 +1,7 @@
 import COfflineODataHeader
 import OfflineOData
 
-// The questions a C caller asks a store: explain, status, the queues, the model; and undo.
+// The questions a C caller asks a store: explain, status, the queues, the model; undo and re-download.
 
 @_cdecl("ood_explain")
 public func cExplain(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
@@ -94,6 +94,18 @@ public func cUndo(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
         let target = try requireAPIStore("ood_undo", store)
         let address = try text("ood_undo", "url", url)
         let outcome = try target.waitFor { completion in target.undoPendingChanges(url: address, completion: completion) }
+        if let json { try handOut(outcome.jsonText, to: json) }
+    }
+}
+
+@_cdecl("ood_redownload")
+public func cRedownload(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                        _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_redownload", store)
+        let address = try text("ood_redownload", "url", url)
+        let outcome = try target.waitFor { completion in target.redownloadEntity(url: address, completion: completion) }
         if let json { try handOut(outcome.jsonText, to: json) }
     }
 }

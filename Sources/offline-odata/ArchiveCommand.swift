@@ -1,13 +1,14 @@
 import ArgumentParser
 import OfflineOData
 
-/// `offline-odata archive STORE [--requeue ID [--body JSON] | --delete ID | --delete-all] [--json]`.
+/// `offline-odata archive STORE [--requeue ID [--body JSON] | --delete ID | --delete-all |
+/// --redownload URL [service options]] [--json]`.
 struct ArchiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
-        abstract: "List the error archive (requests the service refused or that need a decision), send one again, or discard.",
+        abstract: "List the error archive (requests the service refused or that need a decision), send one again, discard, or re-download an entity.",
         discussion: """
-            Without --requeue, --delete or --delete-all the archive is listed and nothing changes. \
+            Without --requeue, --delete, --delete-all or --redownload the archive is listed and nothing changes. \
             Each archived request has a kind: refused (the service refused it), conflict (the \
             entity changed on the service: 412, 409, 428) or inDoubt (sent, its answer lost, and \
             the engine cannot find out whether the service applied it: a decision is needed).
@@ -22,6 +23,13 @@ struct ArchiveCommand: ParsableCommand {
             earliest request, the entity gets back what the service last sent, as after an undo: \
             one created offline leaves the store. --delete-all does this for every archived request.
 
+            --redownload URL reads one entity, addressed by its key, from the service again and \
+            gives the store the service's version: its values and ETag, no longer marked changed or \
+            in error (updated), or, when the service answers 404, the entity leaves the store \
+            (removed). For after a discard, or whenever the service's current values are wanted. An \
+            entity with queued or archived requests is refused: upload, discard or undo them first. \
+            It takes the service options of 'upload' (--service, --user, --token, --insecure, --timeout).
+
             Examples:
               offline-odata archive travel.store
               offline-odata archive travel.store --json
@@ -29,12 +37,15 @@ struct ArchiveCommand: ParsableCommand {
               offline-odata archive travel.store --requeue 12 --body '{"name":"Corrected"}'
               offline-odata archive travel.store --delete 12
               offline-odata archive travel.store --delete-all
+              offline-odata archive travel.store --redownload "TravelagencyCollection('00000001')"
 
             Output: a table of the archived requests; with --json an array:
               [{"id", "method", "url", "httpStatus", "message", "failedAt", "kind"}]
+            With --redownload: 'redownloaded URL: updated|removed'; with --json {"entitySet", "action"}.
 
             Exit codes: 0 success; 1 the store or the request does not exist, or the body is \
-            refused (the message says which); 64 a usage error.
+            refused, or the re-download is refused or the service failed (the message says which); \
+            64 a usage error.
             """
     )
 
@@ -53,12 +64,22 @@ struct ArchiveCommand: ParsableCommand {
     @Flag(help: "Discard every archived request, with the requests that build on them.")
     var deleteAll = false
 
-    @Flag(help: "Print JSON instead of a table (when listing).")
+    @Option(help: "Read the entity at this URL (one entity by its key) from the service again.")
+    var redownload: String?
+
+    @OptionGroup var service: ServiceOptions
+
+    @Flag(help: "Print JSON instead of a table (when listing, and for --redownload).")
     var json = false
 
     func validate() throws {
-        let actions = [requeue != nil, delete != nil, deleteAll].filter { $0 }.count
-        if actions > 1 { throw ValidationError("--requeue, --delete and --delete-all exclude each other") }
+        let actions = [requeue != nil, delete != nil, deleteAll, redownload != nil].filter { $0 }.count
+        if actions > 1 { throw ValidationError("--requeue, --delete, --delete-all and --redownload exclude each other") }
+        let serviceGiven = service.serviceRoot != nil || service.user != nil || service.token != nil
+            || service.insecure || service.timeout != nil
+        if serviceGiven && redownload == nil {
+            throw ValidationError("--service, --user, --token, --insecure and --timeout go with --redownload")
+        }
         if body != nil && requeue == nil { throw ValidationError("--body goes with --requeue") }
     }
 
@@ -69,6 +90,12 @@ struct ArchiveCommand: ParsableCommand {
             if let requeue {
                 let count = try store.requeueArchivedRequest(id: requeue, body: body)
                 print("requeued \(count) request\(count == 1 ? "" : "s")")
+                return
+            }
+            if let redownload {
+                try store.applyServiceOptions(service)
+                let outcome = try store.redownloadEntity(url: redownload)
+                print(json ? outcome.jsonText : "redownloaded \(redownload): \(outcome.action.rawValue)")
                 return
             }
             if delete != nil || deleteAll {

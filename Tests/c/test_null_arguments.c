@@ -212,6 +212,8 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_metadata(store, NULL), "json");
     MISUSE(ood_undo(NULL, "TravelagencyCollection('1')", &json), "store");
     MISUSE(ood_undo(store, NULL, &json), "url");
+    MISUSE(ood_redownload(NULL, "TravelagencyCollection('1')", &json), "store");
+    MISUSE(ood_redownload(store, NULL, &json), "url");
     /* json may be NULL for undo: the outcome is not wanted. */
     CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"00000001\",\"name\":\"N\"}", &result) == OOD_OK);
     ood_result_free(result);

@@ -180,6 +180,7 @@ static void test_null_and_wrong_handles(void) {
     char *json = (char *)folder;
     CHECK(ood_metadata(NULL, &json) == OOD_MISUSE && json == NULL);
     CHECK(ood_undo(NULL, "X('1')", NULL) == OOD_MISUSE);
+    CHECK(ood_redownload(NULL, "X('1')", NULL) == OOD_MISUSE);
 
     /* A file-level handle (ood_store_open) does not take requests. */
     char path[512];
@@ -193,7 +194,7 @@ static void test_null_and_wrong_handles(void) {
     ood_store_close(file_level);
 }
 
-/* Per-request headers, cancelling, the model, undo and $batch uploads. */
+/* Per-request headers, cancelling, the model, undo, re-download and $batch uploads. */
 static void test_headers_cancel_metadata_undo_and_batch(void) {
     ood_options *options = flight_options("more.store", OOD_MODE_MIXED);
     CHECK(ood_options_set_batch(options, 50, 1) == OOD_OK);
@@ -258,6 +259,25 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(ood_undo(store, "TravelagencyCollection", &json) == OOD_SEMANTIC);
     CHECK(ood_undo(store, NULL, &json) == OOD_MISUSE);
 
+    /* Re-download: the service's version of one entity; refused while it has a queued change
+       (which stays); not an entity, not in the store, NULL url: refused. */
+    CHECK(ood_redownload(store, agency, &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"action\":\"updated\"") != NULL
+          && strstr(json, "\"entitySet\":\"TravelagencyCollection\"") != NULL);
+    ood_string_free(json);
+    CHECK(ood_request(store, "PATCH", agency, "{\"name\":\"Kept offline\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_redownload(store, agency, &json) == OOD_MISUSE && json == NULL);
+    CHECK(strstr(ood_error_message(), "queued or archived requests") != NULL);
+    CHECK(ood_request(store, "GET", agency, NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "Kept offline") != NULL);
+    ood_result_free(result);
+    CHECK(ood_undo(store, agency, NULL) == OOD_OK);
+    CHECK(ood_redownload(store, agency, NULL) == OOD_OK);
+    CHECK(ood_redownload(store, "TravelagencyCollection('nope0000')", &json) == OOD_NOTFOUND && json == NULL);
+    CHECK(ood_redownload(store, "TravelagencyCollection", &json) == OOD_SEMANTIC && json == NULL);
+    CHECK(ood_redownload(store, NULL, &json) == OOD_MISUSE);
+
     /* Two creates in one transaction, uploaded as one change set of a $batch (ood_options_set_batch above). */
     CHECK(ood_request_in_transaction(store, "tx-1", "POST", "TravelagencyCollection",
                                      "{\"agencynum\":\"99000078\",\"name\":\"B1\",\"country\":\"US\"}", NULL, &result) == OOD_OK);
@@ -291,6 +311,15 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(at != NULL);
     if (at) snprintf(taken, sizeof taken, "%.8s", at + strlen("\"agencynum\":\""));
     ood_result_free(result);
+    /* Deleted on the service: a re-download takes it out of the store. */
+    const char *any_etag[] = {"If-Match: *", NULL};
+    CHECK(ood_request_with_headers(online_store, "DELETE", "TravelagencyCollection('99000079')", NULL, any_etag,
+                                   &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_redownload(store, "TravelagencyCollection('99000079')", &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"action\":\"removed\"") != NULL);
+    ood_string_free(json);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000079')", NULL, &result) == OOD_NOTFOUND);
     ood_store_close(online_store);
     char clash[160];
     snprintf(clash, sizeof clash, "{\"agencynum\":\"%s\",\"name\":\"Clash\",\"country\":\"US\"}", taken);

@@ -100,4 +100,25 @@ extension ODataStore {
             upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction, completion: completion)
         }
     }
+    /// Reads one entity from the service again, addressed by its key; see
+    /// ``OfflineStore/redownloadEntity(url:cancellation:)``. It runs on the sync lane, one at a time
+    /// with downloads and uploads (it asks the service, and must not hold up local writes while it
+    /// waits); its entity set is announced as changed.
+    @discardableResult
+    public func redownloadEntity(url: String,
+                                 completion: @escaping @Sendable (Result<RedownloadOutcome, ODataError>) -> Void) -> RequestHandle {
+        let events = self.events
+        return enqueue(lane: { _ in .sync }, { opened, handle throws(ODataError) in
+            let offline = try opened.requireOffline("a re-download")
+            guard opened.online != nil else { throw ODataError(.misuse, "a re-download needs the service root, and this store has none") }
+            let outcome = try offline.redownloadEntity(url: url, cancellation: handle.cancellation)
+            events.postChanges([outcome.entitySet])
+            return outcome
+        }, completion: completion)
+    }
+
+    @discardableResult
+    public func redownloadEntity(url: String) async throws(ODataError) -> RedownloadOutcome {
+        try await awaitResult { completion in redownloadEntity(url: url, completion: completion) }
+    }
 }

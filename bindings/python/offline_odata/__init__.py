@@ -6,7 +6,7 @@
 
 The main names: :class:`Store` (``Store.open(...)`` for requests, ``Store(path)`` for a store
 file), :class:`OfflineStore`, :class:`OnlineStore`, :class:`Mode`, :class:`Result`, :class:`RequestFuture`
-(what ``Store.submit`` returns), :class:`UndoResult`,
+(what ``Store.submit`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
 status, all derived from :class:`OfflineODataError`.
 """
@@ -30,12 +30,12 @@ from .errors import (
 )
 from .events import Event, EventKind, Subscription
 from .options import Mode, Options
-from .results import Result, Route, UndoResult, UploadResult, unwrap
+from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
 from .store import OfflineStore, OnlineStore, RequestFuture, Store
 
 __all__ = [
     "version", "version_number", "Store", "OfflineStore", "OnlineStore", "Mode", "Options",
-    "Result", "Route", "UploadResult", "UndoResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "Route", "UploadResult", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
     "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError",

@@ -215,6 +215,8 @@ ood_error_archive_requeue = _declare("ood_error_archive_requeue", c_int,
 ood_metadata = _declare("ood_metadata", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_undo(ood_store *store, const char *url, char **json);
 ood_undo = _declare("ood_undo", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_redownload(ood_store *store, const char *url, char **json);
+ood_redownload = _declare("ood_redownload", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])

@@ -123,3 +123,17 @@ class UndoResult(NamedTuple):
     def _from_json(cls, document: Dict[str, Any]) -> "UndoResult":
         return cls(str(document.get("entitySet", "")), str(document.get("action", "")),
                    int(document.get("droppedRequests", 0)))
+
+
+class RedownloadResult(NamedTuple):
+    """What :meth:`offline_odata.Store.redownload` did to one entity."""
+
+    entity_set: str
+    """The entity's entity set."""
+    action: str
+    """``"updated"`` (it has the service's values and ETag now) or ``"removed"`` (the service
+    answered 404: it left the store)."""
+
+    @classmethod
+    def _from_json(cls, document: Dict[str, Any]) -> "RedownloadResult":
+        return cls(str(document.get("entitySet", "")), str(document.get("action", "")))

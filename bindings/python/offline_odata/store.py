@@ -22,7 +22,7 @@ from . import _callbacks, _capi
 from .errors import AbortedError, BusyError, MisuseError
 from .events import Event, Subscription
 from .options import Mode, Options, PathLike, _pairs
-from .results import Result, Route, UndoResult, UploadResult, Value, unwrap
+from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value, unwrap
 
 #: A progress callable: ``progress(done, total)``, total None when unknown; a true return stops.
 Progress = Callable[[int, Optional[int]], Any]
@@ -672,6 +672,30 @@ class Store:
             BusyError: called from a callback of this store.
         """
         return UndoResult._from_json(self._json_call(_capi.ood_undo, _capi.encode(url, "url")))
+
+    def redownload(self, url: str) -> RedownloadResult:
+        """Reads one entity, addressed by its key (``"TravelagencyCollection('00000001')"``), from
+        the service again and gives the store the service's version of it.
+
+        For after :meth:`discard` or :meth:`undo` of a refused change, or whenever the service's
+        current values are wanted. The entity takes every value the service sends and its ETag,
+        and is no longer marked changed or in error; it keeps its links and its place in the
+        defining requests. When the service answers 404, it leaves the store. An entity with
+        queued or archived requests is refused: a re-download never drops a local change.
+
+        Returns:
+            Its entity set and what was done: ``"updated"`` or ``"removed"`` (see
+            :class:`RedownloadResult`).
+        Raises:
+            MisuseError: the entity has queued or archived requests (upload, discard or undo
+                them first), or the store has no file or no service root.
+            NotFoundError: the store has no such entity.
+            QuerySyntaxError, SemanticError: the URL does not address one entity.
+            NetworkError, HTTPError: the service did not answer with the entity or 404 (nothing
+                changes then).
+            BusyError: called from a callback of this store.
+        """
+        return RedownloadResult._from_json(self._json_call(_capi.ood_redownload, _capi.encode(url, "url")))
 
     def discard(self, request_id: Optional[int] = None) -> int:
         """Discards one archived request (its ``id`` from :meth:`error_archive`), or all of them

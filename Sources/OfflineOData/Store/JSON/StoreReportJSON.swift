@@ -28,6 +28,18 @@ extension UndoOutcome {
     }
 }
 
+extension RedownloadOutcome {
+    /// `{"entitySet","action"}`; action is updated or removed.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("entitySet"); writer.writeString(entitySet)
+        writer.writeKey("action"); writer.writeString(action.rawValue)
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
 extension ArchivedRequest {
     /// `{"id","kind","method","url","httpStatus","message","failedAt"}`; `kind` is "refused",
     /// "conflict" or "inDoubt" (``ArchiveKind``).

@@ -40,7 +40,7 @@ struct LocalUndo {
         }
         let key = table.keyValues(of: path)
         return try db.transaction { () throws(ODataError) -> UndoOutcome in
-            guard let id = try entityID(key: key, in: table, on: db) else {
+            guard let id = try Self.entityID(key: key, in: table, on: db) else {
                 throw ODataError(.notFound, "\(table.entitySet) has no entity with this key in the store")
             }
             return try Self.revert(entityID: id, of: table, on: db)
@@ -70,8 +70,9 @@ struct LocalUndo {
     }
 
     /// The entity with this key; one that is changed or in error first (a key deleted offline and
-    /// created again has two rows: the newer one is undone first).
-    private func entityID(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Int64? {
+    /// created again has two rows: the newer one is undone first). A re-download
+    /// (``EntityRedownload``) finds its entity so too.
+    static func entityID(key: [SQLValue], in table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> Int64? {
         let select = try db.prepare("""
             SELECT "_ood_id" FROM \(table.quotedName) WHERE \(try table.keyCondition())
             ORDER BY "_ood_change" IS NULL AND "_ood_error" = 0, "_ood_id" DESC LIMIT 1
