@@ -37,10 +37,11 @@ struct ArchiveCommand: ParsableCommand {
               offline-odata archive travel.store --requeue 12 --body '{"name":"Corrected"}'
               offline-odata archive travel.store --delete 12
               offline-odata archive travel.store --delete-all
-              offline-odata archive travel.store --redownload "TravelagencyCollection('00000001')"
+              offline-odata archive travel.store \\
+                  --redownload "TravelagencyCollection('00000001')"
 
             Output: a table of the archived requests; with --json an array:
-              [{"id", "method", "url", "httpStatus", "message", "failedAt", "kind"}]
+              [{"id", "kind", "method", "url", "httpStatus", "message", "failedAt"}]
             With --redownload: 'redownloaded URL: updated|removed'; with --json {"entitySet", "action"}.
 
             Exit codes: 0 success; 1 the store or the request does not exist, or the body is \

@@ -205,9 +205,9 @@ def test_archive_requeues_a_corrected_create_and_discards_a_refused_one(tool, tm
     assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", clash).returncode == 0
     assert "0 sent, 1 moved to the error archive" in tool("upload", path).stdout
     [entry] = archive_entries()
-    assert entry["kind"] == "refused" and entry["method"] == "POST"
+    assert entry["kind"] == "conflict" and entry["method"] == "POST"  # 409: the key is taken
     table = tool("archive", path).stdout
-    assert "KIND" in table and "refused" in table
+    assert "KIND" in table and "conflict" in table
 
     refused = tool("archive", path, "--requeue", str(entry["id"]), "--body", '{"nosuch":1}')
     assert refused.returncode == 1 and "nosuch" in refused.stderr

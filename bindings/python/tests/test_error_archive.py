@@ -27,7 +27,7 @@ def test_a_refused_create_is_corrected_and_sent_again(v4, tmp_path):
         store.create("TravelagencyCollection", {"agencynum": "99000061", "name": "Later", "country": "US"})
         assert store.upload() == (1, 1)
         [entry] = store.error_archive()
-        assert entry["kind"] == "refused" and entry["method"] == "POST"
+        assert entry["kind"] == "conflict" and entry["method"] == "POST"  # 409: the key is taken
         store.create("TravelagencyCollection", {"agencynum": "99000062", "name": "After", "country": "US"})
 
         with pytest.raises(SemanticError):
