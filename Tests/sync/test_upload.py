@@ -58,9 +58,13 @@ def test_a_refused_create_goes_to_the_error_archive(tool, make_store, v4):
 
     listed = json.loads(tool("archive", store, "--json").stdout)
     assert [entry["id"] for entry in listed] == [archive[0]["id"]]
+    local = json.loads(tool("request", store, "TravelagencyCollection?$filter=sap.inerrorstate()").stdout)["value"]
+    assert [entity["agencynum"] for entity in local] == [existing]
     deleted = tool("archive", store, "--delete", str(archive[0]["id"]))
-    assert deleted.returncode == 0 and "deleted 1 archived request" in deleted.stdout
+    assert deleted.returncode == 0 and "discarded 1 request" in deleted.stdout
     assert status(tool, store)["errorArchive"] == []
+    # Discarding the refused create removes the entity it made from the store: nothing local is left.
+    assert json.loads(tool("request", store, "TravelagencyCollection").stdout)["value"] == []
     again = tool("archive", store, "--delete", str(archive[0]["id"]))
     assert again.returncode == 1 and "no request" in again.stderr
 

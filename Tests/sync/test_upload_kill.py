@@ -65,16 +65,20 @@ def campaign(tool, store, options, seed: int, keyless: int) -> tuple[dict, int, 
     kills = 0
     runs = 0
     in_doubt = 0  # requests a kill left in doubt (sent, answer not recorded), summed over the kills
+    span = 0.35  # kills come at a random moment in the first `span` seconds of an upload
     while kills < KILLS and runs < 6 * KILLS:
         if not status(tool, store)["queue"]:
             queue_changes(tool, store, keyless, rounds, expected)
             rounds += 1
         runs += 1
+        started = time.monotonic()
         process = start_tool("upload", store, *options)
-        time.sleep(generator.uniform(0.01, 0.35))
+        time.sleep(generator.uniform(0.005, span))
         if process.poll() is not None:
-            # It ended before the kill: through the queue, or stopped by an error (the next run goes on).
+            # It ended before the kill: through the queue, or stopped by an error (the next run goes
+            # on). Kill sooner from now on: the moments worth trying lie within an upload's span.
             process.communicate(timeout=30)
+            span = max(0.02, min(span, 0.8 * (time.monotonic() - started)))
             continue
         process.kill()
         process.communicate(timeout=30)
