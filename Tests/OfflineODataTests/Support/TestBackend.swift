@@ -73,19 +73,7 @@ final class TestBackend: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         posix_spawn_file_actions_addclose(&actions, pipe[1])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let rc = posix_spawn(&pid, python, &actions, &attributes, argv, environ)
+        let (pid, rc) = spawnProcess(arguments, actions: &actions)
         close(pipe[1])
         defer { close(pipe[0]) }
         guard rc == 0 else { throw TestBackendError(message: "cannot start \(python): error \(rc)") }

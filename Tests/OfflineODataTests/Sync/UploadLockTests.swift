@@ -168,18 +168,7 @@ import Testing
     // MARK: - Helpers
 
     private func spawn(_ arguments: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let rc = posix_spawn(&pid, arguments[0], nil, &attributes, argv, environ)
+        let (pid, rc) = spawnProcess(arguments)
         guard rc == 0 else { throw TestBackendError(message: "cannot start \(arguments[0]): error \(rc)") }
         return pid
     }
