@@ -3,6 +3,7 @@ import json
 import os
 import re
 import sqlite3
+from pathlib import Path
 
 
 def header_version():
@@ -39,6 +40,16 @@ def test_store_create_makes_a_store(tool, tmp_path):
     connection = sqlite3.connect(path)
     assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "6"
     connection.close()
+    assert os.stat(path).st_mode & 0o777 == 0o600  # the user's data: readable by its owner only
+
+
+def test_a_service_root_with_a_password_is_refused_and_no_store_is_made(tool, tmp_path):
+    path = tmp_path / "secret.store"
+    metadata = Path(__file__).resolve().parents[2] / "Examples" / "FlightSample" / "metadata-v4.xml"
+    result = tool("store", "create", str(path), "--metadata", str(metadata), "--service", "http://alice:s3cret@127.0.0.1:9/")
+    assert result.returncode == 1
+    assert "carries a password" in result.stderr and "s3cret" not in result.stderr + result.stdout
+    assert not path.exists()
 
 
 def test_store_create_twice_says_it_is_already_a_store(tool, tmp_path):

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CSQLite
 
 /// An open OfflineOData store file: an SQLite database in WAL mode with a format version.
@@ -31,12 +34,22 @@ public final class StoreFile: @unchecked Sendable {
     public init(path: String) throws(ODataError) {
         guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
         guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
+        Self.createPrivately(path)
         let db = try SQLiteConnection(path: path, create: true)
         try Self.prepare(db)
         self.path = path
         databaseFilePath = db.databaseFilePath
         self.connection = db
         readPool = Self.isInMemory(path) ? nil : ReadConnectionPool(path: path)
+    }
+
+    /// Makes a new store file readable and writable by its owner only (`0600`): it holds the
+    /// user's data and queued changes. SQLite gives its WAL and shared-memory files the same mode.
+    /// Does nothing when the file exists (its mode is the user's), or the path is a URI or memory.
+    private static func createPrivately(_ path: String) {
+        guard !isInMemory(path), !path.hasPrefix("file:") else { return }
+        let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     private static func isInMemory(_ path: String) -> Bool {

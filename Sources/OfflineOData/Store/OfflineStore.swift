@@ -44,6 +44,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///   when the file already holds a store with a model, and the errors of the defining requests.
     public static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil) throws(ODataError) -> OfflineStore {
+        if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
         let chosenDialect = dialect ?? (model.version.usesV4Protocol ? .v4 : .v2)

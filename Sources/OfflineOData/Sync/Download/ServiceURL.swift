@@ -19,7 +19,20 @@ public enum ServiceURL {
     /// Throws the misuse error unless `root` is an absolute URL, the one form a service root takes.
     /// Every entry point that takes a service root (the store options, the C API) checks with this.
     public static func checkServiceRoot(_ root: String) throws(ODataError) {
-        guard hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(root)'") }
+        guard hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(redactedURL(root))'") }
+        // `user:password@` would be kept in the store file and shown wherever the root is.
+        if let userInfo = userInfo(of: root), userInfo.contains(":") {
+            throw ODataError(.misuse, "the service root '\(redactedURL(root))' carries a password: it would be kept in the store "
+                             + "file; give the credentials as basic authentication instead (tool: --user with OFFLINE_ODATA_PASSWORD)")
+        }
+    }
+
+    /// The `user[:password]` part of a URL's authority, if it has one.
+    static func userInfo(of url: String) -> Substring? {
+        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return nil }
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return authority[..<at]
     }
 
     static func hasScheme(_ text: String) -> Bool {
