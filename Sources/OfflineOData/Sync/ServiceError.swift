@@ -4,8 +4,11 @@
 /// `{"error":{"code":"...","message":{"lang":"en","value":"..."}}}`; anything else (an HTML page,
 /// an empty body) is quoted briefly.
 enum ServiceError {
+    /// The most of a service's message an error (and so the error archive) keeps.
+    static let longestMessage = 1_000
+
     static func from(_ response: HTTPResponse, request: String) -> ODataError {
-        let detail = message(in: response.body) ?? brief(response.text)
+        let detail = shown(message(in: response.body) ?? brief(response.text))
         let code: ODataError.Code = response.status == 404 ? .notFound : .http
         var error = ODataError(code, "\(request): the service answered \(response.status)\(detail.isEmpty ? "" : ": \(detail)")")
         error.httpStatus = response.status
@@ -23,6 +26,23 @@ enum ServiceError {
         case let (code?, nil): return code
         default: return nil
         }
+    }
+
+    /// The service's words as they may be shown and kept: control characters (a terminal's escape
+    /// sequences, line breaks) become spaces, and at most ``longestMessage`` characters are kept.
+    static func shown(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == longestMessage {
+                kept.append(contentsOf: "...".unicodeScalars)
+                break
+            }
+            let control = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            kept.append(control ? " " : scalar)
+            count += 1
+        }
+        return String(kept)
     }
 
     private static func brief(_ text: String) -> String {
