@@ -346,3 +346,9 @@ def test_request_service_options_need_an_online_or_mixed_mode(tool, tmp_path):
     # The default stays offline: the store answers, with no route line.
     offline = tool("request", path, "TravelagencyCollection")
     assert offline.returncode == 0 and offline.stderr == "" and json.loads(offline.stdout)["value"] == []
+
+
+def test_a_file_that_never_ends_is_refused_not_read_until_memory_runs_out(tool):
+    result = tool("metadata", "/dev/zero")
+    assert result.returncode == 1
+    assert "'/dev/zero' is larger than 256 MiB" in result.stderr
