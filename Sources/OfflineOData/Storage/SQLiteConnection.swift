@@ -13,10 +13,14 @@ final class SQLiteConnection {
     /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
     init(path: String, create: Bool) throws(ODataError) {
         self.path = path
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        // A store path is a file's path, never an SQLite URI (`file:x?mode=memory` would "create" a
+        // store that is not there). This SQLite reads a name starting `file:` as a URI whatever
+        // the flags say; `./file:...` is the same file without that reading.
+        let filename = path.hasPrefix("file:") ? "./" + path : path
+        let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)

@@ -45,15 +45,15 @@ public final class StoreFile: @unchecked Sendable {
 
     /// Makes a new store file readable and writable by its owner only (`0600`): it holds the
     /// user's data and queued changes. SQLite gives its WAL and shared-memory files the same mode.
-    /// Does nothing when the file exists (its mode is the user's), or the path is a URI or memory.
+    /// Does nothing when the file exists (its mode is the user's), or the store is in memory.
     private static func createPrivately(_ path: String) {
-        guard !isInMemory(path), !path.hasPrefix("file:") else { return }
+        guard !isInMemory(path) else { return }
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         if fd >= 0 { Glibc.close(fd) }
     }
 
     private static func isInMemory(_ path: String) -> Bool {
-        path == ":memory:" || path.hasPrefix("file::memory:") || path.contains("mode=memory")
+        path == ":memory:"
     }
 
     /// The store file's format version (``StoreFormat/currentVersion`` once opened).

@@ -49,3 +49,15 @@ import Testing
         #expect(try store.serviceRoot() == "http://alice@127.0.0.1:9/")  // a user name alone is no secret
     }
 }
+
+/// A store path names a file: it is never read as an SQLite URI.
+@Suite struct StorePathTests {
+    @Test func aURIIsAPathNotAnInMemoryStore() throws {
+        let folder = TemporaryFolder()
+        // As a URI this would "create" a store in memory that no later open finds; as a path it
+        // names a file in a folder called "file:" that does not exist.
+        #expect { try StoreFile(path: "file:" + folder.file("u.store") + "?mode=memory") } throws: { error in
+            (error as? ODataError)?.code == .cannotOpen
+        }
+    }
+}
