@@ -38,12 +38,14 @@ public struct EntitySetTable: Sendable {
 
     private let columnsByName: [String: StoredColumn]
 
-    init(entitySet: String, entityType: String, columns: [StoredColumn], keyColumns: [StoredColumn],
+    /// `tableName` defaults to `es/` and the set's name (``StoreSchema`` gives another to a set
+    /// whose name differs from an earlier one's only in case).
+    init(entitySet: String, tableName: String? = nil, entityType: String, columns: [StoredColumn], keyColumns: [StoredColumn],
          foreignKeyColumns: [StoredColumn]) {
         self.entitySet = entitySet
         self.entityType = entityType
-        self.name = "es/" + entitySet
-        self.quotedName = quoteIdentifier("es/" + entitySet)
+        self.name = tableName ?? "es/" + entitySet
+        self.quotedName = quoteIdentifier(tableName ?? "es/" + entitySet)
         self.responseRowColumns = (SQLQuery.systemColumns.map(quoteIdentifier) + columns.map(\.quotedName)).joined(separator: ", ")
         self.columns = columns
         self.keyColumns = keyColumns

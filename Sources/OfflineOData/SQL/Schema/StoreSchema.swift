@@ -33,11 +33,22 @@ public struct StoreSchema: Sendable {
             throw ODataError(.metadata, "the $metadata document has no entity container, so there is nothing to store")
         }
         var tables: [EntitySetTable] = []
+        // SQLite compares names without case: sets whose names differ only in case get tables of
+        // their own (`es/Orders`, `es/orders~2`), in container order, so every open names them alike.
+        var taken: Set<String> = []
         for entitySet in container.entitySets {
             guard let type = model.entityType(named: entitySet.entityType) else {
                 throw ODataError(.metadata, "entity set '\(entitySet.name)' names the unknown type '\(entitySet.entityType)'")
             }
-            tables.append(try Self.table(for: entitySet, of: type, in: model, keepingInstantOffsets: keepingInstantOffsets))
+            var tableName = "es/" + entitySet.name
+            var suffix = 2
+            while taken.contains(asciiLowercased(tableName)) {
+                tableName = "es/\(entitySet.name)~\(suffix)"
+                suffix += 1
+            }
+            taken.insert(asciiLowercased(tableName))
+            tables.append(try Self.table(for: entitySet, of: type, in: model, tableName: tableName,
+                                         keepingInstantOffsets: keepingInstantOffsets))
         }
         self.tables = tables
         self.model = model
@@ -53,7 +64,7 @@ public struct StoreSchema: Sendable {
 
     // MARK: - Building
 
-    private static func table(for entitySet: EntitySet, of type: EntityType, in model: MetadataModel,
+    private static func table(for entitySet: EntitySet, of type: EntityType, in model: MetadataModel, tableName: String,
                               keepingInstantOffsets: Bool) throws(ODataError) -> EntitySetTable {
         var builder = ColumnBuilder(model: model, keepingInstantOffsets: keepingInstantOffsets)
         for property in model.properties(of: type) {
@@ -81,7 +92,7 @@ public struct StoreSchema: Sendable {
         // A type without a usable key (lenient reading keeps such documents) still gets a table:
         // its entities can be read as a collection, never addressed by key.
         let usableKey = keyColumns.count == model.key(of: type).count ? keyColumns : []
-        return EntitySetTable(entitySet: entitySet.name, entityType: type.qualifiedName, columns: columns,
+        return EntitySetTable(entitySet: entitySet.name, tableName: tableName, entityType: type.qualifiedName, columns: columns,
                               keyColumns: usableKey, foreignKeyColumns: foreignKeys)
     }
 }
