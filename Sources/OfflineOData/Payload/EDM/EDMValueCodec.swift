@@ -49,7 +49,10 @@ enum EDMValueCodec {
             throw mismatch(value, column, "a number")
         case .decimal:
             let text = value.numberValue?.text ?? value.stringValue ?? ""
-            guard let decimal = ExactDecimal(text) else { throw mismatch(value, column, "a decimal number") }
+            guard let decimal = ExactDecimal(text) else {
+                throw mismatch(value, column, "a decimal number of at most \(ExactDecimal.longestDigits) digits")
+            }
+            if let limit = decimalLimit(of: column), !limit.fits(decimal) { throw mismatch(value, column, limit.description) }
             return .text(decimal.description)
         case .string:
             guard let text = value.stringValue else { throw mismatch(value, column, "a string") }
@@ -221,6 +224,32 @@ enum EDMValueCodec {
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         guard fraction.count < digits else { return text }
         return String(parts[0]) + "." + fraction + String(repeating: "0", count: digits - fraction.count)
+    }
+
+    /// What a decimal column's facets allow: at most `precision` significant digits, of them at
+    /// most `scale` after the point when the scale is a number. Nil when no precision is declared.
+    struct DecimalLimit: CustomStringConvertible {
+        let precision: Int
+        let scale: Int?
+
+        func fits(_ value: ExactDecimal) -> Bool {
+            guard let scale else { return value.integerDigits + value.fractionDigits <= precision }
+            return value.fractionDigits <= scale && value.integerDigits <= precision - scale
+        }
+
+        var description: String {
+            "a decimal within Precision=\(precision)" + (scale.map { ", Scale=\($0)" } ?? "")
+        }
+    }
+
+    static func decimalLimit(of column: StoredColumn) -> DecimalLimit? {
+        guard let precision = column.property.facets.precision, precision > 0 else { return nil }
+        switch column.property.facets.scale {
+        case .digits(let scale)?: return scale <= precision ? DecimalLimit(precision: precision, scale: scale) : nil
+        case .variable?, .floating?: return DecimalLimit(precision: precision, scale: nil)
+        // No Scale: V4 says 0, V2 leaves it open; services differ, so only the precision is held.
+        case nil: return DecimalLimit(precision: precision, scale: nil)
+        }
     }
 
     private static func mismatch(_ value: JSONValue, _ column: StoredColumn, _ expected: String) -> ODataError {

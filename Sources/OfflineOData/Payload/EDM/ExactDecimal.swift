@@ -17,6 +17,16 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
 
     public static let zero = ExactDecimal(isNegative: false, digits: [], scale: 0)
 
+    /// The most digits a value written out may have (before and after the point together): text
+    /// with more is no decimal this engine takes, so no value costs more than this to store or
+    /// to compute with (the arithmetic is quadratic in the digits).
+    public static let longestDigits = 1_000
+
+    /// Digits before the point, written out (`1e3` has 4); 0 for a value below one.
+    public var integerDigits: Int { max(digits.count - scale, 0) }
+    /// Digits after the point (trailing zeros not counted).
+    public var fractionDigits: Int { max(scale, 0) }
+
     private init(isNegative: Bool, digits: [UInt8], scale: Int) {
         self.isNegative = isNegative
         self.digits = digits
@@ -60,6 +70,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
                 if sawPoint { scale += 1 }
                 // Leading zeros are not kept; after the point they still count in the scale.
                 if !(digits.isEmpty && byte == 48) { digits.append(byte - 48) }
+                guard digits.count <= Self.longestDigits, scale <= Self.longestDigits else { return nil }
             } else if byte == UInt8(ascii: "."), !sawPoint {
                 sawPoint = true
             } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")), sawDigit {
@@ -73,6 +84,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
         }
         guard sawDigit else { return nil }
         self.init(isNegative: negative, digits: digits, scale: scale - exponent)
+        guard integerDigits + fractionDigits <= Self.longestDigits else { return nil }
     }
 
     private static func parseExponent<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {

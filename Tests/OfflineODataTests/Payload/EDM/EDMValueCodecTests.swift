@@ -49,7 +49,9 @@ import Testing
         #expect(try stored("1.5e2", "Ratio") == .real(150))
         #expect(try stored(#""INF""#, "Ratio") == .real(.infinity))
         #expect(try stored(#""12.50""#, "Price", .v2) == .text("12.5"))
-        #expect(try stored("12345678901234567890.12", "Price") == .text("12345678901234567890.12"))
+        // Every digit the declared Decimal(15,2) holds, more than a Double keeps, stays exact.
+        #expect(try stored("9876543210123.45", "Price") == .text("9876543210123.45"))
+        #expect(try stored("-9876543210123.45", "Price") == .text("-9876543210123.45"))
         #expect(try stored(#""O'Brien & Co 100% ✈""#, "Name") == .text("O'Brien & Co 100% ✈"))
         #expect(try stored(#""01234567-89AB-CDEF-0123-456789ABCDEF""#, "Id") == .text("01234567-89ab-cdef-0123-456789abcdef"))
         #expect(try stored(#""AQID""#, "Data") == .blob([1, 2, 3]))
@@ -68,6 +70,9 @@ import Testing
         ("\"x\"", "Flag"), ("256", "Small"), ("1.5", "Big"), ("\"abc\"", "Ratio"), ("\"1,5\"", "Price"),
         ("42", "Name"), ("\"not-a-guid\"", "Id"), ("\"***\"", "Data"), ("\"2024-02-30\"", "Day"),
         ("\"yesterday\"", "At"), ("\"25:00\"", "Clock"), ("\"P1Y\"", "Span"), ("true", "Color"),
+        // Beyond Decimal(15,2): too many digits before the point, after it, or at all.
+        ("12345678901234567890.12", "Price"), ("1.125", "Price"), ("1e20", "Price"),
+        ("\"1\(String(repeating: "0", count: 2_000))\"", "Price"),
     ])
     func refusesWhatDoesNotFit(json: String, name: String) throws {
         #expect { try stored(json, name) } throws: {

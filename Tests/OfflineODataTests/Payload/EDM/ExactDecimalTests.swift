@@ -71,4 +71,17 @@ import Testing
             }
         }
     }
+
+    /// No decimal this engine takes costs more than ``ExactDecimal/longestDigits`` digits to store or to
+    /// compute with: longer text is not a decimal, however it is written.
+    @Test func textOfMoreThanTheLongestDigitsIsNoDecimal() {
+        let longest = ExactDecimal.longestDigits
+        #expect(ExactDecimal(String(repeating: "9", count: longest))?.integerDigits == longest)
+        #expect(ExactDecimal(String(repeating: "9", count: longest + 1)) == nil)
+        #expect(ExactDecimal("0." + String(repeating: "1", count: longest)) != nil)
+        #expect(ExactDecimal("0." + String(repeating: "1", count: longest + 1)) == nil)
+        #expect(ExactDecimal("1e\(longest - 1)")?.integerDigits == longest)
+        #expect(ExactDecimal("1e\(longest)") == nil && ExactDecimal("1e-\(longest + 1)") == nil)
+        #expect(ExactDecimal("0000" + String(repeating: "5", count: 10)) != nil)  // leading zeros are no digits
+    }
 }
