@@ -86,6 +86,8 @@ struct UploadRecorder {
     static func etag(of response: HTTPResponse, answer body: JSONValue?) -> String? {
         if let header = response.header("ETag"), !header.isEmpty { return header }
         guard let body else { return nil }
-        return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
+        // An ETag with CR, LF or NUL could not go into an If-Match header: not kept.
+        return (body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue)
+            .flatMap { HTTPOptions.containsLineBreakOrNUL($0) ? nil : $0 }
     }
 }
