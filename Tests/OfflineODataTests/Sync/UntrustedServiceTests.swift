@@ -163,6 +163,15 @@ import Testing
         #expect(server.requests.isEmpty)
     }
 
+    @Test func anETagWithALineBreakIsNotKept() throws {
+        let plain = HTTPResponse(status: 200, headers: [HTTPHeader("ETag", "W/\"2\"")], body: [])
+        #expect(UploadRecorder.etag(of: plain, answer: nil) == "W/\"2\"")
+        let body = try JSONValue.parse(Array(#"{"@odata.etag":"W/\"1\"\r\nX-Evil: 1"}"#.utf8))
+        #expect(UploadRecorder.etag(of: HTTPResponse(status: 200, headers: [], body: []), answer: body) == nil)
+        let v2 = try JSONValue.parse(Array(#"{"d":{"__metadata":{"etag":"W/\"1\"\n"}}}"#.utf8))
+        #expect(UploadRecorder.etag(of: HTTPResponse(status: 200, headers: [], body: []), answer: v2) == nil)
+    }
+
     // MARK: - Links of a download
 
     private func page(_ body: String) -> TestHTTPBehaviour { .text(200, body, headers: [("Content-Type", "application/json")]) }

@@ -33,7 +33,7 @@ public struct HTTPOptions: Sendable, Equatable {
     /// Throws ``ODataError/Code/misuse`` for a header or cookie that would break the request apart:
     /// CR, LF or NUL in a header's or cookie's name or value (a line of its own, a header of the
     /// attacker's choosing), an empty name, a cookie name with `=`, `;` or white space, a cookie value
-    /// with `;`; and for limits that are not positive. The transport checks before every request.
+    /// with `;`, a bearer token or user agent with CR, LF or NUL; and for limits that are not positive. The transport checks before every request.
     public func validate() throws(ODataError) {
         for header in headers {
             try Self.checkHeader(name: header.name, value: header.value)
@@ -41,6 +41,10 @@ public struct HTTPOptions: Sendable, Equatable {
         for cookie in cookies {
             try Self.checkCookie(name: cookie.name, value: cookie.value)
         }
+        if case .bearer(let token) = authentication, Self.containsLineBreakOrNUL(token) {
+            throw ODataError(.misuse, "the bearer token contains CR, LF or NUL")
+        }
+        guard !Self.containsLineBreakOrNUL(userAgent) else { throw ODataError(.misuse, "the user agent contains CR, LF or NUL") }
         guard maximumResponseSize > 0 else { throw ODataError(.misuse, "the maximum response size must be above 0 bytes") }
         guard maximumPages > 0 else { throw ODataError(.misuse, "the maximum number of pages must be above 0") }
     }

@@ -323,7 +323,8 @@ private final class Transfer {
             isTooLarge = true
             return false
         }
-        if isRedirect { return true }
+        // A redirect `send` follows (it has a Location): its body is dropped.
+        if isRedirect && headers.contains(where: { asciiLowercased($0.name) == "location" }) { return true }
         guard let onBody else {
             body.append(contentsOf: chunk)
             return true
