@@ -31,7 +31,7 @@ struct Downloader {
         var url = ServiceURL.resolve((isDelta ? request.deltaLink : nil) ?? request.url, against: serviceRoot)
         // A delta link came from the service: it is followed only on the service's origin.
         if isDelta { try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the delta link of '\(request.name)'") }
-        /// The pages asked for so far: a next link to one of them would loop forever.
+        // The pages asked for so far: a next link to one of them would loop forever.
         var followed: Set<LinkKey> = [LinkKey(url)]
         var pages = 0
         var entities = 0
