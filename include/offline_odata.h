@@ -268,7 +268,11 @@ OOD_API ood_status ood_options_set_basic_auth(ood_options *options, const char *
 /** Bearer-token authentication for the service. @return OOD_OK; OOD_MISUSE if an argument is NULL. */
 OOD_API ood_status ood_options_set_bearer_token(ood_options *options, const char *token);
 
-/** Adds a header sent with every request to the service. @return OOD_OK; OOD_MISUSE for NULL or an empty name. */
+/**
+ * Adds a header sent with every request to the service.
+ * @return OOD_OK; OOD_MISUSE for NULL, an empty name, a name with a control character, white space
+ *         or a colon, or a value with CR, LF (a header of its own) or NUL.
+ */
 OOD_API ood_status ood_options_add_header(ood_options *options, const char *name, const char *value);
 
 /**
@@ -284,8 +288,21 @@ OOD_API ood_status ood_options_set_timeouts(ood_options *options, double connect
  */
 OOD_API ood_status ood_options_set_tls(ood_options *options, int verify, const char *ca_file, const char *ca_path);
 
-/** Adds a cookie sent with every request to the service (the cookies it sets are kept too). @return OOD_OK; OOD_MISUSE for NULL or an empty name. */
+/**
+ * Adds a cookie sent with every request to the service (the cookies it sets are kept too).
+ * @return OOD_OK; OOD_MISUSE for NULL, an empty name, a name with a control character, white space,
+ *         '=', ';' or ',', or a value with CR, LF, NUL or ';'.
+ */
 OOD_API ood_status ood_options_add_cookie(ood_options *options, const char *name, const char *value);
+
+/**
+ * Limits on what the service may send (it is not trusted): the most bytes of one answer's body,
+ * counted after decompression (default 256 MiB), and the most pages one download of a defining
+ * request follows (default 1,000,000); 0 keeps a default. A larger answer or more pages stop the
+ * request or the download with OOD_NETWORK, the store unchanged.
+ * @return OOD_OK; OOD_MISUSE for NULL or a negative limit.
+ */
+OOD_API ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
 
 /** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
 OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);

@@ -26,4 +26,19 @@ typedef int (*ccurl_progress_callback)(void *clientp, curl_off_t dltotal, curl_o
 static inline CURLcode ccurl_setopt_progress(CURL *h, ccurl_progress_callback cb) {
     return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cb);
 }
+
+/* Only http and https, for the first request and for any redirect: a service root or a link of
+   another scheme (file:, ftp:, ...) fails instead of reading local files or other services.
+   CURLOPT_PROTOCOLS_STR came in 7.85; older libcurl has the bitmask form. */
+static inline CURLcode ccurl_restrict_to_http(CURL *h) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    CURLcode rc = curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (rc != CURLE_OK) return rc;
+    return curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+    CURLcode rc = curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    if (rc != CURLE_OK) return rc;
+    return curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
 #endif

@@ -106,6 +106,7 @@ public func cOptionsAddHeader(_ options: OpaquePointer?, _ name: UnsafePointer<C
                               _ value: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_add_header", options, [name, value]) { handle, texts throws(ODataError) in
         guard !texts[0].isEmpty else { throw ODataError(.misuse, "ood_options_add_header: the header name is empty") }
+        do throws(ODataError) { try HTTPOptions.checkHeader(name: texts[0], value: texts[1]) } catch { throw prefixed("ood_options_add_header", error) }
         handle.options.http.headers.append(HTTPHeader(texts[0], texts[1]))
     }
 }
@@ -155,6 +156,26 @@ public func cOptionsAddCookie(_ options: OpaquePointer?, _ name: UnsafePointer<C
                               _ value: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_add_cookie", options, [name, value]) { handle, texts throws(ODataError) in
         guard !texts[0].isEmpty else { throw ODataError(.misuse, "ood_options_add_cookie: the cookie name is empty") }
+        do throws(ODataError) { try HTTPOptions.checkCookie(name: texts[0], value: texts[1]) } catch { throw prefixed("ood_options_add_cookie", error) }
         handle.options.http.cookies.append(HTTPHeader(texts[0], texts[1]))
     }
+}
+
+@_cdecl("ood_options_set_limits")
+public func cOptionsSetLimits(_ options: OpaquePointer?, _ maxResponseSize: Int64, _ maxPages: Int64) -> ood_status {
+    setting("ood_options_set_limits", options, []) { handle, _ throws(ODataError) in
+        guard maxResponseSize >= 0, maxPages >= 0 else {
+            throw ODataError(.misuse, "ood_options_set_limits: a limit is negative (0 keeps the default)")
+        }
+        let defaults = HTTPOptions()
+        handle.options.http.maximumResponseSize = maxResponseSize == 0 ? defaults.maximumResponseSize : Int(maxResponseSize)
+        handle.options.http.maximumPages = maxPages == 0 ? defaults.maximumPages : Int(maxPages)
+    }
+}
+
+/// `error` with the C function's name in front of its message.
+private func prefixed(_ function: String, _ error: ODataError) -> ODataError {
+    var error = error
+    error.message = "\(function): \(error.message)"
+    return error
 }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import OfflineOData
 
-/// `--service`, `--user`, `--token`: how a subcommand reaches the service.
+/// `--service`, `--user`, `--token`, `--header`, `--cookie`, the limits: how a subcommand reaches the service.
 ///
 /// The password is never an argument (it would show in `ps` and shell history): it comes from
 /// `OFFLINE_ODATA_PASSWORD`, or from a prompt on the terminal with echo off.
@@ -29,9 +29,29 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Seconds one HTTP request may take, connecting included, before it fails as timed out (default: 300).")
     var timeout: Double?
 
+    @Option(name: .customLong("header"), help: ArgumentHelp("A header sent with every request, as 'Name: value' (repeatable).", valueName: "name: value"))
+    var headers: [String] = []
+
+    @Option(name: .customLong("cookie"), help: ArgumentHelp("A cookie sent with every request, as 'name=value' (repeatable).", valueName: "name=value"))
+    var cookies: [String] = []
+
+    @Option(help: "The most bytes one answer of the service may have, counted after decompression (default: 268435456, 256 MiB).")
+    var maxResponseSize: Int?
+
+    @Option(help: "The most pages one download of a defining request follows (default: 1000000).")
+    var maxPages: Int?
+
     func validate() throws {
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("--timeout takes a positive number of seconds, not \(timeout)")
+        }
+        if let maxResponseSize, maxResponseSize <= 0 { throw ValidationError("--max-response-size takes a positive number of bytes") }
+        if let maxPages, maxPages <= 0 { throw ValidationError("--max-pages takes a positive number") }
+        for header in headers where header.firstIndex(of: ":") == nil {
+            throw ValidationError("--header takes 'Name: value', not '\(header)'")
+        }
+        for cookie in cookies where cookie.firstIndex(of: "=") == nil {
+            throw ValidationError("--cookie takes 'name=value', not '\(cookie)'")
         }
     }
 
@@ -43,11 +63,24 @@ struct ServiceOptions: ParsableArguments {
             options.requestTimeout = timeout
             options.connectTimeout = min(options.connectTimeout, timeout)
         }
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":") else { continue }
+            let value = header[header.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            options.headers.append(HTTPHeader(String(header[..<colon]), String(value)))
+        }
+        for cookie in cookies {
+            guard let equals = cookie.firstIndex(of: "=") else { continue }
+            options.cookies.append(HTTPHeader(String(cookie[..<equals]), String(cookie[cookie.index(after: equals)...])))
+        }
+        if let maxResponseSize { options.maximumResponseSize = maxResponseSize }
+        if let maxPages { options.maximumPages = maxPages }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
         } else if let token = token ?? environment(Self.tokenVariable) {
             options.authentication = .bearer(token: token)
         }
+        // CR, LF or NUL in a header or cookie (or the token) is refused here, naming it.
+        try options.validate()
         return options
     }
 

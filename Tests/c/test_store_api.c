@@ -143,6 +143,18 @@ static void test_options_errors(void) {
     CHECK(ood_options_add_cookie(options, "", "v") == OOD_MISUSE);
     CHECK(ood_options_add_cookie(options, "sap-usercontext", NULL) == OOD_MISUSE);
     CHECK(ood_options_add_cookie(options, "sap-usercontext", "sap-client=100") == OOD_OK);
+    /* Issue 20: no header or cookie can carry a line break, a NUL or a second cookie. */
+    CHECK(ood_options_add_header(options, "X-Test", "1\r\nX-Evil: 1") == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "ood_options_add_header") != NULL && strstr(ood_error_message(), "'X-Test'") != NULL);
+    CHECK(ood_options_add_header(options, "X-Test\n", "1") == OOD_MISUSE);
+    CHECK(ood_options_add_header(options, "X Test", "1") == OOD_MISUSE);
+    CHECK(ood_options_add_cookie(options, "c", "1; admin=1") == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "ood_options_add_cookie") != NULL && strstr(ood_error_message(), "'c'") != NULL);
+    CHECK(ood_options_add_cookie(options, "c=d", "1") == OOD_MISUSE);
+    CHECK(ood_options_add_cookie(options, "c", "1\r\n") == OOD_MISUSE);
+    CHECK(ood_options_set_limits(options, -1, 0) == OOD_MISUSE);
+    CHECK(ood_options_set_limits(options, 0, -5) == OOD_MISUSE);
+    CHECK(ood_options_set_limits(options, 0, 0) == OOD_OK);
     CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
@@ -523,6 +535,16 @@ static void test_a_failed_open_fails_every_request(void) {
     ood_options_free(options);
 }
 
+/* Issue 20: an answer above the maximum response size fails the open, naming the limit. */
+static void test_the_maximum_response_size(void) {
+    ood_options *options = flight_options("limited.store", OOD_MODE_MIXED);
+    CHECK(ood_options_set_limits(options, 100, 10) == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_NETWORK && store == NULL);
+    CHECK(strstr(ood_error_message(), "larger than 100 bytes") != NULL);
+    ood_options_free(options);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
@@ -538,6 +560,7 @@ int main(int argc, char **argv) {
     test_the_whole_loop();
     test_headers_cancel_metadata_undo_and_batch();
     test_a_failed_open_fails_every_request();
+    test_the_maximum_response_size();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

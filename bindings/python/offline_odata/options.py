@@ -66,6 +66,13 @@ class Options:
         group_by_transaction: with ``$batch``, queued requests that share a transaction id go in one
             change set, applied or refused together (otherwise each request is its own change set;
             requests on one entity always share one). Needs ``batch_size`` above 0.
+        max_response_size: the most bytes one answer of the service may have, counted after
+            decompression (library default 256 MiB); a larger one fails with NetworkError.
+        max_pages: the most pages one download of a defining request follows (default 1,000,000).
+
+    Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
+    white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
+    (NUL with ValueError, as in every text argument).
     """
 
     path: Optional[PathLike] = None
@@ -85,6 +92,8 @@ class Options:
     page_size: Optional[int] = None
     batch_size: int = 0
     group_by_transaction: bool = False
+    max_response_size: Optional[int] = None
+    max_pages: Optional[int] = None
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -138,6 +147,13 @@ class Options:
             if isinstance(self.page_size, bool) or not isinstance(self.page_size, int):
                 raise TypeError("page_size must be an int")
             _capi.ood_options_set_page_size(handle, self.page_size)
+        if self.max_response_size is not None or self.max_pages is not None:
+            for name in ("max_response_size", "max_pages"):
+                value = getattr(self, name)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise TypeError(f"{name} must be an int")
+            # 0 keeps the library's default; the library refuses a negative limit (MisuseError).
+            _capi.ood_options_set_limits(handle, self.max_response_size or 0, self.max_pages or 0)
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int):
             raise TypeError("batch_size must be an int")
         if not isinstance(self.group_by_transaction, bool):

@@ -69,6 +69,13 @@ def test_a_ca_file_that_does_not_exist_fails_the_tls_handshake_not_python(tmp_pa
     ({"request_timeout": -1}, ""),
     ({"headers": {"": "v"}}, ""),
     ({"cookies": {"": "v"}}, ""),
+    # Issue 20: no header or cookie can carry a header of its own, or a second cookie.
+    ({"headers": {"X-A": "1\r\nX-Evil: 1"}}, "the value of the header 'X-A' contains CR, LF or NUL"),
+    ({"headers": [("X-A\n", "1")]}, "ood_options_add_header"),
+    ({"cookies": {"c": "1; admin=1"}}, "the value of the cookie 'c' contains CR, LF, NUL or ';'"),
+    ({"cookies": {"c=d": "1"}}, "the cookie name 'c=d'"),
+    ({"max_response_size": -1}, "negative"),
+    ({"max_pages": -1}, "negative"),
 ])
 def test_the_library_refuses_bad_values_with_misuse(options, message, store_path):
     with pytest.raises(MisuseError) as caught:
@@ -84,7 +91,7 @@ def test_neither_path_nor_service_is_misuse():
 @pytest.mark.parametrize("options", [
     {"mode": "online"}, {"mode": True}, {"page_size": "5"}, {"basic_auth": "user:pw"},
     {"headers": [("X-A",)]}, {"service_root": b"http://x/"}, {"no_such_option": 1}, {"path": 42},
-    {"defining_requests": {"A": None}},
+    {"defining_requests": {"A": None}}, {"max_response_size": "1"}, {"max_pages": 1.5},
 ])
 def test_options_of_the_wrong_type_are_type_errors(options, store_path):
     arguments = {"path": store_path, **options} if "path" not in options else options
@@ -105,3 +112,17 @@ def test_the_fixed_mode_stores_refuse_a_mode(v4, tmp_path):
         OfflineStore(tmp_path / "x.store", mode=Mode.ONLINE)
     with pytest.raises(TypeError):
         OnlineStore(v4.service_root, mode=Mode.OFFLINE)
+
+
+def test_a_nul_in_a_header_is_a_value_error(store_path):
+    with pytest.raises(ValueError):
+        Store.open(store_path, headers={"X-A": "1\x002"})
+
+
+def test_an_answer_above_the_maximum_response_size_is_a_network_error(proxy):
+    # The online store fetches $metadata when it opens, or at the first request: either fails.
+    with pytest.raises(NetworkError, match="larger than 50 bytes"):
+        with OnlineStore(proxy.root, max_response_size=50) as store:
+            store.get("CarrierCollection")
+    with OnlineStore(proxy.root, max_response_size=10_000_000, max_pages=10) as store:
+        assert store.get("CarrierCollection?$top=1")

@@ -12,8 +12,9 @@ struct Downloader {
     let dialect: Dialect
     /// Asked of V4 services with `Prefer: odata.maxpagesize`; nil leaves the page size to the service.
     var preferredPageSize: Int?
-    /// A guard against services whose next links never end.
-    var maximumPages = 1_000_000
+    /// A guard against services whose next links never end; nil takes the transport's
+    /// ``HTTPOptions/maximumPages``.
+    var maximumPages: Int?
 
     /// Downloads `request` (or the changes since its `deltaLink`) into `sink`.
     ///
@@ -26,7 +27,12 @@ struct Downloader {
                   cancellation: HTTPCancellation? = nil,
                   progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> DownloadOutcome {
         let isDelta = useDelta && request.deltaLink != nil
+        let maximumPages = maximumPages ?? transport.currentOptions.maximumPages
         var url = ServiceURL.resolve((isDelta ? request.deltaLink : nil) ?? request.url, against: serviceRoot)
+        // A delta link came from the service: it is followed only on the service's origin.
+        if isDelta { try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the delta link of '\(request.name)'") }
+        // The pages asked for so far: a next link to one of them would loop forever.
+        var followed: Set<LinkKey> = [LinkKey(url)]
         var pages = 0
         var entities = 0
         var deltaLink: String?
@@ -41,7 +47,13 @@ struct Downloader {
                 throw ServiceError.from(response, request: "GET \(redactedURL(url))")
             }
             // Fetch the page after this one while this one is stored.
-            let ahead = fetched.nextLink.map { fetcher.fetch(ServiceURL.resolve($0, against: serviceRoot)) }
+            // Only a link the download would follow: on the service's origin, not followed before.
+            let ahead = fetched.nextLink.map { ServiceURL.resolve($0, against: serviceRoot) }
+                .flatMap { link in
+                    (try? ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link")) == nil
+                        || followed.contains(LinkKey(link)) ? nil : link
+                }
+                .map { fetcher.fetch($0) }
             let summary: PageSummary
             do {
                 summary = try sink.accept(page: fetched.page.get())
@@ -55,7 +67,11 @@ struct Downloader {
             fetcher.release(consume fetched)
             pages += 1
             entities += summary.entities
-            if let link = summary.deltaLink { deltaLink = link }
+            if let link = summary.deltaLink {
+                try ServiceURL.checkSameOrigin(ServiceURL.resolve(link, against: serviceRoot), as: serviceRoot,
+                                               what: "the delta link on page \(pages) of '\(request.name)'")
+                deltaLink = link
+            }
             let report = DownloadProgress(definingRequest: request.name, pages: pages, entities: entities,
                                           expectedEntities: summary.count, isDelta: isDelta)
             guard progress(report) else {
@@ -66,6 +82,11 @@ struct Downloader {
                 throw ODataError(.network, "the service sent more than \(maximumPages) pages for '\(request.name)'")
             }
             url = ServiceURL.resolve(next, against: serviceRoot)
+            try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the next link on page \(pages) of '\(request.name)'")
+            guard followed.insert(LinkKey(url)).inserted else {
+                throw ODataError(.network, "the next link on page \(pages) of '\(request.name)' '\(redactedURL(url))' "
+                                 + "repeats a page this download already asked for: refused (it would never end)")
+            }
             // The page's own reading decides; a scan that guessed another link is not used.
             if let ahead, ahead.url == url {
                 pending = ahead
@@ -89,5 +110,22 @@ struct Downloader {
             if let preferredPageSize { preferences.append("odata.maxpagesize=\(preferredPageSize)") }
             return ODataProtocolHeaders.json(for: .v4) + [HTTPHeader("Prefer", preferences.joined(separator: ","))]
         }
+    }
+}
+
+/// A followed URL as two independent 64-bit hashes (Swift's seeded one and FNV-1a): a download
+/// keeps one per page, 16 bytes however long the service makes its links.
+private struct LinkKey: Hashable {
+    let seeded: Int
+    let fnv: UInt64
+
+    init(_ url: String) {
+        seeded = url.hashValue
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        fnv = hash
     }
 }

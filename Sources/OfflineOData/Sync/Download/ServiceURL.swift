@@ -35,6 +35,91 @@ public enum ServiceURL {
         return authority[..<at]
     }
 
+    /// `reference` (a redirect's `Location`) resolved against the absolute URL `base` it answered:
+    /// absolute, scheme-relative (`//host/path`), host-relative (`/path`) or path-relative.
+    static func resolveReference(_ reference: String, against base: String) -> String {
+        if hasScheme(reference) { return encoded(reference) }
+        guard let schemeEnd = base.utf8.firstRange(of: "://".utf8) else { return encoded(reference) }
+        if reference.hasPrefix("//") { return String(base[..<schemeEnd.lowerBound]) + ":" + encoded(reference) }
+        let afterScheme = base.utf8[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? base.utf8.endIndex
+        if reference.hasPrefix("/") { return String(base[..<authorityEnd]) + encoded(reference) }
+        let path = base.utf8[authorityEnd...]
+        let pathEnd = path.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? base.utf8.endIndex
+        let directoryEnd = base.utf8[authorityEnd..<pathEnd].lastIndex(of: UInt8(ascii: "/")).map { base.utf8.index(after: $0) }
+        guard let directoryEnd else { return String(base[..<authorityEnd]) + "/" + encoded(reference) }
+        return String(base[..<directoryEnd]) + encoded(reference)
+    }
+
+    /// Where a URL points: scheme and host in lower case, and the port (80 or 443 when not written).
+    struct Origin: Equatable, CustomStringConvertible {
+        let scheme: String
+        let host: String
+        let port: Int
+        var description: String { "\(scheme)://\(host):\(port)" }
+    }
+
+    /// The origin of the absolute http or https URL `url`; nil for another scheme or an authority
+    /// the engine does not take apart with certainty (a backslash, a control character, a bad port).
+    static func origin(of url: String) -> Origin? {
+        guard let schemeEnd = url.utf8.firstRange(of: "://".utf8) else { return nil }
+        let scheme = asciiLowercased(String(url[..<schemeEnd.lowerBound]))
+        let defaultPort: Int
+        switch scheme {
+        case "http": defaultPort = 80
+        case "https": defaultPort = 443
+        default: return nil
+        }
+        let afterScheme = url.utf8[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? url.utf8.endIndex
+        var authority = Substring(url[schemeEnd.upperBound..<authorityEnd])
+        guard authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var portText: Substring = ""
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty else { return nil }
+        var port = defaultPort
+        if !portText.isEmpty {
+            guard portText.utf8.count <= 5, portText.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(portText),
+                  number <= 65535 else { return nil }
+            port = number
+        }
+        // A trailing dot names the same host.
+        if host.hasSuffix(".") { host = host.dropLast() }
+        return Origin(scheme: scheme, host: asciiLowercased(String(host)), port: port)
+    }
+
+    /// Throws unless the absolute URL `url` is an http or https URL on the origin (scheme, host and
+    /// port) of `serviceRoot`: the engine follows links and redirects from the service only there,
+    /// so a service cannot send the credentials, headers and cookies of its requests elsewhere.
+    /// `what` names the link in the message (`the next link`), which quotes it without user-info.
+    static func checkSameOrigin(_ url: String, as serviceRoot: String, what: String) throws(ODataError) {
+        guard let target = origin(of: url) else {
+            throw ODataError(.network, "\(what) '\(redactedURL(url))' is not an http or https URL the engine follows: refused")
+        }
+        guard let root = origin(of: serviceRoot), root == target else {
+            throw ODataError(.network, "\(what) '\(redactedURL(url))' leaves the service's origin \(redactedURL(originText(serviceRoot))): refused")
+        }
+    }
+
+    private static func originText(_ url: String) -> String {
+        origin(of: url)?.description ?? url
+    }
+
     static func hasScheme(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":") else { return false }
         let scheme = text[..<colon]

@@ -18,6 +18,71 @@ public struct HTTPOptions: Sendable, Equatable {
     /// are kept on top of these (SAP Gateway's CSRF protocol needs them).
     public var cookies: [HTTPHeader] = []
     public var userAgent: String = "OfflineOData/\(OfflineODataVersion.string)"
+    /// The most bytes one answer's body may have, counted after decompression (a small gzip
+    /// answer can inflate to gigabytes). A larger answer stops with ``ODataError/Code/network``.
+    /// 256 MiB by default: a page or a `$metadata` document is far smaller, and an answer without
+    /// a receiver of its own is held in memory whole, so the limit bounds what a service can make
+    /// the host allocate.
+    public var maximumResponseSize: Int = 256 << 20
+    /// The most pages one download of a defining request follows (next links); more stops with
+    /// ``ODataError/Code/network``: a guard against a service whose next links never end.
+    public var maximumPages: Int = 1_000_000
 
     public init() {}
+
+    /// Throws ``ODataError/Code/misuse`` for a header or cookie that would break the request apart:
+    /// CR, LF or NUL in a header's or cookie's name or value (a line of its own, a header of the
+    /// attacker's choosing), an empty name, a cookie name with `=`, `;` or white space, a cookie value
+    /// with `;`, a bearer token or user agent with CR, LF or NUL; and for limits that are not positive. The transport checks before every request.
+    public func validate() throws(ODataError) {
+        for header in headers {
+            try Self.checkHeader(name: header.name, value: header.value)
+        }
+        for cookie in cookies {
+            try Self.checkCookie(name: cookie.name, value: cookie.value)
+        }
+        if case .bearer(let token) = authentication, Self.containsLineBreakOrNUL(token) {
+            throw ODataError(.misuse, "the bearer token contains CR, LF or NUL")
+        }
+        guard !Self.containsLineBreakOrNUL(userAgent) else { throw ODataError(.misuse, "the user agent contains CR, LF or NUL") }
+        guard maximumResponseSize > 0 else { throw ODataError(.misuse, "the maximum response size must be above 0 bytes") }
+        guard maximumPages > 0 else { throw ODataError(.misuse, "the maximum number of pages must be above 0") }
+    }
+
+    /// Throws unless `name: value` is one header line: a name without CR, LF, NUL, colon or white
+    /// space, and a value without CR, LF or NUL.
+    public static func checkHeader(name: String, value: String) throws(ODataError) {
+        guard !name.isEmpty else { throw ODataError(.misuse, "a header name is empty") }
+        guard !name.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ":") }) else {
+            throw ODataError(.misuse, "the header name '\(printable(name))' contains a control character, white space or a colon")
+        }
+        guard !containsLineBreakOrNUL(value) else {
+            throw ODataError(.misuse, "the value of the header '\(name)' contains CR, LF or NUL")
+        }
+    }
+
+    /// Throws unless `name=value` is one cookie: a name without CR, LF, NUL, `=`, `;` or white space,
+    /// and a value without CR, LF, NUL or `;`.
+    public static func checkCookie(name: String, value: String) throws(ODataError) {
+        guard !name.isEmpty else { throw ODataError(.misuse, "a cookie name is empty") }
+        guard !name.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) else {
+            throw ODataError(.misuse, "the cookie name '\(printable(name))' contains a control character, white space, '=', ';' or ','")
+        }
+        guard !containsLineBreakOrNUL(value), !value.utf8.contains(UInt8(ascii: ";")) else {
+            throw ODataError(.misuse, "the value of the cookie '\(name)' contains CR, LF, NUL or ';'")
+        }
+    }
+
+    static func containsLineBreakOrNUL(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+    }
+
+    /// `text` with its control characters written as `\u{..}`, for a message.
+    private static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
 }

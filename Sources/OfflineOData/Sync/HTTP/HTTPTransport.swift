@@ -24,7 +24,9 @@ public final class HTTPTransport: @unchecked Sendable {
     /// share (its requests are serialized), so it needs no locks.
     private let cookies: UnsafeMutableRawPointer
 
+    /// - Throws: ``ODataError/Code/misuse`` for options ``HTTPOptions/validate()`` refuses.
     public init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
+        try options.validate()
         guard curlGlobalInitialization == CURLE_OK else {
             throw ODataError(.network, "libcurl could not be initialized")
         }
@@ -67,9 +69,35 @@ public final class HTTPTransport: @unchecked Sendable {
     ) throws(ODataError) -> HTTPResponse {
         try lock.withLock { () throws(ODataError) -> HTTPResponse in
             guard let handle else { throw ODataError(.misuse, "the HTTP transport is closed") }
-            return try perform(request, on: handle, cancellation: cancellation, onBody: onBody)
+            try options.validate()
+            // Redirects are followed here, not by libcurl, which would send the configured headers
+            // and cookies to whatever host a `Location` names: only to the request's own origin.
+            var current = request
+            var redirects = 0
+            while true {
+                let response = try perform(current, on: handle, cancellation: cancellation, onBody: onBody)
+                guard Self.redirectStatuses.contains(response.status), let location = response.header("Location") else {
+                    return response
+                }
+                let target = ServiceURL.resolveReference(location, against: current.url)
+                try ServiceURL.checkSameOrigin(target, as: request.url, what: "the redirect (\(response.status)) of \(request.method) \(redactedURL(request.url)) to")
+                redirects += 1
+                guard redirects <= Self.maximumRedirects else {
+                    throw ODataError(.network, "\(request.method) \(redactedURL(request.url)): more than \(Self.maximumRedirects) redirects")
+                }
+                // 303, and 301 or 302 after a POST, continue with a GET (as browsers and libcurl do).
+                if response.status == 303 || (current.method == "POST" && (response.status == 301 || response.status == 302)) {
+                    if current.method != "HEAD" { current.method = "GET" }
+                    current.body = nil
+                    current.headers.removeAll { asciiLowercased($0.name) == "content-type" }
+                }
+                current.url = target
+            }
         }
     }
+
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static let maximumRedirects = 5
 
     // MARK: - One transfer
 
@@ -82,7 +110,7 @@ public final class HTTPTransport: @unchecked Sendable {
         // Start from defaults; the connection cache, TLS sessions and cookies survive a reset.
         _ = ccurl_clear_cookie_files(easy)
         curl_easy_reset(easy)
-        let transfer = Transfer(onBody: onBody, cancellation: cancellation)
+        let transfer = Transfer(onBody: onBody, cancellation: cancellation, maximumBodySize: options.maximumResponseSize)
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -91,6 +119,10 @@ public final class HTTPTransport: @unchecked Sendable {
 
         try configure(easy, for: request)
         for header in requestHeaders(for: request) {
+            // One check for every header that reaches libcurl, the configured ones and those the
+            // engine builds from what a service sent (an ETag in If-Match): a CR or LF would start
+            // a header, or a request, of the service's choosing.
+            try HTTPOptions.checkHeader(name: header.name, value: header.value)
             headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         // No "Expect: 100-continue" round trip before a body.
@@ -178,8 +210,14 @@ public final class HTTPTransport: @unchecked Sendable {
             _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
         }
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = ccurl_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
+        // Redirects are followed by `send`, to the same origin only; http and https only.
+        _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        guard ccurl_restrict_to_http(easy) == CURLE_OK else {
+            throw ODataError(.network, "libcurl could not be limited to http and https")
+        }
+        // A Content-Length above the limit fails before the body travels; the write callback
+        // counts the decompressed bytes of every answer.
+        _ = ccurl_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maximumResponseSize))
         _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
         _ = ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds(options.requestTimeout))
         // Every encoding this libcurl can decode (gzip, deflate, br, zstd).
@@ -226,6 +264,9 @@ public final class HTTPTransport: @unchecked Sendable {
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
             return ODataError(.aborted, "\(target): cancelled")
+        case CURLE_WRITE_ERROR where transfer.isTooLarge, CURLE_FILESIZE_EXCEEDED:
+            return ODataError(.network, "\(target): the answer is larger than \(options.maximumResponseSize) bytes "
+                              + "(decompressed), the maximum response size: refused")
         case CURLE_WRITE_ERROR where transfer.consumerStopped:
             return ODataError(.aborted, "\(target): stopped by the receiver of the body")
         case CURLE_OPERATION_TIMEDOUT:
@@ -258,17 +299,32 @@ private final class Transfer {
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
     var consumerStopped = false
+    /// The body passed the maximum size: the transfer was stopped.
+    var isTooLarge = false
+    /// The bytes of body received so far, after decompression.
+    private var received = 0
+    /// The answer is a redirect, which `send` follows: its body is not kept.
+    private var isRedirect = false
     let onBody: ((UnsafeRawBufferPointer) -> Bool)?
     let cancellation: HTTPCancellation?
+    let maximumBodySize: Int
 
-    init(onBody: ((UnsafeRawBufferPointer) -> Bool)?, cancellation: HTTPCancellation?) {
+    init(onBody: ((UnsafeRawBufferPointer) -> Bool)?, cancellation: HTTPCancellation?, maximumBodySize: Int) {
         self.onBody = onBody
         self.cancellation = cancellation
+        self.maximumBodySize = maximumBodySize
     }
 
     var isCancelled: Bool { cancellation?.isCancelled ?? false }
 
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        received += chunk.count
+        guard received <= maximumBodySize else {
+            isTooLarge = true
+            return false
+        }
+        // A redirect `send` follows (it has a Location): its body is dropped.
+        if isRedirect && headers.contains(where: { asciiLowercased($0.name) == "location" }) { return true }
         guard let onBody else {
             body.append(contentsOf: chunk)
             return true
@@ -285,6 +341,8 @@ private final class Transfer {
         while let last = line.utf8.last, last == 13 || last == 10 { line.removeLast() }
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
+            let status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+            isRedirect = HTTPTransport.redirectStatuses.contains(status)
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }

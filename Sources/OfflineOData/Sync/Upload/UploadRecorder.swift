@@ -84,8 +84,10 @@ struct UploadRecorder {
 
     /// The entity's new ETag: the `ETag` header, or the one in the answer's body (V4 or V2).
     static func etag(of response: HTTPResponse, answer body: JSONValue?) -> String? {
-        if let header = response.header("ETag"), !header.isEmpty { return header }
+        // An ETag with CR, LF or NUL could not go into an If-Match header: not kept.
+        if let header = response.header("ETag"), !header.isEmpty { return HTTPOptions.containsLineBreakOrNUL(header) ? nil : header }
         guard let body else { return nil }
-        return body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue
+        return (body["@odata.etag"]?.stringValue ?? body["d"]?["__metadata"]?["etag"]?.stringValue)
+            .flatMap { HTTPOptions.containsLineBreakOrNUL($0) ? nil : $0 }
     }
 }

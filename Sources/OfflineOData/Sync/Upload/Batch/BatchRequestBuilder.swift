@@ -42,7 +42,8 @@ struct BatchRequestBuilder {
         var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
         text += "Accept: application/json\r\n"
         if request.body != nil { text += "Content-Type: application/json\r\n" }
-        if let etag = planned.ifMatch { text += "If-Match: \(etag)\r\n" }
+        // An ETag with CR, LF or NUL (a hostile service's) would write lines of its own into the batch: never sent.
+        if let etag = planned.ifMatch, !HTTPOptions.containsLineBreakOrNUL(etag) { text += "If-Match: \(etag)\r\n" }
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
         text += "\r\n"
         if let body = request.body { text += body }

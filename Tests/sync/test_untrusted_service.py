@@ -1,0 +1,176 @@
+"""The service is not trusted (issue 20): the tool against the real V4 backend behind the fault proxy.
+
+A page's next link or a redirect to another origin (another port here) or to `file:` stops the
+download naming the link (without its user-info), the store unchanged, and the other origin gets
+no request at all: not the credentials, not the configured header, not the cookie. A redirect on
+the service's own origin is followed. A next link to a page already asked for stops the download.
+Headers and cookies with line breaks are refused before anything is sent.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from conftest import status, store_tables
+
+PAGE = ["--page-size", "5"]
+SECRETS = ["--user", "alice", "--header", "X-Api-Key: key-of-alice", "--cookie", "session=cookie-of-alice"]
+
+
+class OtherOrigin:
+    """A tiny HTTP server on another port that records every request it receives, with its headers."""
+
+    def __init__(self) -> None:
+        received = self.received = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                received.append({"path": self.path, "headers": dict(self.headers)})
+                body = b'{"value":[]}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_POST = do_GET
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def other_origin():
+    server = OtherOrigin()
+    yield server
+    server.stop()
+
+
+def run_tool(*arguments):
+    """The tool with the password of --user in its environment (never an argument)."""
+    environment = {**os.environ, "OFFLINE_ODATA_PASSWORD": "password-of-alice"}
+    return subprocess.run([os.environ["OOD_TOOL"], *map(str, arguments)], capture_output=True, text=True,
+                          timeout=300, env=environment, stdin=subprocess.DEVNULL)
+
+
+def downloaded_store(tool, make_store, proxy):
+    store = make_store(proxy, "v4", ("Agencies", "TravelagencyCollection"))
+    first = run_tool("download", store, *PAGE, *SECRETS)
+    assert first.returncode == 0, first.stderr
+    proxy.clear()  # the log starts after this first download
+    return store
+
+
+def page_with_next_link(link: str) -> str:
+    return json.dumps({"@odata.context": "$metadata#TravelagencyCollection", "value": [], "@odata.nextLink": link})
+
+
+@pytest.mark.parametrize("link", [
+    pytest.param("http://mallory:stolen@127.0.0.1:{port}/TravelagencyCollection?$skiptoken=5", id="other-port"),
+    pytest.param("https://127.0.0.1:{port}/TravelagencyCollection", id="other-scheme"),
+    pytest.param("file:///etc/passwd", id="file"),
+])
+def test_a_next_link_off_the_services_origin_stops_the_download(link, tool, make_store, v4, fault_proxy, other_origin):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before, status_before = store_tables(store), status(tool, store)
+    link = link.format(port=other_origin.port)
+    proxy.add("rewrite", method="GET", match=r"^/TravelagencyCollection\?", nth=1, body=page_with_next_link(link))
+
+    failed = run_tool("download", store, "--full", *PAGE, *SECRETS)
+    assert failed.returncode == 1, failed.stdout
+    assert "the next link on page 2 of 'Agencies'" in failed.stderr, failed.stderr
+    assert link.replace("mallory:stolen@", "") in failed.stderr, failed.stderr
+    assert "stolen" not in failed.stderr and "mallory" not in failed.stderr
+    assert store_tables(store) == before
+    assert status(tool, store) == status_before
+    assert other_origin.received == []
+
+
+def test_a_redirect_to_another_origin_stops_the_download_and_sends_it_nothing(tool, make_store, v4, fault_proxy,
+                                                                                other_origin):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before = store_tables(store)
+    target = f"http://127.0.0.1:{other_origin.port}/collect"
+    proxy.add("respond", method="GET", match=r"^/TravelagencyCollection\?", nth=1, status=302,
+              headers={"Location": target}, body="")
+
+    failed = run_tool("download", store, "--full", *PAGE, *SECRETS)
+    assert failed.returncode == 1, failed.stdout
+    assert "the redirect (302)" in failed.stderr and target in failed.stderr, failed.stderr
+    assert "leaves the service's origin" in failed.stderr
+    assert store_tables(store) == before
+    assert other_origin.received == []
+
+
+def test_a_redirect_on_the_services_origin_is_followed(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = make_store(proxy, "v4", ("Agencies", "TravelagencyCollection"))
+    proxy.add("respond", method="GET", match=r"^/TravelagencyCollection$", nth=1, status=307,
+              headers={"Location": "/TravelagencyCollection"}, body="")
+
+    done = run_tool("download", store, *PAGE, *SECRETS)
+    assert done.returncode == 0, done.stderr
+    assert "40 entities in 8 pages" in done.stdout
+    first = [entry for entry in proxy.log() if entry["target"] == "/TravelagencyCollection"]
+    assert [entry["fault"] for entry in first] == ["respond", None], first
+
+
+def test_a_next_link_to_a_page_already_asked_for_stops_the_download(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before = store_tables(store)
+    # Page 1's next link is page 1 itself: followed, the download would never end.
+    proxy.add("rewrite", method="GET", match=r"^/TravelagencyCollection$", nth=1,
+              body=page_with_next_link("TravelagencyCollection"))
+
+    failed = run_tool("download", store, "--full", *PAGE)
+    assert failed.returncode == 1, failed.stdout
+    assert "repeats a page this download already asked for" in failed.stderr, failed.stderr
+    assert store_tables(store) == before
+    assert [entry["target"] for entry in proxy.log()] == ["/TravelagencyCollection"]
+
+
+def test_an_answer_above_the_maximum_response_size_stops_the_download(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before = store_tables(store)
+    failed = run_tool("download", store, "--full", *PAGE, "--max-response-size", "200")
+    assert failed.returncode == 1, failed.stdout
+    assert "larger than 200 bytes" in failed.stderr, failed.stderr
+    assert store_tables(store) == before
+    pages = run_tool("download", store, "--full", *PAGE, "--max-pages", "3")
+    assert pages.returncode == 1 and "more than 3 pages" in pages.stderr, pages.stderr
+    assert store_tables(store) == before
+
+
+@pytest.mark.parametrize("option, value, expected", [
+    ("--header", "X-Api-Key: 1\r\nX-Evil: 1", "the value of the header 'X-Api-Key' contains CR, LF or NUL"),
+    ("--header", "X-Api-Key: 1\nX-Evil: 1", "the value of the header 'X-Api-Key' contains CR, LF or NUL"),
+    ("--cookie", "session=1; admin=1", "the value of the cookie 'session' contains CR, LF, NUL or ';'"),
+    ("--cookie", "session=1\r\nX-Evil: 1", "the value of the cookie 'session' contains CR, LF, NUL or ';'"),
+    ("--cookie", "ses sion=1", "the cookie name 'ses sion'"),
+])
+def test_headers_and_cookies_with_line_breaks_are_refused_before_anything_is_sent(option, value, expected, tool,
+                                                                                  make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = make_store(proxy, "v4", ("Agencies", "TravelagencyCollection"))
+    refused = run_tool("download", store, option, value)
+    assert refused.returncode != 0
+    assert expected in refused.stderr, refused.stderr
+    assert proxy.log() == []
