@@ -59,6 +59,12 @@ struct ServiceOptions: ParsableArguments {
     func httpOptions() throws(ODataError) -> HTTPOptions {
         var options = HTTPOptions()
         options.verifyTLS = !insecure
+        if insecure {
+            // Said every time: it must never become a setting nobody remembers.
+            var standardError = StandardErrorStream()
+            print("warning: --insecure: the service's TLS certificate is not verified, so anyone between this machine and "
+                  + "the service can read and change what is sent, credentials included", to: &standardError)
+        }
         if let timeout {
             options.requestTimeout = timeout
             options.connectTimeout = min(options.connectTimeout, timeout)

@@ -352,3 +352,16 @@ def test_a_file_that_never_ends_is_refused_not_read_until_memory_runs_out(tool):
     result = tool("metadata", "/dev/zero")
     assert result.returncode == 1
     assert "'/dev/zero' is larger than 256 MiB" in result.stderr
+
+
+def test_turning_tls_verification_off_is_said_every_time(tool, tmp_path):
+    path = tmp_path / "insecure.store"
+    metadata = Path(__file__).resolve().parents[2] / "Examples" / "FlightSample" / "metadata-v4.xml"
+    created = tool("store", "create", str(path), "--metadata", str(metadata), "--service", "https://127.0.0.1:9/",
+                   "--defining", "Agencies=TravelagencyCollection")
+    assert created.returncode == 0, created.stderr
+    for _ in range(2):
+        result = tool("download", str(path), "--insecure")
+        assert result.returncode == 1  # nothing listens there
+        assert "warning: --insecure: the service's TLS certificate is not verified" in result.stderr
+    assert "warning" not in tool("download", str(path)).stderr
