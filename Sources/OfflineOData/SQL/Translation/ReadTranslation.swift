@@ -36,7 +36,20 @@ enum ReadTranslation {
         default:
             throw ODataError(.unsupported, "this request is not a read of stored entities")
         }
+        try prepareForSQLite(&plan.main)
+        try prepareForSQLite(&plan.count)
         return plan
+    }
+
+    /// A statement with many parameters gets anonymous placeholders (linear to compile); one with
+    /// more than SQLite takes is refused here, with a message that says why.
+    private static func prepareForSQLite(_ query: inout SQLQuery?) throws(ODataError) {
+        guard var statement = query, statement.parameters.count > SQLQuery.anonymousPlaceholderThreshold else { return }
+        try statement.makePlaceholdersAnonymous()
+        guard statement.parameters.count <= SQLQuery.maxParameters else {
+            throw ODataError(.unsupported, "unsupported: the request needs \(statement.parameters.count) values in one SQL statement, more than the \(SQLQuery.maxParameters) SQLite takes; split it into several requests")
+        }
+        query = statement
     }
 
     /// The SQL and parameters the store runs for `request`.
