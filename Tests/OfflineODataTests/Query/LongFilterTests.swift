@@ -60,11 +60,9 @@ struct LongFilterTests {
         let store = try ReadTestStore.sample()
         let items = (1...10_000).map { String($0 + 4) }.joined(separator: ",")
         #expect(try store.ids("Agencies?$filter=ID in (\(items))&$orderby=ID") == [5, 6, 8])
-        // 40,000 values are more than SQLite binds to one statement: refused with the reason.
+        // 40,000 values (SQLite took seconds to compile that many numbered placeholders).
         let long = (1...40_000).map { String($0) }.joined(separator: ",")
-        let error = store.error("Agencies?$filter=ID in (\(long))")
-        #expect(error?.code == .unsupported)
-        #expect(error?.message.contains("32766") == true, "\(error?.message ?? "")")
+        #expect(try store.ids("Agencies?$filter=ID in (\(long))&$orderby=ID") == Self.everyAgency)
     }
 
     @Test func realNestingStopsAtADepthLimit() throws {

@@ -41,14 +41,12 @@ enum ReadTranslation {
         return plan
     }
 
-    /// A statement with many parameters gets anonymous placeholders (linear to compile); one with
-    /// more than SQLite takes is refused here, with a message that says why.
+    /// A statement with many parameters gets anonymous placeholders (linear to compile). How
+    /// many a statement may have is SQLite's limit (`SQLITE_MAX_VARIABLE_NUMBER`: 32,766 by
+    /// default, 250,000 in Debian's build); beyond it, preparing fails with "too many SQL variables".
     private static func prepareForSQLite(_ query: inout SQLQuery?) throws(ODataError) {
         guard var statement = query, statement.parameters.count > SQLQuery.anonymousPlaceholderThreshold else { return }
         try statement.makePlaceholdersAnonymous()
-        guard statement.parameters.count <= SQLQuery.maxParameters else {
-            throw ODataError(.unsupported, "unsupported: the request needs \(statement.parameters.count) values in one SQL statement, more than the \(SQLQuery.maxParameters) SQLite takes; split it into several requests")
-        }
         query = statement
     }
 

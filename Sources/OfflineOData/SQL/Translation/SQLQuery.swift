@@ -19,8 +19,6 @@ struct SQLQuery {
     /// Above this many parameters (256) a statement's placeholders are made anonymous, see
     /// ``makePlaceholdersAnonymous()``.
     static let anonymousPlaceholderThreshold = 256
-    /// SQLite's limit on a statement's parameters (`SQLITE_MAX_VARIABLE_NUMBER`, 32,766 by default).
-    static let maxParameters = 32_766
 
     /// Rewrites every `?N` as `?` and lists the values in the order the placeholders appear in the
     /// text (a number used twice becomes two parameters), in one pass over the text.
@@ -57,7 +55,7 @@ struct SQLQuery {
             if byte == UInt8(ascii: "?") {
                 var end = index + 1
                 var number = 0
-                while end < text.count, text[end] >= UInt8(ascii: "0"), text[end] <= UInt8(ascii: "9"), number <= Self.maxParameters {
+                while end < text.count, text[end] >= UInt8(ascii: "0"), text[end] <= UInt8(ascii: "9"), number <= Int(Int32.max) / 10 {
                     number = number * 10 + Int(text[end] - UInt8(ascii: "0"))
                     end += 1
                 }
