@@ -9,6 +9,12 @@
 /// nothing printed), then checked as a whole: a document is either accepted with
 /// every reference resolved, or rejected with one ``ODataError`` of code `.metadata` that names
 /// the line, the column and the fault. It is never half accepted.
+///
+/// Limits, each an error of code `.metadata` rather than a crash or an exhausted host: a document
+/// must be smaller than 2 GiB (2,147,483,647 bytes, libxml2's limit: "the $metadata document is too
+/// large"); entity references in attribute values may expand to at most 64 MiB plus 16 bytes per
+/// byte of the document, nested at most 40 deep (see `XMLRecording.expansionBudget`). Reading takes
+/// time linear in the document and in what its references expand to.
 public enum MetadataReader {
     /// Choices about what a reader accepts.
     public struct Options: Sendable, Hashable {

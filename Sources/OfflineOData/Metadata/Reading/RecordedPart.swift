@@ -34,6 +34,8 @@ final class RecordedPart {
         /// The first error libxml2 raised while this part (or one before it) was parsed.
         var error: CapturedXMLError?
         var ranOutOfMemory = false
+        /// Why the recording stopped, when it was a limit rather than memory.
+        var refusal: String?
         /// The whole input has been parsed.
         var isFinished = false
         /// Whether libxml2 has found the document well-formed so far.

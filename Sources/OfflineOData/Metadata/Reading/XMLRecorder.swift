@@ -102,7 +102,7 @@ final class XMLRecorder {
         inputOffset = .allocate(capacity: 1)
         inputOffset.initialize(to: head)
         state = .allocate(capacity: 1)
-        state.initialize(to: XMLRecording(context: context))
+        state.initialize(to: XMLRecording(context: context, expansionBudget: XMLRecording.expansionBudget(documentBytes: count)))
         // The context passes itself to every callback, which finds the recording through
         // `_private`. libxml2 parses the replacement text of entity references with contexts of
         // its own, whose callbacks `of` ignores: `xmlTextReader` did not enter those references.
@@ -145,6 +145,7 @@ final class XMLRecorder {
         var outcome = RecordedPart.Outcome()
         outcome.error = capture.first
         outcome.ranOutOfMemory = state.pointee.ranOutOfMemory
+        outcome.refusal = state.pointee.refusal
         outcome.isFinished = isFinished
         outcome.isWellFormed = state.pointee.context.map { $0.pointee.wellFormed != 0 } ?? false
         outcome.parserPosition = parserPosition
@@ -179,6 +180,10 @@ struct XMLRecording {
     /// Element and attribute names classified by their dictionary address.
     let names: DictionaryNameCache
     var ranOutOfMemory = false
+    /// Why the recording stopped when it was not memory (set together with ``ranOutOfMemory``).
+    var refusal: String?
+    /// Bytes that expanding entity references in attribute values may still add, document-wide.
+    var expansionBudget: Int
     /// Offset in `lists.bytes` where the current run of text began, or -1 outside a run.
     var textRunStart = -1
     var textRunIsBlank = true
@@ -186,10 +191,23 @@ struct XMLRecording {
     var recentNamespace: UnsafePointer<UInt8>?
     var recentNamespaceKind = XMLNamespaceKind.none
 
-    init(context: xmlParserCtxtPtr?) {
+    init(context: xmlParserCtxtPtr?, expansionBudget: Int = Int.max) {
         self.context = context
+        self.expansionBudget = expansionBudget
         names = DictionaryNameCache(dictionary: context?.pointee.dict)
     }
+
+    /// What expanding entity references in attribute values may add to a document of
+    /// `documentBytes` bytes: 64 MiB plus 16 bytes per byte of the document. Declared entities
+    /// that refer to each other can expand far beyond the document (libxml2 refuses the worst,
+    /// the "billion laughs", as an entity loop, but lets a 100 KB document expand to hundreds of
+    /// megabytes); beyond the budget the read fails with a `.metadata` error instead of filling memory.
+    static func expansionBudget(documentBytes: Int) -> Int {
+        (64 << 20) + 16 * max(documentBytes, 0)
+    }
+
+    /// Entity references inside entity replacement texts nested deeper than this (40) are refused.
+    static let maxEntityDepth = 40
 
     /// Moves the run of text still open at the end of `previous` (a part being handed over) to
     /// the front of the current lists, which are empty.
@@ -251,7 +269,112 @@ struct XMLRecording {
     /// literal `&`, which libxml2 leaves in place without entity substitution) with the references
     /// expanded: what libxml2's tree builder does with such a value (`xmlSAX2AttributeNs`), read
     /// back as a tree's attribute would be. False when memory runs out.
+    ///
+    /// The expansion is written straight into the recording in one pass, so it takes time in
+    /// proportion to what it writes. (libxml2's `xmlNodeListGetString` appends each reference's
+    /// text with `xmlStrcat`, which measures and copies the whole value so far: quadratic, a
+    /// 23 KB document took 17 s.) A reference the pass does not know how to expand (an external
+    /// entity, say) sends the value through libxml2 as before.
     private mutating func appendExpanded(_ value: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let start = lists.bytes.count
+        switch expand(value, length, depth: 0, valueStart: start) {
+        case .done:
+            expansionBudget -= max(lists.bytes.count - start - length, 0)
+            return true
+        case .outOfMemory:
+            return false
+        case .refused(let message):
+            lists.bytes.truncate(to: start)
+            refusal = message
+            return false
+        case .unhandled:
+            lists.bytes.truncate(to: start)
+            guard appendExpandedByLibXML2(value, length) else { return false }
+            expansionBudget -= max(lists.bytes.count - start - length, 0)
+            if expansionBudget < 0 {
+                refusal = Self.overBudgetMessage
+                return false
+            }
+            return true
+        }
+    }
+
+    private static let overBudgetMessage = "entity references in attribute values expand to more text than the limit (64 MiB plus 16 bytes per byte of the document)"
+
+    private enum Expansion {
+        case done, outOfMemory, unhandled
+        case refused(String)
+    }
+
+    /// Appends `value[0..<length]` with its references expanded: character references, the five
+    /// predefined entities and internal entities declared in the DTD (their replacement text
+    /// expanded the same way, `depth` levels down).
+    private mutating func expand(_ value: UnsafePointer<UInt8>, _ length: Int, depth: Int, valueStart: Int) -> Expansion {
+        guard depth <= Self.maxEntityDepth else {
+            return .refused("entity references in an attribute value are nested deeper than \(Self.maxEntityDepth) levels")
+        }
+        var index = 0
+        while index < length {
+            // The run up to the next `&`, copied at once.
+            let ampersand = memchr(value + index, 0x26, length - index).map { UnsafeRawPointer(value).distance(to: UnsafeRawPointer($0)) } ?? length
+            if ampersand > index {
+                guard lists.bytes.append(value + index, count: ampersand - index) else { return .outOfMemory }
+            }
+            guard ampersand < length else { break }
+            guard let semicolon = memchr(value + ampersand, 0x3B, length - ampersand) else { return .unhandled }
+            let end = UnsafeRawPointer(value).distance(to: UnsafeRawPointer(semicolon))
+            let nameStart = ampersand + 1, nameLength = end - nameStart
+            guard nameLength > 0 else { return .unhandled }
+            if value[nameStart] == UInt8(ascii: "#") {
+                guard let scalar = Self.characterReference(value + nameStart + 1, nameLength - 1) else { return .unhandled }
+                var utf8: [UInt8] = []
+                utf8.append(contentsOf: String(Character(scalar)).utf8)
+                guard utf8.withUnsafeBufferPointer({ lists.bytes.append($0.baseAddress!, count: $0.count) }) else { return .outOfMemory }
+            } else {
+                var name = Array(UnsafeBufferPointer(start: value + nameStart, count: nameLength))
+                name.append(0)
+                guard let entity = name.withUnsafeBufferPointer({ xmlGetDocEntity(context?.pointee.myDoc, $0.baseAddress) }),
+                      entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY || entity.pointee.etype == XML_INTERNAL_PREDEFINED_ENTITY,
+                      let content = entity.pointee.content else { return .unhandled }
+                let contentLength = Int(xmlStrlen(content))
+                if contentLength > 0 {
+                    let result = expand(UnsafePointer(content), contentLength, depth: depth + 1, valueStart: valueStart)
+                    guard case .done = result else { return result }
+                }
+                if lists.bytes.count - valueStart > expansionBudget + length { return .refused(Self.overBudgetMessage) }
+            }
+            index = end + 1
+        }
+        return .done
+    }
+
+    /// The character of `#x41`/`#65` (without `&#` and `;`), nil when it is not a valid one.
+    private static func characterReference(_ digits: UnsafePointer<UInt8>, _ length: Int) -> Unicode.Scalar? {
+        guard length > 0 else { return nil }
+        var radix: UInt32 = 10, index = 0
+        if digits[0] == UInt8(ascii: "x") { radix = 16; index = 1 }
+        guard index < length, length - index <= 8 else { return nil }
+        var code: UInt32 = 0
+        while index < length {
+            let byte = digits[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            code = code * radix + digit
+            index += 1
+        }
+        // A NUL would end the recorded value early; libxml2 rejects it anyway.
+        guard code != 0 else { return nil }
+        return Unicode.Scalar(code)
+    }
+
+    /// The value expanded by libxml2 (a node list made and read back), for references the pass
+    /// above leaves alone.
+    private mutating func appendExpandedByLibXML2(_ value: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         // Whatever the expansion reports is not about the document's form (the parser checked
         // that); it goes to a capture of its own rather than the parse's.
         let routing = ThreadXMLErrorRouting()

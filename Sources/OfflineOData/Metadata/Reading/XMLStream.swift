@@ -150,6 +150,10 @@ final class XMLStream {
         cursor.pointee.attributes = part.lists.attributes.buffer
         cursor.pointee.bytes = part.lists.bytes.buffer
         let outcome = part.outcome
+        if let refusal = outcome.refusal {
+            cursor.pointee.isDone = true
+            throw ODataError(.metadata, refusal, line: max(outcome.parserPosition.line, 1))
+        }
         if outcome.ranOutOfMemory { throw outOfMemory() }
         // The calling thread's capture holds what creating the parser raised.
         if let captured = errorRouting.capture.first ?? outcome.error {

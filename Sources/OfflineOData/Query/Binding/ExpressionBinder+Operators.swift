@@ -1,23 +1,50 @@
 /// Logical, comparison, arithmetic, `in` and `has` operators, with URL Conventions §5.1.1 typing.
 extension ExpressionBinder {
+    /// A binary expression and the binary expressions down its left side, bound without recursing
+    /// along that side: the parser builds `a and b and c ...` (any operator chain) as a left-deep
+    /// tree as long as the chain, so recursing there would take stack in proportion to the
+    /// input's length. The operators are bound bottom-up, each with its left operand bound already;
+    /// only right operands (bounded by the parser's depth limit) are bound recursively.
+    mutating func bindChain(_ syntax: ExpressionSyntax) throws(ODataError) -> BoundExpression {
+        var spine: [(op: BinaryOperator, lhs: ExpressionSyntax, rhs: ExpressionSyntax, range: SourceRange)] = []
+        var current = syntax
+        while case .binary(let op, let lhs, let rhs) = current.kind {
+            spine.append((op, lhs, rhs, current.range))
+            current = lhs
+        }
+        var bound: BoundExpression?
+        for node in spine.reversed() {
+            bound = try bindBinary(node.op, node.lhs, node.rhs, range: node.range, boundLeft: bound)
+        }
+        guard let bound else { return try bind(syntax) }
+        return bound
+    }
+
+    /// `lhs`, unless it is bound already.
+    private mutating func bind(_ lhs: ExpressionSyntax, _ boundLeft: BoundExpression?) throws(ODataError) -> BoundExpression {
+        if let boundLeft { return boundLeft }
+        return try bind(lhs)
+    }
+
+    /// `lhs op rhs`; `boundLeft` is `lhs` bound already (then `lhs` is only looked at, not bound).
     mutating func bindBinary(_ op: BinaryOperator, _ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax,
-                             range: SourceRange) throws(ODataError) -> BoundExpression {
+                             range: SourceRange, boundLeft: BoundExpression? = nil) throws(ODataError) -> BoundExpression {
         switch op {
         case .and, .or:
-            let left = try bind(lhs), right = try bind(rhs)
+            let left = try bind(lhs, boundLeft), right = try bind(rhs)
             try requireBoolean(left, at: lhs.range, for: op.rawValue)
             try requireBoolean(right, at: rhs.range, for: op.rawValue)
             return BoundExpression(op == .and ? .and(left, right) : .or(left, right), type: .primitive(.boolean), range: range)
         case .eq, .ne, .gt, .ge, .lt, .le:
-            let (left, right) = try bindOperands(lhs, rhs)
+            let (left, right) = try bindOperands(lhs, rhs, boundLeft: boundLeft)
             try checkComparable(left, right, op: op, rhsRange: rhs.range)
             return BoundExpression(.comparison(Self.comparisonOperator(op), left, right), type: .primitive(.boolean), range: range)
         case .add, .sub, .mul, .div, .divby, .mod:
-            let (left, right) = try bindOperands(lhs, rhs, comparing: false)
+            let (left, right) = try bindOperands(lhs, rhs, comparing: false, boundLeft: boundLeft)
             let type = try arithmeticType(op, left, right, lhs: lhs, rhs: rhs)
             return BoundExpression(.arithmetic(Self.arithmeticOperator(op), left, right), type: type, range: range)
         case .in:
-            let left = try bind(lhs)
+            let left = try bind(lhs, boundLeft)
             guard case .list(let items) = rhs.kind else {
                 throw binder.unsupported("'in' needs a parenthesized list of values offline", at: rhs.range)
             }
@@ -33,7 +60,7 @@ extension ExpressionBinder {
             }
             return BoundExpression(.in(left, bound), type: .primitive(.boolean), range: range)
         case .has:
-            let left = try bind(lhs)
+            let left = try bind(lhs, boundLeft)
             guard case .enumeration(let enumName) = left.type else {
                 throw binder.semantic("'has' needs an enumeration on its left, not \(left.type)", at: lhs.range)
             }
@@ -45,10 +72,12 @@ extension ExpressionBinder {
     }
 
     /// Binds both operands; a literal operand takes the type the other operand gives it.
-    mutating func bindOperands(_ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax, comparing: Bool = true) throws(ODataError) -> (BoundExpression, BoundExpression) {
-        let leftLiteral = literalSyntax(lhs), rightLiteral = literalSyntax(rhs)
+    mutating func bindOperands(_ lhs: ExpressionSyntax, _ rhs: ExpressionSyntax, comparing: Bool = true,
+                               boundLeft: BoundExpression? = nil) throws(ODataError) -> (BoundExpression, BoundExpression) {
+        // A bound left operand is an operator's result, never a literal.
+        let leftLiteral = boundLeft == nil ? literalSyntax(lhs) : nil, rightLiteral = literalSyntax(rhs)
         if let rightLiteral, leftLiteral == nil {
-            let left = try bind(lhs)
+            let left = try bind(lhs, boundLeft)
             if left.type == .null { return (left, try bindLiteral(rightLiteral)) }
             return (left, try coerce(rightLiteral, against: left.type, comparing: comparing, range: rhs.range))
         }
@@ -57,7 +86,7 @@ extension ExpressionBinder {
             if right.type == .null { return (try bindLiteral(leftLiteral), right) }
             return (try coerce(leftLiteral, against: right.type, comparing: comparing, range: lhs.range), right)
         }
-        return (try bind(lhs), try bind(rhs))
+        return (try bind(lhs, boundLeft), try bind(rhs))
     }
 
     /// `literal` as an operand next to one of type `other`: converted to `other` itself when it

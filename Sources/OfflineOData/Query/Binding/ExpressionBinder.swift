@@ -43,8 +43,8 @@ struct ExpressionBinder {
             return try bindAlias(name, at: syntax.range)
         case .path(let path):
             return try bindPath(path, range: syntax.range)
-        case .binary(let op, let lhs, let rhs):
-            return try bindBinary(op, lhs, rhs, range: syntax.range)
+        case .binary:
+            return try bindChain(syntax)
         case .unary(.not, let operand):
             let bound = try bind(operand)
             try requireBoolean(bound, at: operand.range, for: "not")

@@ -11,18 +11,25 @@ import Glibc
 /// ```
 /// Errors are `ODataError(.syntax, ..., offset:)` with the character offset in the text passed in
 /// (`.unsupported` for geospatial literals and functions, JSON values inside a resource path, and
-/// `$apply`). Every limit is checked: input longer than ``Limits/maxLength`` or nested deeper than
-/// ``Limits/maxDepth`` is an error, not a crash.
+/// `$apply`). Every limit is checked: input longer than ``Limits/maxLength``, nested deeper than
+/// ``Limits/maxDepth`` or with more binary operators in one expression than ``Limits/maxOperators``
+/// is an error, not a crash.
 public struct ODataURLParser: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Maximum nesting of parentheses, operators, paths and nested options.
         public var maxDepth: Int
-        /// Maximum input length in UTF-8 bytes.
+        /// Maximum input length in UTF-8 bytes (default 65,536 = 64 KiB).
         public var maxLength: Int
+        /// Maximum binary operators (`and`, `or`, `eq`, `add`, ...) in one expression (default
+        /// 20,000). A chain of one operator, `a and b and c ...`, is parsed in a loop, but its tree
+        /// is as deep as the chain is long, and freeing such a tree recurses once per level: a
+        /// chain of 100,000 overflowed a thread's stack. The limit keeps every tree shallow enough.
+        public var maxOperators: Int
 
-        public init(maxDepth: Int = 100, maxLength: Int = 65_536) {
+        public init(maxDepth: Int = 100, maxLength: Int = 65_536, maxOperators: Int = 20_000) {
             self.maxDepth = maxDepth
             self.maxLength = maxLength
+            self.maxOperators = maxOperators
         }
     }
 
@@ -59,11 +66,13 @@ public struct ODataURLParser: Sendable {
             hasPercent = memchr(base, Int32(UInt8(ascii: "%")), fragmentStart) != nil
         }
         queryStart = min(queryStart, fragmentStart)
-        let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+        let path = try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent,
+                                           maxOperators: limits.maxOperators)
             .parse(from: 0, to: queryStart)
         let options: QueryOptionsSyntax
         if queryStart < fragmentStart {
-            options = try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent)
+            options = try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, mayContainPercent: hasPercent,
+                                           maxOperators: limits.maxOperators)
                 .parse(from: queryStart + 1, to: fragmentStart)
         } else {
             options = QueryOptionsSyntax()
@@ -78,14 +87,14 @@ public struct ODataURLParser: Sendable {
     /// The resource path alone.
     public func parseResourcePath(_ path: String) throws(ODataError) -> ResourcePathSyntax {
         try run(path) { bytes throws(ODataError) in
-            try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth).parse(from: 0, to: bytes.count)
+            try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, maxOperators: limits.maxOperators).parse(from: 0, to: bytes.count)
         }
     }
 
     /// A query string without the `?`: `$filter=...&$top=5&@p=1&custom=x`.
     public func parseQueryOptions(_ query: String) throws(ODataError) -> QueryOptionsSyntax {
         try run(query) { bytes throws(ODataError) in
-            try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth).parse(from: 0, to: bytes.count)
+            try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, maxOperators: limits.maxOperators).parse(from: 0, to: bytes.count)
         }
     }
 
@@ -148,7 +157,7 @@ public struct ODataURLParser: Sendable {
     private func withParser<T>(_ input: String, _ body: (inout QueryParser) throws(ODataError) -> T) throws(ODataError) -> T {
         try run(input) { bytes throws(ODataError) in
             let text = try DecodedText(bytes, from: 0, to: bytes.count)
-            var parser = try QueryParser(Lexer(text, dialect: dialect), maxDepth: limits.maxDepth)
+            var parser = try QueryParser(Lexer(text, dialect: dialect), maxDepth: limits.maxDepth, maxOperators: limits.maxOperators)
             return try body(&parser)
         }
     }

@@ -11,6 +11,9 @@ struct QueryParser {
     let dialect: Dialect
     let maxDepth: Int
     var depth = 0
+    /// ``ODataURLParser/Limits/maxOperators``, and the binary operators parsed so far.
+    let maxOperators: Int
+    var operators = 0
     /// The token after `token` once ``peek()`` has lexed it, and where the lexer stands after it.
     private var lookahead: (token: Token, position: Int)?
     /// True in a resource path: key and parameter values must be literals or aliases.
@@ -18,11 +21,12 @@ struct QueryParser {
 
     var text: DecodedText { lexer.text }
 
-    init(_ lexer: Lexer, maxDepth: Int) throws(ODataError) {
+    init(_ lexer: Lexer, maxDepth: Int, maxOperators: Int = 20_000) throws(ODataError) {
         self.lexer = lexer
         dialect = lexer.dialect
         pathMode = lexer.pathMode
         self.maxDepth = maxDepth
+        self.maxOperators = maxOperators
         token = try self.lexer.next()
     }
 
@@ -98,6 +102,14 @@ struct QueryParser {
         }
     }
 
+    /// Counts one binary operator; see ``ODataURLParser/Limits/maxOperators``.
+    mutating func countOperator(_ operatorToken: Token) throws(ODataError) {
+        operators += 1
+        if operators > maxOperators {
+            throw error("more than \(maxOperators) operators in one expression, the limit", at: operatorToken)
+        }
+    }
+
     /// Option values start right after `=`: whitespace there is an error.
     func rejectLeadingSpace() throws(ODataError) {
         if token.spaceBefore { throw error("unexpected whitespace", at: token) }
@@ -136,6 +148,7 @@ struct QueryParser {
             let operatorToken = token
             if !operatorToken.spaceBefore { throw error("whitespace expected before '\(string(operatorToken))'", at: operatorToken) }
             if dialect == .v2 && op == .divby { throw error("'divby' is OData V4 syntax", at: operatorToken) }
+            try countOperator(operatorToken)
             try advance()
             if !token.spaceBefore { throw error("whitespace expected after '\(string(operatorToken))'", at: token) }
             let right = try parseBinary(minimumPrecedence: op.precedence + 1)
@@ -174,6 +187,7 @@ struct QueryParser {
             let operatorToken = token
             if !operatorToken.spaceBefore { throw error("whitespace expected before '\(string(operatorToken))'", at: operatorToken) }
             if dialect == .v2 && op == .in { throw error("the 'in' operator is OData V4 syntax; V2 writes 'a eq x or a eq y'", at: operatorToken) }
+            try countOperator(operatorToken)
             try advance()
             if !token.spaceBefore { throw error("whitespace expected after '\(string(operatorToken))'", at: token) }
             let right = op == .in ? try parseInOperand() : try parsePrimary()

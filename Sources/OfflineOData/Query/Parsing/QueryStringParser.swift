@@ -10,6 +10,8 @@ struct QueryStringParser {
     let maxDepth: Int
     /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
     var mayContainPercent = true
+    /// ``ODataURLParser/Limits/maxOperators``.
+    var maxOperators = 20_000
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> QueryOptionsSyntax {
         var options = QueryOptionsSyntax()
@@ -146,7 +148,7 @@ struct QueryStringParser {
 
     private func parser(from start: Int, to end: Int) throws(ODataError) -> QueryParser {
         let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
-        return try QueryParser(Lexer(text, dialect: dialect), maxDepth: maxDepth)
+        return try QueryParser(Lexer(text, dialect: dialect), maxDepth: maxDepth, maxOperators: maxOperators)
     }
 
     private func decodedString(from start: Int, to end: Int) throws(ODataError) -> String {

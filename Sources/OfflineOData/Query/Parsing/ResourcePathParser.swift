@@ -9,6 +9,8 @@ struct ResourcePathParser {
     let maxDepth: Int
     /// False when the caller scanned the text and found no `%`: parts then skip their own scan.
     var mayContainPercent = true
+    /// ``ODataURLParser/Limits/maxOperators``.
+    var maxOperators = 20_000
 
     func parse(from start: Int, to end: Int) throws(ODataError) -> ResourcePathSyntax {
         let text = try DecodedText(original, from: start, to: end, mayContainPercent: mayContainPercent)
@@ -48,7 +50,7 @@ struct ResourcePathParser {
         }
         var parser: QueryParser
         do throws(ODataError) {
-            parser = try QueryParser(Lexer(text, from: start, to: end, dialect: dialect, pathMode: true), maxDepth: maxDepth)
+            parser = try QueryParser(Lexer(text, from: start, to: end, dialect: dialect, pathMode: true), maxDepth: maxDepth, maxOperators: maxOperators)
         } catch {
             if first || dialect == .v2 { throw error }
             return try keyAsSegment(text, from: start, to: end, original: error)

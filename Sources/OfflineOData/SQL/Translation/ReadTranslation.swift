@@ -36,7 +36,18 @@ enum ReadTranslation {
         default:
             throw ODataError(.unsupported, "this request is not a read of stored entities")
         }
+        try prepareForSQLite(&plan.main)
+        try prepareForSQLite(&plan.count)
         return plan
+    }
+
+    /// A statement with many parameters gets anonymous placeholders (linear to compile). How
+    /// many a statement may have is SQLite's limit (`SQLITE_MAX_VARIABLE_NUMBER`: 32,766 by
+    /// default, 250,000 in Debian's build); beyond it, preparing fails with "too many SQL variables".
+    private static func prepareForSQLite(_ query: inout SQLQuery?) throws(ODataError) {
+        guard var statement = query, statement.parameters.count > SQLQuery.anonymousPlaceholderThreshold else { return }
+        try statement.makePlaceholdersAnonymous()
+        query = statement
     }
 
     /// The SQL and parameters the store runs for `request`.

@@ -17,6 +17,12 @@ extension SQLTranslator {
     enum Position { case condition, value }
 
     mutating func sql(_ expression: BoundExpression, _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
+        expressionDepth += 1
+        defer { expressionDepth -= 1 }
+        guard expressionDepth <= Self.maxExpressionDepth else {
+            throw ODataError(.unsupported, "unsupported: the expression is nested deeper than the offline store's limit of \(Self.maxExpressionDepth) levels (operators, parentheses and function calls inside one another)",
+                             offset: expression.range.offset)
+        }
         switch expression.kind {
         case .literal(let value):
             return parameters.add(value)
@@ -26,10 +32,8 @@ extension SQLTranslator {
             return try memberSQL(member, scopes)
         case .comparison(let op, let lhs, let rhs):
             return try comparison(op, lhs, rhs, scopes, position)
-        case .and(let lhs, let rhs):
-            return "(\(try sql(lhs, scopes, position)) AND \(try sql(rhs, scopes, position)))"
-        case .or(let lhs, let rhs):
-            return "(\(try sql(lhs, scopes, position)) OR \(try sql(rhs, scopes, position)))"
+        case .and, .or:
+            return try logicalChain(expression, scopes, position)
         case .not(let operand):
             return "(NOT \(try sql(operand, scopes, .value)))"
         case .arithmetic(let op, let lhs, let rhs):
@@ -78,6 +82,48 @@ extension SQLTranslator {
             }
             return "(\(typeCondition(types, table: table, alias: alias)))"
         }
+    }
+
+    /// An `and` or `or` and the same operators down its left side (the binder's tree of
+    /// `a and b and c ...` is left-deep, as long as the chain): collected without recursing, each
+    /// operand translated one level down, joined flat (`a AND b AND c`, which SQLite parses with a
+    /// constant parser stack) in groups of ``logicalGroupSize``. Both operators are associative
+    /// in SQL's three-valued logic as in OData's, so the grouping keeps the result.
+    private mutating func logicalChain(_ expression: BoundExpression, _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
+        let isAnd: Bool
+        if case .and = expression.kind { isAnd = true } else { isAnd = false }
+        var operands: [BoundExpression] = []
+        var current = expression
+        while true {
+            if isAnd, case .and(let lhs, let rhs) = current.kind {
+                operands.append(rhs)
+                current = lhs
+            } else if !isAnd, case .or(let lhs, let rhs) = current.kind {
+                operands.append(rhs)
+                current = lhs
+            } else {
+                break
+            }
+        }
+        operands.append(current)
+        logicalOperands += operands.count
+        guard logicalOperands <= Self.maxLogicalOperands else {
+            throw ODataError(.unsupported, "unsupported: the filter joins more than \(Self.maxLogicalOperands) conditions with 'and' or 'or', more than the offline store compiles in reasonable time; a long list of values can be written with 'in'",
+                             offset: expression.range.offset)
+        }
+        var terms: [String] = []
+        terms.reserveCapacity(operands.count)
+        for operand in operands.reversed() {
+            terms.append(try sql(operand, scopes, position))
+        }
+        let separator = isAnd ? " AND " : " OR "
+        let size = Self.logicalGroupSize
+        while terms.count > size {
+            terms = stride(from: 0, to: terms.count, by: size).map { start in
+                "(" + terms[start..<min(start + size, terms.count)].joined(separator: separator) + ")"
+            }
+        }
+        return "(" + terms.joined(separator: separator) + ")"
     }
 
     func isDecimal(_ type: BoundType) -> Bool { type == .primitive(.decimal) || type == .primitive(.duration) }

@@ -12,6 +12,25 @@ struct SQLTranslator {
     let now: String
     var parameters = SQLParameters()
     private var aliasCounter = 0
+    /// How deep ``sql(_:_:_:)`` is nested now; see ``maxExpressionDepth``.
+    var expressionDepth = 0
+    /// The deepest nesting of expressions translated (32): SQLite's parser has a fixed stack that
+    /// holds about 30 nested function calls or 50 nested parentheses, and every level nests the
+    /// SQL once or twice. A deeper expression (`Price add 1 add 1 ...` with dozens of operators,
+    /// parentheses nested dozens deep) is refused as `.unsupported` before its SQL is written, so
+    /// the translator's recursion stays shallow too. Chains of `and` or `or` do not count: their
+    /// SQL is flat, `a AND b AND c`, grouped in parentheses every ``logicalGroupSize`` operands.
+    static let maxExpressionDepth = 32
+    /// Operands joined flat in one parenthesized group of an `and`/`or` chain (16): a chain of n
+    /// operands nests log16(n) deep, and no group is taller than SQLite's expression depth limit (1000).
+    static let logicalGroupSize = 16
+    /// Operands of `and`/`or` chains translated so far, see ``maxLogicalOperands``.
+    var logicalOperands = 0
+    /// The most operands of `and` and `or` in one statement (10,000). SQLite compiles each
+    /// condition's values once and compares every new value with those before it, so compiling
+    /// n conditions takes time in n² (5,000 took 0.2 s here, 20,000 six seconds); a longer filter
+    /// is refused as `.unsupported`. A long `in` list has no such cost and no such limit.
+    static let maxLogicalOperands = 10_000
     /// Schema-only SQL text shared across translations, when the caller keeps one.
     let names: SQLNameCache?
 

@@ -32,8 +32,18 @@ enum ScopeCheck {
 
     static func conjuncts(_ expression: BoundExpression?) -> [Atom] {
         guard let expression else { return [] }
-        if case .and(let lhs, let rhs) = expression.kind { return conjuncts(lhs) + conjuncts(rhs) }
-        return [atom(expression)]
+        // Depth first, left to right, with a stack of its own: an `and` chain is as deep as it is long.
+        var atoms: [Atom] = []
+        var pending = [expression]
+        while let next = pending.popLast() {
+            if case .and(let lhs, let rhs) = next.kind {
+                pending.append(rhs)
+                pending.append(lhs)
+            } else {
+                atoms.append(atom(next))
+            }
+        }
+        return atoms
     }
 
     static func atom(_ expression: BoundExpression) -> Atom {
@@ -136,17 +146,41 @@ enum ScopeCheck {
         }
     }
 
-    /// A structural fingerprint of an expression, for "the same conjunct".
+    /// A structural fingerprint of an expression, for "the same conjunct". Binary operators down
+    /// the left side (a chain as long as the filter, `a or b or c ...`) are walked without recursing.
     static func shape(_ expression: BoundExpression) -> String {
+        var labels: [String] = []
+        var rights: [BoundExpression] = []
+        var current = expression
+        while let (label, lhs, rhs) = binaryParts(current) {
+            labels.append(label)
+            rights.append(rhs)
+            current = lhs
+        }
+        var text = ""
+        for label in labels { text += label + "(" }
+        text += leafShape(current)
+        for rhs in rights.reversed() { text += "," + shape(rhs) + ")" }
+        return text
+    }
+
+    private static func binaryParts(_ expression: BoundExpression) -> (String, BoundExpression, BoundExpression)? {
+        switch expression.kind {
+        case .comparison(let op, let a, let b): return (op.rawValue, a, b)
+        case .and(let a, let b): return ("and", a, b)
+        case .or(let a, let b): return ("or", a, b)
+        case .arithmetic(let op, let a, let b): return (op.rawValue, a, b)
+        default: return nil
+        }
+    }
+
+    private static func leafShape(_ expression: BoundExpression) -> String {
         switch expression.kind {
         case .literal(let value): return "lit(\(value))"
         case .null: return "null"
         case .member(let member): return "m\(member.scope)(\(member.navigations.map(\.name).joined(separator: "/"))|\(member.propertyPath.joined(separator: "/")))"
-        case .comparison(let op, let a, let b): return "\(op.rawValue)(\(shape(a)),\(shape(b)))"
-        case .and(let a, let b): return "and(\(shape(a)),\(shape(b)))"
-        case .or(let a, let b): return "or(\(shape(a)),\(shape(b)))"
+        case .comparison, .and, .or, .arithmetic: return shape(expression)
         case .not(let a): return "not(\(shape(a)))"
-        case .arithmetic(let op, let a, let b): return "\(op.rawValue)(\(shape(a)),\(shape(b)))"
         case .negate(let a): return "neg(\(shape(a)))"
         case .function(let function, let arguments): return "\(function.rawValue)(\(arguments.map(shape).joined(separator: ",")))"
         case .in(let a, let items): return "in(\(shape(a)),\(items.map(shape).joined(separator: ",")))"
