@@ -4,7 +4,7 @@
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
-#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
+#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
 
 SHELL := /bin/bash
@@ -79,6 +79,8 @@ fuzz-replay: deps
 	OOD_FUZZ_TARGET=metadata .build/debug/offline-odata-fuzz Tests/Fuzz/metadata-corpus
 	OOD_FUZZ_TARGET=metadata-threads .build/debug/offline-odata-fuzz Tests/Fuzz/metadata-corpus
 	OOD_FUZZ_TARGET=url .build/debug/offline-odata-fuzz Tests/Fuzz/url-corpus
+	OOD_FUZZ_TARGET=page .build/debug/offline-odata-fuzz Tests/Fuzz/page-corpus
+	OOD_FUZZ_TARGET=http-answer .build/debug/offline-odata-fuzz Tests/Fuzz/http-answer-corpus
 
 # Fuzzing for real (BUILD-RECIPE §7), into a scratch copy of the corpus: generated inputs stay out
 # of the repository; a crashing input is written as crash-* and belongs in the corpus once fixed.

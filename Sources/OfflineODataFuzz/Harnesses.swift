@@ -49,6 +49,8 @@ let harnesses: [String: FuzzHarness] = [
     "metadata": fuzzMetadata,
     "metadata-threads": fuzzMetadataThreads,
     "url": fuzzURL,
+    "page": fuzzPage,
+    "http-answer": fuzzHTTPAnswer,
 ]
 
 let fuzzTargetName = getenv("OOD_FUZZ_TARGET").map { String(cString: $0) } ?? "metadata"

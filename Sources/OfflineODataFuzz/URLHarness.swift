@@ -14,7 +14,7 @@ import OfflineOData
 let fuzzV4Model: MetadataModel? = try? MetadataReader.read(fuzzModelDocument(version: "4.0"))
 let fuzzV2Model: MetadataModel? = try? MetadataReader.read(fuzzModelDocument(version: "1.0"))
 
-private func fuzzModelDocument(version: String) -> String {
+func fuzzModelDocument(version: String) -> String {
     let v4 = version == "4.0"
     let edmx = v4 ? "http://docs.oasis-open.org/odata/ns/edmx" : "http://schemas.microsoft.com/ado/2007/06/edmx"
     let edm = v4 ? "http://docs.oasis-open.org/odata/ns/edm" : "http://schemas.microsoft.com/ado/2008/09/edm"
