@@ -9,7 +9,7 @@
     let response = fuzzResponse(Array(bytes))
     for request in fuzzAnswerRequests {
         var document: JSONValue?
-        _ = AnswerVerdict(response, to: request, keyColumns: fuzzAnswerTable?.keyColumns ?? [], document: &document)
+        _ = AnswerVerdict(response, to: request, keyColumns: fuzzAnswerTable?.keyColumns ?? [], dialect: .v4, document: &document)
         _ = UploadRecorder.etag(of: response, answer: document)
     }
     _ = ServiceError.from(response, request: "PATCH Orders(1)")

@@ -67,4 +67,29 @@ import Testing
         // The CSRF token refused after a new one was fetched: the session's fault, not the request's.
         #expect(verdict(403, [("X-CSRF-Token", "Required")]) == .notNow(retryAfter: nil))
     }
+
+    /// A key of the wrong type says no more than no key: the create would be recorded without the
+    /// entity it made.
+    @Test func aCreatedKeyNotOfItsTypeIsNoProof() {
+        guard case .noProof(let message) = AnswerVerdict(Self.answer(201, #"{"agencynum":12}"#), to: Self.keyless,
+                                                         keyColumns: Self.key) else {
+            Issue.record("a key of the wrong type was taken as proof")
+            return
+        }
+        #expect(message.contains("does not hold the created entity's key"))
+    }
+
+    /// Compared with what a change was made on, a value the service sends that cannot be read
+    /// disagrees; one it does not send is not compared.
+    @Test func anUnreadableServedValueAgreesWithNothing() throws {
+        let schema = try StoreSchema(model: MetadataReader.read(Array(LocalWriterTests.metadata.utf8)))
+        let table = try #require(schema.table(forEntitySet: "TravelagencyCollection"))
+        let expected: [String: SQLValue] = ["agencynum": .text("1"), "name": .text("A")]
+        let readable = try #require(ServedEntity(Self.answer(200, #"{"agencynum":"1","name":"A"}"#), table: table, dialect: .v4))
+        let unreadable = try #require(ServedEntity(Self.answer(200, #"{"agencynum":"1","name":42}"#), table: table, dialect: .v4))
+        let partial = try #require(ServedEntity(Self.answer(200, #"{"agencynum":"1"}"#), table: table, dialect: .v4))
+        #expect(readable.agrees(with: expected) && readable.has(expected))
+        #expect(!unreadable.agrees(with: expected) && !unreadable.has(expected))
+        #expect(partial.agrees(with: expected) && !partial.has(expected))
+    }
 }

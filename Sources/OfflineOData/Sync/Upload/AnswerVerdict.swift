@@ -21,14 +21,15 @@ enum AnswerVerdict: Equatable {
     /// A gateway's answer (502, 504): the service behind it may have applied the request.
     case gatewayFailure
 
-    init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn]) {
+    init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn], dialect: Dialect = .v4) {
         var document: JSONValue?
-        self.init(response, to: request, keyColumns: keyColumns, document: &document)
+        self.init(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document)
     }
 
     /// `document` receives the answer's body as parsed for the check, so that recording an
     /// applied request does not parse it again.
-    init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn], document: inout JSONValue?) {
+    init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn], dialect: Dialect,
+         document: inout JSONValue?) {
         if CSRFToken.isRequired(by: response) {
             // The token was refused even after a new one was fetched: not the request's fault.
             self = .notNow(retryAfter: nil)
@@ -36,7 +37,7 @@ enum AnswerVerdict: Equatable {
         }
         switch response.status {
         case 200..<300:
-            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns, document: &document) {
+            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
                 self = .noProof(reason)
             } else {
                 self = .applied
@@ -64,13 +65,8 @@ enum AnswerVerdict: Equatable {
     /// - A create must say which entity it made: the entity in the body with its key, or a
     ///   `Location` (V4 also `OData-EntityId`) header; a create whose body gave the key needs
     ///   neither (its answer may be a 204, or an entity without the key).
-    static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn]) -> String? {
-        var document: JSONValue?
-        return missingProof(response, to: request, keyColumns: keyColumns, document: &document)
-    }
-
     static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn],
-                             document parsed: inout JSONValue?) -> String? {
+                             dialect: Dialect, document parsed: inout JSONValue?) -> String? {
         // Built only for an answer that is no proof: quoting the URL costs more than the checks.
         func what() -> String { "the answer \(response.status) to \(request.method) \(redactedURL(request.url))" }
         var entity: JSONValue?
@@ -88,12 +84,13 @@ enum AnswerVerdict: Equatable {
             entity = document["d"].flatMap { $0["results"] == nil ? $0 : nil } ?? document
         }
         guard asciiUppercased(request.method) == "POST", !keyColumns.isEmpty else { return nil }
-        if let entity, keyColumns.allSatisfy({ column in entity[column.name].map { !$0.isNull } ?? false }) { return nil }
+        // The key must be one the store can take, or the create is recorded without the entity it made.
+        if let entity, ServerAssignedKey.key(in: entity, keyColumns: keyColumns, dialect: dialect) != nil { return nil }
         if response.header("Location")?.isEmpty == false || response.header("OData-EntityId")?.isEmpty == false { return nil }
         if Self.bodyGivesKey(request, keyColumns: keyColumns) { return nil }
         return entity == nil
             ? "\(what()) names no entity: no body and no Location header"
-            : "\(what()) does not hold the created entity's key"
+            : "\(what()) does not hold the created entity's key (or not of its type)"
     }
 
     /// Whether a create's body gives every key property (the service does not assign it).

@@ -53,7 +53,9 @@ struct InDoubtReconciler {
                     switch finding {
                     case .applied(let count, let served):
                         for request in group.prefix(count) {
-                            try recorder.acknowledge(request, Self.answer(for: request, served: served), in: db)
+                            let deletes = asciiUppercased(request.method) == "DELETE"
+                            try recorder.acknowledge(request, Self.answer(for: request, served: served),
+                                                     answer: deletes ? nil : served?.document, in: db)
                         }
                         try RequestQueueTable.markPending(ids: group.dropFirst(count).map(\.id), in: db)
                         outcome.applied += count

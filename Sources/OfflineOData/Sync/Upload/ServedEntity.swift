@@ -5,6 +5,8 @@
 struct ServedEntity {
     /// The entity's JSON object (V2's `{"d": ...}` unwrapped).
     let json: JSONValue
+    /// The whole body as parsed, recorded as the answer of the requests found applied.
+    let document: JSONValue
     /// The ETag: the `ETag` header, or `@odata.etag` / `__metadata.etag` in the body.
     let etag: String?
     /// The read's answer, recorded as the answer of the requests found applied.
@@ -18,36 +20,59 @@ struct ServedEntity {
         let entity = document["d"] ?? document
         guard entity.objectMembers != nil else { return nil }
         json = entity
+        self.document = document
         etag = UploadRecorder.etag(of: response, answer: document)
         self.response = response
         self.table = table
         self.dialect = dialect
     }
 
-    /// The stored value of `column` in the served entity; nil when the entity does not have it
-    /// (or its value does not fit the column).
-    func value(of column: StoredColumn) -> SQLValue? {
+    /// What the served entity has for one column.
+    enum Served {
+        /// The entity does not send the property.
+        case absent
+        case value(SQLValue)
+        /// It sends something that is not of the property's type: it equals nothing.
+        case unreadable
+    }
+
+    func served(_ column: StoredColumn) -> Served {
         var node: JSONValue? = json
         for step in column.path { node = node?[step] }
-        guard let node else { return nil }
-        return try? EDMValueCodec.storedValue(fromJSON: node, column: column, dialect: dialect)
+        guard let node else { return .absent }
+        do {
+            return .value(try EDMValueCodec.storedValue(fromJSON: node, column: column, dialect: dialect))
+        } catch {
+            return .unreadable
+        }
+    }
+
+    /// The stored value of `column` in the served entity; nil when it is absent or unreadable.
+    func value(of column: StoredColumn) -> SQLValue? {
+        if case .value(let value) = served(column) { return value }
+        return nil
     }
 
     /// Whether every value of `expected` (column name to stored value) is what the service has.
     /// A value the service did not send counts as different: nothing is taken as applied on a guess.
     func has(_ expected: [String: SQLValue]) -> Bool {
         expected.allSatisfy { name, value in
-            guard let column = table.column(named: name), let served = self.value(of: column) else { return false }
+            guard let column = table.column(named: name), case .value(let served) = served(column) else { return false }
             return Self.same(served, value)
         }
     }
 
-    /// Whether the served entity agrees with `expected` on every column it sends; columns it
-    /// does not send are not compared (a service may leave out what it does not show).
+    /// Whether the served entity agrees with `expected` on every column it sends; columns it does
+    /// not send are not compared (a service may leave out what it does not show), and a value it
+    /// sends that cannot be read disagrees (a change must not be sent over what nobody compared).
     func agrees(with expected: [String: SQLValue]) -> Bool {
         expected.allSatisfy { name, value in
-            guard let column = table.column(named: name), let served = self.value(of: column) else { return true }
-            return Self.same(served, value)
+            guard let column = table.column(named: name) else { return true }
+            switch served(column) {
+            case .absent: return true
+            case .unreadable: return false
+            case .value(let served): return Self.same(served, value)
+            }
         }
     }
 

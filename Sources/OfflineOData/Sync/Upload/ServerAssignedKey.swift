@@ -13,16 +13,27 @@ struct ServerAssignedKey {
     /// whether the answer held the key.
     @discardableResult
     func adopt(_ document: JSONValue, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> Bool {
-        guard !table.keyColumns.isEmpty else { return false }
-        let entity = document["d"] ?? document
-        var served: [SQLValue] = []
-        for column in table.keyColumns {
-            guard let member = entity[column.name], !member.isNull,
-                  let value = try? EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect) else { return false }
-            served.append(value)
-        }
+        guard let served = Self.key(in: document, keyColumns: table.keyColumns, dialect: dialect) else { return false }
         try adopt(served, entityID: entityID, in: db)
         return true
+    }
+
+    /// The key values of the entity in a create's answer (V4, or V2's `{"d": ...}`), stored as the
+    /// key columns store them; nil when a key property is missing, null or not of its type (the
+    /// answer then does not say which entity was made: ``AnswerVerdict`` asks for this).
+    static func key(in document: JSONValue, keyColumns: [StoredColumn], dialect: Dialect) -> [SQLValue]? {
+        guard !keyColumns.isEmpty else { return nil }
+        let entity = document["d"] ?? document
+        var served: [SQLValue] = []
+        for column in keyColumns {
+            guard let member = entity[column.name], !member.isNull else { return nil }
+            do {
+                served.append(try EDMValueCodec.storedValue(fromJSON: member, column: column, dialect: dialect))
+            } catch {
+                return nil
+            }
+        }
+        return served
     }
 
     /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered

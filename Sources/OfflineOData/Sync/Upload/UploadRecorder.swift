@@ -8,8 +8,9 @@ struct UploadRecorder {
     /// created entity, its new ETag, its removal after a DELETE, and no pending mark once nothing
     /// more is queued for it.
     ///
-    /// `parsed`: the answer's body already parsed (``AnswerVerdict``), if it was.
-    func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, parsed: JSONValue? = nil,
+    /// `answer`: the response's body as ``AnswerVerdict`` parsed it when it checked the proof (nil
+    /// for no body); recording never parses again, so nothing it could not read passes for proof.
+    func acknowledge(_ request: QueuedRequest, _ response: HTTPResponse, answer: JSONValue?,
                      in db: SQLiteConnection) throws(ODataError) {
         try RequestQueueTable.remove(id: request.id, in: db)
         guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
@@ -17,8 +18,6 @@ struct UploadRecorder {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
         }
-        // The answer's body, read once: the created entity's key and the new ETag may be in it.
-        let answer = parsed ?? (response.body.isEmpty ? nil : try? JSONValue.parse(response.body))
         if request.method == "POST" {
             let keys = ServerAssignedKey(table: table, dialect: dialect)
             let keyInBody = try answer.map { document throws(ODataError) in try keys.adopt(document, entityID: id, in: db) } ?? false
@@ -40,6 +39,9 @@ struct UploadRecorder {
         }
         if try RequestQueueTable.requests(entitySet: setName, entityID: id, in: db).isEmpty == false {
             // Later changes wait: the values the service has now are the saved ones with this change.
+            // The body was checked when the change was made; one that no longer reads (a changed
+            // model) leaves the saved values as they were, so a later 428 sees a conflict, never
+            // a match that is not there.
             if let body = request.body, try OriginalValues.areSaved(entityID: id, of: table, on: db),
                let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values {
                 try OriginalValues.accept(values, entityID: id, of: table, on: db)

@@ -70,10 +70,10 @@ struct Uploader {
             let label = "\(request.method) \(redactedURL(request.url))"
             let keyColumns = request.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
             var document: JSONValue?
-            switch AnswerVerdict(response, to: request, keyColumns: keyColumns, document: &document) {
+            switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
             case .applied:
                 try file.withConnection { db throws(ODataError) in
-                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, parsed: document, in: db) }
+                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, answer: document, in: db) }
                 }
                 outcome.sent += 1
             case .refused(let kind):

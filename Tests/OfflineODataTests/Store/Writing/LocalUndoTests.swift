@@ -91,7 +91,7 @@ import Testing
         let request = try #require(try f.queue().first)
         try f.store.file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
-                try UploadRecorder(schema: f.store.schema, dialect: .v4).acknowledge(request, HTTPResponse(status: 204, headers: [], body: []), in: db)
+                try UploadRecorder(schema: f.store.schema, dialect: .v4).acknowledge(request, HTTPResponse(status: 204, headers: [], body: []), answer: nil, in: db)
             }
         }
         #expect(try savedValues(f) == 0)

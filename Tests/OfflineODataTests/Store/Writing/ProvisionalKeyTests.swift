@@ -64,7 +64,7 @@ import Testing
         try f.store.file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
                 let answer = HTTPResponse(status: 201, headers: [], body: Array(#"{"agencynum":"00000777","name":"Made offline"}"#.utf8))
-                try UploadRecorder(schema: f.store.schema, dialect: .v4).acknowledge(queue[0], answer, in: db)
+                try UploadRecorder(schema: f.store.schema, dialect: .v4).acknowledge(queue[0], answer, answer: try JSONValue.parse(answer.body), in: db)
             }
         }
         #expect(try f.agency("~1", "name") == nil)

@@ -217,9 +217,9 @@ struct BatchUploader {
         }
         let keyColumns = first.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
         var document: JSONValue?
-        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns, document: &document) {
+        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns, dialect: dialect, document: &document) {
         case .applied where requests.count == 1:
-            try recorder.acknowledge(first, answer, parsed: document, in: db)
+            try recorder.acknowledge(first, answer, answer: document, in: db)
             outcome.sent += 1
         case .refused(let kind):
             let message = ServiceError.from(answer, request: label()).message
