@@ -42,8 +42,10 @@ public final class OfflineStore: @unchecked Sendable {
     ///     collection of the model (a function import is refused).
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
+    ///   - acceptsEmptyFile: an empty file at `path` may become the store (see ``StoreFile/init(path:acceptsEmptyFile:)``).
     public static func create(path: String, metadata: String, dialect: Dialect? = nil,
-                              definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil) throws(ODataError) -> OfflineStore {
+                              definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
+                              acceptsEmptyFile: Bool = false) throws(ODataError) -> OfflineStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -51,8 +53,9 @@ public final class OfflineStore: @unchecked Sendable {
         for request in definingRequests {
             try DefiningRequestCheck.check(request, model: model, dialect: chosenDialect)
         }
-        let file = try StoreFile(path: path)
+        let file = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         do throws(ODataError) {
+            try file.requireWritable()
             try file.withConnection { db throws(ODataError) in
                 guard try StoreInfoTable.value("metadata", in: db) == nil else {
                     throw ODataError(.misuse, "'\(path)' already holds a store for a service: open it instead of creating it")
@@ -103,9 +106,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// Opens the store at `path`, or makes it when the file is missing or holds no model yet
     /// (`metadata` is asked for only then). Returns whether it was made.
     public static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
-                                    definingRequests: [DefiningRequest] = [],
-                                    serviceRoot: String? = nil) throws(ODataError) -> (store: OfflineStore, created: Bool) {
-        let probe = try StoreFile(path: path)
+                                    definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
+                                    acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: OfflineStore, created: Bool) {
+        let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         let hasModel: Bool
         do throws(ODataError) {
             hasModel = try probe.withConnection { db throws(ODataError) in try StoreInfoTable.value("metadata", in: db) != nil }
@@ -275,20 +278,31 @@ public final class OfflineStore: @unchecked Sendable {
         }
         let downloader = Downloader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                     preferredPageSize: pageSize)
+        try file.requireWritable()
         var outcomes: [DownloadOutcome] = []
         for request in chosen {
             let isDelta = delta && request.deltaLink != nil
-            let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
-                try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
-                                      fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
-                    var sink = session
-                    let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
-                                                          progress: progress)
-                    try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
-                    return outcome
+            do throws(ODataError) {
+                let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
+                    try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                          fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
+                        var sink = session
+                        let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                              progress: progress)
+                        try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
+                        return outcome
+                    }
                 }
+                outcomes.append(outcome)
+            } catch where error.isDiskFull {
+                // Each defining request is its own transaction: say which one failed and which stay stored.
+                let stored = outcomes.isEmpty ? "none"
+                    : chosen.prefix(outcomes.count).map { "'\($0.name)'" }.joined(separator: ", ")
+                var full = error
+                full.message = "the download of defining request '\(request.name)' stopped, its previous data kept: "
+                    + "\(error.message); stored before it in this download: \(stored)"
+                throw full
             }
-            outcomes.append(outcome)
         }
         return outcomes
     }
@@ -339,6 +353,7 @@ public final class OfflineStore: @unchecked Sendable {
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        try file.requireWritable()
         // One upload at a time per store file, across handles and processes: a second one would
         // send the same queued requests again.
         return try UploadLock.holding(for: file) { () throws(ODataError) -> UploadOutcome in
@@ -352,6 +367,9 @@ public final class OfflineStore: @unchecked Sendable {
             return try uploader.upload(cancellation: cancellation, progress: progress)
         }
     }
+
+    /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.
+    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
     public func close() { file.close() }
 }

@@ -28,7 +28,8 @@ struct StoreOpening {
         if let path = options.path {
             let (opened, created) = try OfflineStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
                                                                   definingRequests: options.definingRequests,
-                                                                  serviceRoot: options.serviceRoot)
+                                                                  serviceRoot: options.serviceRoot,
+                                                                  acceptsEmptyFile: options.acceptsEmptyFile)
             offline = opened
             do throws(ODataError) {
                 try adopt(options, into: opened, created: created)
