@@ -43,13 +43,18 @@ enum StoreCheck {
     }
 
     /// SQLite's `quick_check` or `integrity_check`: each line that is not "ok".
+    /// A file too damaged for the check to finish gives SQLite's error as the last finding.
     static func sqliteFindings(on db: SQLiteConnection, quick: Bool) throws(ODataError) -> [StoreFinding] {
-        let statement = try db.prepare(quick ? "PRAGMA quick_check(100)" : "PRAGMA integrity_check(100)")
-        try statement.bind([])
         var findings: [StoreFinding] = []
-        while try statement.step() {
-            let line = statement.text(at: 0) ?? ""
-            if line != "ok" { findings.append(StoreFinding(check: "sqlite", message: line)) }
+        do throws(ODataError) {
+            let statement = try db.prepare(quick ? "PRAGMA quick_check(100)" : "PRAGMA integrity_check(100)")
+            try statement.bind([])
+            while try statement.step() {
+                let line = statement.text(at: 0) ?? ""
+                if line != "ok" { findings.append(StoreFinding(check: "sqlite", message: line)) }
+            }
+        } catch where error.code == .storage || error.code == .notAStore {
+            findings.append(StoreFinding(check: "sqlite", message: error.message))
         }
         return findings
     }

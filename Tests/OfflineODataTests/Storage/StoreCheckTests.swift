@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import OfflineOData
+
+/// `check()`: SQLite's integrity check and the engine's own invariants; and the quick check of a
+/// store its last user left open (a crash).
+@Suite struct StoreCheckTests {
+    private func storeWithAChange(in folder: TemporaryFolder) throws -> OfflineStore {
+        let store = try OfflineStore.create(path: folder.file("c.store"), metadata: LocalWriterTests.metadata,
+                                            serviceRoot: "http://127.0.0.1:9/")
+        _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"1","name":"A"}"#.utf8))
+        return store
+    }
+
+    @Test func aStoreWithQueuedChangesIsSound() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        #expect(try store.check() == [])
+        #expect(try store.check(quick: true) == [])
+    }
+
+    @Test func anEntityWhoseQueuedRequestIsGoneIsFound() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        try store.file.withConnection { db throws(ODataError) in try db.execute("DELETE FROM ood_request_queue") }
+        let findings = try store.check()
+        #expect(findings.count == 1)
+        #expect(findings.first?.check == "queue")
+        #expect(findings.first?.message.contains("has local changes but no queued or archived request") == true)
+    }
+
+    @Test func aQueuedRequestMembershipAndLinkToMissingEntitiesAreFound() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        try store.file.withConnection { db throws(ODataError) in
+            try db.execute("""
+                INSERT INTO ood_request_queue (method, url, entity_set, entity_id, created_at)
+                    VALUES ('PATCH', 'TravelagencyCollection(''9'')', 'TravelagencyCollection', 999, 'now');
+                INSERT INTO ood_defining_request (name, url, position) VALUES ('All', 'TravelagencyCollection', 0);
+                INSERT INTO ood_membership (entity_set, entity_id, defining_request) VALUES ('TravelagencyCollection', 998, 'All');
+                INSERT INTO ood_link VALUES ('TravelagencyCollection', 997, 'Nav', 'NoSuchSet', 1);
+                """)
+        }
+        let findings = try store.check()
+        let messages = findings.map(\.message)
+        #expect(messages.contains { $0.contains("queued request #2 (PATCH") && $0.contains("which the store does not have") })
+        #expect(findings.contains { $0.check == "membership" && $0.message.contains("entity #998") })
+        #expect(findings.contains { $0.check == "link" && $0.message.contains("starts at entity #997") })
+        #expect(findings.contains { $0.check == "link" && $0.message.contains("'NoSuchSet', which the model lacks") })
+    }
+
+    @Test func aDamagedFileIsReportedBySQLitesCheck() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("c.store")
+        try storeWithAChange(in: folder).close()
+        // Page 3 onwards overwritten: the B-trees no longer hold together.
+        let fd = open(path, O_WRONLY)
+        let junk = [UInt8](repeating: 0x5A, count: 16384)
+        _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 2 * 16384) }
+        close(fd)
+        let file = try StoreFile(path: path)
+        defer { file.close() }
+        let findings: [StoreFinding]
+        do { findings = try file.check() } catch { Issue.record("check: \(error)"); return }
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { $0.check == "sqlite" })
+    }
+
+    /// Copies a store while it is open, its write-ahead log holding the last changes: the files
+    /// a process killed at that moment leaves.
+    private func crashCopy(of path: String, to copy: String) {
+        for suffix in ["", "-wal"] {
+            guard let bytes = readFile(path + suffix) else { continue }
+            let fd = open(copy + suffix, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+    }
+
+    @Test func aStoreLeftOpenIsQuickCheckedWhenItOpensAgain() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        let copy = folder.file("crashed.store")
+        crashCopy(of: store.file.path, to: copy)
+        #expect((readFile(copy + "-wal")?.count ?? 0) > 0)
+        let reopened = try OfflineStore.open(path: copy)
+        defer { reopened.close() }
+        #expect(reopened.file.recoveryFindings == [])
+        #expect(try reopened.file.queuedRequests().count == 1)
+        // Closed cleanly, the next open has nothing to check.
+        reopened.close()
+        let again = try StoreFile(path: copy)
+        defer { again.close() }
+        #expect(again.recoveryFindings == nil)
+    }
+
+    @Test func aDamagedStoreLeftOpenDoesNotOpen() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        let copy = folder.file("crashed.store")
+        crashCopy(of: store.file.path, to: copy)
+        // Every page but the first overwritten: those the log does not hold are broken.
+        let fd = open(copy, O_WRONLY)
+        let junk = [UInt8](repeating: 0x5A, count: (readFile(copy)?.count ?? 0) - 16384)
+        _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 16384) }
+        close(fd)
+        #expect { try StoreFile(path: copy) } throws: { error in
+            guard let error = error as? ODataError else { return false }
+            return error.code == .storage && error.message.contains("was not closed cleanly")
+                && error.message.contains("store check")
+        }
+    }
+
+    @Test func aStoreOpenElsewhereIsNotTakenForACrash() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAChange(in: folder)
+        defer { store.close() }
+        // Its log holds frames, but a connection (this process's) has it open: no check.
+        let second = try StoreFile(path: store.file.path)
+        defer { second.close() }
+        #expect(second.recoveryFindings == nil)
+    }
+}
