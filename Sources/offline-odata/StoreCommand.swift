@@ -16,12 +16,13 @@ struct StoreCommand: ParsableCommand {
                   --service http://127.0.0.1:8000/ \\
                   --defining Agencies=TravelagencyCollection
               offline-odata store info travel.store --json
+              offline-odata store check travel.store
               offline-odata store load travel.store --defining Agencies page1.json
 
             Exit codes: those of each subcommand: 0 success; 1 an error (the message says which); \
             64 a usage error.
             """,
-        subcommands: [Create.self, Info.self, Load.self]
+        subcommands: [Create.self, Info.self, Load.self, Check.self]
     )
 
     /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.
@@ -30,6 +31,8 @@ struct StoreCommand: ParsableCommand {
             abstract: "Create a store file, for a service when --metadata is given.",
             discussion: """
                 Without --metadata, creates an empty store file (or checks that STORE already is one). \
+                A store is made only where no file is: an empty file at STORE is refused unless \
+                --accept-empty-file is given. \
                 With --metadata, the store is made for that service: its tables come from the \
                 $metadata document, which the store keeps, and --defining names the reads whose \
                 results it will hold.
@@ -64,6 +67,9 @@ struct StoreCommand: ParsableCommand {
         @Option(name: .customLong("service"), help: "The service root URL, for later downloads.")
         var serviceRoot: String?
 
+        @Flag(help: "An empty file at STORE (0 bytes, or an SQLite database without tables) may become the store.")
+        var acceptEmptyFile = false
+
         func validate() throws {
             if v2 && v4 { throw ValidationError("--v2 and --v4 exclude each other") }
             if metadata == nil && (!definingRequests.isEmpty || v2 || v4) {
@@ -86,7 +92,8 @@ struct StoreCommand: ParsableCommand {
                     return DefiningRequest(name: String(name), url: String(text.dropFirst(name.count + 1)))
                 }
                 let store = try OfflineStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
-                                                    definingRequests: requests, serviceRoot: serviceRoot)
+                                                    definingRequests: requests, serviceRoot: serviceRoot,
+                                                    acceptsEmptyFile: acceptEmptyFile)
                 defer { store.close() }
                 let dialect = store.dialect == .v4 ? "V4" : "V2"
                 print("\(path): created for \(store.model.namespaces.joined(separator: ", ")) (OData \(dialect), "
@@ -98,7 +105,7 @@ struct StoreCommand: ParsableCommand {
 
         private func createEmpty() throws(ODataError) {
             let existed = fileExists(path)
-            let store = try StoreFile(path: path)
+            let store = try StoreFile(path: path, acceptsEmptyFile: acceptEmptyFile)
             defer { store.close() }
             let version = try store.formatVersion()
             let mode = try store.journalMode()

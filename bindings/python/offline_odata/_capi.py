@@ -132,6 +132,8 @@ ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_
 ood_options_set_limits = _declare("ood_options_set_limits", c_int, [c_void_p, c_longlong, c_longlong], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
+ood_options_set_accept_empty_file = _declare("ood_options_set_accept_empty_file", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
 ood_options_set_batch = _declare("ood_options_set_batch", c_int, [c_void_p, c_int, c_int], status=True)
 
@@ -201,6 +203,8 @@ ood_subscribe = _declare("ood_subscribe", c_int, [c_void_p, ood_event_callback, 
 ood_subscription_free = _declare("ood_subscription_free", None, [c_void_p])
 # ood_status ood_explain(ood_store *store, const char *url, char **json);
 ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_check(ood_store *store, int quick, char **json);
+ood_store_check = _declare("ood_store_check", c_int, [c_void_p, c_int, POINTER(c_void_p)], status=True)
 # ood_status ood_store_status(ood_store *store, char **json);
 ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive(ood_store *store, char **json);

@@ -69,6 +69,9 @@ class Options:
         max_response_size: the most bytes one answer of the service may have, counted after
             decompression (library default 256 MiB); a larger one fails with NetworkError.
         max_pages: the most pages one download of a defining request follows (default 1,000,000).
+        accept_empty_file: an empty file at ``path`` (0 bytes, or an SQLite database without
+            tables) may become the new store. By default a store is made only where no file is, so
+            an empty file there is refused with :class:`~offline_odata.NotAStoreError` naming it.
 
     Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
     white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
@@ -94,6 +97,7 @@ class Options:
     group_by_transaction: bool = False
     max_response_size: Optional[int] = None
     max_pages: Optional[int] = None
+    accept_empty_file: bool = False
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -161,3 +165,7 @@ class Options:
         if self.batch_size or self.group_by_transaction:
             # The library refuses a negative size, and grouping without $batch (MisuseError).
             _capi.ood_options_set_batch(handle, self.batch_size, 1 if self.group_by_transaction else 0)
+        if not isinstance(self.accept_empty_file, bool):
+            raise TypeError("accept_empty_file must be a bool")
+        if self.accept_empty_file:
+            _capi.ood_options_set_accept_empty_file(handle, 1)

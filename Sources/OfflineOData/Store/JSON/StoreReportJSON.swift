@@ -182,3 +182,19 @@ extension StoreEvent {
         writer.endObject()
     }
 }
+
+extension StoreFinding {
+    /// A JSON array of `findings`, each `{"check","message"}`; `[]` for a sound store.
+    public static func jsonText(_ findings: [StoreFinding]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for finding in findings {
+            writer.beginObject()
+            writer.writeKey("check"); writer.writeString(finding.check)
+            writer.writeKey("message"); writer.writeString(finding.message)
+            writer.endObject()
+        }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
