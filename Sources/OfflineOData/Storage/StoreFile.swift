@@ -58,7 +58,8 @@ public final class StoreFile: @unchecked Sendable {
         var access: SQLiteConnection.Access = inMemory ? .create : .readWrite
         let db: SQLiteConnection
         do {
-            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: acceptsEmptyFile)
+            // An in-memory database is always new: it is the store to make.
+            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: acceptsEmptyFile || inMemory)
         } catch where !inMemory && error.code != .notAStore && StoreRecovery.isWriteProtected(path: path) {
             // SQLite needs a writable folder for the WAL's shared-memory file; without one, the
             // store is read as an unchanging file.
