@@ -55,7 +55,8 @@ enum StoreCreation {
             fd = open(temporary, O_CREAT | O_RDWR | O_CLOEXEC, mode_t(0o600))
         } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
-            throw ODataError(.cannotOpen, "cannot make store file '\(path)': \(describe(errno)) (making '\(temporary)')")
+            throw ODataError(.cannotOpen,
+                             "cannot open store file '\(path)': cannot make it: \(describe(errno)) (making '\(temporary)')")
         }
         // Closed last: closing a descriptor of the file drops SQLite's locks on it, so only after
         // SQLite is done with it.
@@ -93,7 +94,7 @@ enum StoreCreation {
     private static func place(_ temporary: String, at path: String, replacing: Bool) throws(ODataError) {
         if replacing {
             guard rename(temporary, path) == 0 else {
-                throw ODataError(.cannotOpen, "cannot make store file '\(path)': \(describe(errno))")
+                throw ODataError(.cannotOpen, "cannot open store file '\(path)': cannot make it: \(describe(errno))")
             }
             return
         }
@@ -104,10 +105,10 @@ enum StoreCreation {
         // A file system without hard links: a rename, checked just before.
         let code = errno
         guard code == EPERM || code == EOPNOTSUPP, access(path, F_OK) != 0 else {
-            throw ODataError(.cannotOpen, "cannot make store file '\(path)': \(describe(code))")
+            throw ODataError(.cannotOpen, "cannot open store file '\(path)': cannot make it: \(describe(code))")
         }
         guard rename(temporary, path) == 0 else {
-            throw ODataError(.cannotOpen, "cannot make store file '\(path)': \(describe(errno))")
+            throw ODataError(.cannotOpen, "cannot open store file '\(path)': cannot make it: \(describe(errno))")
         }
     }
 
