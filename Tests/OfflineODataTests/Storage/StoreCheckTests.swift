@@ -14,6 +14,16 @@ import Testing
         return store
     }
 
+    /// Overwrites `path` with junk from its page `first` (1-based, 16 KB pages), `count` pages
+    /// (nil: to the end): its B-trees break.
+    private func overwritePages(of path: String, from first: Int, count: Int? = nil) {
+        let offset = (first - 1) * 16384
+        let fd = open(path, O_WRONLY)
+        let junk = [UInt8](repeating: 0x5A, count: count.map { $0 * 16384 } ?? max((readFile(path)?.count ?? 0) - offset, 16384))
+        _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+        close(fd)
+    }
+
     @Test func aStoreWithQueuedChangesIsSound() throws {
         let folder = TemporaryFolder()
         let store = try storeWithAChange(in: folder)
@@ -72,11 +82,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("c.store")
         try storeWithAChange(in: folder).close()
-        // Page 3 onwards overwritten: the B-trees no longer hold together.
-        let fd = open(path, O_WRONLY)
-        let junk = [UInt8](repeating: 0x5A, count: 16384)
-        _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 2 * 16384) }
-        close(fd)
+        overwritePages(of: path, from: 3, count: 1)
         let file = try StoreFile(path: path)
         defer { file.close() }
         let findings: [StoreFinding]
@@ -120,11 +126,8 @@ import Testing
         defer { store.close() }
         let copy = folder.file("crashed.store")
         crashCopy(of: store.file.path, to: copy)
-        // Every page but the first overwritten: those the log does not hold are broken.
-        let fd = open(copy, O_WRONLY)
-        let junk = [UInt8](repeating: 0x5A, count: (readFile(copy)?.count ?? 0) - 16384)
-        _ = junk.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 16384) }
-        close(fd)
+        // The pages the log does not hold are broken.
+        overwritePages(of: copy, from: 2)
         #expect { try StoreFile(path: copy) } throws: { error in
             guard let error = error as? ODataError else { return false }
             return error.code == .storage && error.message.contains("was not closed cleanly")
