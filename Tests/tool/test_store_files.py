@@ -102,3 +102,22 @@ def test_a_write_protected_store_answers_reads_and_says_read_only_to_writes(tool
             assert f"'{path}' is read-only" in refused.stderr, (command, refused.stderr)
     finally:
         release(folder)
+
+
+def test_a_store_left_open_is_quick_checked_and_the_tool_says_so(tool, tmp_path):
+    import shutil
+    path = tmp_path / "running.store"
+    copy = tmp_path / "crashed.store"
+    assert create(tool, path).returncode == 0
+    # A store open in this process, its last change in the write-ahead log: copied as a kill leaves it.
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA wal_autocheckpoint = 0")
+        connection.execute("UPDATE ood_store_info SET value = value WHERE key = 'dialect'")
+        connection.commit()
+        for suffix in ("", "-wal"):
+            shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+    status = tool("status", copy)
+    assert status.returncode == 0, status.stderr
+    assert f"note: '{copy}' was not closed cleanly" in status.stderr and "found it sound" in status.stderr
+    again = tool("status", copy)
+    assert again.returncode == 0 and "not closed cleanly" not in again.stderr

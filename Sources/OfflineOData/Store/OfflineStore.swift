@@ -85,7 +85,12 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
     public static func open(path: String) throws(ODataError) -> OfflineStore {
-        let file = try StoreFile(path: path)
+        try open(file: try StoreFile(path: path))
+    }
+
+    /// The store over an open `file` (closed when it holds no store).
+    private static func open(file: StoreFile) throws(ODataError) -> OfflineStore {
+        let path = file.path
         do throws(ODataError) {
             let (metadata, dialectText, offsets) = try file.withConnection { db throws(ODataError) in
                 (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value("dialect", in: db),
@@ -116,8 +121,9 @@ public final class OfflineStore: @unchecked Sendable {
             probe.close()
             throw error
         }
+        // The probe is the store: reopening would lose what opening it found (``StoreFile/recoveryFindings``).
+        if hasModel { return (try open(file: probe), false) }
         probe.close()
-        if hasModel { return (try open(path: path), false) }
         return (try create(path: path, metadata: try metadata(), dialect: dialect, definingRequests: definingRequests,
                            serviceRoot: serviceRoot), true)
     }

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from offline_odata import NotAStoreError, Store
+from offline_odata import EventKind, NotAStoreError, Store
 from conftest import REPOSITORY, US_AGENCIES
 
 AGENCIES = {"Agencies": US_AGENCIES}
@@ -93,3 +93,25 @@ def test_a_write_protected_store_answers_reads_and_says_read_only_to_writes(v4, 
     finally:
         os.chmod(folder, 0o755)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def crash_copy(path, copy) -> None:
+    """Copies a store while it is open, its write-ahead log holding the last changes: what a
+    process killed at that moment leaves."""
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+
+
+def test_a_store_left_open_is_quick_checked_and_reported_by_an_event(v4, tmp_path):
+    path = tmp_path / "running.store"
+    copy = tmp_path / "crashed.store"
+    with Store.open(path, service_root=v4.service_root, defining_requests=AGENCIES) as store:
+        store.create("TravelagencyCollection", AGENCY)
+        crash_copy(path, copy)
+    with Store.open(copy, wait=False, service_root=v4.service_root, defining_requests=AGENCIES) as reopened:
+        with reopened.subscribe() as events:
+            reopened.wait_until_open()
+            event = events.wait_for(EventKind.UNCLEAN_SHUTDOWN_CHECKED, timeout=30)
+        assert event.details == {"findings": []}
+        assert len(reopened.request_queue()) == 1
+    assert not os.path.exists(f"{copy}-wal")  # closed cleanly now: the next open has nothing to check

@@ -31,6 +31,7 @@ struct StoreOpening {
                                                                   serviceRoot: options.serviceRoot,
                                                                   acceptsEmptyFile: options.acceptsEmptyFile)
             offline = opened
+            if let findings = opened.file.recoveryFindings { store.events.post(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
                 try adopt(options, into: opened, created: created)
             } catch {

@@ -25,6 +25,22 @@ import Testing
         #expect(try await accepted.checkStore(quick: true) == [])
     }
 
+    @Test func aStoreLeftOpenIsReportedByAnEventWithTheQuickChecksFindings() async throws {
+        let folder = TemporaryFolder()
+        let running = ODataStore.open(offlineFlightOptions(in: folder))
+        defer { running.close() }
+        _ = try await running.create("TravelagencyCollection", body: agencyBody("43"))
+        crashCopy(of: folder.file("flights.store"), to: folder.file("crashed.store"))
+        let recorder = EventRecorder()
+        let reopened = ODataStore.open(offlineFlightOptions(in: folder, name: "crashed.store"))
+        defer { reopened.close() }
+        reopened.subscribe(recorder.record)
+        #expect(try await reopened.requestQueue().count == 1)
+        #expect(recorder.wait(seconds: 5) { $0.contains(.uncleanShutdownChecked([])) })
+        #expect(StoreEvent.uncleanShutdownChecked([]).jsonText == #"{"findings":[]}"#)
+        #expect(StoreEvent.uncleanShutdownChecked([]).kindNumber == 10)
+    }
+
     @Test func checkStoreNeedsAStoreFile() async throws {
         var options = ODataStore.Options(serviceRoot: "http://127.0.0.1:9/")
         options.metadata = FlightSample.v4Metadata
