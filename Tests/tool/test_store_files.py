@@ -112,8 +112,9 @@ def test_a_store_left_open_is_quick_checked_and_the_tool_says_so(tool, tmp_path)
     # A store open in this process, its last change in the write-ahead log: copied as a kill leaves it.
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_autocheckpoint = 0")
-        connection.execute("UPDATE ood_store_info SET value = value WHERE key = 'dialect'")
+        connection.execute("INSERT INTO ood_store_info (key, value) VALUES ('test_note', 'written before the kill')")
         connection.commit()
+        assert os.path.getsize(f"{path}-wal") > 0
         for suffix in ("", "-wal"):
             shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
     status = tool("status", copy)
