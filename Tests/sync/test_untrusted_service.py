@@ -192,3 +192,16 @@ def test_the_error_archive_keeps_at_most_max_message_length_of_the_services_word
 
     zero = run_tool("upload", store, "--max-message-length", "0")
     assert zero.returncode == 64 and "--max-message-length takes a positive number" in zero.stderr, zero.stderr
+
+
+def test_a_page_with_an_etag_that_no_header_can_carry_is_refused(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before = store_tables(store)
+    hostile = {"@odata.context": "$metadata#TravelagencyCollection",
+               "value": [{"@odata.etag": "W/\"1\"\r\nX-Evil: 1", "agencynum": "00000001", "name": "Evil"}]}
+    proxy.add("rewrite", method="GET", match=r"^/TravelagencyCollection", nth=1, body=json.dumps(hostile))
+    failed = run_tool("download", store, "--full", *PAGE)
+    assert failed.returncode == 1, failed.stdout
+    assert "an ETag with CR, LF or NUL" in failed.stderr, failed.stderr
+    assert store_tables(store) == before

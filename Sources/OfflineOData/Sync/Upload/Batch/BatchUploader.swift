@@ -66,7 +66,7 @@ struct BatchUploader {
             // SAP Gateway-like V2 services fail on `$<n>` references (see Tests/backends/README.md);
             // there the entity's key URL works, as its POST precedes it in the same change set.
             let plan = ChangeSetPlan.plan(chunk, groupByTransaction: groupByTransaction, contentIDReferences: dialect == .v4)
-            let built = builder.build(plan, headers: repeatable.headers(for:))
+            let built = try builder.build(plan, headers: repeatable.headers(for:))
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
