@@ -239,10 +239,21 @@ OOD_API ood_status ood_options_set_path(ood_options *options, const char *path);
 
 /**
  * The OData service root ("https://host/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/"). Without one, a
- * store file's own service root is used; with neither, the store works offline only.
+ * store file's own service root is used; with neither, the store works offline only. A new file (or
+ * one without a root) keeps it; a root that differs from the file's is used while the store is
+ * open and not saved in the file, unless ood_options_set_service_root_saved() says so. Delta links
+ * of another service are never followed: such a download is a full one.
  * @return OOD_OK; OOD_MISUSE if an argument is NULL or the root is not an absolute URL.
  */
 OOD_API ood_status ood_options_set_service_root(ood_options *options, const char *service_root);
+
+/**
+ * Whether a service root that differs from the store file's replaces it in the file (1), for every
+ * later open, or is used only while this store is open (0, the default). Saving drops the file's
+ * delta links: the next download is a full one.
+ * @return OOD_OK; OOD_MISUSE for NULL.
+ */
+OOD_API ood_status ood_options_set_service_root_saved(ood_options *options, int saved);
 
 /**
  * The service's $metadata document, to create a store file without asking the service.

@@ -53,6 +53,13 @@ public func cOptionsSetServiceRoot(_ options: OpaquePointer?, _ root: UnsafePoin
     }
 }
 
+@_cdecl("ood_options_set_service_root_saved")
+public func cOptionsSetServiceRootSaved(_ options: OpaquePointer?, _ saved: Int32) -> ood_status {
+    setting("ood_options_set_service_root_saved", options, []) { handle, _ throws(ODataError) in
+        handle.options.savesServiceRoot = saved != 0
+    }
+}
+
 @_cdecl("ood_options_set_metadata")
 public func cOptionsSetMetadata(_ options: OpaquePointer?, _ metadata: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_set_metadata", options, [metadata]) { handle, texts throws(ODataError) in

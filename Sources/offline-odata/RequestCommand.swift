@@ -17,7 +17,7 @@ struct RequestCommand: ParsableCommand {
             a defining request covers its entity set, online for function and action imports and \
             for sets no defining request covers; the choice and its reason are printed on standard \
             error as 'route: offline|online (reason)'. Nothing is downloaded first. As with \
-            download and upload, a --service different from the store's is recorded in the store.
+            download and upload, --service applies to this command; --save-service also keeps it in the store.
 
             Examples:
               offline-odata request travel.store \\
@@ -64,7 +64,7 @@ struct RequestCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if mode == .offline, service.serviceRoot != nil || service.user != nil || service.token != nil || service.insecure
+        if mode == .offline, service.serviceRoot != nil || service.saveService || service.user != nil || service.token != nil || service.insecure
             || service.timeout != nil {
             throw ValidationError("the service options (--service, --user, --token, --insecure, --timeout) need --mode online or mixed")
         }
@@ -81,7 +81,7 @@ struct RequestCommand: ParsableCommand {
                 response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID)
             } else {
                 let store = try openODataStore(path: path, mode: mode.workingMode, serviceRoot: service.serviceRoot,
-                                               http: try service.httpOptions())
+                                               savesServiceRoot: service.saveService, http: try service.httpOptions())
                 defer { store.close() }
                 if mode == .mixed {
                     let decision = try store.waitFor { store.route(method: method, url: url, completion: $0) }

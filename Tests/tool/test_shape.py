@@ -98,7 +98,7 @@ READ_ONLY = {
     "explain": (["explain", "STORE", "TravelagencyCollection?$filter=country eq 'US' and city eq 'Boston'"],
                 ["sql", "parameters", "countSQL", "insideScope", "definingRequests"]),
     "route": (["route", "STORE", "TravelagencyCollection"], ["destination", "reason", "coveringRequests"]),
-    "status": (["status", "STORE"], ["queue", "errorArchive", "definingRequests"]),
+    "status": (["status", "STORE"], ["serviceRoot", "state", "queue", "errorArchive", "definingRequests"]),
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
                                                 "entitySets", "definingRequests"]),
     "request": (["request", "STORE", "TravelagencyCollection?$filter=city eq 'Boston'"],
@@ -161,6 +161,9 @@ def test_request_json_wraps_the_answer(tool, store):
 
 def test_the_text_forms_are_tables_for_people(tool, store):
     lines = tool("status", store).stdout.splitlines()
+    assert lines[0].startswith("service: http")
+    assert lines[1] == "state: never downloaded; 1 request waiting for upload"
+    lines = lines[2:]
     assert lines[0] == "queue: 1 request waiting for upload"
     assert lines[1].split() == ["ID", "METHOD", "URL", "TRANSACTION", "QUEUED", "AT"]
     row = lines[2].split()

@@ -126,10 +126,29 @@ public final class OfflineStore: @unchecked Sendable {
         readerLock.withLock { cachedServiceRoot }
     }
 
-    /// Changes where downloads and uploads go.
+    /// Changes where downloads and uploads go, in the file: from now on, for every session.
+    /// The delta links of the old root are dropped with it, so the next download is a full one.
     public func setServiceRoot(_ root: String) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
-        try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in
+                let stored = try StoreInfoTable.value("service_root", in: db)
+                try StoreInfoTable.setValue(root, for: "service_root", in: db)
+                if let stored, stored != root { try DefiningRequestTable.dropDeltaLinks(in: db) }
+            }
+        }
+        adoptServiceRoot(root)
+    }
+
+    /// Sends this session's downloads and uploads to `root` without changing the file's service
+    /// root: a tool command's `--service`, say. Delta links stored for another service are not
+    /// followed there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
+    public func useServiceRoot(_ root: String) throws(ODataError) {
+        try ServiceURL.checkServiceRoot(root)
+        adoptServiceRoot(root)
+    }
+
+    private func adoptServiceRoot(_ root: String) {
         // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
         readerLock.withLock {
             cachedServiceRoot = root
@@ -283,11 +302,14 @@ public final class OfflineStore: @unchecked Sendable {
             }
             chosen = all.filter { subset.contains($0.name) }
         }
-        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+        let root = try requireServiceRoot()
+        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: root, dialect: dialect,
                                     preferredPageSize: pageSize)
         var outcomes: [DownloadOutcome] = []
         for request in chosen {
-            let isDelta = delta && request.deltaLink != nil
+            // A delta link of another service (the root changed since, or this session uses
+            // another) is never followed there: this download is a full one.
+            let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
             let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
                 try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
                                       fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in

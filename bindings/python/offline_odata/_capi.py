@@ -132,6 +132,8 @@ ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_
 ood_options_set_limits = _declare("ood_options_set_limits", c_int, [c_void_p, c_longlong, c_longlong], status=True)
 # ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
 ood_options_set_limit = _declare("ood_options_set_limit", c_int, [c_void_p, c_int, c_longlong], status=True)
+# ood_status ood_options_set_service_root_saved(ood_options *options, int saved);
+ood_options_set_service_root_saved = _declare("ood_options_set_service_root_saved", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);

@@ -61,7 +61,12 @@ class Options:
 
     Attributes:
         path: the store file; without one the store works online only.
-        service_root: the OData service root URL; without one a store file's own is used.
+        service_root: the OData service root URL; without one a store file's own is used. A new
+            file keeps it; one that differs from the file's is used while the store is open and
+            not saved in the file, unless ``save_service_root`` (delta links of another service
+            are never followed: such a download is a full one).
+        save_service_root: a ``service_root`` that differs from the file's replaces it in the file
+            (its delta links are dropped, so the next download is a full one).
         metadata: the service's ``$metadata`` document, to create a store without asking the service.
         defining_requests: name -> URL of each read whose results the offline store holds.
         mode: :class:`Mode` (mixed by default).
@@ -119,6 +124,7 @@ class Options:
     max_request_length: Optional[int] = None
     max_request_depth: Optional[int] = None
     max_expression_operators: Optional[int] = None
+    save_service_root: bool = False
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -141,6 +147,10 @@ class Options:
             _capi.ood_options_set_path(handle, enc(os.fspath(self.path), "path"))
         if self.service_root is not None:
             _capi.ood_options_set_service_root(handle, enc(self.service_root, "service_root"))
+        if not isinstance(self.save_service_root, bool):
+            raise TypeError("save_service_root must be a bool")
+        if self.save_service_root:
+            _capi.ood_options_set_service_root_saved(handle, 1)
         if self.metadata is not None:
             _capi.ood_options_set_metadata(handle, enc(self.metadata, "metadata"))
         for name, url in _pairs(self.defining_requests, "defining_requests"):
