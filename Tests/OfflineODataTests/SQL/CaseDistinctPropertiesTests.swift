@@ -185,5 +185,8 @@ import Testing
         #expect { try f.store.requeueArchivedRequest(id: archivedAgain.request.id, body: #"{"code":"z"}"#) } throws: {
             ($0 as? ODataError)?.code == .constraint
         }
+        // Both key parts as they are: not a change of key.
+        _ = try f.store.requeueArchivedRequest(id: archivedAgain.request.id, body: #"{"Code":"A","code":"a","Rank":4}"#)
+        #expect(try f.get("Items(Code='A',code='a')")["Rank"]?.text == "4")
     }
 }
