@@ -1,0 +1,131 @@
+"""Properties whose names differ only in case (issue 20), with the tool against the real V4 backend.
+
+odatapy serves a model whose entity type has `Code`/`code` (the key, both parts), `Name`/`name`,
+`Rank`/`RANK` and the complex `Address`/`address`, each with `City`/`city`. SQLite compares column
+names without case; the store keeps each property in a column of its own. The store is made,
+downloaded, read with `$filter`, `$orderby` and `$select` on each property, changed offline (a
+create with complex values, an update, a delete) and uploaded; the service then has every change
+under the right names, and a second download gives back exactly what the service has.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import urllib.error
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+import backends
+from conftest import get_json
+
+METADATA = """<?xml version="1.0" encoding="utf-8"?>
+<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+  <edmx:DataServices>
+    <Schema Namespace="Case" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+      <ComplexType Name="Place">
+        <Property Name="City" Type="Edm.String"/><Property Name="city" Type="Edm.String"/>
+      </ComplexType>
+      <EntityType Name="Item">
+        <Key><PropertyRef Name="Code"/><PropertyRef Name="code"/></Key>
+        <Property Name="Code" Type="Edm.String" Nullable="false"/>
+        <Property Name="code" Type="Edm.String" Nullable="false"/>
+        <Property Name="Name" Type="Edm.String"/>
+        <Property Name="name" Type="Edm.String"/>
+        <Property Name="Rank" Type="Edm.Int32"/>
+        <Property Name="RANK" Type="Edm.Int32"/>
+        <Property Name="Address" Type="Case.Place"/>
+        <Property Name="address" Type="Case.Place"/>
+      </EntityType>
+      <EntityContainer Name="Container"><EntitySet Name="Items" EntityType="Case.Item"/></EntityContainer>
+    </Schema>
+  </edmx:DataServices>
+</edmx:Edmx>
+"""
+
+# The test server's seed takes primitive values only: complex values come with the offline create.
+SEED = {"Items": [
+    {"Code": "A", "code": "a", "Name": "upper A", "name": "lower a", "Rank": 1, "RANK": 20},
+    {"Code": "B", "code": "b", "Name": "upper B", "name": "lower b", "Rank": 2, "RANK": 10},
+]}
+
+PROPERTIES = ["Code", "code", "Name", "name", "Rank", "RANK", "Address", "address"]
+
+
+@pytest.fixture(scope="module")
+def case_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("case-distinct")
+    metadata, seed = folder / "metadata.xml", folder / "seed.json"
+    metadata.write_text(METADATA, encoding="utf-8")
+    seed.write_text(json.dumps(SEED), encoding="utf-8")
+    command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(metadata), str(seed),
+               "--port", "0"]
+    server = backends.Backend("v4", command, "/", seed, 60.0)
+    yield server, metadata
+    server.stop()
+
+
+def run_ok(tool, *arguments):
+    result = tool(*arguments)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def local(tool, store, url):
+    """The entities of a local read, each with its properties only (annotations left out)."""
+    return [{name: entity.get(name) for name in PROPERTIES} for entity in json.loads(run_ok(tool, "request", store, url))["value"]]
+
+
+def codes(tool, store, url):
+    return [entity["Code"] + entity["code"] for entity in local(tool, store, url)]
+
+
+def served(server, url):
+    """The service's answer, read directly."""
+    return get_json(server.service_root + urllib.parse.quote(url, safe="?$=&',()/"))
+
+
+def test_each_case_distinct_property_keeps_its_values_through_download_writes_and_upload(tool, case_server, tmp_path):
+    server, metadata = case_server
+    server.reset()
+    store = tmp_path / "case.store"
+    run_ok(tool, "store", "create", store, "--metadata", metadata, "--service", server.service_root,
+           "--defining", "All=Items")
+    run_ok(tool, "download", store)
+
+    assert codes(tool, store, "Items?$filter=name eq 'lower a'") == ["Aa"]
+    assert codes(tool, store, "Items?$filter=Name eq 'lower a'") == []
+    assert codes(tool, store, "Items?$filter=code eq 'b'") == ["Bb"]
+    assert codes(tool, store, "Items?$orderby=Rank") == ["Aa", "Bb"]
+    assert codes(tool, store, "Items?$orderby=RANK") == ["Bb", "Aa"]
+    selected = json.loads(run_ok(tool, "request", store, "Items?$select=name&$filter=Code eq 'A'"))["value"]
+    assert [entity.get("name") for entity in selected] == ["lower a"] and "Name" not in selected[0]
+    entity = json.loads(run_ok(tool, "request", store, "Items(Code='A',code='a')"))
+    assert (entity["Name"], entity["name"], entity["Rank"], entity["RANK"]) == ("upper A", "lower a", 1, 20)
+
+    # Offline: a create with both complex values, an update of one of each pair, a delete.
+    run_ok(tool, "request", store, "--method", "POST", "Items", "--body", json.dumps(
+        {"Code": "C", "code": "c", "Name": "upper C", "name": "lower c", "RANK": 5,
+         "Address": {"City": "Berlin", "city": "bonn"}, "address": {"City": "Paris", "city": "lyon"}}))
+    run_ok(tool, "request", store, "--method", "PATCH", "Items(Code='A',code='a')", "--body",
+           json.dumps({"name": "patched a", "Rank": 7}))
+    run_ok(tool, "request", store, "--method", "DELETE", "Items(Code='B',code='b')")
+    assert codes(tool, store, "Items?$filter=address/city eq 'lyon' and Address/City eq 'Berlin'") == ["Cc"]
+    assert codes(tool, store, "Items?$filter=Address/city eq 'lyon'") == []
+
+    run_ok(tool, "upload", store)
+    a = served(server, "Items(Code='A',code='a')")
+    assert (a["Name"], a["name"], a["Rank"], a["RANK"]) == ("upper A", "patched a", 7, 20)
+    c = served(server, "Items(Code='C',code='c')")
+    assert (c["Name"], c["name"], c["Rank"], c["RANK"]) == ("upper C", "lower c", None, 5)
+    assert c["Address"] == {"City": "Berlin", "city": "bonn"} and c["address"] == {"City": "Paris", "city": "lyon"}
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        served(server, "Items(Code='B',code='b')")
+    assert gone.value.code == 404
+
+    # A second download gives the store exactly what the service has, property by property.
+    run_ok(tool, "download", store)
+    service = [{name: entity.get(name) for name in PROPERTIES} for entity in served(server, "Items?$orderby=Code")["value"]]
+    assert local(tool, store, "Items?$orderby=Code") == service
+    assert [entity["Code"] for entity in service] == ["A", "C"]
