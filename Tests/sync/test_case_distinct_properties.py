@@ -1,11 +1,12 @@
 """Properties whose names differ only in case (issue 20), with the tool against the real V4 backend.
 
 odatapy serves a model whose entity type has `Code`/`code` (the key, both parts), `Name`/`name`,
-`Rank`/`RANK` and the complex `Address`/`address`, each with `City`/`city`. SQLite compares column
-names without case; the store keeps each property in a column of its own. The store is made,
-downloaded, read with `$filter`, `$orderby` and `$select` on each property, changed offline (a
-create with complex values, an update, a delete) and uploaded; the service then has every change
-under the right names, and a second download gives back exactly what the service has.
+`Rank`/`RANK`, the complex `Address`/`address` (each with `City`/`city`) and `_OOD_ID`, and a
+derived type with `NAME`. SQLite compares column names without case; the store keeps each property
+in a column of its own. The store is made, downloaded, read with `$filter`, `$orderby` and
+`$select` on each property, changed offline (creates with complex values and of the derived type,
+an update, a delete) and uploaded; the service then has every change under the right names, and a
+second download gives back exactly what the service has.
 """
 from __future__ import annotations
 
@@ -20,29 +21,8 @@ import pytest
 import backends
 from conftest import get_json
 
-METADATA = """<?xml version="1.0" encoding="utf-8"?>
-<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
-  <edmx:DataServices>
-    <Schema Namespace="Case" xmlns="http://docs.oasis-open.org/odata/ns/edm">
-      <ComplexType Name="Place">
-        <Property Name="City" Type="Edm.String"/><Property Name="city" Type="Edm.String"/>
-      </ComplexType>
-      <EntityType Name="Item">
-        <Key><PropertyRef Name="Code"/><PropertyRef Name="code"/></Key>
-        <Property Name="Code" Type="Edm.String" Nullable="false"/>
-        <Property Name="code" Type="Edm.String" Nullable="false"/>
-        <Property Name="Name" Type="Edm.String"/>
-        <Property Name="name" Type="Edm.String"/>
-        <Property Name="Rank" Type="Edm.Int32"/>
-        <Property Name="RANK" Type="Edm.Int32"/>
-        <Property Name="Address" Type="Case.Place"/>
-        <Property Name="address" Type="Case.Place"/>
-      </EntityType>
-      <EntityContainer Name="Container"><EntitySet Name="Items" EntityType="Case.Item"/></EntityContainer>
-    </Schema>
-  </edmx:DataServices>
-</edmx:Edmx>
-"""
+# Shared with CaseDistinctPropertiesTests (Swift); it also has `_OOD_ID` and derived types.
+METADATA = Path(backends.__file__).parent / "models" / "case-distinct-v4.xml"
 
 # The test server's seed takes primitive values only: complex values come with the offline create.
 SEED = {"Items": [
@@ -50,19 +30,18 @@ SEED = {"Items": [
     {"Code": "B", "code": "b", "Name": "upper B", "name": "lower b", "Rank": 2, "RANK": 10},
 ]}
 
-PROPERTIES = ["Code", "code", "Name", "name", "Rank", "RANK", "Address", "address"]
+PROPERTIES = ["Code", "code", "Name", "name", "Rank", "RANK", "Address", "address", "_OOD_ID", "NAME", "Extra"]
 
 
 @pytest.fixture(scope="module")
 def case_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("case-distinct")
-    metadata, seed = folder / "metadata.xml", folder / "seed.json"
-    metadata.write_text(METADATA, encoding="utf-8")
+    seed = folder / "seed.json"
     seed.write_text(json.dumps(SEED), encoding="utf-8")
-    command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(metadata), str(seed),
+    command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(METADATA), str(seed),
                "--port", "0"]
     server = backends.Backend("v4", command, "/", seed, 60.0)
-    yield server, metadata
+    yield server
     server.stop()
 
 
@@ -87,10 +66,10 @@ def served(server, url):
 
 
 def test_each_case_distinct_property_keeps_its_values_through_download_writes_and_upload(tool, case_server, tmp_path):
-    server, metadata = case_server
+    server = case_server
     server.reset()
     store = tmp_path / "case.store"
-    run_ok(tool, "store", "create", store, "--metadata", metadata, "--service", server.service_root,
+    run_ok(tool, "store", "create", store, "--metadata", METADATA, "--service", server.service_root,
            "--defining", "All=Items")
     run_ok(tool, "download", store)
 
@@ -108,6 +87,9 @@ def test_each_case_distinct_property_keeps_its_values_through_download_writes_an
     run_ok(tool, "request", store, "--method", "POST", "Items", "--body", json.dumps(
         {"Code": "C", "code": "c", "Name": "upper C", "name": "lower c", "RANK": 5,
          "Address": {"City": "Berlin", "city": "bonn"}, "address": {"City": "Paris", "city": "lyon"}}))
+    run_ok(tool, "request", store, "--method", "POST", "Items", "--body", json.dumps(
+        {"@odata.type": "#Case.Special", "Code": "D", "code": "d", "Name": "upper D", "NAME": "shout D",
+         "Extra": "extra D", "_OOD_ID": "own D"}))
     run_ok(tool, "request", store, "--method", "PATCH", "Items(Code='A',code='a')", "--body",
            json.dumps({"name": "patched a", "Rank": 7}))
     run_ok(tool, "request", store, "--method", "DELETE", "Items(Code='B',code='b')")
@@ -120,6 +102,8 @@ def test_each_case_distinct_property_keeps_its_values_through_download_writes_an
     c = served(server, "Items(Code='C',code='c')")
     assert (c["Name"], c["name"], c["Rank"], c["RANK"]) == ("upper C", "lower c", None, 5)
     assert c["Address"] == {"City": "Berlin", "city": "bonn"} and c["address"] == {"City": "Paris", "city": "lyon"}
+    d = served(server, "Items(Code='D',code='d')")
+    assert (d["@odata.type"], d["Name"], d["name"], d["NAME"], d["_OOD_ID"]) == ("#Case.Special", "upper D", None, "shout D", "own D")
     with pytest.raises(urllib.error.HTTPError) as gone:
         served(server, "Items(Code='B',code='b')")
     assert gone.value.code == 404
@@ -128,4 +112,5 @@ def test_each_case_distinct_property_keeps_its_values_through_download_writes_an
     run_ok(tool, "download", store)
     service = [{name: entity.get(name) for name in PROPERTIES} for entity in served(server, "Items?$orderby=Code")["value"]]
     assert local(tool, store, "Items?$orderby=Code") == service
-    assert [entity["Code"] for entity in service] == ["A", "C"]
+    assert [entity["Code"] for entity in service] == ["A", "C", "D"]
+    assert codes(tool, store, "Items/Case.Special?$filter=NAME eq 'shout D' and Name eq 'upper D'") == ["Dd"]

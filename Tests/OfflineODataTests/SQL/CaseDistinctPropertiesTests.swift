@@ -5,35 +5,11 @@ import Testing
 /// in case (simple, key, complex leaves, a derived type's, one like a system column) each keep
 /// their own column and values, in reads, local writes, undo and requeue.
 @Suite struct CaseDistinctPropertiesTests {
-    static let metadata = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
-          <edmx:DataServices>
-            <Schema Namespace="Case" xmlns="http://docs.oasis-open.org/odata/ns/edm">
-              <ComplexType Name="Place">
-                <Property Name="City" Type="Edm.String"/><Property Name="city" Type="Edm.String"/>
-              </ComplexType>
-              <EntityType Name="Item">
-                <Key><PropertyRef Name="Code"/><PropertyRef Name="code"/></Key>
-                <Property Name="Code" Type="Edm.String" Nullable="false"/>
-                <Property Name="code" Type="Edm.String" Nullable="false"/>
-                <Property Name="Name" Type="Edm.String"/>
-                <Property Name="name" Type="Edm.String"/>
-                <Property Name="Rank" Type="Edm.Int32"/>
-                <Property Name="RANK" Type="Edm.Int32"/>
-                <Property Name="Address" Type="Case.Place"/>
-                <Property Name="address" Type="Case.Place"/>
-                <Property Name="_OOD_ID" Type="Edm.String"/>
-              </EntityType>
-              <EntityType Name="Special" BaseType="Case.Item">
-                <Property Name="NAME" Type="Edm.String"/><Property Name="Extra" Type="Edm.String"/>
-              </EntityType>
-              <EntityType Name="Other" BaseType="Case.Item"><Property Name="extra" Type="Edm.String"/></EntityType>
-              <EntityContainer Name="Container"><EntitySet Name="Items" EntityType="Case.Item"/></EntityContainer>
-            </Schema>
-          </edmx:DataServices>
-        </edmx:Edmx>
-        """
+    /// `Name`/`name`, the key `Code`/`code`, `Rank`/`RANK`, the complex `Address`/`address` with
+    /// `City`/`city` each, `_OOD_ID` (like the system column `_ood_id`), and derived types with `NAME`,
+    /// `Extra` and `extra`; `Tests/sync/test_case_distinct_properties.py` serves it with odatapy.
+    static let metadata = readFile(FlightSample.repositoryRoot + "/Tests/backends/models/case-distinct-v4.xml")
+        .map { String(decoding: $0, as: UTF8.self) } ?? ""
 
     /// Two entities as a service sends them: A of the set's type, B of the derived type Special.
     static let page = """
