@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import backends
-from conftest import get_json
+from conftest import get_json, send
 
 # Shared with CaseDistinctPropertiesTests (Swift); it also has `_OOD_ID` and derived types.
 METADATA = Path(backends.__file__).parent / "models" / "case-distinct-v4.xml"
@@ -51,9 +51,17 @@ def run_ok(tool, *arguments):
     return result.stdout
 
 
+def properties(entity):
+    """An entity's properties (annotations left out). A complex value with only null members counts
+    as null: the store keeps complex values flattened and cannot tell the two apart."""
+    def value(member):
+        return None if isinstance(member, dict) and all(v is None for v in member.values()) else member
+    return {name: value(entity.get(name)) for name in PROPERTIES}
+
+
 def local(tool, store, url):
-    """The entities of a local read, each with its properties only (annotations left out)."""
-    return [{name: entity.get(name) for name in PROPERTIES} for entity in json.loads(run_ok(tool, "request", store, url))["value"]]
+    """The entities of a local read, each with its properties only."""
+    return [properties(entity) for entity in json.loads(run_ok(tool, "request", store, url))["value"]]
 
 
 def codes(tool, store, url):
@@ -110,7 +118,13 @@ def test_each_case_distinct_property_keeps_its_values_through_download_writes_an
 
     # A second download gives the store exactly what the service has, property by property.
     run_ok(tool, "download", store)
-    service = [{name: entity.get(name) for name in PROPERTIES} for entity in served(server, "Items?$orderby=Code")["value"]]
+    service = [properties(entity) for entity in served(server, "Items?$orderby=Code")["value"]]
     assert local(tool, store, "Items?$orderby=Code") == service
     assert [entity["Code"] for entity in service] == ["A", "C", "D"]
     assert codes(tool, store, "Items/Case.Special?$filter=NAME eq 'shout D' and Name eq 'upper D'") == ["Dd"]
+
+    # Someone changes one of each pair on the service; a re-download of the entity takes each value.
+    send(server.service_root + "Items(Code='A',code='a')", "PATCH", {"Name": "served A", "RANK": 21})
+    run_ok(tool, "archive", store, "--redownload", "Items(Code='A',code='a')")
+    assert local(tool, store, "Items?$filter=Code eq 'A'") == [properties(served(server, "Items(Code='A',code='a')"))]
+    assert codes(tool, store, "Items?$filter=Name eq 'served A' and name eq 'patched a' and RANK eq 21 and Rank eq 7") == ["Aa"]

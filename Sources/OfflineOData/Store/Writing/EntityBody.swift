@@ -103,12 +103,6 @@ struct ColumnAssignment {
     var quotedColumn: String
     var value: SQLValue
 
-    init(name: String, quotedColumn: String, value: SQLValue) {
-        self.name = name
-        self.quotedColumn = quotedColumn
-        self.value = value
-    }
-
     /// Null for `column`: what a PUT gives the properties its body leaves out.
     static func null(_ column: StoredColumn) -> ColumnAssignment {
         ColumnAssignment(name: column.name, quotedColumn: column.quotedName, value: .null)

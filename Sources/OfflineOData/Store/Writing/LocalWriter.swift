@@ -125,7 +125,7 @@ struct LocalWriter {
         // locally is not "existing": the index's own refusal stands then, as before.)
         let id: Int64
         do throws(ODataError) {
-            id = try db.withCachedStatement(try cache.insertSQL(into: table, columns: names)) { insert throws(ODataError) -> Int64 in
+            id = try db.withCachedStatement(cache.insertSQL(into: table, columns: names)) { insert throws(ODataError) -> Int64 in
                 var values: [SQLValue] = []
                 values.reserveCapacity(names.count + 1)
                 for name in names { if let value = body.values[name] { values.append(value) } }
