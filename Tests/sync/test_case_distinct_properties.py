@@ -5,8 +5,9 @@ odatapy serves a model whose entity type has `Code`/`code` (the key, both parts)
 derived type with `NAME`. SQLite compares column names without case; the store keeps each property
 in a column of its own. The store is made, downloaded, read with `$filter`, `$orderby` and
 `$select` on each property, changed offline (creates with complex values and of the derived type,
-an update, a delete) and uploaded; the service then has every change under the right names, and a
-second download gives back exactly what the service has.
+an update, a delete) and uploaded (one by one, and as a `$batch`); the service then has every
+change under the right names, a second download gives back exactly what the service has, and so
+does a re-download of one entity.
 """
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def served(server, url):
     return get_json(server.service_root + urllib.parse.quote(url, safe="?$=&',()/"))
 
 
-def test_each_case_distinct_property_keeps_its_values_through_download_writes_and_upload(tool, case_server, tmp_path):
+@pytest.mark.parametrize("upload", [[], ["--batch"]], ids=["one-by-one", "batch"])
+def test_each_case_distinct_property_keeps_its_values_through_download_writes_and_upload(upload, tool, case_server, tmp_path):
     server = case_server
     server.reset()
     store = tmp_path / "case.store"
@@ -104,7 +106,7 @@ def test_each_case_distinct_property_keeps_its_values_through_download_writes_an
     assert codes(tool, store, "Items?$filter=address/city eq 'lyon' and Address/City eq 'Berlin'") == ["Cc"]
     assert codes(tool, store, "Items?$filter=Address/city eq 'lyon'") == []
 
-    run_ok(tool, "upload", store)
+    run_ok(tool, "upload", store, *upload)
     a = served(server, "Items(Code='A',code='a')")
     assert (a["Name"], a["name"], a["Rank"], a["RANK"]) == ("upper A", "patched a", 7, 20)
     c = served(server, "Items(Code='C',code='c')")
