@@ -168,3 +168,27 @@ def test_max_request_length_and_operators_bound_a_read(store_path):
         with pytest.raises(QuerySyntaxError, match="100"):
             store.get(long_filter)
         assert store.get("CarrierCollection?$filter=carrid eq 'AA' or carrid eq 'LH'") == []
+
+
+def stored_service_root(path) -> str:
+    import sqlite3
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute("SELECT value FROM ood_store_info WHERE key = 'service_root'").fetchone()[0]
+    finally:
+        connection.close()
+
+
+def test_a_different_service_root_is_used_for_the_session_unless_saved(v4, store_path):
+    with Store.open(store_path, service_root=v4.service_root, defining_requests={"Agencies": US_AGENCIES}) as store:
+        assert store.get("TravelagencyCollection/$count") > 0
+    assert stored_service_root(store_path) == v4.service_root
+    alias = v4.service_root.replace("127.0.0.1", "localhost")
+    with Store.open(store_path, service_root=alias) as store:
+        assert store.get("CarrierCollection?$top=1")  # online, through the alias
+    assert stored_service_root(store_path) == v4.service_root
+    with Store.open(store_path, service_root=alias, save_service_root=True):
+        pass
+    assert stored_service_root(store_path) == alias
+    with pytest.raises(TypeError):
+        Store.open(store_path, service_root=alias, save_service_root=1)
