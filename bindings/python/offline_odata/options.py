@@ -67,8 +67,10 @@ class Options:
             change set, applied or refused together (otherwise each request is its own change set;
             requests on one entity always share one). Needs ``batch_size`` above 0.
         max_response_size: the most bytes one answer of the service may have, counted after
-            decompression (library default 256 MiB); a larger one fails with NetworkError.
-        max_pages: the most pages one download of a defining request follows (default 1,000,000).
+            decompression (library default 256 MiB), also the pages of a whole online read
+            together; a larger one fails with NetworkError.
+        max_pages: the most pages one download of a defining request, or one whole online read,
+            follows (default 1,000,000).
 
     Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
     white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
