@@ -12,7 +12,8 @@ import urllib.request
 import pytest
 
 import backends
-from test_untrusted_service import SECRETS, OtherOrigin, page_with_next_link
+from other_origin import OtherOrigin
+from test_untrusted_service import SECRETS, page_with_next_link
 
 V2_PAGE = 20
 

@@ -8,9 +8,7 @@ fault proxy rewrites a page) is refused with nothing sent to the other origin, a
 link that repeats a page."""
 import json
 import os
-import threading
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -20,6 +18,7 @@ from conftest import REPOSITORY, US_AGENCIES, _load, backends, metadata
 PAGE = 10
 ORDER = "$orderby=agencynum"
 fault_proxy = _load("ood_test_fault_proxy", os.path.join(REPOSITORY, "Tests", "sync", "fault_proxy.py"))
+other_origin_module = _load("ood_test_other_origin", os.path.join(REPOSITORY, "Tests", "backends", "other_origin.py"))
 
 
 @pytest.fixture(scope="module")
@@ -114,37 +113,9 @@ def test_offline_reads_are_whole_one_page(tmp_path):
         assert len(pages) == 1 and pages[0].next_link is None and len(pages[0].value()) == PAGE + 2
 
 
-class OtherOrigin:
-    """A server on another port that records every request it gets."""
-
-    def __init__(self):
-        received = self.received = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                received.append((self.path, dict(self.headers)))
-                body = b'{"value":[]}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *arguments):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
 def other_origin():
-    server = OtherOrigin()
+    server = other_origin_module.OtherOrigin()
     yield server
     server.stop()
 
