@@ -84,7 +84,7 @@ def test_pages_reads_one_page_at_a_time_to_the_same_entities(paged):
 
 
 def test_pages_asks_for_a_page_only_when_the_iteration_gets_there(v4, proxy):
-    with OnlineStore(proxy.service_root) as store:
+    with OnlineStore(proxy.root) as store:
         proxy.requests.clear()
         iterator = store.pages("TravelagencyCollection")
         assert proxy.requests == []
@@ -155,7 +155,7 @@ def test_a_next_link_that_repeats_a_page_is_refused(faulty):
                    body=page_with_next_link("TravelagencyCollection"))
         with pytest.raises(NetworkError, match="repeats a page this read already asked for"):
             store.get("TravelagencyCollection")
-        assert [entry["target"] for entry in faulty.log()] == ["/TravelagencyCollection"]
+        assert [entry["target"] for entry in faulty.log() if "Travelagency" in entry["target"]] == ["/TravelagencyCollection"]
 
 
 def test_more_pages_than_max_pages_is_an_error_not_a_cut(v4):
