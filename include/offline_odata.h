@@ -306,6 +306,23 @@ OOD_API ood_status ood_options_add_cookie(ood_options *options, const char *name
  */
 OOD_API ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
 
+/** What ood_options_set_limit() sets. Every limit refuses with a clear error and leaves the store unchanged. */
+typedef enum ood_limit {
+    OOD_LIMIT_RESPONSE_SIZE = 1,      /**< Bytes of one answer's body after decompression (256 MiB); OOD_NETWORK. */
+    OOD_LIMIT_PAGES = 2,              /**< Pages one download of a defining request follows (1,000,000); OOD_NETWORK. */
+    OOD_LIMIT_METADATA_SIZE = 3,      /**< Bytes of a $metadata document, fetched or given (64 MiB); OOD_METADATA. */
+    OOD_LIMIT_MESSAGE_LENGTH = 4,     /**< Characters of a service's error message kept in errors and the archive (1,000). */
+    OOD_LIMIT_REQUEST_LENGTH = 5,     /**< Bytes of a read's URL (1 MiB); OOD_SYNTAX. */
+    OOD_LIMIT_REQUEST_DEPTH = 6,      /**< Nesting of a read's URL: parentheses, paths, nested options (100); OOD_SYNTAX. */
+    OOD_LIMIT_EXPRESSION_OPERATORS = 7 /**< Binary operators in one expression, a $filter say (20,000); OOD_SYNTAX. */
+} ood_limit;
+
+/**
+ * Sets one limit (see ood_limit, with its default); 0 keeps the default.
+ * @return OOD_OK; OOD_MISUSE for NULL, an unknown limit or a negative value.
+ */
+OOD_API ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
+
 /** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
 OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);
 

@@ -41,12 +41,20 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The most pages one download of a defining request follows (default: 1000000).")
     var maxPages: Int?
 
+    @Option(help: "The most bytes of the service's $metadata document (default: 67108864, 64 MiB).")
+    var maxMetadataSize: Int?
+
+    @Option(help: "The most characters of a service's error message shown and archived (default: 1000).")
+    var maxMessageLength: Int?
+
     func validate() throws {
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("--timeout takes a positive number of seconds, not \(timeout)")
         }
         if let maxResponseSize, maxResponseSize <= 0 { throw ValidationError("--max-response-size takes a positive number of bytes") }
         if let maxPages, maxPages <= 0 { throw ValidationError("--max-pages takes a positive number") }
+        if let maxMetadataSize, maxMetadataSize <= 0 { throw ValidationError("--max-metadata-size takes a positive number of bytes") }
+        if let maxMessageLength, maxMessageLength <= 0 { throw ValidationError("--max-message-length takes a positive number") }
         for header in headers where header.firstIndex(of: ":") == nil {
             throw ValidationError("--header takes 'Name: value', not '\(header)'")
         }
@@ -80,6 +88,8 @@ struct ServiceOptions: ParsableArguments {
         }
         if let maxResponseSize { options.maximumResponseSize = maxResponseSize }
         if let maxPages { options.maximumPages = maxPages }
+        if let maxMetadataSize { options.maximumMetadataSize = maxMetadataSize }
+        if let maxMessageLength { options.maximumMessageLength = maxMessageLength }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
         } else if let token = token ?? environment(Self.tokenVariable) {

@@ -104,6 +104,7 @@ static void test_options(ood_options *options) {
     MISUSE(ood_options_add_cookie(options, "A", NULL), "NULL");
     MISUSE(ood_options_set_page_size(NULL, 5), "options");
     MISUSE(ood_options_set_limits(NULL, 0, 0), "options");
+    MISUSE(ood_options_set_limit(NULL, OOD_LIMIT_PAGES, 0), "options");
     MISUSE(ood_options_set_batch(NULL, 5, 0), "options");
 }
 

@@ -155,6 +155,15 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_limits(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_limits(options, 0, -5) == OOD_MISUSE);
     CHECK(ood_options_set_limits(options, 0, 0) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, -1) == OOD_MISUSE);
+    CHECK(ood_options_set_limit(options, (ood_limit)99, 10) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "99 is not a limit") != NULL);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_EXPRESSION_OPERATORS, 20001) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "lowered, not raised") != NULL);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 101) == OOD_MISUSE);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 50) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_MESSAGE_LENGTH, 200) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 0) == OOD_OK);
     CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
@@ -597,6 +606,16 @@ static void test_the_maximum_response_size(void) {
     ood_options_free(options);
 }
 
+/* Issue 20: a $metadata document above the limit fails the open before it is read. */
+static void test_the_maximum_metadata_size(void) {
+    ood_options *options = flight_options("limited-metadata.store", OOD_MODE_MIXED);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 500) == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_METADATA && store == NULL);
+    CHECK(strstr(ood_error_message(), "more than the limit of 500 bytes") != NULL);
+    ood_options_free(options);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
@@ -613,6 +632,7 @@ int main(int argc, char **argv) {
     test_headers_cancel_metadata_undo_and_batch();
     test_a_failed_open_fails_every_request();
     test_the_maximum_response_size();
+    test_the_maximum_metadata_size();
     test_pages_of_online_reads();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

@@ -14,6 +14,8 @@ public final class OfflineStore: @unchecked Sendable {
     private var localReader: LocalReader?
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
+    /// The limits on a read's URL (``setRequestLimits(_:)``); guarded by `readerLock`.
+    private var requestLimits = LocalReader.defaultParserLimits
     private let readerLock = Lock()
     /// Writes the entities creates answer with; used only inside the write connection's lock
     /// (``StoreFile/withConnection(_:)``), which serializes every write.
@@ -175,12 +177,13 @@ public final class OfflineStore: @unchecked Sendable {
     /// Answers the read `url` on a read connection of its own, beside other reads and writes.
     private func read(url: String) throws(ODataError) -> ReadResult {
         let root = try serviceRoot() ?? ""
+        let limits = readerLock.withLock { requestLimits }
         return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
             let reader: LocalReader
-            if let kept = attachment as? LocalReader {
+            if let kept = attachment as? LocalReader, kept.parser.limits == limits {
                 reader = kept
             } else {
-                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root, parserLimits: limits)
                 attachment = reader
             }
             return try reader.read(url: url, on: db)
@@ -191,8 +194,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// and binder are not shared between threads.
     private func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
         try readerLock.withLock { () throws(ODataError) -> T in
-            if let localReader { return try body(localReader) }
-            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "")
+            if let localReader, localReader.parser.limits == requestLimits { return try body(localReader) }
+            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "",
+                                   parserLimits: requestLimits)
             localReader = made
             return try body(made)
         }
@@ -222,6 +226,12 @@ public final class OfflineStore: @unchecked Sendable {
     public func undoPendingChanges(url: String) throws(ODataError) -> UndoOutcome {
         let undo = LocalUndo(model: model, schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try undo.undo(url: url, on: db) }
+    }
+
+    /// Sets the limits on a read's URL (its length, nesting and operators; see
+    /// ``ODataStore/Options/requestLimits``), for the reads that start after.
+    public func setRequestLimits(_ limits: ODataURLParser.Limits) {
+        readerLock.withLock { requestLimits = limits }
     }
 
     // MARK: - The service

@@ -130,6 +130,8 @@ ood_options_set_tls = _declare("ood_options_set_tls", c_int, [c_void_p, c_int, c
 ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_char_p, c_char_p], status=True)
 # ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
 ood_options_set_limits = _declare("ood_options_set_limits", c_int, [c_void_p, c_longlong, c_longlong], status=True)
+# ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
+ood_options_set_limit = _declare("ood_options_set_limit", c_int, [c_void_p, c_int, c_longlong], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);

@@ -43,6 +43,18 @@ def _pairs(value: Union[Mapping[str, str], Sequence[Tuple[str, str]], None], wha
     return tuple(pairs)
 
 
+# The limits of ``ood_options_set_limit``, by option name (the values of ``ood_limit``).
+_LIMITS = (
+    ("max_response_size", 1),
+    ("max_pages", 2),
+    ("max_metadata_size", 3),
+    ("max_message_length", 4),
+    ("max_request_length", 5),
+    ("max_request_depth", 6),
+    ("max_expression_operators", 7),
+)
+
+
 @dataclass
 class Options:
     """The settings of a store (``ood_options``); every field is optional.
@@ -71,6 +83,14 @@ class Options:
             together; a larger one fails with NetworkError.
         max_pages: the most pages one download of a defining request, or one whole online read,
             follows (default 1,000,000).
+        max_metadata_size: the most bytes of a ``$metadata`` document, fetched or given (default
+            64 MiB); a larger one fails with MetadataError before it is parsed.
+        max_message_length: the most characters of a service's error message kept in errors and
+            the error archive (default 1,000).
+        max_request_length: the most bytes of a read's URL (default 1 MiB); SyntaxError beyond.
+        max_request_depth, max_expression_operators: the most nesting of a read's URL (default
+            100) and binary operators in one expression such as a ``$filter`` (default 20,000);
+            they can be lowered, not raised (MisuseError).
 
     Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
     white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
@@ -96,6 +116,11 @@ class Options:
     group_by_transaction: bool = False
     max_response_size: Optional[int] = None
     max_pages: Optional[int] = None
+    max_metadata_size: Optional[int] = None
+    max_message_length: Optional[int] = None
+    max_request_length: Optional[int] = None
+    max_request_depth: Optional[int] = None
+    max_expression_operators: Optional[int] = None
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -149,13 +174,14 @@ class Options:
             if isinstance(self.page_size, bool) or not isinstance(self.page_size, int):
                 raise TypeError("page_size must be an int")
             _capi.ood_options_set_page_size(handle, self.page_size)
-        if self.max_response_size is not None or self.max_pages is not None:
-            for name in ("max_response_size", "max_pages"):
-                value = getattr(self, name)
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                    raise TypeError(f"{name} must be an int")
+        for name, limit in _LIMITS:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int")
             # 0 keeps the library's default; the library refuses a negative limit (MisuseError).
-            _capi.ood_options_set_limits(handle, self.max_response_size or 0, self.max_pages or 0)
+            _capi.ood_options_set_limit(handle, limit, value)
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int):
             raise TypeError("batch_size must be an int")
         if not isinstance(self.group_by_transaction, bool):

@@ -48,7 +48,7 @@ extension OnlineStore {
             let response = try transport.send(HTTPRequest(method: "GET", url: nextURL, headers: request.headers),
                                               cancellation: cancellation)
             guard (200..<300).contains(response.status) else {
-                throw ServiceError.from(response, request: "GET \(redactedURL(nextURL)) (page \(pages + 1) of \(read))")
+                throw transport.serviceError(response, request: "GET \(redactedURL(nextURL)) (page \(pages + 1) of \(read))")
             }
             pages += 1
             guard joined.byteCount + response.body.count <= limits.maximumResponseSize else {

@@ -33,7 +33,8 @@ public final class OnlineStore: @unchecked Sendable {
         let url = ServiceURL.resolve("$metadata", against: serviceRoot)
         let response = try transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/xml")]),
                                           cancellation: cancellation)
-        guard response.status == 200 else { throw ServiceError.from(response, request: "GET \(redactedURL(url))") }
+        guard response.status == 200 else { throw transport.serviceError(response, request: "GET \(redactedURL(url))") }
+        try MetadataSizeLimit.check(response.body.count, limit: transport.currentOptions.maximumMetadataSize, source: "the service's $metadata")
         return response.text
     }
 
@@ -81,7 +82,7 @@ public final class OnlineStore: @unchecked Sendable {
                 }
             }
         }
-        guard response.status < 400 else { throw ServiceError.from(response, request: "\(verb) \(redactedURL(absolute))") }
+        guard response.status < 400 else { throw transport.serviceError(response, request: "\(verb) \(redactedURL(absolute))") }
         guard verb == "GET" else {
             return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
         }

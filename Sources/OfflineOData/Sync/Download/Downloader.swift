@@ -44,7 +44,7 @@ struct Downloader {
             let fetched = try pending.wait()
             let response = fetched.response
             guard (200..<300).contains(response.status) else {
-                throw ServiceError.from(response, request: "GET \(redactedURL(url))")
+                throw transport.serviceError(response, request: "GET \(redactedURL(url))")
             }
             // Fetch the page after this one while this one is stored.
             // Only a link the download would follow: on the service's origin, not followed before.
