@@ -146,6 +146,15 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_request_in_transaction(store, "t", NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
     MISUSE(ood_request_in_transaction(store, "t", "GET", NULL, NULL, NULL, &result), "url");
     MISUSE(ood_request_in_transaction(store, "t", "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
+    MISUSE(ood_request_page(NULL, "TravelagencyCollection", NULL, &result), "store");
+    CHECK(result == NULL);
+    MISUSE(ood_request_page(store, NULL, NULL, &result), "url");
+    MISUSE(ood_request_page(store, "TravelagencyCollection", NULL, NULL), "out");
+    /* An offline read is whole, one page or not: it has no next link. */
+    CHECK(ood_request_page(store, "TravelagencyCollection", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && ood_result_next_link(result) == NULL);
+    ood_result_free(result);
+    CHECK(ood_result_next_link(NULL) == NULL);
     /* body and headers may be NULL. */
     CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection/$count", NULL, NULL, &result) == OOD_OK);
     CHECK(ood_result_status(result) == 200 && strcmp(ood_result_body(result, NULL), "0") == 0);

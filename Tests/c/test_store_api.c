@@ -544,6 +544,58 @@ static void test_a_failed_open_fails_every_request(void) {
     ood_options_free(options);
 }
 
+/* How many entities of the agency sample a collection answer holds (each has one "agencynum"). */
+static int agencies_in(const ood_result *result) {
+    int count = 0;
+    for (const char *at = ood_result_body(result, NULL); (at = strstr(at, "\"agencynum\"")) != NULL; at++) count++;
+    return count;
+}
+
+/* Issue 21: a read the service answers comes whole (its next links followed), or one page at a time
+ * with ood_request_page() and ood_result_next_link(); a link off the service's origin is refused. */
+static void test_pages_of_online_reads(void) {
+    ood_options *options = flight_options("online-pages.store", OOD_MODE_ONLINE);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    if (store == NULL) return;
+    const char *small_pages[] = {"Prefer: odata.maxpagesize=10", NULL};
+    const char *url = "TravelagencyCollection?$orderby=agencynum";
+
+    ood_result *count = NULL, *whole = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection/$count", NULL, &count) == OOD_OK);
+    int expected = count ? atoi(ood_result_body(count, NULL)) : -1;
+    ood_result_free(count);
+    CHECK(expected > 20);
+    CHECK(ood_request_with_headers(store, "GET", url, NULL, small_pages, &whole) == OOD_OK);
+    CHECK(agencies_in(whole) == expected && ood_result_next_link(whole) == NULL);
+    CHECK(strstr(ood_result_body(whole, NULL), "nextLink") == NULL);
+    ood_result_free(whole);
+
+    int pages = 0, gathered = 0;
+    ood_result *page = NULL;
+    CHECK(ood_request_page(store, url, small_pages, &page) == OOD_OK);
+    while (page != NULL && pages < 100) {
+        pages++;
+        CHECK(agencies_in(page) <= 10);
+        gathered += agencies_in(page);
+        const char *next = ood_result_next_link(page);
+        ood_result *following = NULL;
+        if (next != NULL) {
+            CHECK(strncmp(next, service_root, strlen(service_root)) == 0);
+            CHECK(ood_request_page(store, next, small_pages, &following) == OOD_OK);
+        }
+        ood_result_free(page);
+        page = following;
+    }
+    CHECK(gathered == expected && pages == (expected + 9) / 10);
+
+    ood_result *refused = (ood_result *)store;
+    CHECK(ood_request_page(store, "http://127.0.0.1:9/TravelagencyCollection?$skiptoken=10", NULL, &refused) == OOD_NETWORK);
+    CHECK(refused == NULL && strstr(ood_error_message(), "leaves the service's origin") != NULL);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
 /* Issue 20: an answer above the maximum response size fails the open, naming the limit. */
 static void test_the_maximum_response_size(void) {
     ood_options *options = flight_options("limited.store", OOD_MODE_MIXED);
@@ -581,6 +633,7 @@ int main(int argc, char **argv) {
     test_a_failed_open_fails_every_request();
     test_the_maximum_response_size();
     test_the_maximum_metadata_size();
+    test_pages_of_online_reads();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

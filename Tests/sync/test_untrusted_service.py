@@ -11,46 +11,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from conftest import status, store_tables
+from other_origin import OtherOrigin
 
 PAGE = ["--page-size", "5"]
 SECRETS = ["--user", "alice", "--header", "X-Api-Key: key-of-alice", "--cookie", "session=cookie-of-alice"]
-
-
-class OtherOrigin:
-    """A tiny HTTP server on another port that records every request it receives, with its headers."""
-
-    def __init__(self) -> None:
-        received = self.received = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format, *args):  # quiet
-                pass
-
-            def do_GET(self):
-                received.append({"path": self.path, "headers": dict(self.headers)})
-                body = b'{"value":[]}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_POST = do_GET
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture

@@ -102,7 +102,7 @@ READ_ONLY = {
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
                                                 "entitySets", "definingRequests"]),
     "request": (["request", "STORE", "TravelagencyCollection?$filter=city eq 'Boston'"],
-                ["status", "contentType", "route", "body"]),
+                ["status", "contentType", "route", "nextLink", "body"]),
 }
 
 
@@ -156,7 +156,7 @@ def test_request_json_wraps_the_answer(tool, store):
                               "reason": "TravelagencyCollection is covered by the defining request 'Agencies'"}
     assert mixed["body"]["name"] == "Big Apple"
     deleted = json.loads(tool("request", store, "--method", "DELETE", "TravelagencyCollection('00000001')", "--json").stdout)
-    assert deleted == {"status": 204, "contentType": deleted["contentType"], "route": None, "body": None}
+    assert deleted == {"status": 204, "contentType": deleted["contentType"], "route": None, "nextLink": None, "body": None}
 
 
 def test_the_text_forms_are_tables_for_people(tool, store):

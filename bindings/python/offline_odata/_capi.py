@@ -168,6 +168,9 @@ ood_request_in_transaction = _declare("ood_request_in_transaction", c_int,
                                       [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p),
                                        POINTER(c_void_p)],
                                       status=True)
+# ood_status ood_request_page(ood_store *store, const char *url, const char *const *headers, ood_result **out);
+ood_request_page = _declare("ood_request_page", c_int, [c_void_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
+                            status=True)
 # ood_status ood_request_start(ood_store *store, const char *method, const char *url, const char *body,
 #                              const char *const *headers, ood_completion completion, void *payload,
 #                              ood_call **out);
@@ -185,6 +188,8 @@ ood_result_status = _declare("ood_result_status", c_int, [c_void_p])
 ood_result_body = _declare("ood_result_body", c_void_p, [c_void_p, POINTER(c_size_t)])
 # const char *ood_result_content_type(const ood_result *result);
 ood_result_content_type = _declare("ood_result_content_type", c_char_p, [c_void_p])
+# const char *ood_result_next_link(const ood_result *result);  (NULL when the answer is whole)
+ood_result_next_link = _declare("ood_result_next_link", c_char_p, [c_void_p])
 # void ood_result_free(ood_result *result);
 ood_result_free = _declare("ood_result_free", None, [c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);

@@ -84,8 +84,10 @@ class Options:
             change set, applied or refused together (otherwise each request is its own change set;
             requests on one entity always share one). Needs ``batch_size`` above 0.
         max_response_size: the most bytes one answer of the service may have, counted after
-            decompression (library default 256 MiB); a larger one fails with NetworkError.
-        max_pages: the most pages one download of a defining request follows (default 1,000,000).
+            decompression (library default 256 MiB), also the pages of a whole online read
+            together; a larger one fails with NetworkError.
+        max_pages: the most pages one download of a defining request, or one whole online read,
+            follows (default 1,000,000).
         max_metadata_size: the most bytes of a ``$metadata`` document, fetched or given (default
             64 MiB); a larger one fails with MetadataError before it is parsed.
         max_message_length: the most characters of a service's error message kept in errors and
