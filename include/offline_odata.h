@@ -32,7 +32,7 @@
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
- *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_route, ood_download,
+ *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_download,
  *   ood_upload, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
@@ -244,10 +244,21 @@ OOD_API ood_status ood_options_set_path(ood_options *options, const char *path);
 
 /**
  * The OData service root ("https://host/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/"). Without one, a
- * store file's own service root is used; with neither, the store works offline only.
+ * store file's own service root is used; with neither, the store works offline only. A new file (or
+ * one without a root) keeps it; a root that differs from the file's is used while the store is
+ * open and not saved in the file, unless ood_options_set_service_root_saved() says so. Delta links
+ * of another service are never followed: such a download is a full one.
  * @return OOD_OK; OOD_MISUSE if an argument is NULL or the root is not an absolute URL.
  */
 OOD_API ood_status ood_options_set_service_root(ood_options *options, const char *service_root);
+
+/**
+ * Whether a service root that differs from the store file's replaces it in the file (1), for every
+ * later open, or is used only while this store is open (0, the default). Saving drops the file's
+ * delta links: the next download is a full one.
+ * @return OOD_OK; OOD_MISUSE for NULL.
+ */
+OOD_API ood_status ood_options_set_service_root_saved(ood_options *options, int saved);
 
 /**
  * The service's $metadata document, to create a store file without asking the service.
@@ -303,11 +314,30 @@ OOD_API ood_status ood_options_add_cookie(ood_options *options, const char *name
 /**
  * Limits on what the service may send (it is not trusted): the most bytes of one answer's body,
  * counted after decompression (default 256 MiB), and the most pages one download of a defining
- * request follows (default 1,000,000); 0 keeps a default. A larger answer or more pages stop the
- * request or the download with OOD_NETWORK, the store unchanged.
+ * request follows (default 1,000,000); 0 keeps a default. A read the service answers whole (its
+ * pages joined) keeps to both: its pages together have at most that many bytes, and there are at
+ * most that many. A larger answer or more pages stop the request or the download with
+ * OOD_NETWORK, the store unchanged.
  * @return OOD_OK; OOD_MISUSE for NULL or a negative limit.
  */
 OOD_API ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
+
+/** What ood_options_set_limit() sets. Every limit refuses with a clear error and leaves the store unchanged. */
+typedef enum ood_limit {
+    OOD_LIMIT_RESPONSE_SIZE = 1,      /**< Bytes of one answer's body after decompression (256 MiB); OOD_NETWORK. */
+    OOD_LIMIT_PAGES = 2,              /**< Pages one download of a defining request follows (1,000,000); OOD_NETWORK. */
+    OOD_LIMIT_METADATA_SIZE = 3,      /**< Bytes of a $metadata document, fetched or given (64 MiB); OOD_METADATA. */
+    OOD_LIMIT_MESSAGE_LENGTH = 4,     /**< Characters of a service's error message kept in errors and the archive (1,000). */
+    OOD_LIMIT_REQUEST_LENGTH = 5,     /**< Bytes of a read's URL (1 MiB); OOD_SYNTAX. */
+    OOD_LIMIT_REQUEST_DEPTH = 6,      /**< Nesting of a read's URL: parentheses, paths, nested options (100); OOD_SYNTAX. */
+    OOD_LIMIT_EXPRESSION_OPERATORS = 7 /**< Binary operators in one expression, a $filter say (20,000); OOD_SYNTAX. */
+} ood_limit;
+
+/**
+ * Sets one limit (see ood_limit, with its default); 0 keeps the default.
+ * @return OOD_OK; OOD_MISUSE for NULL, an unknown limit or a negative value.
+ */
+OOD_API ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
 
 /**
  * Whether an empty file at the path (0 bytes, or an SQLite database without tables) may become the
@@ -391,7 +421,10 @@ OOD_API ood_status ood_store_open_async(const ood_options *options, ood_completi
 
 /**
  * Runs one OData request and waits for its answer: a read (GET), or a create, update or delete
- * (POST, PUT, PATCH, MERGE, DELETE), routed as the store's mode says.
+ * (POST, PUT, PATCH, MERGE, DELETE), routed as the store's mode says. A read of a collection that
+ * the service answers follows its next links and answers the whole collection (at most `$top`
+ * entities, the first page's count kept), within the limits of ood_options_set_limits(); one page
+ * at a time: ood_request_page().
  *
  * @param store A store from ood_store_open_with() or ood_store_open_async().
  * @param method The HTTP method.
@@ -404,6 +437,24 @@ OOD_API ood_status ood_store_open_async(const ood_options *options, ood_completi
  * Thread safety: any thread.
  */
 OOD_API ood_status ood_request(ood_store *store, const char *method, const char *url, const char *body, ood_result **out);
+
+/**
+ * Reads one page of a collection and waits for it: a read the service answers (online, or mixed
+ * for a set no defining request covers) gives the service's page as it came, and
+ * ood_result_next_link() the link to the next page, to pass back as `url` until it is NULL.
+ * ood_request() and the other request functions read the whole collection instead (they follow
+ * the service's next links). Offline reads are answered whole: their next link is NULL.
+ *
+ * @param url Relative to the service root, or a next link from ood_result_next_link() (an
+ *        absolute URL, which goes to the service and only on the service root's origin).
+ * @param headers A NULL-terminated array of "Name: value" strings, or NULL for none. Copied; pass
+ *        the same for every page (`Prefer: odata.maxpagesize=N`, say).
+ * @param[out] out Receives the page, or NULL on failure.
+ * @return As ood_request(); OOD_NETWORK also for a URL off the service's origin (nothing is sent).
+ * Ownership: the result is the caller's; release it with ood_result_free().
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_request_page(ood_store *store, const char *url, const char *const *headers, ood_result **out);
 
 /**
  * Starts one OData request and returns at once; `completion` is called exactly once with its
@@ -484,6 +535,14 @@ OOD_API const char *ood_result_body(const ood_result *result, size_t *length);
 
 /** The answer's content type ("" for NULL). Ownership: borrowed from the result. */
 OOD_API const char *ood_result_content_type(const ood_result *result);
+
+/**
+ * The absolute link to the next page of an answer from ood_request_page(), for the next call.
+ *
+ * @return The link, or NULL on the last page, for a whole answer and for NULL.
+ * Ownership: borrowed from the result, valid until ood_result_free().
+ */
+OOD_API const char *ood_result_next_link(const ood_result *result);
 
 /** Releases an answer; NULL does nothing. */
 OOD_API void ood_result_free(ood_result *result);

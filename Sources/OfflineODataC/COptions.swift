@@ -53,6 +53,13 @@ public func cOptionsSetServiceRoot(_ options: OpaquePointer?, _ root: UnsafePoin
     }
 }
 
+@_cdecl("ood_options_set_service_root_saved")
+public func cOptionsSetServiceRootSaved(_ options: OpaquePointer?, _ saved: Int32) -> ood_status {
+    setting("ood_options_set_service_root_saved", options, []) { handle, _ throws(ODataError) in
+        handle.options.savesServiceRoot = saved != 0
+    }
+}
+
 @_cdecl("ood_options_set_metadata")
 public func cOptionsSetMetadata(_ options: OpaquePointer?, _ metadata: UnsafePointer<CChar>?) -> ood_status {
     setting("ood_options_set_metadata", options, [metadata]) { handle, texts throws(ODataError) in
@@ -177,6 +184,30 @@ public func cOptionsSetLimits(_ options: OpaquePointer?, _ maxResponseSize: Int6
         let defaults = HTTPOptions()
         handle.options.http.maximumResponseSize = maxResponseSize == 0 ? defaults.maximumResponseSize : Int(maxResponseSize)
         handle.options.http.maximumPages = maxPages == 0 ? defaults.maximumPages : Int(maxPages)
+    }
+}
+
+@_cdecl("ood_options_set_limit")
+public func cOptionsSetLimit(_ options: OpaquePointer?, _ limit: ood_limit, _ value: Int64) -> ood_status {
+    setting("ood_options_set_limit", options, []) { handle, _ throws(ODataError) in
+        guard value >= 0 else { throw ODataError(.misuse, "ood_options_set_limit: the value is negative (0 keeps the default)") }
+        let chosen = Int(value)
+        let http = HTTPOptions()
+        let request = LocalReader.defaultParserLimits
+        // Changed on a copy: a refused value leaves the options as they were.
+        var wanted = handle.options
+        switch limit {
+        case OOD_LIMIT_RESPONSE_SIZE: wanted.http.maximumResponseSize = value == 0 ? http.maximumResponseSize : chosen
+        case OOD_LIMIT_PAGES: wanted.http.maximumPages = value == 0 ? http.maximumPages : chosen
+        case OOD_LIMIT_METADATA_SIZE: wanted.http.maximumMetadataSize = value == 0 ? http.maximumMetadataSize : chosen
+        case OOD_LIMIT_MESSAGE_LENGTH: wanted.http.maximumMessageLength = value == 0 ? http.maximumMessageLength : chosen
+        case OOD_LIMIT_REQUEST_LENGTH: wanted.requestLimits.maxLength = value == 0 ? request.maxLength : chosen
+        case OOD_LIMIT_REQUEST_DEPTH: wanted.requestLimits.maxDepth = value == 0 ? request.maxDepth : chosen
+        case OOD_LIMIT_EXPRESSION_OPERATORS: wanted.requestLimits.maxOperators = value == 0 ? request.maxOperators : chosen
+        default: throw ODataError(.misuse, "ood_options_set_limit: \(limit.rawValue) is not a limit (see ood_limit)")
+        }
+        do throws(ODataError) { try wanted.requestLimits.checkForStore() } catch { throw prefixed("ood_options_set_limit", error) }
+        handle.options = wanted
     }
 }
 

@@ -2,8 +2,9 @@ import COfflineODataHeader
 import OfflineOData
 
 // OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), with
-// extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`), and as
-// part of a transaction of the upload (`ood_request_in_transaction`).
+// extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`), as
+// part of a transaction of the upload (`ood_request_in_transaction`), and one page of a read at a
+// time (`ood_request_page`).
 
 /// What an `ood_call *` points to: an asynchronous request in flight, so C can cancel it.
 final class CallHandle {
@@ -108,6 +109,21 @@ public func cRequestInTransaction(_ store: OpaquePointer?, _ transactionID: Unsa
         return misuse("ood_request_in_transaction: transaction_id is NULL")
     }
     return runRequest("ood_request_in_transaction", store, method, url, body, headerList, out, transactionID: transactionID)
+}
+
+@_cdecl("ood_request_page")
+public func cRequestPage(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                         _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                         _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    let function = "ood_request_page"
+    out?.pointee = nil
+    guard let out else { return misuse("\(function): out is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore(function, store)
+        let read = ODataRequest(method: "GET", url: try text(function, "url", url), headers: try headers(function, headerList),
+                                followsNextLinks: false)
+        out.pointee = ResultHandle(try target.executeAndWait(read)).retainedPointer()
+    }
 }
 
 @_cdecl("ood_request_async")

@@ -9,6 +9,8 @@ final class ResultHandle {
     let body: UnsafeMutablePointer<CChar>
     let length: Int
     let contentType: UnsafeMutablePointer<CChar>?
+    /// The link to the next page of a one-page read (`ood_request_page`); nil for a whole answer.
+    let nextLink: UnsafeMutablePointer<CChar>?
 
     init(_ response: StoreResponse) {
         status = Int32(clamping: response.status)
@@ -19,11 +21,13 @@ final class ResultHandle {
         length = count
         body = copy
         contentType = strdup(response.contentType)
+        nextLink = response.nextLink.flatMap { strdup($0) }
     }
 
     deinit {
         body.deallocate()
         free(contentType)
+        free(nextLink)
     }
 
     func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
@@ -54,6 +58,12 @@ public func cResultBody(_ result: OpaquePointer?, _ length: UnsafeMutablePointer
 public func cResultContentType(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let result, let type = ResultHandle.from(result).contentType else { return UnsafePointer(staticCString("")) }
     return UnsafePointer(type)
+}
+
+@_cdecl("ood_result_next_link")
+public func cResultNextLink(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let result, let link = ResultHandle.from(result).nextLink else { return nil }
+    return UnsafePointer(link)
 }
 
 @_cdecl("ood_result_free")

@@ -12,11 +12,11 @@
         _ = AnswerVerdict(response, to: request, keyColumns: fuzzAnswerTable?.keyColumns ?? [], dialect: .v4, document: &document)
         _ = UploadRecorder.etag(of: response, answer: document)
     }
-    _ = ServiceError.from(response, request: "PATCH Orders(1)")
+    _ = ServiceError.from(response, request: "PATCH Orders(1)", longestMessage: ServiceError.defaultLongestMessage)
     _ = AnswerVerdict.advice(for: response)
     if let items = try? BatchResponseParser.parse(response) {
         for case .changeSet(let answers) in items {
-            for answer in answers { _ = ServiceError.from(answer.response, request: "$batch part") }
+            for answer in answers { _ = ServiceError.from(answer.response, request: "$batch part", longestMessage: ServiceError.defaultLongestMessage) }
         }
     }
     if let table = fuzzAnswerTable, let entity = ServedEntity(response, table: table, dialect: .v4) {

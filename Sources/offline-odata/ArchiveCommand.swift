@@ -90,7 +90,7 @@ struct ArchiveCommand: ParsableCommand {
             defer { store.close() }
             if let requeue {
                 let count = try store.requeueArchivedRequest(id: requeue, body: body)
-                print("requeued \(count) request\(count == 1 ? "" : "s")")
+                print("requeued \(counted(count, "request"))")
                 return
             }
             if let redownload {
@@ -101,7 +101,7 @@ struct ArchiveCommand: ParsableCommand {
             }
             if delete != nil || deleteAll {
                 let count = try store.deleteArchivedRequests(id: delete)
-                print("discarded \(count) request\(count == 1 ? "" : "s")")
+                print("discarded \(counted(count, "request"))")
                 return
             }
             let archive = try store.file.errorArchive()

@@ -56,7 +56,7 @@ struct DownloadCommand: ParsableCommand {
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
             let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
                 bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
-                         detail: "entities, \(progress.pages) page\(progress.pages == 1 ? "" : "s")")
+                         detail: "\(progress.entities == 1 ? "entity" : "entities"), \(counted(progress.pages, "page"))")
                 return true
             }
             bar.finish()
@@ -79,8 +79,8 @@ struct DownloadCommand: ParsableCommand {
                 return
             }
             for outcome in outcomes {
-                let kind = outcome.isDelta ? "changes" : "entities"
-                print("downloaded \(outcome.definingRequest): \(outcome.entities) \(kind) in \(outcome.pages) page\(outcome.pages == 1 ? "" : "s")")
+                let what = outcome.isDelta ? counted(outcome.entities, "change") : counted(outcome.entities, "entity", "entities")
+                print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))")
             }
         } catch {
             if json { printJSONError(error) }

@@ -13,8 +13,8 @@ struct MetadataCommand: ParsableCommand {
             prints the error with its line and column. Nothing is fetched over the network.
 
             Examples:
-              offline-odata metadata Examples/FlightSample/metadata-v4.xml
-              offline-odata metadata Examples/FlightSample/metadata-v2.xml --json
+              offline-odata metadata metadata.xml
+              offline-odata metadata metadata-v2.xml --json
               curl -s 'http://127.0.0.1:8000/$metadata' -o metadata.xml && \\
                   offline-odata metadata metadata.xml
 

@@ -11,12 +11,11 @@ struct OfflineODataTool: ParsableCommand {
         commandName: "offline-odata",
         abstract: "An offline OData store: download, query and change OData data locally.",
         discussion: """
-            The examples use the flight sample's service on http://127.0.0.1:8000/, which \
-            '.venv/bin/python Tests/backends/backends.py serve v4 --port 8000' starts (in the repository; make backends-venv makes .venv).
+            The examples use an OData service at http://127.0.0.1:8000/ and its $metadata \
+            document saved as metadata.xml (curl -o metadata.xml 'http://127.0.0.1:8000/$metadata').
 
             Examples:
-              offline-odata store create travel.store \\
-                  --metadata Examples/FlightSample/metadata-v4.xml \\
+              offline-odata store create travel.store --metadata metadata.xml \\
                   --service http://127.0.0.1:8000/ \\
                   --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'"
               offline-odata download travel.store
@@ -39,6 +38,14 @@ struct OfflineODataTool: ParsableCommand {
         version: OfflineODataVersion.string,
         subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, StatusCommand.self, ArchiveCommand.self]
     )
+
+    /// Without a subcommand: the usage on standard error, and exit 64 (EX_USAGE), as for any
+    /// command line that says nothing to do.
+    mutating func run() throws {
+        var standardError = StandardErrorStream()
+        print(Self.helpMessage(), to: &standardError)
+        throw ExitCode(64)
+    }
 }
 
 /// Prints an engine error the way every subcommand does, and exits with code 1.

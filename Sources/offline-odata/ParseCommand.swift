@@ -11,10 +11,10 @@ struct ParseCommand: ParsableCommand {
             Nothing is fetched over the network and no store is needed.
 
             Examples:
-              offline-odata parse --metadata Examples/FlightSample/metadata-v4.xml \\
+              offline-odata parse --metadata metadata.xml \\
                   "TravelagencyCollection?\\$filter=creditlimit gt 1000&\\$top=5"
               offline-odata parse --json \\
-                  --metadata Examples/FlightSample/metadata-v2.xml \\
+                  --metadata metadata-v2.xml \\
                   "FlightCollection?\\$filter=fldate gt datetime'2013-09-16T00:00'"
 
             Output: the bound query is a tree, so it is printed as JSON with or without --json \

@@ -1,8 +1,10 @@
 import ArgumentParser
 import OfflineOData
 
-/// `offline-odata request STORE [--method M] URL [--body JSON] [--mode offline|online|mixed]`:
-/// one OData request on the store, the service, or whichever the router picks.
+/// `offline-odata request STORE [--method M] URL [--body JSON] [--mode offline|online|mixed] [--one-page]`:
+/// one OData request on the store, the service, or whichever the router picks. All pages are the
+/// default, because a reader of the output expects the answer to the URL it gave; `--one-page`
+/// is for scripts that page themselves.
 struct RequestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
@@ -17,7 +19,7 @@ struct RequestCommand: ParsableCommand {
             a defining request covers its entity set, online for function and action imports and \
             for sets no defining request covers; the choice and its reason are printed on standard \
             error as 'route: offline|online (reason)'. Nothing is downloaded first. As with \
-            download and upload, a --service different from the store's is recorded in the store.
+            download and upload, --service applies to this command; --save-service also keeps it in the store.
 
             Examples:
               offline-odata request travel.store \\
@@ -27,10 +29,19 @@ struct RequestCommand: ParsableCommand {
               offline-odata request travel.store --mode mixed \\
                   "GetAgencyDetails(agencynum='00000001')"
 
+            A read the service answers comes whole: the service's next links (V4 @odata.nextLink, \
+            V2 __next) are followed, on the service's origin only, and the entities of every page \
+            printed as one collection, at most $top of them, with the first page's count; \
+            --max-pages and --max-response-size bound the pages and their bytes together (more \
+            is an error, never a cut). With --one-page only the service's page is printed, as it \
+            came, its next link in it; to go on, request that link (an absolute URL of the \
+            service) with --one-page again. Offline reads are always whole.
+
             The body of the answer is printed; when it has none, its HTTP status. With --json one \
             object instead, for scripts: {"status", "contentType", "route": {"destination", \
-            "reason"} or null (only --mode mixed routes), "body"}, where "body" is the answer's \
-            JSON, its text when it is not JSON (a $count), or null when there is none.
+            "reason"} or null (only --mode mixed routes), "nextLink" (with --one-page, the link to \
+            the next page, else null), "body"}, where "body" is the answer's JSON, its text when it \
+            is not JSON (a $count), or null when there is none.
 
             The service options (--service, --user, --token, --insecure, --timeout) need --mode \
             online or mixed; the password of --user comes from OFFLINE_ODATA_PASSWORD or a prompt.
@@ -60,13 +71,19 @@ struct RequestCommand: ParsableCommand {
 
     @OptionGroup var service: ServiceOptions
 
-    @Flag(help: "Print the status, content type, route and body as one JSON object.")
+    @Flag(help: "Read one page of a collection the service answers, with its next link, instead of the whole collection.")
+    var onePage = false
+
+    @Flag(help: "Print the status, content type, route, next link and body as one JSON object.")
     var json = false
 
     func validate() throws {
-        if mode == .offline, service.serviceRoot != nil || service.user != nil || service.token != nil || service.insecure
+        if mode == .offline, service.serviceRoot != nil || service.saveService || service.user != nil || service.token != nil || service.insecure
             || service.timeout != nil {
             throw ValidationError("the service options (--service, --user, --token, --insecure, --timeout) need --mode online or mixed")
+        }
+        if onePage, method.uppercased() != "GET" {
+            throw ValidationError("--one-page reads one page of a collection: it needs --method GET, not \(method)")
         }
     }
 
@@ -81,7 +98,7 @@ struct RequestCommand: ParsableCommand {
                 response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID)
             } else {
                 let store = try openODataStore(path: path, mode: mode.workingMode, serviceRoot: service.serviceRoot,
-                                               http: try service.httpOptions())
+                                               savesServiceRoot: service.saveService, http: try service.httpOptions())
                 defer { store.close() }
                 if mode == .mixed {
                     let decision = try store.waitFor { store.route(method: method, url: url, completion: $0) }
@@ -90,7 +107,7 @@ struct RequestCommand: ParsableCommand {
                     route = decision
                 }
                 response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
-                                                                 transactionID: transactionID))
+                                                                 transactionID: transactionID, followsNextLinks: !onePage))
             }
             if json {
                 printJSON { writeResponse(response, route: route, to: &$0) }
@@ -119,6 +136,8 @@ struct RequestCommand: ParsableCommand {
         } else {
             writer.writeNull()
         }
+        writer.writeKey("nextLink")
+        if let link = response.nextLink { writer.writeString(link) } else { writer.writeNull() }
         writer.writeKey("body")
         if response.body.isEmpty {
             writer.writeNull()

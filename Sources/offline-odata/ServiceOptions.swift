@@ -14,8 +14,11 @@ struct ServiceOptions: ParsableArguments {
     /// The environment variable a bearer token is read from when `--token` is not given.
     static let tokenVariable = "OFFLINE_ODATA_TOKEN"
 
-    @Option(name: .customLong("service"), help: "The service root URL (default: the one the store was created with).")
+    @Option(name: .customLong("service"), help: "The service root URL for this command (default: the one the store keeps).")
     var serviceRoot: String?
+
+    @Flag(help: "Also keep --service in the store for later commands (its delta links are dropped: the next download is a full one).")
+    var saveService = false
 
     @Option(help: "User name for basic authentication; the password comes from OFFLINE_ODATA_PASSWORD, else a prompt on the terminal (never from an argument).")
     var user: String?
@@ -41,12 +44,21 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The most pages one download of a defining request follows (default: 1000000).")
     var maxPages: Int?
 
+    @Option(help: "The most bytes of the service's $metadata document (default: 67108864, 64 MiB).")
+    var maxMetadataSize: Int?
+
+    @Option(help: "The most characters of a service's error message shown and archived (default: 1000).")
+    var maxMessageLength: Int?
+
     func validate() throws {
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("--timeout takes a positive number of seconds, not \(timeout)")
         }
+        if saveService && serviceRoot == nil { throw ValidationError("--save-service needs --service") }
         if let maxResponseSize, maxResponseSize <= 0 { throw ValidationError("--max-response-size takes a positive number of bytes") }
         if let maxPages, maxPages <= 0 { throw ValidationError("--max-pages takes a positive number") }
+        if let maxMetadataSize, maxMetadataSize <= 0 { throw ValidationError("--max-metadata-size takes a positive number of bytes") }
+        if let maxMessageLength, maxMessageLength <= 0 { throw ValidationError("--max-message-length takes a positive number") }
         for header in headers where header.firstIndex(of: ":") == nil {
             throw ValidationError("--header takes 'Name: value', not '\(header)'")
         }
@@ -80,6 +92,8 @@ struct ServiceOptions: ParsableArguments {
         }
         if let maxResponseSize { options.maximumResponseSize = maxResponseSize }
         if let maxPages { options.maximumPages = maxPages }
+        if let maxMetadataSize { options.maximumMetadataSize = maxMetadataSize }
+        if let maxMessageLength { options.maximumMessageLength = maxMessageLength }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
         } else if let token = token ?? environment(Self.tokenVariable) {
@@ -105,10 +119,13 @@ struct ServiceOptions: ParsableArguments {
 }
 
 extension OfflineStore {
-    /// Applies the command line's service options: credentials, TLS, and a service root override.
+    /// Applies the command line's service options: credentials, TLS, and the service root for
+    /// this command. The store keeps its own root unless --save-service says (or it has none).
     func applyServiceOptions(_ options: ServiceOptions) throws(ODataError) {
         setHTTPOptions(try options.httpOptions())
-        if let root = options.serviceRoot { try setServiceRoot(root) }
+        guard let root = options.serviceRoot else { return }
+        let stored = try serviceRoot()
+        if options.saveService || stored == nil { try setServiceRoot(root) } else { try useServiceRoot(root) }
     }
 }
 

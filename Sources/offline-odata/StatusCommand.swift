@@ -5,7 +5,7 @@ import OfflineOData
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the request queue, the error archive and the defining requests of a store.",
+        abstract: "Show a store's service root, its state, request queue, error archive and defining requests.",
         discussion: """
             Read-only: the store is not changed and the service is not contacted.
 
@@ -13,13 +13,19 @@ struct StatusCommand: ParsableCommand {
               offline-odata status travel.store
               offline-odata status travel.store --json
 
-            Output: three tables (queue, error archive, defining requests), each after its count; \
+            Output: the service root and the state (downloaded or not, what waits for upload), \
+            then three tables (queue, error archive, defining requests), each after its count; \
             with --json one object:
-              {"queue": [{"id", "method", "url", "body", "entitySet",
+              {"serviceRoot": "..." or null,
+               "state": {"download": "none|never|partial|complete", "lastDownload",
+                         "queued", "inDoubt", "archived"},
+               "queue": [{"id", "method", "url", "body", "entitySet",
                           "transactionID", "createdAt", "state"}],
                "errorArchive": [{"id", "method", "url", "httpStatus", "message",
                                  "failedAt", "kind"}],
                "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}]}
+            where "download" is "none" without defining requests, "never" before the first \
+            download, "partial" when some were never downloaded, and "lastDownload" the newest.
 
             Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service; \
             64 a usage error.
@@ -39,9 +45,14 @@ struct StatusCommand: ParsableCommand {
             let queue = try store.file.queuedRequests()
             let archive = try store.file.errorArchive()
             let requests = try store.definingRequests()
+            let root = try store.serviceRoot()
+            let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
             if json {
                 printJSON { writer in
                     writer.beginObject()
+                    writer.writeKey("serviceRoot"); root.map { writer.writeString($0) } ?? writer.writeNull()
+                    writer.writeKey("state")
+                    state.write(to: &writer)
                     writer.writeKey("queue")
                     writer.beginArray()
                     for request in queue { request.write(to: &writer) }
@@ -56,11 +67,57 @@ struct StatusCommand: ParsableCommand {
                 }
                 return
             }
+            print("service: \(root ?? "none (give one with --service and --save-service)")")
+            print("state: \(state.summary)")
             printQueue(queue)
             printErrorArchive(archive)
             printDefiningRequests(requests)
         } catch {
             exitWithError(error)
         }
+    }
+}
+
+/// What `status` says of a store as a whole: how far it is downloaded, and what waits for upload.
+private struct StoreSummary {
+    let download: String
+    let lastDownload: String?
+    let queued: Int
+    let inDoubt: Int
+    let archived: Int
+
+    init(queue: [QueuedRequest], archive: [ArchivedRequest], definingRequests: [DefiningRequest]) {
+        let downloaded = definingRequests.compactMap(\.lastDownload)
+        download = definingRequests.isEmpty ? "none" : downloaded.isEmpty ? "never"
+            : downloaded.count < definingRequests.count ? "partial" : "complete"
+        lastDownload = downloaded.max()
+        queued = queue.count
+        inDoubt = queue.filter { $0.state == .inDoubt }.count
+        archived = archive.count
+    }
+
+    /// One line for people: "downloaded (last 2026-11-26T10:00:00Z); 2 requests waiting for upload".
+    var summary: String {
+        var parts: [String] = []
+        switch download {
+        case "none": parts.append("no defining requests")
+        case "never": parts.append("never downloaded")
+        case "partial": parts.append("partly downloaded (last \(lastDownload ?? "-"))")
+        default: parts.append("downloaded (last \(lastDownload ?? "-"))")
+        }
+        parts.append(queued == 0 ? "nothing to upload" : "\(counted(queued, "request")) waiting for upload"
+                     + (inDoubt == 0 ? "" : " (\(inDoubt) in doubt)"))
+        if archived > 0 { parts.append("\(counted(archived, "archived request")) need\(archived == 1 ? "s" : "") a decision") }
+        return parts.joined(separator: "; ")
+    }
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("download"); writer.writeString(download)
+        writer.writeKey("lastDownload"); lastDownload.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("queued"); writer.writeNumber(queued)
+        writer.writeKey("inDoubt"); writer.writeNumber(inDoubt)
+        writer.writeKey("archived"); writer.writeNumber(archived)
+        writer.endObject()
     }
 }

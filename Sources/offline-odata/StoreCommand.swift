@@ -12,7 +12,7 @@ struct StoreCommand: ParsableCommand {
 
             Examples:
               offline-odata store create travel.store \\
-                  --metadata Examples/FlightSample/metadata-v4.xml \\
+                  --metadata metadata.xml \\
                   --service http://127.0.0.1:8000/ \\
                   --defining Agencies=TravelagencyCollection
               offline-odata store info travel.store --json
@@ -40,7 +40,7 @@ struct StoreCommand: ParsableCommand {
                 Examples:
                   offline-odata store create travel.store
                   offline-odata store create travel.store \\
-                      --metadata Examples/FlightSample/metadata-v4.xml \\
+                      --metadata metadata.xml \\
                       --service http://127.0.0.1:8000/ \\
                       --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'" \\
                       --defining "Flights=FlightCollection"
@@ -97,7 +97,7 @@ struct StoreCommand: ParsableCommand {
                 defer { store.close() }
                 let dialect = store.dialect == .v4 ? "V4" : "V2"
                 print("\(path): created for \(store.model.namespaces.joined(separator: ", ")) (OData \(dialect), "
-                      + "\(store.schema.tables.count) entity sets, \(requests.count) defining requests)")
+                      + "\(counted(store.schema.tables.count, "entity set")), \(counted(requests.count, "defining request")))")
             } catch {
                 exitWithError(error)
             }
@@ -215,7 +215,7 @@ struct StoreCommand: ParsableCommand {
                 var pages: [[UInt8]] = []
                 for file in files { pages.append(try readWholeFile(file)) }
                 let entities = try store.load(pages: pages, definingRequest: definingRequest, fullRefresh: full)
-                print("loaded \(definingRequest): \(entities) entities from \(pages.count) page\(pages.count == 1 ? "" : "s")")
+                print("loaded \(definingRequest): \(counted(entities, "entity", "entities")) from \(counted(pages.count, "page"))")
             } catch {
                 exitWithError(error)
             }

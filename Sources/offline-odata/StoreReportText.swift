@@ -5,7 +5,7 @@ import OfflineOData
 
 /// Prints the queued requests: a count line, then a table when there are any.
 func printQueue(_ queue: [QueuedRequest]) {
-    print("queue: \(queue.count) request\(queue.count == 1 ? "" : "s") waiting for upload")
+    print("queue: \(counted(queue.count, "request")) waiting for upload")
     var table = TextTable("ID", "METHOD", "URL", "TRANSACTION", "QUEUED AT")
     for request in queue {
         table.append("\(request.id)", request.method, request.url, request.transactionID ?? "-", request.createdAt)

@@ -36,8 +36,9 @@ func openExistingStore(path: String) throws(ODataError) -> OfflineStore {
 ///
 /// The file is checked first (it must exist and hold a service model: the engine would otherwise
 /// make a new store, fetching `$metadata` from the service). The service root is `serviceRoot`
-/// when given, else the one the store was created with. Nothing is downloaded on opening.
-func openODataStore(path: String, mode: WorkingMode, serviceRoot: String?,
+/// when given (kept in the file only with `savesServiceRoot`), else the file's. Nothing is
+/// downloaded on opening.
+func openODataStore(path: String, mode: WorkingMode, serviceRoot: String?, savesServiceRoot: Bool = false,
                     http: HTTPOptions = HTTPOptions()) throws(ODataError) -> ODataStore {
     // Refuses a missing file, one that is not a store, or one without a model, before the engine would make one.
     try openExistingStore(path: path).close()
@@ -45,5 +46,6 @@ func openODataStore(path: String, mode: WorkingMode, serviceRoot: String?,
     options.mode = mode
     options.downloadsOnFirstOpen = false
     options.http = http
+    options.savesServiceRoot = savesServiceRoot
     return ODataStore.open(options)
 }

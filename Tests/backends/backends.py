@@ -5,7 +5,7 @@
     with start_v4(page_size=50) as v4:          # odatapy 5.3.0, OData V4
         urllib.request.urlopen(v4.service_root + "TravelagencyCollection")
         v4.reset()                              # back to the seed
-    with start_v2(csrf=True) as v2:             # mock-sap 0.22.0, OData V2 (SAP Gateway flavour)
+    with start_v2(csrf=True, page_size=20) as v2:  # mock-sap 0.22.0, OData V2 (SAP Gateway flavour)
         ...
 
 Each call starts the server in a subprocess on a free 127.0.0.1 port, waits for its `READY <port>`
@@ -193,11 +193,17 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
 
 
 def start_v2(csrf: bool = True, data: str | dict | os.PathLike = "small", *,
-             require_if_match: bool = False, port: int = 0, timeout: float = 60.0) -> Backend:
-    """mock-sap (OData V2); service root http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/."""
+             require_if_match: bool = False, page_size: int | None = None, port: int = 0,
+             timeout: float = 60.0) -> Backend:
+    """mock-sap (OData V2); service root http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/.
+
+    `page_size`: server-driven paging of entity set reads (`__next`, mocksap_server.py); None: none.
+    """
     seed = seed_file(data)
     cmd = [sys.executable, str(HERE / "mocksap_server.py"), str(METADATA_V2), str(seed),
            "--port", str(port)]
+    if page_size:
+        cmd += ["--page-size", str(page_size)]
     if not csrf:
         cmd.append("--no-csrf")
     if require_if_match:
@@ -212,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("version", choices=["v4", "v2"])
     serve.add_argument("--size", choices=sorted(SIZES), default="small")
     serve.add_argument("--port", type=int, default=0)
-    serve.add_argument("--page-size", type=int, default=0, help="V4 only")
+    serve.add_argument("--page-size", type=int, default=0, help="server-driven paging (0: none)")
     serve.add_argument("--no-csrf", action="store_true", help="V2 only")
     serve.add_argument("--repeatable", action="store_true", help="V4 only: repeatable requests")
     args = parser.parse_args(argv)
@@ -220,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port,
                            repeatable=args.repeatable)
     else:
-        backend = start_v2(csrf=not args.no_csrf, data=args.size, port=args.port)
+        backend = start_v2(csrf=not args.no_csrf, data=args.size, port=args.port,
+                           page_size=args.page_size or None)
     # Stop the backend on Ctrl-C and on SIGTERM alike (a background job may have SIGINT ignored).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -2,6 +2,7 @@
 """The flight sample as an SAP Gateway-flavoured OData V2 service on mock-sap 0.22.0.
 
     python Tests/backends/mocksap_server.py EDMX_V2 SEED [--port 0] [--no-csrf] [--require-if-match]
+                                            [--page-size N]
 
 * Service root: http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/ (127.0.0.1 only).
   Prints exactly `READY <port>` on stdout once it accepts requests; runs until killed.
@@ -20,6 +21,10 @@
   GET  GetFlightDetails?carrid='AA'&connid='0017'&fldate=datetime'2016-01-20T00:00:00' -> FlightDetails
   POST UpdateAgencyPhoneNo?agencynum='00000001'&telephone='+1 555'  -> Travelagency (CSRF applies)
 * POST /_reset restores the seed (rows and the delta's deletion log) and answers 204.
+* --page-size N: server-driven paging of entity set reads, as SAP Gateway pages: at most N entities
+  a page, and `__next` (absolute, with `$skiptoken=<entities served so far>`) while more remain
+  within the read's `$top`; `__count` (`$inlinecount=allpages`) counts the whole set. mock-sap
+  itself does not page (it refuses `$skiptoken`): this layer asks it for `$skip`/`$top` windows.
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote, urlencode
 
 from mocksap import schema
 from mocksap import store
@@ -175,13 +180,54 @@ class FlightSample:
 FUNCTIONS = ("GetAgencyDetails", "GetFlightDetails", "UpdateAgencyPhoneNo")
 
 
-def install(httpd, sample: FlightSample) -> None:
-    """Route /_reset, $metadata and the function imports before mock-sap's own dispatch."""
+def paged(serve, base_url: str, path: str, query: str, page_size: int) -> Response:
+    """One page of an entity set read: `serve(query)` (mock-sap's own answer) asked for the window
+    after the entities already served (`$skiptoken`), one entity more than a page to see whether
+    more follow; `__next` links the rest while the read's `$top` allows."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    options = dict(pairs)
+    numbers = {}
+    for name in ("$skiptoken", "$skip", "$top"):
+        text = options.get(name)
+        if text is not None and not text.isdigit():
+            raise SapError("Invalid value '%s' for %s" % (text, name), 400)
+        numbers[name] = int(text) if text is not None else None
+    served = numbers["$skiptoken"] or 0
+    top = numbers["$top"]
+    size = page_size if top is None else max(0, min(page_size, top - served))
+    window = [(k, v) for k, v in pairs if k not in ("$skiptoken", "$skip", "$top")]
+    window += [("$skip", str((numbers["$skip"] or 0) + served)), ("$top", str(size + 1))]
+    response = serve(urlencode(window, quote_via=quote, safe="$'(),:"))
+    if response.status != 200 or "json" not in (response.headers.get("Content-Type") or ""):
+        return response
+    document = json.loads(response.body)
+    results = document.get("d", {}).get("results")
+    if not isinstance(results, list):
+        return response
+    document["d"]["results"] = results[:size]
+    if len(results) > size and (top is None or served + size < top):
+        rest = [(k, v) for k, v in pairs if k != "$skiptoken"] + [("$skiptoken", str(served + size))]
+        document["d"]["__next"] = base_url + path + "?" + urlencode(rest, quote_via=quote, safe="$'(),:")
+    headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+    return Response(response.status, headers=headers, body=document)
+
+
+def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
+    """Route /_reset, $metadata and the function imports before mock-sap's own dispatch; page entity
+    set reads when `page_size` is set."""
     base = httpd.RequestHandlerClass
     root = sample.service.path + "/"
 
     class FlightHandler(base):
         def _serve(self, method, path, query, headers, body, opts, client):
+            rest = path[len(root):] if path.startswith(root) else None
+            if page_size and method == "GET" and rest in sample.service.sets:
+                def serve(window):
+                    return self._serve_unpaged(method, path, window, headers, body, dict(parse_qsl(window)), client)
+                return paged(serve, self._base_url(headers), path, query, page_size)
+            return self._serve_unpaged(method, path, query, headers, body, opts, client)
+
+        def _serve_unpaged(self, method, path, query, headers, body, opts, client):
             if path == "/_reset" and method == "POST":
                 sample.load()
                 return Response(204, body=b"", content_type=None)
@@ -215,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-csrf", action="store_true")
     parser.add_argument("--require-if-match", action="store_true",
                         help="answer 428 to writes without If-Match")
+    parser.add_argument("--page-size", type=int, default=0,
+                        help="entities per page of an entity set read (0: no paging)")
     args = parser.parse_args(argv)
     edmx = Path(args.edmx).read_bytes()
     with open(args.seed, encoding="utf-8") as f:
@@ -225,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                                log_requests=False))
     sample = FlightSample(httpd, service, edmx, seed)
     sample.load()
-    install(httpd, sample)
+    install(httpd, sample, args.page_size)
     print("READY %d" % httpd.server_address[1], flush=True)
     try:
         httpd.serve_forever(poll_interval=0.2)

@@ -104,6 +104,8 @@ static void test_options(ood_options *options) {
     MISUSE(ood_options_add_cookie(options, "A", NULL), "NULL");
     MISUSE(ood_options_set_page_size(NULL, 5), "options");
     MISUSE(ood_options_set_limits(NULL, 0, 0), "options");
+    MISUSE(ood_options_set_limit(NULL, OOD_LIMIT_PAGES, 0), "options");
+    MISUSE(ood_options_set_service_root_saved(NULL, 1), "options");
     MISUSE(ood_options_set_batch(NULL, 5, 0), "options");
     MISUSE(ood_options_set_accept_empty_file(NULL, 1), "options");
 }
@@ -145,6 +147,15 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_request_in_transaction(store, "t", NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
     MISUSE(ood_request_in_transaction(store, "t", "GET", NULL, NULL, NULL, &result), "url");
     MISUSE(ood_request_in_transaction(store, "t", "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
+    MISUSE(ood_request_page(NULL, "TravelagencyCollection", NULL, &result), "store");
+    CHECK(result == NULL);
+    MISUSE(ood_request_page(store, NULL, NULL, &result), "url");
+    MISUSE(ood_request_page(store, "TravelagencyCollection", NULL, NULL), "out");
+    /* An offline read is whole, one page or not: it has no next link. */
+    CHECK(ood_request_page(store, "TravelagencyCollection", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && ood_result_next_link(result) == NULL);
+    ood_result_free(result);
+    CHECK(ood_result_next_link(NULL) == NULL);
     /* body and headers may be NULL. */
     CHECK(ood_request_with_headers(store, "GET", "TravelagencyCollection/$count", NULL, NULL, &result) == OOD_OK);
     CHECK(ood_result_status(result) == 200 && strcmp(ood_result_body(result, NULL), "0") == 0);

@@ -155,6 +155,15 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_limits(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_limits(options, 0, -5) == OOD_MISUSE);
     CHECK(ood_options_set_limits(options, 0, 0) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, -1) == OOD_MISUSE);
+    CHECK(ood_options_set_limit(options, (ood_limit)99, 10) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "99 is not a limit") != NULL);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_EXPRESSION_OPERATORS, 20001) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "lowered, not raised") != NULL);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 101) == OOD_MISUSE);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 50) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_MESSAGE_LENGTH, 200) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 0) == OOD_OK);
     CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
@@ -535,6 +544,58 @@ static void test_a_failed_open_fails_every_request(void) {
     ood_options_free(options);
 }
 
+/* How many entities of the agency sample a collection answer holds (each has one "agencynum"). */
+static int agencies_in(const ood_result *result) {
+    int count = 0;
+    for (const char *at = ood_result_body(result, NULL); (at = strstr(at, "\"agencynum\"")) != NULL; at++) count++;
+    return count;
+}
+
+/* Issue 21: a read the service answers comes whole (its next links followed), or one page at a time
+ * with ood_request_page() and ood_result_next_link(); a link off the service's origin is refused. */
+static void test_pages_of_online_reads(void) {
+    ood_options *options = flight_options("online-pages.store", OOD_MODE_ONLINE);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    if (store == NULL) return;
+    const char *small_pages[] = {"Prefer: odata.maxpagesize=10", NULL};
+    const char *url = "TravelagencyCollection?$orderby=agencynum";
+
+    ood_result *count = NULL, *whole = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection/$count", NULL, &count) == OOD_OK);
+    int expected = count ? atoi(ood_result_body(count, NULL)) : -1;
+    ood_result_free(count);
+    CHECK(expected > 20);
+    CHECK(ood_request_with_headers(store, "GET", url, NULL, small_pages, &whole) == OOD_OK);
+    CHECK(agencies_in(whole) == expected && ood_result_next_link(whole) == NULL);
+    CHECK(strstr(ood_result_body(whole, NULL), "nextLink") == NULL);
+    ood_result_free(whole);
+
+    int pages = 0, gathered = 0;
+    ood_result *page = NULL;
+    CHECK(ood_request_page(store, url, small_pages, &page) == OOD_OK);
+    while (page != NULL && pages < 100) {
+        pages++;
+        CHECK(agencies_in(page) <= 10);
+        gathered += agencies_in(page);
+        const char *next = ood_result_next_link(page);
+        ood_result *following = NULL;
+        if (next != NULL) {
+            CHECK(strncmp(next, service_root, strlen(service_root)) == 0);
+            CHECK(ood_request_page(store, next, small_pages, &following) == OOD_OK);
+        }
+        ood_result_free(page);
+        page = following;
+    }
+    CHECK(gathered == expected && pages == (expected + 9) / 10);
+
+    ood_result *refused = (ood_result *)store;
+    CHECK(ood_request_page(store, "http://127.0.0.1:9/TravelagencyCollection?$skiptoken=10", NULL, &refused) == OOD_NETWORK);
+    CHECK(refused == NULL && strstr(ood_error_message(), "leaves the service's origin") != NULL);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
 /* Issue 20: an answer above the maximum response size fails the open, naming the limit. */
 static void test_the_maximum_response_size(void) {
     ood_options *options = flight_options("limited.store", OOD_MODE_MIXED);
@@ -575,6 +636,16 @@ static void test_an_empty_file_and_the_store_check(void) {
     CHECK(ood_store_close(store) == OOD_OK);
 }
 
+/* Issue 20: a $metadata document above the limit fails the open before it is read. */
+static void test_the_maximum_metadata_size(void) {
+    ood_options *options = flight_options("limited-metadata.store", OOD_MODE_MIXED);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 500) == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_METADATA && store == NULL);
+    CHECK(strstr(ood_error_message(), "more than the limit of 500 bytes") != NULL);
+    ood_options_free(options);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
@@ -591,6 +662,8 @@ int main(int argc, char **argv) {
     test_headers_cancel_metadata_undo_and_batch();
     test_a_failed_open_fails_every_request();
     test_the_maximum_response_size();
+    test_the_maximum_metadata_size();
+    test_pages_of_online_reads();
     test_an_empty_file_and_the_store_check();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

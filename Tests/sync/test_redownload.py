@@ -1,20 +1,10 @@
 """`offline-odata archive STORE --redownload URL`: one entity read from the V4 service again (issue 19)."""
 import json
 import sqlite3
-import urllib.request
 
-from conftest import get_json, status
+from conftest import get_json, send, status
 
 AGENCIES = ("Agencies", "TravelagencyCollection?$filter=country eq 'US'")
-
-
-def send(url: str, method: str, changes: dict | None = None) -> None:
-    """A write on the service directly (someone else's), with If-Match: *."""
-    data = json.dumps(changes).encode() if changes is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", "If-Match": "*"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        assert response.status in (200, 204)
 
 
 def row(store, key: str):

@@ -11,46 +11,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from conftest import status, store_tables
+from other_origin import OtherOrigin
 
 PAGE = ["--page-size", "5"]
 SECRETS = ["--user", "alice", "--header", "X-Api-Key: key-of-alice", "--cookie", "session=cookie-of-alice"]
-
-
-class OtherOrigin:
-    """A tiny HTTP server on another port that records every request it receives, with its headers."""
-
-    def __init__(self) -> None:
-        received = self.received = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format, *args):  # quiet
-                pass
-
-            def do_GET(self):
-                received.append({"path": self.path, "headers": dict(self.headers)})
-                body = b'{"value":[]}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_POST = do_GET
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -174,3 +142,34 @@ def test_headers_and_cookies_with_line_breaks_are_refused_before_anything_is_sen
     assert refused.returncode != 0
     assert expected in refused.stderr, refused.stderr
     assert proxy.log() == []
+
+
+def test_the_error_archive_keeps_at_most_max_message_length_of_the_services_words(tool, make_store, v4, fault_proxy):
+    from test_faults import offline
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    offline(tool, store, "PATCH", "TravelagencyCollection('00000001')", '{"name":"Refused"}')
+    words = "refused because " + "x" * 5000
+    proxy.add("respond", method="PATCH", status=400, body=json.dumps({"error": {"code": "E1", "message": words}}))
+    refused = run_tool("upload", store, "--max-message-length", "40")
+    assert refused.returncode == 3, refused.stderr  # archived
+    archived = status(tool, store)["errorArchive"]
+    assert len(archived) == 1
+    message = archived[0]["message"]
+    assert message.endswith(": the service answered 400: " + (words + " (E1)")[:40] + "..."), message
+
+    zero = run_tool("upload", store, "--max-message-length", "0")
+    assert zero.returncode == 64 and "--max-message-length takes a positive number" in zero.stderr, zero.stderr
+
+
+def test_a_page_with_an_etag_that_no_header_can_carry_is_refused(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = downloaded_store(tool, make_store, proxy)
+    before = store_tables(store)
+    hostile = {"@odata.context": "$metadata#TravelagencyCollection",
+               "value": [{"@odata.etag": "W/\"1\"\r\nX-Evil: 1", "agencynum": "00000001", "name": "Evil"}]}
+    proxy.add("rewrite", method="GET", match=r"^/TravelagencyCollection", nth=1, body=json.dumps(hostile))
+    failed = run_tool("download", store, "--full", *PAGE)
+    assert failed.returncode == 1, failed.stdout
+    assert "an ETag with CR, LF or NUL" in failed.stderr, failed.stderr
+    assert store_tables(store) == before

@@ -1,5 +1,7 @@
-"""The examples in --help run as printed: each is pasted into a shell (bash), from a folder where
-`Examples/` is the repository's, with the sample service's address replaced by the test backend's."""
+"""The examples in --help run as printed: each is pasted into a shell (bash), from a folder that
+holds what a user would have saved (the sample service's `$metadata` as metadata.xml, its V2
+one as metadata-v2.xml), with the sample service's address replaced by the test backend's."""
+import shutil
 import os
 import subprocess
 from pathlib import Path
@@ -35,7 +37,9 @@ def run_in_shell(command, folder):
 
 @pytest.fixture
 def folder(tmp_path):
-    (tmp_path / "Examples").symlink_to(REPOSITORY / "Examples")
+    sample = REPOSITORY / "Examples" / "FlightSample"
+    shutil.copy(sample / "metadata-v4.xml", tmp_path / "metadata.xml")
+    shutil.copy(sample / "metadata-v2.xml", tmp_path / "metadata-v2.xml")
     return tmp_path
 
 

@@ -98,11 +98,11 @@ READ_ONLY = {
     "explain": (["explain", "STORE", "TravelagencyCollection?$filter=country eq 'US' and city eq 'Boston'"],
                 ["sql", "parameters", "countSQL", "insideScope", "definingRequests"]),
     "route": (["route", "STORE", "TravelagencyCollection"], ["destination", "reason", "coveringRequests"]),
-    "status": (["status", "STORE"], ["queue", "errorArchive", "definingRequests"]),
+    "status": (["status", "STORE"], ["serviceRoot", "state", "queue", "errorArchive", "definingRequests"]),
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
                                                 "entitySets", "definingRequests"]),
     "request": (["request", "STORE", "TravelagencyCollection?$filter=city eq 'Boston'"],
-                ["status", "contentType", "route", "body"]),
+                ["status", "contentType", "route", "nextLink", "body"]),
 }
 
 
@@ -156,11 +156,14 @@ def test_request_json_wraps_the_answer(tool, store):
                               "reason": "TravelagencyCollection is covered by the defining request 'Agencies'"}
     assert mixed["body"]["name"] == "Big Apple"
     deleted = json.loads(tool("request", store, "--method", "DELETE", "TravelagencyCollection('00000001')", "--json").stdout)
-    assert deleted == {"status": 204, "contentType": deleted["contentType"], "route": None, "body": None}
+    assert deleted == {"status": 204, "contentType": deleted["contentType"], "route": None, "nextLink": None, "body": None}
 
 
 def test_the_text_forms_are_tables_for_people(tool, store):
     lines = tool("status", store).stdout.splitlines()
+    assert lines[0].startswith("service: http")
+    assert lines[1] == "state: never downloaded; 1 request waiting for upload"
+    lines = lines[2:]
     assert lines[0] == "queue: 1 request waiting for upload"
     assert lines[1].split() == ["ID", "METHOD", "URL", "TRANSACTION", "QUEUED", "AT"]
     row = lines[2].split()

@@ -160,7 +160,10 @@ def test_status_and_request_on_a_store_without_service(tool, tmp_path):
     path = str(tmp_path / "s.store")
     assert tool("store", "create", path, "--metadata", FLIGHT_V4).returncode == 0
     data = json.loads(tool("status", path, "--json").stdout)
-    assert data == {"queue": [], "errorArchive": [], "definingRequests": []}
+    assert data == {"serviceRoot": None, "queue": [], "errorArchive": [], "definingRequests": [],
+                    "state": {"download": "none", "lastDownload": None, "queued": 0, "inDoubt": 0, "archived": 0}}
+    assert tool("status", path).stdout.splitlines()[:2] == [
+        "service: none (give one with --service and --save-service)", "state: no defining requests; nothing to upload"]
     created = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"1","name":"A"}')
     assert created.returncode == 0, created.stderr
     queue = json.loads(tool("status", path, "--json").stdout)["queue"]

@@ -34,6 +34,11 @@ enum DefiningRequestTable {
 
     /// Records a finished download: when, and the delta link to start the next one from (nil
     /// forgets the old one, so the next download is a full one).
+    /// Forgets every delta link (the service root changed: they name the old service).
+    static func dropDeltaLinks(in db: SQLiteConnection) throws(ODataError) {
+        try db.execute("UPDATE ood_defining_request SET delta_link = NULL")
+    }
+
     static func recordDownload(of name: String, at time: String, deltaLink: String?, in db: SQLiteConnection) throws(ODataError) {
         try db.prepare("UPDATE ood_defining_request SET last_download = ?1, delta_link = ?2 WHERE name = ?3")
             .run([.text(time), deltaLink.map(SQLValue.text) ?? .null, .text(name)])

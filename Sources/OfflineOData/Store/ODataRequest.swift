@@ -11,14 +11,35 @@ public struct ODataRequest: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// Offline writes with the same id are uploaded in one change set by a grouped `$batch` upload.
     public var transactionID: String?
+    /// For a read the service answers: true (the default) follows the service's next links and
+    /// answers the whole collection (at most `$top` entities); false answers one page, its next
+    /// link in ``StoreResponse/nextLink``. Offline reads are answered whole either way.
+    public var followsNextLinks: Bool
 
     public init(method: String = "GET", url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
-                transactionID: String? = nil) {
+                transactionID: String? = nil, followsNextLinks: Bool = true) {
         self.method = method
         self.url = url
         self.body = body
         self.headers = headers
         self.transactionID = transactionID
+        self.followsNextLinks = followsNextLinks
+    }
+
+    /// The read of the page after `response` (one page, with the same `headers`), or nil when
+    /// `response` is the last page or a whole answer.
+    ///
+    /// ```swift
+    /// var request = ODataRequest(url: "BookingCollection", followsNextLinks: false)
+    /// while true {
+    ///     let page = try store.executeAndWait(request)
+    ///     // ... use page.body ...
+    ///     guard let next = ODataRequest.page(after: page) else { break }
+    ///     request = next
+    /// }
+    /// ```
+    public static func page(after response: StoreResponse, headers: [HTTPHeader] = []) -> ODataRequest? {
+        response.nextLink.map { ODataRequest(url: $0, headers: headers, followsNextLinks: false) }
     }
 
     /// Whether the request only reads.

@@ -29,9 +29,14 @@ public final class ODataStore: @unchecked Sendable {
         /// The store file; nil for a store that works online only.
         public var path: String?
         /// The OData service. When nil, a store file's own service root is used (the one it was
-        /// created with); with neither, the store works offline only. A root given here that
-        /// differs from the file's replaces it in the file.
+        /// created with); with neither, the store works offline only. A new file, or one without a
+        /// root, keeps the root given here. A root that differs from the file's is used while the
+        /// store is open and left out of the file, unless ``savesServiceRoot``; delta links of
+        /// another service are not followed (such a download is a full one).
         public var serviceRoot: String?
+        /// Whether a ``serviceRoot`` that differs from the file's replaces it in the file, for every
+        /// later open; the file's delta links are dropped with the old root.
+        public var savesServiceRoot = false
         /// The service's `$metadata` document. Needed only to create a store file without asking
         /// the service; otherwise the file's own copy is used, or the service's is fetched.
         public var metadata: String?
@@ -43,6 +48,10 @@ public final class ODataStore: @unchecked Sendable {
         public var definingRequests: [DefiningRequest] = []
         public var mode: WorkingMode = .mixed
         public var http = HTTPOptions()
+        /// The limits on a read's URL (a request is not trusted to be small): its length in bytes
+        /// (1 MiB by default), nesting (100) and binary operators in one expression (20,000, which
+        /// bounds a `$filter`); a longer or deeper one is refused with ``ODataError/Code/syntax``.
+        public var requestLimits = LocalReader.defaultParserLimits
         /// Asked of V4 services with `Prefer: odata.maxpagesize` during downloads.
         public var pageSize: Int?
         /// Whether opening a store whose defining requests were never downloaded downloads them

@@ -14,6 +14,8 @@ public final class OfflineStore: @unchecked Sendable {
     private var localReader: LocalReader?
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
+    /// The limits on a read's URL (``setRequestLimits(_:)``); guarded by `readerLock`.
+    private var requestLimits = LocalReader.defaultParserLimits
     private let readerLock = Lock()
     /// Writes the entities creates answer with; used only inside the write connection's lock
     /// (``StoreFile/withConnection(_:)``), which serializes every write.
@@ -133,10 +135,29 @@ public final class OfflineStore: @unchecked Sendable {
         readerLock.withLock { cachedServiceRoot }
     }
 
-    /// Changes where downloads and uploads go.
+    /// Changes where downloads and uploads go, in the file: from now on, for every session.
+    /// The delta links of the old root are dropped with it, so the next download is a full one.
     public func setServiceRoot(_ root: String) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
-        try file.withConnection { db throws(ODataError) in try StoreInfoTable.setValue(root, for: "service_root", in: db) }
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in
+                let stored = try StoreInfoTable.value("service_root", in: db)
+                try StoreInfoTable.setValue(root, for: "service_root", in: db)
+                if let stored, stored != root { try DefiningRequestTable.dropDeltaLinks(in: db) }
+            }
+        }
+        adoptServiceRoot(root)
+    }
+
+    /// Sends this session's downloads and uploads to `root` without changing the file's service
+    /// root: a tool command's `--service`, say. Delta links stored for another service are not
+    /// followed there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
+    public func useServiceRoot(_ root: String) throws(ODataError) {
+        try ServiceURL.checkServiceRoot(root)
+        adoptServiceRoot(root)
+    }
+
+    private func adoptServiceRoot(_ root: String) {
         // Responses name the service root (context URLs, V2 entity URIs): the next read gets a new reader.
         readerLock.withLock {
             cachedServiceRoot = root
@@ -184,12 +205,13 @@ public final class OfflineStore: @unchecked Sendable {
     /// Answers the read `url` on a read connection of its own, beside other reads and writes.
     private func read(url: String) throws(ODataError) -> ReadResult {
         let root = try serviceRoot() ?? ""
+        let limits = readerLock.withLock { requestLimits }
         return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
             let reader: LocalReader
-            if let kept = attachment as? LocalReader {
+            if let kept = attachment as? LocalReader, kept.parser.limits == limits {
                 reader = kept
             } else {
-                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root)
+                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root, parserLimits: limits)
                 attachment = reader
             }
             return try reader.read(url: url, on: db)
@@ -200,8 +222,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// and binder are not shared between threads.
     private func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
         try readerLock.withLock { () throws(ODataError) -> T in
-            if let localReader { return try body(localReader) }
-            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "")
+            if let localReader, localReader.parser.limits == requestLimits { return try body(localReader) }
+            let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "",
+                                   parserLimits: requestLimits)
             localReader = made
             return try body(made)
         }
@@ -231,6 +254,12 @@ public final class OfflineStore: @unchecked Sendable {
     public func undoPendingChanges(url: String) throws(ODataError) -> UndoOutcome {
         let undo = LocalUndo(model: model, schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try undo.undo(url: url, on: db) }
+    }
+
+    /// Sets the limits on a read's URL (its length, nesting and operators; see
+    /// ``ODataStore/Options/requestLimits``), for the reads that start after.
+    public func setRequestLimits(_ limits: ODataURLParser.Limits) {
+        readerLock.withLock { requestLimits = limits }
     }
 
     // MARK: - The service
@@ -282,12 +311,15 @@ public final class OfflineStore: @unchecked Sendable {
             }
             chosen = all.filter { subset.contains($0.name) }
         }
-        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+        let root = try requireServiceRoot()
+        let downloader = Downloader(transport: try serviceTransport(), serviceRoot: root, dialect: dialect,
                                     preferredPageSize: pageSize)
         try file.requireWritable()
         var outcomes: [DownloadOutcome] = []
         for request in chosen {
-            let isDelta = delta && request.deltaLink != nil
+            // A delta link of another service (the root changed since, or this session uses
+            // another) is never followed there: this download is a full one.
+            let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
             do throws(ODataError) {
                 let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
                     try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,

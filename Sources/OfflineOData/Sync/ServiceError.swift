@@ -4,11 +4,14 @@
 /// `{"error":{"code":"...","message":{"lang":"en","value":"..."}}}`; anything else (an HTML page,
 /// an empty body) is quoted briefly.
 enum ServiceError {
-    /// The most of a service's message an error (and so the error archive) keeps.
-    static let longestMessage = 1_000
+    /// The most of a service's message an error (and so the error archive) keeps, unless
+    /// ``HTTPOptions/maximumMessageLength`` says otherwise.
+    static let defaultLongestMessage = 1_000
 
-    static func from(_ response: HTTPResponse, request: String) -> ODataError {
-        let detail = shown(message(in: response.body) ?? brief(response.text))
+    /// The error for a service's error answer; `longestMessage` is the transport's
+    /// ``HTTPOptions/maximumMessageLength``.
+    static func from(_ response: HTTPResponse, request: String, longestMessage: Int) -> ODataError {
+        let detail = shown(message(in: response.body) ?? brief(response.text), longestMessage: longestMessage)
         let code: ODataError.Code = response.status == 404 ? .notFound : .http
         var error = ODataError(code, "\(request): the service answered \(response.status)\(detail.isEmpty ? "" : ": \(detail)")")
         error.httpStatus = response.status
@@ -29,8 +32,8 @@ enum ServiceError {
     }
 
     /// The service's words as they may be shown and kept: control characters (a terminal's escape
-    /// sequences, line breaks) become spaces, and at most ``longestMessage`` characters are kept.
-    static func shown(_ text: String) -> String {
+    /// sequences, line breaks) become spaces, and at most `longestMessage` characters are kept.
+    static func shown(_ text: String, longestMessage: Int) -> String {
         var kept = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
@@ -48,5 +51,13 @@ enum ServiceError {
     private static func brief(_ text: String) -> String {
         let trimmed = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
         return trimmed.count > 200 ? String(trimmed.prefix(197)) + "..." : trimmed
+    }
+}
+
+extension HTTPTransport {
+    /// The error for the service's error answer `response` to `request` (a label such as
+    /// `GET Orders`), its message held to this transport's ``HTTPOptions/maximumMessageLength``.
+    func serviceError(_ response: HTTPResponse, request: String) -> ODataError {
+        ServiceError.from(response, request: request, longestMessage: currentOptions.maximumMessageLength)
     }
 }

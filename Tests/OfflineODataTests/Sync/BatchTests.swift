@@ -10,9 +10,9 @@ import Testing
     static let delete = QueuedRequest(id: 3, method: "DELETE", url: "TravelagencyCollection('00000002')",
                                       entitySet: "TravelagencyCollection", entityID: 2, etag: #"W/"1""#)
 
-    @Test func writesChangeSetsWithContentIDsReferencesAndIfMatch() {
+    @Test func writesChangeSetsWithContentIDsReferencesAndIfMatch() throws {
         let plan = ChangeSetPlan.plan([Self.post, Self.patchNew, Self.delete], groupByTransaction: false, contentIDReferences: true)
-        let built = BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
+        let built = try BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
         #expect(built.contentType == "multipart/mixed; boundary=batch_b")
         let expected = """
             --batch_b
@@ -77,10 +77,10 @@ import Testing
         #expect(grouped.map { $0.map(\.request.id) } == [[1, 2], [3]])
     }
 
-    @Test func aBoundaryInABodyIsReplaced() {
+    @Test func aBoundaryInABodyIsReplaced() throws {
         let request = QueuedRequest(id: 1, method: "POST", url: "A", body: #"{"name":"batch_b changeset_b"}"#)
         let plan = ChangeSetPlan.plan([request], groupByTransaction: false, contentIDReferences: true)
-        let built = BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
+        let built = try BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
         #expect(built.contentType != "multipart/mixed; boundary=batch_b")
         let text = String(decoding: built.body, as: UTF8.self)
         #expect(!text.contains("boundary=changeset_b\r\n") && !text.hasPrefix("--batch_b\r\n"))

@@ -172,6 +172,20 @@ import Testing
         #expect(UploadRecorder.etag(of: HTTPResponse(status: 200, headers: [], body: []), answer: v2) == nil)
     }
 
+    /// A queued ETag that is not one header line (a store made before pages with such ETags were
+    /// refused) stops the `$batch` before it is sent, rather than go without its concurrency check.
+    @Test func anETagWithALineBreakIsNeverWrittenIntoABatchPart() throws {
+        let hostile = QueuedRequest(id: 1, method: "PATCH", url: "A('1')", body: "{}", entitySet: "A", entityID: 1,
+                                    etag: "W/\"1\"\r\nX-Evil: 1")
+        let plan = ChangeSetPlan.plan([hostile], groupByTransaction: false, contentIDReferences: true)
+        let refused = try #require(error { _ = try BatchRequestBuilder().build(plan) })
+        #expect(refused.code == .misuse && refused.message.contains("'If-Match'"))
+        var plain = hostile
+        plain.etag = "W/\"1\""
+        let built = try BatchRequestBuilder().build(ChangeSetPlan.plan([plain], groupByTransaction: false, contentIDReferences: true))
+        #expect(String(decoding: built.body, as: UTF8.self).contains("If-Match: W/\"1\"\r\n"))
+    }
+
     // MARK: - Links of a download
 
     private func page(_ body: String) -> TestHTTPBehaviour { .text(200, body, headers: [("Content-Type", "application/json")]) }

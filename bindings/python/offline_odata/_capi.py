@@ -130,6 +130,10 @@ ood_options_set_tls = _declare("ood_options_set_tls", c_int, [c_void_p, c_int, c
 ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_char_p, c_char_p], status=True)
 # ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
 ood_options_set_limits = _declare("ood_options_set_limits", c_int, [c_void_p, c_longlong, c_longlong], status=True)
+# ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
+ood_options_set_limit = _declare("ood_options_set_limit", c_int, [c_void_p, c_int, c_longlong], status=True)
+# ood_status ood_options_set_service_root_saved(ood_options *options, int saved);
+ood_options_set_service_root_saved = _declare("ood_options_set_service_root_saved", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
@@ -166,6 +170,9 @@ ood_request_in_transaction = _declare("ood_request_in_transaction", c_int,
                                       [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p),
                                        POINTER(c_void_p)],
                                       status=True)
+# ood_status ood_request_page(ood_store *store, const char *url, const char *const *headers, ood_result **out);
+ood_request_page = _declare("ood_request_page", c_int, [c_void_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
+                            status=True)
 # ood_status ood_request_start(ood_store *store, const char *method, const char *url, const char *body,
 #                              const char *const *headers, ood_completion completion, void *payload,
 #                              ood_call **out);
@@ -183,6 +190,8 @@ ood_result_status = _declare("ood_result_status", c_int, [c_void_p])
 ood_result_body = _declare("ood_result_body", c_void_p, [c_void_p, POINTER(c_size_t)])
 # const char *ood_result_content_type(const ood_result *result);
 ood_result_content_type = _declare("ood_result_content_type", c_char_p, [c_void_p])
+# const char *ood_result_next_link(const ood_result *result);  (NULL when the answer is whole)
+ood_result_next_link = _declare("ood_result_next_link", c_char_p, [c_void_p])
 # void ood_result_free(ood_result *result);
 ood_result_free = _declare("ood_result_free", None, [c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);

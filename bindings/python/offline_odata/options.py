@@ -43,13 +43,30 @@ def _pairs(value: Union[Mapping[str, str], Sequence[Tuple[str, str]], None], wha
     return tuple(pairs)
 
 
+# The limits of ``ood_options_set_limit``, by option name (the values of ``ood_limit``).
+_LIMITS = (
+    ("max_response_size", 1),
+    ("max_pages", 2),
+    ("max_metadata_size", 3),
+    ("max_message_length", 4),
+    ("max_request_length", 5),
+    ("max_request_depth", 6),
+    ("max_expression_operators", 7),
+)
+
+
 @dataclass
 class Options:
     """The settings of a store (``ood_options``); every field is optional.
 
     Attributes:
         path: the store file; without one the store works online only.
-        service_root: the OData service root URL; without one a store file's own is used.
+        service_root: the OData service root URL; without one a store file's own is used. A new
+            file keeps it; one that differs from the file's is used while the store is open and
+            not saved in the file, unless ``save_service_root`` (delta links of another service
+            are never followed: such a download is a full one).
+        save_service_root: a ``service_root`` that differs from the file's replaces it in the file
+            (its delta links are dropped, so the next download is a full one).
         metadata: the service's ``$metadata`` document, to create a store without asking the service.
         defining_requests: name -> URL of each read whose results the offline store holds.
         mode: :class:`Mode` (mixed by default).
@@ -67,8 +84,18 @@ class Options:
             change set, applied or refused together (otherwise each request is its own change set;
             requests on one entity always share one). Needs ``batch_size`` above 0.
         max_response_size: the most bytes one answer of the service may have, counted after
-            decompression (library default 256 MiB); a larger one fails with NetworkError.
-        max_pages: the most pages one download of a defining request follows (default 1,000,000).
+            decompression (library default 256 MiB), also the pages of a whole online read
+            together; a larger one fails with NetworkError.
+        max_pages: the most pages one download of a defining request, or one whole online read,
+            follows (default 1,000,000).
+        max_metadata_size: the most bytes of a ``$metadata`` document, fetched or given (default
+            64 MiB); a larger one fails with MetadataError before it is parsed.
+        max_message_length: the most characters of a service's error message kept in errors and
+            the error archive (default 1,000).
+        max_request_length: the most bytes of a read's URL (default 1 MiB); SyntaxError beyond.
+        max_request_depth, max_expression_operators: the most nesting of a read's URL (default
+            100) and binary operators in one expression such as a ``$filter`` (default 20,000);
+            they can be lowered, not raised (MisuseError).
         accept_empty_file: an empty file at ``path`` (0 bytes, or an SQLite database without
             tables) may become the new store. By default a store is made only where no file is, so
             an empty file there is refused with :class:`~offline_odata.NotAStoreError` naming it.
@@ -97,6 +124,12 @@ class Options:
     group_by_transaction: bool = False
     max_response_size: Optional[int] = None
     max_pages: Optional[int] = None
+    max_metadata_size: Optional[int] = None
+    max_message_length: Optional[int] = None
+    max_request_length: Optional[int] = None
+    max_request_depth: Optional[int] = None
+    max_expression_operators: Optional[int] = None
+    save_service_root: bool = False
     accept_empty_file: bool = False
 
     @contextmanager
@@ -120,6 +153,10 @@ class Options:
             _capi.ood_options_set_path(handle, enc(os.fspath(self.path), "path"))
         if self.service_root is not None:
             _capi.ood_options_set_service_root(handle, enc(self.service_root, "service_root"))
+        if not isinstance(self.save_service_root, bool):
+            raise TypeError("save_service_root must be a bool")
+        if self.save_service_root:
+            _capi.ood_options_set_service_root_saved(handle, 1)
         if self.metadata is not None:
             _capi.ood_options_set_metadata(handle, enc(self.metadata, "metadata"))
         for name, url in _pairs(self.defining_requests, "defining_requests"):
@@ -151,13 +188,14 @@ class Options:
             if isinstance(self.page_size, bool) or not isinstance(self.page_size, int):
                 raise TypeError("page_size must be an int")
             _capi.ood_options_set_page_size(handle, self.page_size)
-        if self.max_response_size is not None or self.max_pages is not None:
-            for name in ("max_response_size", "max_pages"):
-                value = getattr(self, name)
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                    raise TypeError(f"{name} must be an int")
+        for name, limit in _LIMITS:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int")
             # 0 keeps the library's default; the library refuses a negative limit (MisuseError).
-            _capi.ood_options_set_limits(handle, self.max_response_size or 0, self.max_pages or 0)
+            _capi.ood_options_set_limit(handle, limit, value)
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int):
             raise TypeError("batch_size must be an int")
         if not isinstance(self.group_by_transaction, bool):

@@ -21,14 +21,17 @@ class Result:
         status: the HTTP status (200, 201, 204).
         content_type: the answer's content type (``application/json``, ``text/plain``).
         body: the body's bytes, as sent (OData JSON, or text for ``$count``).
+        next_link: the service's link to the next page of a page from :meth:`Store.pages`; None on
+            the last page and for a whole answer.
     """
 
-    __slots__ = ("status", "content_type", "body")
+    __slots__ = ("status", "content_type", "body", "next_link")
 
-    def __init__(self, status: int, content_type: str, body: bytes):
+    def __init__(self, status: int, content_type: str, body: bytes, next_link: Optional[str] = None):
         self.status = status
         self.content_type = content_type
         self.body = body
+        self.next_link = next_link
 
     @classmethod
     def _take(cls, handle: Optional[int]) -> "Result":
@@ -38,7 +41,9 @@ class Result:
             pointer = _capi.ood_result_body(handle, byref(length))
             body = string_at(pointer, length.value) if pointer and length.value else b""
             content_type = (_capi.ood_result_content_type(handle) or b"").decode("utf-8", "replace")
-            return cls(_capi.ood_result_status(handle), content_type, body)
+            link = _capi.ood_result_next_link(handle)
+            return cls(_capi.ood_result_status(handle), content_type, body,
+                       None if link is None else link.decode("utf-8", "replace"))
         finally:
             _capi.ood_result_free(handle)
 

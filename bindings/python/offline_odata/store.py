@@ -16,7 +16,7 @@ import threading
 import weakref
 from concurrent.futures import Future
 from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _callbacks, _capi
 from .errors import AbortedError, BusyError, MisuseError
@@ -429,8 +429,39 @@ class Store:
         self._request(raw_method, raw_url, raw_body, raw_headers, out, raw_transaction)
         return Result._take(out.value)
 
+    def pages(self, url: str, *, headers: Headers = None) -> Iterator[Result]:
+        """Reads ``url`` one page at a time: yields each page the service sends as a :class:`Result`
+        (``value()`` gives its entities, ``next_link`` the link to the next page), asking for the
+        next page only when the iteration gets there.
+
+        :meth:`get` and :meth:`execute` give the whole collection instead (they follow the
+        service's next links). A read answered offline is whole: one page, ``next_link`` None.
+        ``url`` may also be a ``next_link`` kept from an earlier page, to go on from there.
+        ``headers`` go with every page (``Prefer: odata.maxpagesize=N``, say).
+
+        Raises what :meth:`execute` raises; ``NetworkError`` for a next link off the service's
+        origin (nothing is sent there).
+        """
+        raw_headers = _header_lines(headers)
+        link: Optional[str] = url
+        while link is not None:
+            raw_url = _capi.encode(link, "url")
+            out = c_void_p()
+            handle = self._begin()
+            try:
+                _capi.ood_request_page(handle, raw_url, raw_headers, byref(out))
+            finally:
+                self._end()
+            page = Result._take(out.value)
+            link = page.next_link
+            yield page
+
     def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[Value, str]:
         """Reads ``url``: entities as a list of dicts, one entity as a dict, a ``$count`` as an int.
+
+        A collection the service answers comes whole: its next links are followed (at most
+        ``$top`` entities, within ``max_pages`` and ``max_response_size``); :meth:`pages` reads one
+        page at a time.
 
         With ``raw=True`` it returns the answer's text as sent (OData JSON) instead. ``headers`` are
         extra headers for the service, as for :meth:`execute`. Raises what :meth:`execute` raises.

@@ -14,11 +14,12 @@ from conftest import header_enum, header_functions
 def test_every_header_function_is_declared_and_nothing_else():
     assert _capi.DECLARED == sorted(header_functions())
     # 42 at first, then batch uploads, request headers, cancellable requests, the model, undo, requeue,
-    # re-download, accepting an empty file and the store check.
-    assert len(_capi.DECLARED) == 55
+    # re-download, ood_options_set_limit, ood_options_set_service_root_saved, reads one page at a time,
+    # accepting an empty file and the store check.
+    assert len(_capi.DECLARED) == 59
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
-            "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_options_set_accept_empty_file",
-            "ood_store_check"} <= set(_capi.DECLARED)
+            "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
+            "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check"} <= set(_capi.DECLARED)
 
 
 def test_header_array_is_null_terminated():
@@ -46,6 +47,15 @@ def test_the_mode_and_event_enums_match_the_header():
     assert {f"OOD_MODE_{mode.name}": mode.value for mode in Mode} == modes
     kinds = header_enum("ood_event_kind")
     assert {f"OOD_EVENT_{kind.name}": kind.value for kind in EventKind} == kinds
+
+
+def test_the_limit_options_match_the_header():
+    from offline_odata.options import _LIMITS
+    limits = header_enum("ood_limit")
+    names = {"max_response_size": "RESPONSE_SIZE", "max_pages": "PAGES", "max_metadata_size": "METADATA_SIZE",
+             "max_message_length": "MESSAGE_LENGTH", "max_request_length": "REQUEST_LENGTH",
+             "max_request_depth": "REQUEST_DEPTH", "max_expression_operators": "EXPRESSION_OPERATORS"}
+    assert {f"OOD_LIMIT_{names[option]}": value for option, value in _LIMITS} == limits
 
 
 def test_take_string_releases_an_owned_string_and_maps_null_to_empty(store_path):

@@ -4,8 +4,9 @@ import time
 
 import pytest
 
-from offline_odata import EventKind, MisuseError, Mode, NetworkError, OnlineStore, Options, Store
-from conftest import US_AGENCIES  # the proxy fixture is in conftest.py
+from offline_odata import (EventKind, MetadataError, MisuseError, Mode, NetworkError, NotFoundError, OnlineStore, Options,
+                           QuerySyntaxError, Store)
+from conftest import US_AGENCIES, metadata  # the proxy fixture is in conftest.py
 
 
 def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
@@ -76,6 +77,9 @@ def test_a_ca_file_that_does_not_exist_fails_the_tls_handshake_not_python(tmp_pa
     ({"cookies": {"c=d": "1"}}, "the cookie name 'c=d'"),
     ({"max_response_size": -1}, "negative"),
     ({"max_pages": -1}, "negative"),
+    ({"max_metadata_size": -1}, "negative"),
+    ({"max_expression_operators": 20_001}, "can be lowered, not raised above 20000"),
+    ({"max_request_depth": 101}, "can be lowered, not raised above 100"),
 ])
 def test_the_library_refuses_bad_values_with_misuse(options, message, store_path):
     with pytest.raises(MisuseError) as caught:
@@ -92,6 +96,7 @@ def test_neither_path_nor_service_is_misuse():
     {"mode": "online"}, {"mode": True}, {"page_size": "5"}, {"basic_auth": "user:pw"},
     {"headers": [("X-A",)]}, {"service_root": b"http://x/"}, {"no_such_option": 1}, {"path": 42},
     {"defining_requests": {"A": None}}, {"max_response_size": "1"}, {"max_pages": 1.5},
+    {"max_message_length": "10"}, {"max_request_length": True},
 ])
 def test_options_of_the_wrong_type_are_type_errors(options, store_path):
     arguments = {"path": store_path, **options} if "path" not in options else options
@@ -126,3 +131,64 @@ def test_an_answer_above_the_maximum_response_size_is_a_network_error(proxy):
             store.get("CarrierCollection")
     with OnlineStore(proxy.root, max_response_size=10_000_000, max_pages=10) as store:
         assert store.get("CarrierCollection?$top=1")
+
+
+def test_a_metadata_document_above_max_metadata_size_is_refused_before_it_is_read(v4, store_path):
+    # Fetched from the service (the online store reads it when it opens or at the first request) ...
+    with pytest.raises(MetadataError, match="more than the limit of 1000 bytes"):
+        with OnlineStore(v4.service_root, max_metadata_size=1000) as store:
+            store.get("CarrierCollection?$top=1")
+    # ... or given by the application.
+    with pytest.raises(MetadataError, match="the \\$metadata document given has [0-9]+ bytes, more than the limit of 1000"):
+        Store.open(store_path, metadata=metadata("v4"), mode=Mode.OFFLINE, max_metadata_size=1000)
+    with Store.open(store_path, metadata=metadata("v4"), mode=Mode.OFFLINE, max_metadata_size=10_000_000) as store:
+        assert store.get("CarrierCollection/$count") == 0
+
+
+def test_max_message_length_holds_the_service_message(v4):
+    with OnlineStore(v4.service_root) as store:
+        with pytest.raises(NotFoundError) as whole:
+            store.get("TravelagencyCollection('nonexistent')")
+    with OnlineStore(v4.service_root, max_message_length=3) as store:
+        with pytest.raises(NotFoundError) as cut:
+            store.get("TravelagencyCollection('nonexistent')")
+    said = whole.value.message.split("answered 404: ", 1)[1]
+    assert len(said) > 3
+    assert cut.value.message.endswith("answered 404: " + said[:3] + "...")
+
+
+def test_max_request_length_and_operators_bound_a_read(store_path):
+    long_filter = "CarrierCollection?$filter=" + " or ".join(f"carrid eq 'C{i}'" for i in range(300))
+    with Store.open(store_path, metadata=metadata("v4"), mode=Mode.OFFLINE) as store:
+        assert store.get(long_filter) == []
+    with Store.open(store_path, mode=Mode.OFFLINE, max_request_length=1000) as store:
+        with pytest.raises(QuerySyntaxError, match="1000"):
+            store.get(long_filter)
+    with Store.open(store_path, mode=Mode.OFFLINE, max_expression_operators=100) as store:
+        with pytest.raises(QuerySyntaxError, match="100"):
+            store.get(long_filter)
+        assert store.get("CarrierCollection?$filter=carrid eq 'AA' or carrid eq 'LH'") == []
+
+
+def stored_service_root(path) -> str:
+    import sqlite3
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute("SELECT value FROM ood_store_info WHERE key = 'service_root'").fetchone()[0]
+    finally:
+        connection.close()
+
+
+def test_a_different_service_root_is_used_for_the_session_unless_saved(v4, store_path):
+    with Store.open(store_path, service_root=v4.service_root, defining_requests={"Agencies": US_AGENCIES}) as store:
+        assert store.get("TravelagencyCollection/$count") > 0
+    assert stored_service_root(store_path) == v4.service_root
+    alias = v4.service_root.replace("127.0.0.1", "localhost")
+    with Store.open(store_path, service_root=alias) as store:
+        assert store.get("CarrierCollection?$top=1")  # online, through the alias
+    assert stored_service_root(store_path) == v4.service_root
+    with Store.open(store_path, service_root=alias, save_service_root=True):
+        pass
+    assert stored_service_root(store_path) == alias
+    with pytest.raises(TypeError):
+        Store.open(store_path, service_root=alias, save_service_root=1)

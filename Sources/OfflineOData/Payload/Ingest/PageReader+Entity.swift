@@ -131,7 +131,7 @@ extension PageReader {
     private func readAnnotation(_ key: JSONToken, _ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) -> Bool {
         func its(_ names: String...) -> Bool { names.contains { r.token(key, equals: $0) } }
         if its("@odata.etag", "@etag", "odata.etag") {
-            state.etag = try readText(&r)
+            state.etag = try readETag(&r)
         } else if its("@odata.type", "@type", "odata.type") {
             state.typeName = try readText(&r)
         } else if its("@odata.id", "@id", "odata.id") {
@@ -168,13 +168,25 @@ extension PageReader {
             } else if r.token(key, equals: "type") {
                 state.typeName = try readText(&r)
             } else if r.token(key, equals: "etag") {
-                state.etag = try readText(&r)
+                state.etag = try readETag(&r)
             } else if r.token(key, equals: "deleted") {
                 if case .bool(true) = try r.next() { state.isRemoved = true }
             } else {
                 try r.skipValue()
             }
         }
+    }
+
+    /// An entity's ETag. One with CR, LF or NUL could never go into an `If-Match` header (it would
+    /// start a header of the service's choosing), and keeping it without would drop the
+    /// concurrency check of the entity's changes: the page is refused instead.
+    private func readETag(_ r: inout JSONReader) throws(ODataError) -> String? {
+        let offset = r.offset
+        let etag = try readText(&r)
+        if let etag, HTTPOptions.containsLineBreakOrNUL(etag) {
+            throw ODataError(.syntax, "the service sent an ETag with CR, LF or NUL, which no If-Match header can carry", offset: offset)
+        }
+        return etag
     }
 
     /// A string value, or nil for null; other values are skipped (nil).

@@ -36,6 +36,16 @@ public struct EntitySetTable: Sendable {
     /// The column named by a `/`-joined path.
     public func column(named name: String) -> StoredColumn? { columnsByName[name] }
 
+    /// The SQL text for the column named `name` (its OData name): its ``StoredColumn/quotedName``,
+    /// which is not always `name` quoted (case-distinct names, see ``StoreSchema``).
+    /// - Throws: ``ODataError/Code/internalError`` when the table has no such column.
+    func quotedColumnName(_ name: String) throws(ODataError) -> String {
+        guard let column = columnsByName[name] else {
+            throw ODataError(.internalError, "\(entitySet) has no column '\(name)'")
+        }
+        return column.quotedName
+    }
+
     private let columnsByName: [String: StoredColumn]
 
     /// `tableName` defaults to `es/` and the set's name (``StoreSchema`` gives another to a set
@@ -73,7 +83,7 @@ public struct EntitySetTable: Sendable {
             statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/key")) ON \(quotedName) (\(keyList))")
         }
         for column in foreignKeyColumns where !keyColumns.contains(column) {
-            statements.append("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/" + column.name)) ON \(quotedName) (\(column.quotedName))")
+            statements.append("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/" + column.sqlName)) ON \(quotedName) (\(column.quotedName))")
         }
         statements.append("CREATE INDEX IF NOT EXISTS \(quoteIdentifier(name + "/_ood_change")) ON \(quotedName) (\"_ood_change\") WHERE \"_ood_change\" IS NOT NULL")
         return statements

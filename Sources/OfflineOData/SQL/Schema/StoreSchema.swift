@@ -8,6 +8,10 @@
 /// - Collections, geo values and untyped values are kept as JSON text.
 /// - An entity set also holds entities of types derived from its type, so its table has the
 ///   columns of those types too; a name two derived types both declare keeps the first one's column.
+/// - SQLite compares column names without case, OData does not: a column whose name differs from
+///   an earlier one's only in case (`Name`, `name`; `Address/City`, `address/city`; a system column)
+///   gets the SQL name `name~2` (``StoredColumn/sqlName``), in declaration order so every open
+///   names it alike; its OData name stays. Tables without such names keep their names as they were.
 /// - Stream properties and media resources are not stored (the offline store has no media).
 /// - An entity type without a usable key (real documents have them) gives a table without a key
 ///   index: its entities are read as a collection and cannot be addressed by key.
@@ -102,6 +106,8 @@ private struct ColumnBuilder {
     let model: MetadataModel
     private(set) var columns: [StoredColumn] = []
     private var names: Set<String> = []
+    /// The SQL names given so far, lowercased (SQLite's comparison), the system columns' among them.
+    private var sqlNamesTaken = Set(SQLQuery.systemColumns.map(asciiLowercased))
     private let keepingInstantOffsets: Bool
 
     init(model: MetadataModel, keepingInstantOffsets: Bool) {
@@ -149,6 +155,19 @@ private struct ColumnBuilder {
         if case .length(let length) = property.facets.maxLength { maxLength = length }
         columns.append(StoredColumn(path: path, content: content, isNullable: nullable, maxLength: maxLength,
                                     declaringType: type, property: property,
-                                    keepsOffset: keepingInstantOffsets && content == .primitive(.dateTimeOffset)))
+                                    keepsOffset: keepingInstantOffsets && content == .primitive(.dateTimeOffset),
+                                    sqlName: takeSQLName(for: name)))
+    }
+
+    /// `name`, or `name~2`, `name~3`, ... when SQLite would take it for a name already given.
+    private mutating func takeSQLName(for name: String) -> String {
+        var sqlName = name
+        var suffix = 2
+        while sqlNamesTaken.contains(asciiLowercased(sqlName)) {
+            sqlName = "\(name)~\(suffix)"
+            suffix += 1
+        }
+        sqlNamesTaken.insert(asciiLowercased(sqlName))
+        return sqlName
     }
 }

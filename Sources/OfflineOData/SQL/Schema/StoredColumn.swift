@@ -26,15 +26,23 @@ public struct StoredColumn: Sendable, Hashable {
     /// (``StoredInstant``), under the `OOD_INSTANT` collation. False in stores made before that.
     public var keepsOffset = false
 
-    /// The SQL column name: the property path joined by `/` (identifiers never contain `/`).
-    /// Kept, not computed: a local write asks for it several times per column.
+    /// The property path joined by `/` (identifiers never contain `/`): the column's OData name,
+    /// which payloads, request bodies and saved values use. Kept, not computed: a local write asks
+    /// for it several times per column.
     public let name: String
+    /// The column's name in SQL: ``name``, or `name~2` when an earlier column of the table has the
+    /// same name but for case (SQLite compares names without case; OData does not). Only SQL text
+    /// uses it, through ``quotedName``.
+    public let sqlName: String
 
+    /// `sqlName` defaults to the joined path (``StoreSchema`` gives another to a name that differs
+    /// from an earlier one's only in case).
     init(path: [String], content: Content, isNullable: Bool, maxLength: Int?, declaringType: String, property: Property,
-         keepsOffset: Bool = false) {
+         keepsOffset: Bool = false, sqlName: String? = nil) {
         self.keepsOffset = keepsOffset
         self.path = path
         self.name = path.joined(separator: "/")
+        self.sqlName = sqlName ?? path.joined(separator: "/")
         self.content = content
         self.isNullable = isNullable
         self.maxLength = maxLength
@@ -42,8 +50,8 @@ public struct StoredColumn: Sendable, Hashable {
         self.property = property
     }
 
-    /// The column's name, quoted for SQL text.
-    public var quotedName: String { quoteIdentifier(name) }
+    /// The column's SQL name, quoted for SQL text.
+    public var quotedName: String { quoteIdentifier(sqlName) }
 
     /// The primitive type of a primitive column.
     public var primitiveType: PrimitiveType? {

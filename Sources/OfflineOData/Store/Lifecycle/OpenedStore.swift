@@ -62,7 +62,7 @@ final class OpenedStore: Sendable {
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }
             let response = try online.execute(method: request.method, url: request.url, body: request.body, headers: request.headers,
-                                              cancellation: cancellation)
+                                              followsNextLinks: request.followsNextLinks, cancellation: cancellation)
             var changed: String?
             if !request.isRead, case .entitySet(let path) = model.classify(path: String(request.url.prefix { $0 != "?" })) {
                 changed = path.targetEntitySet

@@ -10,11 +10,16 @@ struct StoreOpening {
             throw ODataError(.misuse, "a store needs a store file (path), a service root, or both")
         }
         if let path = options.path, path.isEmpty { throw ODataError(.misuse, "the store path is empty") }
+        try options.requestLimits.checkForStore()
+        try options.http.validate()
         let transport: HTTPTransport? = options.serviceRoot == nil ? nil : try HTTPTransport(options: options.http)
         /// The service's document, fetched at most once.
         var fetchedMetadata: String?
         func serviceMetadata() throws(ODataError) -> String {
-            if let given = options.metadata { return given }
+            if let given = options.metadata {
+                try MetadataSizeLimit.check(given.utf8.count, limit: options.http.maximumMetadataSize, source: "the $metadata document given")
+                return given
+            }
             if let fetchedMetadata { return fetchedMetadata }
             guard let root = options.serviceRoot, let transport else {
                 throw ODataError(.misuse, "a new store file needs the $metadata document or a service root to fetch it from")
@@ -82,11 +87,14 @@ struct StoreOpening {
             if !wanted.isEmpty, wanted.map({ [$0.name, $0.url] }) != stored.map({ [$0.name, $0.url] }) {
                 try offline.setDefiningRequests(wanted)
             }
-            if let root = options.serviceRoot, try offline.serviceRoot() != root {
+            if let root = options.serviceRoot, let stored = try offline.serviceRoot(), stored != root {
+                if options.savesServiceRoot { try offline.setServiceRoot(root) } else { try offline.useServiceRoot(root) }
+            } else if let root = options.serviceRoot, try offline.serviceRoot() == nil {
                 try offline.setServiceRoot(root)
             }
         }
         offline.setHTTPOptions(options.http)
+        offline.setRequestLimits(options.requestLimits)
     }
 
     /// Downloads the defining requests that never were, before the held requests run, so they

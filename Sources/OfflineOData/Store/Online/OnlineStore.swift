@@ -1,4 +1,8 @@
-/// A store that sends every request to the OData service and returns its answers as they come.
+/// A store that sends every request to the OData service and returns its answers.
+///
+/// A read of a collection follows the service's next links and answers the whole collection, or
+/// one page with its next link (see `OnlineStore+Paging.swift`); other answers are returned as
+/// they come.
 ///
 /// Answers have the shapes the offline store gives (it writes the service's JSON, V2 or V4), so
 /// an application reads both alike. Errors the service answers become ``ODataError``s with the
@@ -29,22 +33,30 @@ public final class OnlineStore: @unchecked Sendable {
         let url = ServiceURL.resolve("$metadata", against: serviceRoot)
         let response = try transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/xml")]),
                                           cancellation: cancellation)
-        guard response.status == 200 else { throw ServiceError.from(response, request: "GET \(redactedURL(url))") }
+        guard response.status == 200 else { throw transport.serviceError(response, request: "GET \(redactedURL(url))") }
+        try MetadataSizeLimit.check(response.body.count, limit: transport.currentOptions.maximumMetadataSize, source: "the service's $metadata")
         return response.text
     }
 
-    /// Sends `method` on `url` (relative to the service root) and returns the service's answer.
+    /// Sends `method` on `url` (relative to the service root, or a next link the service sent) and
+    /// returns the service's answer.
     ///
+    /// - Parameter followsNextLinks: for a read of a collection, true (the default) gathers every
+    ///   page into one answer, up to the query's `$top`; false answers the first page with its next
+    ///   link in ``StoreResponse/nextLink``.
     /// - Throws: ``ODataError/Code/http`` or ``ODataError/Code/notFound`` for an error answer,
-    ///   ``ODataError/Code/network`` when the service cannot be reached, ``ODataError/Code/aborted``
-    ///   when cancelled.
+    ///   ``ODataError/Code/network`` when the service cannot be reached, for an absolute URL or a next
+    ///   link off the service's origin, and for more pages or bytes than ``HTTPOptions`` allows,
+    ///   ``ODataError/Code/aborted`` when cancelled.
     public func execute(method: String, url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
-                        cancellation: HTTPCancellation? = nil) throws(ODataError) -> StoreResponse {
+                        followsNextLinks: Bool = true, cancellation: HTTPCancellation? = nil) throws(ODataError) -> StoreResponse {
         let verb = asciiUppercased(method)
         guard !verb.isEmpty, verb.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
             throw ODataError(.misuse, "'\(method)' is not an HTTP method")
         }
         let absolute = ServiceURL.resolve(url, against: serviceRoot)
+        // An absolute URL (a next link handed back) goes out with the session's credentials: only to the origin.
+        if ServiceURL.hasScheme(url) { try ServiceURL.checkSameOrigin(absolute, as: serviceRoot, what: "the URL") }
         let path = url.prefix { $0 != "?" && $0 != "#" }
         var allHeaders = ODataProtocolHeaders.json(for: dialect)
         // `/$count` answers plain text and `/$value` the raw value: a JSON-only Accept gets a 406.
@@ -70,7 +82,11 @@ public final class OnlineStore: @unchecked Sendable {
                 }
             }
         }
-        guard response.status < 400 else { throw ServiceError.from(response, request: "\(verb) \(redactedURL(absolute))") }
-        return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
+        guard response.status < 400 else { throw transport.serviceError(response, request: "\(verb) \(redactedURL(absolute))") }
+        guard verb == "GET" else {
+            return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
+        }
+        return try pagedAnswer(to: request, url: url, first: response, followsNextLinks: followsNextLinks,
+                               cancellation: cancellation)
     }
 }

@@ -16,8 +16,12 @@ public final class LocalReader {
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
     static let expandChunkSize = 500
 
+    /// The limits on a read's URL unless the store is given others (``ODataStore/Options/requestLimits``):
+    /// 1 MiB of URL, 100 levels of nesting, 20,000 operators in one expression.
+    public static let defaultParserLimits = ODataURLParser.Limits(maxDepth: 100, maxLength: 1 << 20)
+
     public init(model: MetadataModel, schema: StoreSchema, dialect: Dialect, serviceRoot: String,
-                parserLimits: ODataURLParser.Limits = ODataURLParser.Limits(maxDepth: 100, maxLength: 1 << 20)) {
+                parserLimits: ODataURLParser.Limits = LocalReader.defaultParserLimits) {
         self.model = model
         self.schema = schema
         self.dialect = dialect

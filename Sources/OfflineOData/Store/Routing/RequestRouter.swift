@@ -32,7 +32,8 @@ public struct Route: Sendable, Equatable {
 /// - function imports, action imports and bound operations go online (the offline store does not
 ///   run operations);
 /// - a request on an entity set that a defining request brings (its target set, or a set its
-///   `$expand` brings) goes offline, reads and writes alike; any other collection goes online.
+///   `$expand` brings) goes offline, reads and writes alike; any other collection goes online;
+/// - an absolute URL (a next link from a page read online) goes online.
 ///
 /// "Covered" is decided by collection, as SAP's stores do, not by filter: a read of a covered set
 /// outside a defining request's filter goes offline and answers what the store holds (see
@@ -83,6 +84,10 @@ public struct RequestRouter: Sendable {
         }
         if coveredSets.isEmpty {
             return Route(destination: .online, reason: "the store has no defining requests, so everything goes to the service")
+        }
+        // Only the service hands out absolute URLs (the next link of a page read online).
+        if ServiceURL.hasScheme(url) {
+            return Route(destination: .online, reason: "an absolute URL (a next link) is the service's")
         }
         let path = String(url.prefix { $0 != "?" && $0 != "#" })
         switch model.classify(path: path) {

@@ -4,9 +4,10 @@
 /// columns, collections kept as JSON); annotations (`@odata.*`, V2 `__metadata`) are skipped;
 /// anything else is refused, so a misspelt property never disappears silently.
 struct EntityBody {
-    /// Column name → stored value, for the members the body gives.
+    /// Column name (OData's, ``StoredColumn/name``) → stored value, for the members the body gives.
     private(set) var values: [String: SQLValue] = [:]
-    /// The members in body order, for the SQL statements.
+    /// The members' column names in body order, for the SQL statements (which name each column
+    /// by its ``StoredColumn/quotedName``: see ``assignments(in:)``).
     private(set) var columnOrder: [String] = []
 
     /// - Throws: ``ODataError/Code/syntax`` for a body that is not a JSON object,
@@ -36,7 +37,7 @@ struct EntityBody {
             if let column = found {
                 let value = try EDMValueCodec.storedValue(fromJSON: member.value, column: column, dialect: dialect)
                 try Self.check(value, against: column)
-                if values.updateValue(value, forKey: column.name) == nil { columnOrder.append(column.name) }
+                record(value, for: column)
                 continue
             }
             let path = prefix + [member.key]
@@ -47,7 +48,7 @@ struct EntityBody {
                 // A null complex value: every leaf below it becomes null.
                 for column in table.columns where column.path.starts(with: path) {
                     try Self.check(.null, against: column)
-                    if values.updateValue(.null, forKey: column.name) == nil { columnOrder.append(column.name) }
+                    record(.null, for: column)
                 }
             } else if member.value.objectMembers?.contains(where: { $0.key == "__deferred" }) == true {
                 continue
@@ -74,7 +75,36 @@ struct EntityBody {
     func value(of column: StoredColumn) -> SQLValue? { values[column.name] }
 
     /// Sets a value the body did not give (a provisional key, say).
-    mutating func provide(_ value: SQLValue, for column: StoredColumn) {
-        if values.updateValue(value, forKey: column.name) == nil { columnOrder.append(column.name) }
+    mutating func provide(_ value: SQLValue, for column: StoredColumn) { record(value, for: column) }
+
+    private mutating func record(_ value: SQLValue, for column: StoredColumn) {
+        guard values.updateValue(value, forKey: column.name) == nil else { return }
+        columnOrder.append(column.name)
+    }
+
+    /// Each member's column and value, in body order: what an update sets. `table` is the one the
+    /// body was read against.
+    /// - Throws: ``ODataError/Code/internalError`` if a member is not a column of `table`.
+    func assignments(in table: EntitySetTable) throws(ODataError) -> [ColumnAssignment] {
+        var assignments: [ColumnAssignment] = []
+        assignments.reserveCapacity(columnOrder.count)
+        for name in columnOrder {
+            guard let value = values[name] else { continue }
+            assignments.append(ColumnAssignment(name: name, quotedColumn: try table.quotedColumnName(name), value: value))
+        }
+        return assignments
+    }
+}
+
+/// One column's new value in an `UPDATE`: `quotedColumn` for the SQL text, `name` to match it
+/// with other requests' members.
+struct ColumnAssignment {
+    var name: String
+    var quotedColumn: String
+    var value: SQLValue
+
+    /// Null for `column`: what a PUT gives the properties its body leaves out.
+    static func null(_ column: StoredColumn) -> ColumnAssignment {
+        ColumnAssignment(name: column.name, quotedColumn: column.quotedName, value: .null)
     }
 }

@@ -71,11 +71,11 @@ struct ErrorArchiveActions {
         if method != "POST" || !later.isEmpty {
             try checkKeyUnchanged(entityBody, entityID: entityID, in: table, on: db)
         }
-        var assignments: [(String, SQLValue)] = entityBody.columnOrder.compactMap { name in entityBody.values[name].map { (name, $0) } }
+        var assignments = try entityBody.assignments(in: table)
         if method == "PUT" {
             for column in table.columns where entityBody.value(of: column) == nil && !table.keyColumns.contains(column) {
                 try EntityBody.check(.null, against: column)
-                assignments.append((column.name, .null))
+                assignments.append(.null(column))
             }
         }
         if later.contains(where: { asciiUppercased($0.method) == "PUT" }) { return }
@@ -85,11 +85,11 @@ struct ErrorArchiveActions {
             else { continue }
             setLater.formUnion(parsed.columnOrder)
         }
-        assignments.removeAll { setLater.contains($0.0) }
+        assignments.removeAll { setLater.contains($0.name) }
         guard !assignments.isEmpty else { return }
-        let sets = assignments.enumerated().map { "\(quoteIdentifier($0.element.0)) = ?\($0.offset + 1)" }
+        let sets = assignments.enumerated().map { "\($0.element.quotedColumn) = ?\($0.offset + 1)" }
         try db.prepare("UPDATE \(table.quotedName) SET \(sets.joined(separator: ", ")) WHERE \"_ood_id\" = ?\(assignments.count + 1)")
-            .run(assignments.map(\.1) + [.integer(entityID)])
+            .run(assignments.map(\.value) + [.integer(entityID)])
     }
 
     /// A corrected body may not move an entity other requests address by its key to another key.
@@ -97,7 +97,7 @@ struct ErrorArchiveActions {
                                    on db: SQLiteConnection) throws(ODataError) {
         let given = table.keyColumns.compactMap { column in body.value(of: column).map { (column, $0) } }
         guard !given.isEmpty else { return }
-        let select = try db.prepare("SELECT \(given.map { quoteIdentifier($0.0.name) }.joined(separator: ", ")) "
+        let select = try db.prepare("SELECT \(given.map { $0.0.quotedName }.joined(separator: ", ")) "
                                     + "FROM \(table.quotedName) WHERE \"_ood_id\" = ?1")
         try select.bind([.integer(entityID)])
         guard try select.step() else { return }

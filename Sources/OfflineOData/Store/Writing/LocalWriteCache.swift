@@ -32,11 +32,14 @@ final class LocalWriteCache {
         return path
     }
 
-    /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...)` for `columns`.
-    func insertSQL(into table: EntitySetTable, columns: [String]) -> String {
+    /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...)` for the columns named
+    /// `columns` (their OData names; the SQL text has their SQL names).
+    func insertSQL(into table: EntitySetTable, columns: [String]) throws(ODataError) -> String {
         let shape = InsertShape(entitySet: table.entitySet, columns: columns)
         if let kept = inserts[shape] { return kept }
-        let names = (columns.map(quoteIdentifier) + ["\"_ood_change\""]).joined(separator: ", ")
+        var quoted: [String] = []
+        for name in columns { quoted.append(try table.quotedColumnName(name)) }
+        let names = (quoted + ["\"_ood_change\""]).joined(separator: ", ")
         let placeholders = (1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")
         let sql = "INSERT INTO \(table.quotedName) (\(names)) VALUES (\(placeholders))"
         if inserts.count >= Self.limit { inserts.removeAll() }

@@ -164,18 +164,18 @@ struct LocalWriter {
                 throw ODataError(.constraint, "the key property '\(column.name)' cannot be changed")
             }
         }
-        var assignments: [(String, SQLValue)] = body.columnOrder.compactMap { name in body.values[name].map { (name, $0) } }
+        var assignments = try body.assignments(in: table)
         if replacing {
             // PUT replaces the entity: what the body leaves out becomes null.
             for column in table.columns where body.value(of: column) == nil && !table.keyColumns.contains(column) {
                 try EntityBody.check(.null, against: column)
-                assignments.append((column.name, .null))
+                assignments.append(.null(column))
             }
         }
-        var sets = assignments.enumerated().map { "\(quoteIdentifier($0.element.0)) = ?\($0.offset + 1)" }
+        var sets = assignments.enumerated().map { "\($0.element.quotedColumn) = ?\($0.offset + 1)" }
         sets.append("\"_ood_change\" = COALESCE(\"_ood_change\", '\(LocalChange.updated.rawValue)')")
         let statement = try db.prepare("UPDATE \(table.quotedName) SET \(sets.joined(separator: ", ")) WHERE \"_ood_id\" = ?\(assignments.count + 1)")
-        try statement.run(assignments.map(\.1) + [.integer(row.id)])
+        try statement.run(assignments.map(\.value) + [.integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: method, url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
             entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID), in: db)

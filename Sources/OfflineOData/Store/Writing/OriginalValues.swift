@@ -11,12 +11,12 @@ enum OriginalValues {
     static func save(entityID: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) {
         for part in columnChunks(of: table) {
             // ?1 the set, ?2 the entity, ?3... the column names: no name or value in the SQL text.
-            let selects = part.enumerated().map { index, name in
-                "SELECT ?1, ?2, ?\(index + 3), \(quoteIdentifier(name)) FROM \(table.quotedName) WHERE \"_ood_id\" = ?2"
+            let selects = part.enumerated().map { index, column in
+                "SELECT ?1, ?2, ?\(index + 3), \(column.quoted) FROM \(table.quotedName) WHERE \"_ood_id\" = ?2"
             }
             try db.prepare("INSERT OR REPLACE INTO ood_original (entity_set, entity_id, property, value) "
                            + selects.joined(separator: " UNION ALL "))
-                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0) })
+                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0.name) })
         }
     }
 
@@ -26,11 +26,11 @@ enum OriginalValues {
                                      [.text(table.entitySet), .integer(entityID)]) ?? 0
         guard saved > 0 else { return false }
         for part in columnChunks(of: table) {
-            let assignments = part.enumerated().map { index, name in
-                "\(quoteIdentifier(name)) = (SELECT value FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?\(index + 3))"
+            let assignments = part.enumerated().map { index, column in
+                "\(column.quoted) = (SELECT value FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?\(index + 3))"
             }
             try db.prepare("UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \"_ood_id\" = ?2")
-                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0) })
+                .run([.text(table.entitySet), .integer(entityID)] + part.map { .text($0.name) })
         }
         try forget(entitySet: table.entitySet, entityID: entityID, on: db)
         return true
@@ -71,10 +71,13 @@ enum OriginalValues {
         try db.prepare("DELETE FROM ood_original WHERE entity_set = ?1 AND entity_id = ?2").run([.text(entitySet), .integer(entityID)])
     }
 
-    private static func columnChunks(of table: EntitySetTable) -> [[String]] {
-        let names = ["_ood_etag", "_ood_type"] + table.columns.map(\.name)
-        return stride(from: 0, to: names.count, by: columnsPerStatement).map { start in
-            Array(names[start..<min(start + columnsPerStatement, names.count)])
+    /// The saved columns in chunks: each by the name `ood_original.property` keeps (the OData
+    /// name, which saved values are matched by) and its quoted SQL name, for the SQL text.
+    private static func columnChunks(of table: EntitySetTable) -> [[(name: String, quoted: String)]] {
+        let columns = ["_ood_etag", "_ood_type"].map { (name: $0, quoted: quoteIdentifier($0)) }
+            + table.columns.map { (name: $0.name, quoted: $0.quotedName) }
+        return stride(from: 0, to: columns.count, by: columnsPerStatement).map { start in
+            Array(columns[start..<min(start + columnsPerStatement, columns.count)])
         }
     }
 }

@@ -44,7 +44,7 @@ struct Downloader {
             let fetched = try pending.wait()
             let response = fetched.response
             guard (200..<300).contains(response.status) else {
-                throw ServiceError.from(response, request: "GET \(redactedURL(url))")
+                throw transport.serviceError(response, request: "GET \(redactedURL(url))")
             }
             // Fetch the page after this one while this one is stored.
             // Only a link the download would follow: on the service's origin, not followed before.
@@ -110,22 +110,5 @@ struct Downloader {
             if let preferredPageSize { preferences.append("odata.maxpagesize=\(preferredPageSize)") }
             return ODataProtocolHeaders.json(for: .v4) + [HTTPHeader("Prefer", preferences.joined(separator: ","))]
         }
-    }
-}
-
-/// A followed URL as two independent 64-bit hashes (Swift's seeded one and FNV-1a): a download
-/// keeps one per page, 16 bytes however long the service makes its links.
-private struct LinkKey: Hashable {
-    let seeded: Int
-    let fnv: UInt64
-
-    init(_ url: String) {
-        seeded = url.hashValue
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        fnv = hash
     }
 }

@@ -116,6 +116,22 @@ public enum ServiceURL {
         }
     }
 
+    /// Whether `link` (a delta link a download stored) belongs to the service at `serviceRoot`: on
+    /// its origin and under its path. A link of another service (the store's root changed, or a
+    /// command used another) is not followed: the download is a full one instead.
+    static func belongs(_ link: String, to serviceRoot: String) -> Bool {
+        let absolute = resolve(link, against: serviceRoot)
+        guard let linkOrigin = origin(of: absolute), linkOrigin == origin(of: serviceRoot) else { return false }
+        // The paths: what follows the authority, up to the query.
+        func path(_ url: String) -> Substring {
+            var rest = Substring(url)
+            if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") { rest = rest[colon...].dropFirst(3) }
+            return rest.drop { $0 != "/" }.prefix { $0 != "?" && $0 != "#" }
+        }
+        let rootPath = path(serviceRoot)
+        return path(absolute).hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/")
+    }
+
     private static func originText(_ url: String) -> String {
         origin(of: url)?.description ?? url
     }

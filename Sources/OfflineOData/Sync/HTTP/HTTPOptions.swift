@@ -27,13 +27,22 @@ public struct HTTPOptions: Sendable, Equatable {
     /// The most pages one download of a defining request follows (next links); more stops with
     /// ``ODataError/Code/network``: a guard against a service whose next links never end.
     public var maximumPages: Int = 1_000_000
+    /// The most bytes a `$metadata` document may have, fetched or given (64 MiB by default; large
+    /// real services publish a few MiB). A larger one stops with ``ODataError/Code/metadata``
+    /// before it is parsed: its model would take several times its size in memory.
+    public var maximumMetadataSize: Int = 64 << 20
+    /// The most characters of a service's error message that errors show and the error archive
+    /// keeps (1,000 by default); the rest is cut and marked `...`. A service could otherwise make
+    /// every archived refusal as large as an answer may be.
+    public var maximumMessageLength: Int = ServiceError.defaultLongestMessage
 
     public init() {}
 
     /// Throws ``ODataError/Code/misuse`` for a header or cookie that would break the request apart:
     /// CR, LF or NUL in a header's or cookie's name or value (a line of its own, a header of the
     /// attacker's choosing), an empty name, a cookie name with `=`, `;` or white space, a cookie value
-    /// with `;`, a bearer token or user agent with CR, LF or NUL; and for limits that are not positive. The transport checks before every request.
+    /// with `;`, a bearer token or user agent with CR, LF or NUL; and for limits that are not positive.
+    /// The transport checks before every request.
     public func validate() throws(ODataError) {
         for header in headers {
             try Self.checkHeader(name: header.name, value: header.value)
@@ -47,6 +56,8 @@ public struct HTTPOptions: Sendable, Equatable {
         guard !Self.containsLineBreakOrNUL(userAgent) else { throw ODataError(.misuse, "the user agent contains CR, LF or NUL") }
         guard maximumResponseSize > 0 else { throw ODataError(.misuse, "the maximum response size must be above 0 bytes") }
         guard maximumPages > 0 else { throw ODataError(.misuse, "the maximum number of pages must be above 0") }
+        guard maximumMetadataSize > 0 else { throw ODataError(.misuse, "the maximum $metadata size must be above 0 bytes") }
+        guard maximumMessageLength > 0 else { throw ODataError(.misuse, "the maximum message length must be above 0 characters") }
     }
 
     /// Throws unless `name: value` is one header line: a name without CR, LF, NUL, colon or white

@@ -42,7 +42,7 @@ struct CSRFToken {
             throw error
         }
         guard (200..<300).contains(response.status) else {
-            var error = ServiceError.from(response, request: "GET (X-CSRF-Token: Fetch)")
+            var error = transport.serviceError(response, request: "GET (X-CSRF-Token: Fetch)")
             error.message = "fetching a CSRF token failed: " + error.message + " (" + AnswerVerdict.advice(for: response) + ")"
             throw error
         }

@@ -103,7 +103,7 @@ extension ServedEntity {
                                           cancellation: cancellation)
         if response.status == 404 { return nil }
         guard (200..<300).contains(response.status) else {
-            var error = ServiceError.from(response, request: "GET \(url)")
+            var error = transport.serviceError(response, request: "GET \(url)")
             error.message += " (" + AnswerVerdict.advice(for: response) + ")"
             throw error
         }

@@ -77,7 +77,7 @@ struct Uploader {
                 }
                 outcome.sent += 1
             case .refused(let kind):
-                let message = ServiceError.from(response, request: label).message
+                let message = transport.serviceError(response, request: label).message
                 outcome.archived += try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) -> Int in
                         try recorder.archive(request, status: response.status, message: message, kind: kind, in: db)
@@ -87,7 +87,7 @@ struct Uploader {
                 try markPending(request)
                 if recovered.contains(request.id) {
                     // Sent again with the entity's ETag and still 428: the service will not take it.
-                    let message = ServiceError.from(response, request: label).message + " (also with the entity's current ETag)"
+                    let message = transport.serviceError(response, request: label).message + " (also with the entity's current ETag)"
                     outcome.archived += try file.withConnection { db throws(ODataError) in
                         try db.transaction { () throws(ODataError) -> Int in
                             try recorder.archive(request, status: response.status, message: message, kind: .refused, in: db)
@@ -108,11 +108,11 @@ struct Uploader {
                     try wait(seconds: seconds, cancellation: cancellation)
                     continue
                 }
-                var error = ServiceError.from(response, request: label)
+                var error = transport.serviceError(response, request: label)
                 error.message += " (" + AnswerVerdict.advice(for: response) + ")" + uploadStopped(remaining: remaining())
                 throw error
             case .gatewayFailure:
-                var error = ServiceError.from(response, request: label)
+                var error = transport.serviceError(response, request: label)
                 error.message += uploadStoppedInDoubt(remaining: remaining())
                 throw error
             case .noProof(let reason):

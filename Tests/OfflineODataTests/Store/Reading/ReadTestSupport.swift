@@ -82,7 +82,7 @@ final class ReadTestStore {
     /// Inserts a row; `values` maps column names (`Address/City`) to stored values.
     func insert(_ set: String, _ values: [(String, SQLValue)], change: String? = nil, type: String? = nil, etag: String? = nil) throws {
         guard let table = schema.table(forEntitySet: set) else { throw ODataError(.misuse, "no set \(set)") }
-        var names = values.map { quoteIdentifier($0.0) }
+        var names = try values.map { try table.quotedColumnName($0.0) }
         var parameters = values.map(\.1)
         for (name, value) in [("_ood_change", change), ("_ood_type", type), ("_ood_etag", etag)] {
             if let value {

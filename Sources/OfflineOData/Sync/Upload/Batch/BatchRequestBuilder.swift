@@ -14,7 +14,10 @@ struct BatchRequestBuilder {
     }
 
     /// - Parameter headers: extra headers of each request (its repeatability, say).
-    func build(_ changeSets: [[PlannedRequest]], headers: (QueuedRequest) -> [HTTPHeader] = { _ in [] }) -> Built {
+    /// - Throws: ``ODataError/Code/misuse`` for a header that is not one line (see
+    ///   ``HTTPOptions/checkHeader(name:value:)``): an ETag a service sent with CR, LF or NUL would
+    ///   write lines of its own into the batch, and sending without it would drop the concurrency check.
+    func build(_ changeSets: [[PlannedRequest]], headers: (QueuedRequest) -> [HTTPHeader] = { _ in [] }) throws(ODataError) -> Built {
         let everyBody = changeSets.flatMap { $0.compactMap(\.request.body) }
         let batch = unusedBoundary("batch", in: everyBody)
         var text = ""
@@ -27,7 +30,7 @@ struct BatchRequestBuilder {
                 text += "Content-Type: application/http\r\n"
                 text += "Content-Transfer-Encoding: binary\r\n"
                 text += "Content-ID: \(planned.contentID)\r\n\r\n"
-                text += requestText(planned, headers: headers(planned.request))
+                text += try requestText(planned, headers: headers(planned.request))
                 text += "\r\n"
             }
             text += "--\(inner)--\r\n"
@@ -37,14 +40,17 @@ struct BatchRequestBuilder {
     }
 
     /// The request line, headers, empty line and body of one request.
-    private func requestText(_ planned: PlannedRequest, headers: [HTTPHeader]) -> String {
+    private func requestText(_ planned: PlannedRequest, headers: [HTTPHeader]) throws(ODataError) -> String {
         let request = planned.request
         var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
         text += "Accept: application/json\r\n"
         if request.body != nil { text += "Content-Type: application/json\r\n" }
-        // An ETag with CR, LF or NUL (a hostile service's) would write lines of its own into the batch: never sent.
-        if let etag = planned.ifMatch, !HTTPOptions.containsLineBreakOrNUL(etag) { text += "If-Match: \(etag)\r\n" }
-        for header in headers { text += "\(header.name): \(header.value)\r\n" }
+        var all = headers
+        if let etag = planned.ifMatch { all.insert(HTTPHeader("If-Match", etag), at: 0) }
+        for header in all {
+            try HTTPOptions.checkHeader(name: header.name, value: header.value)
+            text += "\(header.name): \(header.value)\r\n"
+        }
         text += "\r\n"
         if let body = request.body { text += body }
         return text

@@ -66,7 +66,7 @@ struct BatchUploader {
             // SAP Gateway-like V2 services fail on `$<n>` references (see Tests/backends/README.md);
             // there the entity's key URL works, as its POST precedes it in the same change set.
             let plan = ChangeSetPlan.plan(chunk, groupByTransaction: groupByTransaction, contentIDReferences: dialect == .v4)
-            let built = builder.build(plan, headers: repeatable.headers(for:))
+            let built = try builder.build(plan, headers: repeatable.headers(for:))
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
@@ -78,7 +78,7 @@ struct BatchUploader {
                 throw error
             }
             guard (200..<300).contains(response.status) else {
-                var error = ServiceError.from(response, request: "POST $batch of \(chunk.count) requests")
+                var error = transport.serviceError(response, request: "POST $batch of \(chunk.count) requests")
                 if case .gatewayFailure = AnswerVerdict(response, to: chunk[0], keyColumns: []) {
                     error.message += stoppedInDoubt()
                 } else {
@@ -222,7 +222,7 @@ struct BatchUploader {
             try recorder.acknowledge(first, answer, answer: document, in: db)
             outcome.sent += 1
         case .refused(let kind):
-            let message = ServiceError.from(answer, request: label()).message
+            let message = transport.serviceError(answer, request: label()).message
             outcome.archived += try recorder.archive(requests.map(\.request), status: answer.status, message: message, kind: kind, in: db)
         case .preconditionRequired:
             try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
@@ -230,7 +230,7 @@ struct BatchUploader {
         case .notNow:
             try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)
             if outcome.failure == nil {
-                var error = ServiceError.from(answer, request: label())
+                var error = transport.serviceError(answer, request: label())
                 error.message += " (" + AnswerVerdict.advice(for: answer) + ")"
                 outcome.failure = error
             }
@@ -240,7 +240,7 @@ struct BatchUploader {
         case .applied, .gatewayFailure:
             // A 2xx for a whole change set (an answer that does not fit), a gateway's 502/504.
             outcome.leftInDoubt = true
-            if outcome.failure == nil { outcome.failure = ServiceError.from(answer, request: label()) }
+            if outcome.failure == nil { outcome.failure = transport.serviceError(answer, request: label()) }
         }
     }
 }
