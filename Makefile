@@ -1,6 +1,7 @@
 # The project's commands. `make test` is what CI runs (.ci/run); it installs what it needs itself.
 #
 #   make demo         the main job on the bundled sample service (leaves the store in demo/)
+#   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
@@ -16,7 +17,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
+.PHONY: all deps venv backends-venv layers swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
         install demo clean
 
 all: cmake-build
@@ -42,6 +43,11 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 	touch $@
 
 backends-venv: $(BACKENDS_STAMP)
+
+# No file of the engine uses a type of a higher layer (docs/layers.txt, docs/ARCHITECTURE.md).
+layers: $(PYTHON)
+	$(PYTHON) scripts/check_layers.py
+	$(PYTHON) -m pytest -q Tests/scripts
 
 swift-test: deps backends-venv
 	swift build --build-tests
@@ -108,7 +114,7 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
-test: swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+test: layers swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
 # takes 70-95 ms per change set and more as the data grows: the benchmark queues its changes in
