@@ -91,3 +91,15 @@ def test_a_malformed_layers_file_is_an_error(tmp_path):
     result = run(*make_tree(tmp_path, HIGH, "Low\nHigh things\n"))
     assert result.returncode == 2
     assert "expected one folder name" in result.stderr
+
+
+def test_the_architecture_document_quotes_the_layers_in_the_checks_order():
+    sys.path.insert(0, str(SCRIPT.parent))
+    from check_layers import read_layers
+
+    layers, _ = read_layers(REPOSITORY / "docs" / "layers.txt")
+    document = (REPOSITORY / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    quoted = document.split("```\n", 2)[1].split()
+    assert quoted == layers
+    table_rows = [line.split("`")[1] for line in document.splitlines() if line.startswith("| `")]
+    assert table_rows[:len(layers)] == layers
