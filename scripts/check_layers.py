@@ -27,9 +27,10 @@ DECLARATION = re.compile(r"\b(?:struct|class|enum|protocol|typealias|actor)\s+([
 GLOBAL = re.compile(r"^([ \t]*(?:@\w+[ \t]+)*(?:\w+[ \t]+)*?)(?:func|let|var)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 # `class func`, `class var`: `class` as a modifier, not a declaration.
 NOT_NAMES = {"func", "var", "let", "init", "subscript", "static", "final", "override", "case"}
-# A name not reached through `.` (a member such as `Outer.Inner` counts as a use of `Outer`): a
-# capitalised one is a type, a lower-case one a function called or a constant read.
-USE = re.compile(r"(?<![.\w])([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*:)")
+# A name not reached through `.` (a member such as `Outer.Inner` counts as a use of `Outer`), with
+# what follows it: a capitalised name is a type; a lower-case one is a function when `(` follows
+# (a call), a constant unless `:` follows (an argument label).
+USE = re.compile(r"(?<![.\w])([A-Za-z_][A-Za-z0-9_]*)\b(\s*[:(])?")
 ALLOW = re.compile(r"^allow\s+(\S+)\s+uses\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(\S.*)$")
 STRING_START = re.compile(r'(#*)("""|")')
 
@@ -155,13 +156,13 @@ def strip_comments_and_strings(source: str) -> str:
     return "".join(out)
 
 
-def top_level_declarations(code: str) -> list[str]:
-    """The names declared outside any braces: types (nested types go with their outer type), and
-    free functions and global constants that other files can see."""
-    names: list[str] = []
+def top_level_declarations(code: str) -> list[tuple[str, bool]]:
+    """The names declared outside any braces, each with whether it is a function: types (nested
+    types go with their outer type), and free functions and global constants that other files can see."""
+    names: list[tuple[str, bool]] = []
     depth = 0
     globals_at = {match.start(2): match for match in GLOBAL.finditer(code)}
-    for match in re.finditer(r"[{}]|" + DECLARATION.pattern + r"|\b(?:func|let|var)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", code):
+    for match in re.finditer(r"[{}]|" + DECLARATION.pattern + r"|\b(func|let|var)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", code):
         token = match.group(0)
         if token == "{":
             depth += 1
@@ -170,19 +171,20 @@ def top_level_declarations(code: str) -> list[str]:
         elif depth != 0:
             continue
         elif match.group(1) and match.group(1) not in NOT_NAMES:
-            names.append(match.group(1))
-        elif match.group(2):
-            declaration = globals_at.get(match.start(2))
+            names.append((match.group(1), False))
+        elif match.group(3):
+            declaration = globals_at.get(match.start(3))
             modifiers = declaration.group(1).split() if declaration else []
             if "private" not in modifiers and "fileprivate" not in modifiers:
-                names.append(match.group(2))
+                names.append((match.group(3), match.group(2) == "func"))
     return names
 
 
-def scan(sources: Path, layers: list[str]) -> tuple[dict[str, tuple[str, str]], dict[str, set[str]]]:
-    """Each file's folder and stripped code, and each type name's declaring files."""
+def scan(sources: Path, layers: list[str]) -> tuple[dict[str, tuple[str, str]], dict[str, set[str]], set[str]]:
+    """Each file's folder and stripped code, each declared name's files, and the names of functions."""
     files: dict[str, tuple[str, str]] = {}
     declared: dict[str, set[str]] = defaultdict(set)
+    functions: set[str] = set()
     unplaced: list[str] = []
     for path in sorted(sources.rglob("*.swift")):
         relative = path.relative_to(sources).as_posix()
@@ -192,12 +194,14 @@ def scan(sources: Path, layers: list[str]) -> tuple[dict[str, tuple[str, str]], 
             continue
         code = strip_comments_and_strings(path.read_text(encoding="utf-8"))
         files[relative] = (folder, code)
-        for name in top_level_declarations(code):
+        for name, is_function in top_level_declarations(code):
             declared[name].add(relative)
+            if is_function:
+                functions.add(name)
     if unplaced:
         raise LayerSpecError("files outside the folders docs/layers.txt lists (put each in a layer's folder, "
                              "or add its folder there): " + ", ".join(unplaced))
-    return files, declared
+    return files, declared, functions
 
 
 def shown(path: Path) -> str:
@@ -212,16 +216,19 @@ def check(sources: Path, layers_file: Path) -> tuple[list[Violation], list[str],
     """The upward uses, the allow lines that matched nothing, and folder → folder uses (for --matrix)."""
     layers, allowed = read_layers(layers_file)
     rank = {folder: index for index, folder in enumerate(layers)}
-    files, declared = scan(sources, layers)
+    files, declared, functions = scan(sources, layers)
     violations: list[Violation] = []
     used_allowances: set[tuple[str, str]] = set()
     uses: dict[tuple[str, str], set[str]] = defaultdict(set)
     for relative, (folder, code) in files.items():
         reported: set[str] = set()
         for line_number, line in enumerate(code.splitlines(), start=1):
-            for name in USE.findall(line):
+            for name, after in USE.findall(line):
                 homes = declared.get(name)
+                after = after.strip()
                 if not homes:
+                    continue
+                if not name[0].isupper() and (after == ":" or (name in functions and after != "(")):
                     continue
                 # A name declared in several folders (behind #if, say) belongs to the lowest.
                 home = min((files[file][0] for file in homes), key=rank.__getitem__)
@@ -233,7 +240,7 @@ def check(sources: Path, layers_file: Path) -> tuple[list[Violation], list[str],
                 if (relative, name) in allowed:
                     used_allowances.add((relative, name))
                     continue
-                declaring = sorted(homes)[0]
+                declaring = min(file for file in homes if files[file][0] == home)
                 violations.append(Violation(shown(sources / relative), line_number, folder, name, declaring))
     stale = [f"allow {file} uses {name}" for (file, name) in allowed if (file, name) not in used_allowances]
     return violations, stale, uses

@@ -41,6 +41,20 @@ def test_a_type_of_a_higher_layer_fails_with_file_line_and_name(tmp_path):
     assert "Low/Sub/Lowly.swift:2: Low uses Highly, declared in High/Highly.swift" in result.stderr
 
 
+def test_an_extension_of_a_type_of_a_higher_layer_fails(tmp_path):
+    arguments = make_tree(tmp_path, {**HIGH, "Low/Lowly.swift": "protocol Lowly {}\nextension Highly: Lowly {}\n"})
+    result = run(*arguments)
+    assert result.returncode == 1
+    assert "Low/Lowly.swift:2: Low uses Highly" in result.stderr
+
+
+def test_an_argument_label_or_parameter_of_a_functions_name_is_not_a_use(tmp_path):
+    lowly = "func lowly(highHelper value: Int) -> Int { value }\nfunc other(highHelper: Int) -> Int { lowly(highHelper: highHelper) }\n"
+    arguments = make_tree(tmp_path, {**HIGH, "Low/Lowly.swift": lowly})
+    result = run(*arguments)
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_free_function_of_a_higher_layer_fails(tmp_path):
     arguments = make_tree(tmp_path, {**HIGH, "Low/Lowly.swift": "func lowly() -> Int { highHelper() }\n"})
     result = run(*arguments)
