@@ -1,12 +1,12 @@
 # The project's commands. `make test` is what CI runs (.ci/run); it installs what it needs itself.
 #
 #   make demo         the main job on the bundled sample service (leaves the store in demo/)
-#   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
+#   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -17,7 +17,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv layers swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
+.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
         install demo clean
 
 all: cmake-build
@@ -45,6 +45,7 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 backends-venv: $(BACKENDS_STAMP)
 
 # No file of the engine uses a type of a higher layer (docs/layers.txt, docs/ARCHITECTURE.md).
+.PHONY: layers
 layers: $(PYTHON)
 	$(PYTHON) scripts/check_layers.py
 	$(PYTHON) -m pytest -q Tests/scripts
