@@ -70,7 +70,7 @@ public final class StoreFile: @unchecked Sendable {
         if leftOpen {
             let findings: [StoreFinding]
             do throws(ODataError) {
-                findings = try StoreCheck.sqliteFindings(on: db, quick: true)
+                findings = try SQLiteCheck.sqliteFindings(on: db, quick: true)
             } catch {
                 db.close()
                 throw error
@@ -110,17 +110,6 @@ public final class StoreFile: @unchecked Sendable {
     /// Refuses writes to a store opened for reads only, with a clear message.
     func requireWritable() throws(ODataError) {
         if isReadOnly { throw SQLiteConnection.readOnlyError(path) }
-    }
-
-    /// Checks the store: SQLite's integrity check (`quick_check` when `quick`) and the engine's
-    /// own invariants (``StoreCheck``). Empty when the store is sound.
-    /// A file too damaged to read at all gives SQLite's error as its one finding.
-    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] {
-        do {
-            return try withReadConnection { db, _ throws(ODataError) in try StoreCheck.run(on: db, quick: quick) }
-        } catch where error.code == .storage || error.code == .notAStore {
-            return [StoreFinding(check: "sqlite", message: error.message)]
-        }
     }
 
     /// The store file's format version (``StoreFormat/currentVersion`` once opened).

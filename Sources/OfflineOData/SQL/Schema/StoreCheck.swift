@@ -1,18 +1,4 @@
-/// One thing a store check found wrong.
-public struct StoreFinding: Sendable, Equatable {
-    /// Which check found it: `sqlite` (SQLite's integrity check), `queue` (the request queue and
-    /// the entities it changes), `membership` (what the defining requests hold), `link`
-    /// (navigation links) or `original` (the saved values an undo restores).
-    public var check: String
-    public var message: String
-
-    public init(check: String, message: String) {
-        self.check = check
-        self.message = message
-    }
-}
-
-/// The checks of ``StoreFile/check(quick:)``: SQLite's own, then the engine's invariants, each
+/// The checks of ``StoreFile/check(quick:)``: SQLite's own (``SQLiteCheck``), then the engine's invariants, each
 /// a query whose rows are the faults (at most 20 of each kind are reported).
 ///
 /// The invariants: an entity with local changes has a queued or archived request, and every
@@ -21,7 +7,7 @@ public struct StoreFinding: Sendable, Equatable {
 /// every set named is one of the model's.
 enum StoreCheck {
     static func run(on db: SQLiteConnection, quick: Bool) throws(ODataError) -> [StoreFinding] {
-        var findings = try sqliteFindings(on: db, quick: quick)
+        var findings = try SQLiteCheck.sqliteFindings(on: db, quick: quick)
         // The engine's checks read tables that a damaged file may not give back.
         guard findings.isEmpty else { return findings }
         let schema = try storedSchema(on: db)
@@ -40,41 +26,6 @@ enum StoreCheck {
             SELECT id || ' (' || state || ')' FROM ood_request_queue WHERE state NOT IN ('pending', 'sent') LIMIT 20
             """, [], on: db, check: "queue") { "queued request #\($0) is in an unknown state" }
         return findings
-    }
-
-    /// SQLite's `quick_check` or `integrity_check`: each line that is not "ok".
-    /// A file too damaged for the check to finish gives SQLite's error as the last finding.
-    static func sqliteFindings(on db: SQLiteConnection, quick: Bool) throws(ODataError) -> [StoreFinding] {
-        var findings: [StoreFinding] = []
-        do throws(ODataError) {
-            let statement = try db.prepare(quick ? "PRAGMA quick_check(100)" : "PRAGMA integrity_check(100)")
-            try statement.bind([])
-            while try statement.step() {
-                let line = statement.text(at: 0) ?? ""
-                if line != "ok" { findings.append(StoreFinding(check: "sqlite", message: line)) }
-            }
-            var believed: [StoreFinding] = []
-            for finding in findings where try !isFalseNull(finding.message, on: db) { believed.append(finding) }
-            findings = believed
-        } catch where error.code == .storage || error.code == .notAStore {
-            findings.append(StoreFinding(check: "sqlite", message: error.message))
-        }
-        return findings
-    }
-
-    /// Whether `line` is a "NULL value in TABLE.COLUMN" that the table denies: SQLite 3.40's
-    /// `quick_check` reports NULLs in the columns of WITHOUT ROWID tables (`ood_membership`) that
-    /// hold none (its `integrity_check` does not), so such a line is believed only when a query
-    /// finds the NULL.
-    private static func isFalseNull(_ line: String, on db: SQLiteConnection) throws(ODataError) -> Bool {
-        let prefix = "NULL value in "
-        guard line.hasPrefix(prefix), let dot = line.lastIndex(of: ".") else { return false }
-        let table = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<dot])
-        let column = String(line[line.index(after: dot)...])
-        guard !table.isEmpty, !column.isEmpty else { return false }
-        let probe = try db.prepare("SELECT 1 FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IS NULL LIMIT 1")
-        try probe.bind([])
-        return try !probe.step()
     }
 
     /// The tables of the model the store keeps, or nil for a store without one.
@@ -153,5 +104,18 @@ enum StoreCheck {
             findings.append(StoreFinding(check: check, message: describe(statement.text(at: 0) ?? "")))
         }
         return findings
+    }
+}
+
+extension StoreFile {
+    /// Checks the store: SQLite's integrity check (`quick_check` when `quick`) and the engine's
+    /// own invariants (``StoreCheck``). Empty when the store is sound.
+    /// A file too damaged to read at all gives SQLite's error as its one finding.
+    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] {
+        do {
+            return try withReadConnection { db, _ throws(ODataError) in try StoreCheck.run(on: db, quick: quick) }
+        } catch where error.code == .storage || error.code == .notAStore {
+            return [StoreFinding(check: "sqlite", message: error.message)]
+        }
     }
 }
