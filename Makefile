@@ -115,7 +115,11 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
+# The third-party test material (README, Requirements); without it those suites skip, each saying so.
+FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
+
 test: layers swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+	@[ -d "$(FIXTURES)" ] || echo "note: $(FIXTURES) is not there, so the Swift suites marked 'needs the shared test material' and the ABNF conformance run were skipped; put shared/fixtures beside the checkout or set OOD_FIXTURES to run them"
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
 # takes 70-95 ms per change set and more as the data grows: the benchmark queues its changes in

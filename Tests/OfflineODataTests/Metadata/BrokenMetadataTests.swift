@@ -3,7 +3,7 @@ import Testing
 
 /// Documents that must be rejected: the OASIS counterexamples and broken documents of our own,
 /// each with the line of the fault and a message that names it. A document is never half accepted.
-@Suite struct BrokenMetadataTests {
+@Suite(.needsFixtures) struct BrokenMetadataTests {
     /// Reads `text` and returns the error it must raise (recording an issue when it is accepted).
     func rejection(_ text: String, options: MetadataReader.Options = MetadataReader.Options(),
                    sourceLocation: SourceLocation = #_sourceLocation) -> ODataError? {

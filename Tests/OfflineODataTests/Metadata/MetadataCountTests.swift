@@ -4,7 +4,7 @@ import Testing
 /// Element counts of fixture documents against counts taken independently of this reader:
 /// Python's `xml.etree`, counting elements by local name in the CSDL namespaces, e.g.
 /// `sum(1 for e in root.iter() if e.tag.endswith('}EntityType'))`.
-@Suite struct MetadataCountTests {
+@Suite(.needsFixtures) struct MetadataCountTests {
     struct Expected: Sendable, CustomStringConvertible {
         var path: String
         var version: ODataVersion

@@ -4,7 +4,7 @@ import Testing
 /// Every `$metadata` document among the shared fixtures is read, and the element counts of the
 /// documents below match counts taken independently (Python `xml.etree`, counting elements by
 /// local name in the CSDL namespaces; see the commit that added this file).
-@Suite struct MetadataFixtureTests {
+@Suite(.needsFixtures) struct MetadataFixtureTests {
     /// All `$metadata` documents of the fixtures (`grep -l -i edmx -r`, minus the counterexamples,
     /// the XSDs and the ABNF files of jaystack-odata-v4-parser, which only mention EDMX).
     static let documents = [

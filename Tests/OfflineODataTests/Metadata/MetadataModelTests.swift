@@ -3,7 +3,7 @@ import Testing
 
 /// What the model keeps: V2 associations as navigation, facets, ETags, media entities,
 /// annotations and `sap:` attributes as data, function import signatures.
-@Suite struct MetadataModelTests {
+@Suite(.needsFixtures) struct MetadataModelTests {
     @Test func v2AssociationsBecomeNavigationWithPartnerConstraintsAndBindings() throws {
         let model = try MetadataReader.read(try #require(Fixtures.bytes("oasis-odata-csdl-schemas/test-v2-v3/ReferentialConstraint-v2.xml")))
         var constrained: [NavigationProperty] = []

@@ -5,7 +5,7 @@ import Testing
 /// the validation, ``DetachedCheck``) reads exactly as one read with one: the same model, the same
 /// diagnostics in the same order, the same error with the same line and column, wherever in the
 /// document the fault is (in the first part, the middle or the last) and whichever step finds it.
-@Suite struct ParseAheadTests {
+@Suite(.needsFixtures) struct ParseAheadTests {
     /// The outcome of one read, comparable across the two ways.
     enum Outcome: Equatable {
         case model(version: ODataVersion, edmxVersion: String, schemas: [Schema], references: [DocumentReference], diagnostics: [String])

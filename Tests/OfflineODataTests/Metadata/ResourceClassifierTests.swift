@@ -3,7 +3,7 @@ import Testing
 
 /// Entity sets, keys, navigation, function imports (V2 and V4), action imports and bound
 /// operations are told apart, on a V2 fixture (ODataDemo) and a V4 one (TripPin).
-@Suite struct ResourceClassifierTests {
+@Suite(.needsFixtures) struct ResourceClassifierTests {
     static let v2 = Result { () throws(ODataError) in
         try MetadataReader.read(Fixtures.bytes("oasis-odata-openapi/odata-rw-v2.xml") ?? [])
     }

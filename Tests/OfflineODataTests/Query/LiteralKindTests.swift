@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineOData
 
 /// Literal kinds against the jaystack primitive cases: the kind must admit the expected EDM type.
-@Suite("Query: literal kinds")
+@Suite("Query: literal kinds", .needsFixtures)
 struct QueryLiteralKindTests {
     let parser = ODataURLParser(dialect: .v4)
 

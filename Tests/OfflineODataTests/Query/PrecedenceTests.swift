@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineOData
 
 /// Operator precedence and grouping, against the auth0 expected ASTs and against the spec's table.
-@Suite("Query: precedence and grouping")
+@Suite("Query: precedence and grouping", .needsFixtures)
 struct QueryPrecedenceTests {
     let parser = ODataURLParser(dialect: .v4)
 

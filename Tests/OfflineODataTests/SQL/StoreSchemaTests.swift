@@ -1,7 +1,7 @@
 import Testing
 @testable import OfflineOData
 
-@Suite struct StoreSchemaTests {
+@Suite(.needsFixtures) struct StoreSchemaTests {
     private func schema(_ fixture: String) throws -> StoreSchema {
         let bytes = try #require(Fixtures.bytes(fixture))
         return try StoreSchema(model: MetadataReader.read(bytes))

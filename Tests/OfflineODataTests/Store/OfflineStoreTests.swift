@@ -1,7 +1,7 @@
 import Testing
 @testable import OfflineOData
 
-@Suite struct OfflineStoreTests {
+@Suite(.needsFixtures) struct OfflineStoreTests {
     static let v4Metadata = Fixtures.text("apache-olingo-odata4/trippin/trippin.xml") ?? ""
     static let v2Metadata = Fixtures.text("sap-python-pyodata/metadata-EXAMPLE_SRV-v2.xml") ?? ""
 

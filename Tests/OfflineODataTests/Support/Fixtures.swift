@@ -1,3 +1,4 @@
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,15 @@ enum Fixtures {
         return path + "/../shared/fixtures"
     }()
 
+    /// Whether the folder is there. A clone without it runs every other test: the suites that
+    /// read third-party material carry ``Testing/Trait/needsFixtures`` and are skipped, each
+    /// saying so.
+    static let available: Bool = {
+        guard let folder = opendir(root) else { return false }
+        closedir(folder)
+        return true
+    }()
+
     /// The full path of a fixture, given relative to the fixtures folder.
     static func path(_ relative: String) -> String { root + "/" + relative }
 
@@ -24,6 +34,14 @@ enum Fixtures {
     /// The text of a fixture file (UTF-8), or nil when it cannot be read.
     static func text(_ relative: String) -> String? {
         bytes(relative).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For suites that read `shared/fixtures`: skipped, with the reason, when it is not there.
+    static var needsFixtures: Self {
+        .enabled(if: Fixtures.available,
+                 "needs the shared test material: put shared/fixtures beside the checkout or set OOD_FIXTURES")
     }
 }
 

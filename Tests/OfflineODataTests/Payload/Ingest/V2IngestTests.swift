@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineOData
 
 /// V2 verbose JSON pages from Apache Olingo V2's RefScenario, into a store from `refScenario.edmx`.
-@Suite struct V2IngestTests {
+@Suite(.needsFixtures) struct V2IngestTests {
     private func store() throws -> IngestTestStore {
         try IngestTestStore(fixture: "apache-olingo-odata2/refScenario.edmx", dialect: .v2)
     }

@@ -2,7 +2,7 @@ import Testing
 @testable import OfflineOData
 
 /// V4 pages from Apache Olingo's fixtures, each into a store built from its own `$metadata`.
-@Suite struct V4IngestTests {
+@Suite(.needsFixtures) struct V4IngestTests {
     @Test func trippinPeopleWithCollectionsAndEnums() throws {
         let store = try IngestTestStore(fixture: "apache-olingo-odata4/trippin/trippin.xml", dialect: .v4)
         let summary = try store.loadFixture("apache-olingo-odata4/trippin/people.json", url: "People")

@@ -3,7 +3,7 @@ import Testing
 
 /// The binder against real V2 and V4 documents and the reader tests' model: resolution, typing,
 /// promotion, and errors with code, message and the offending token's offset.
-@Suite struct BinderTests {
+@Suite(.needsFixtures) struct BinderTests {
     static let trippin: MetadataModel? = Fixtures.text("apache-olingo-odata4/trippin/trippin.xml").flatMap { try? MetadataReader.read($0) }
     static let example: MetadataModel? = Fixtures.text("sap-python-pyodata/metadata-EXAMPLE_SRV-v2.xml").flatMap { try? MetadataReader.read($0) }
     static let test: MetadataModel? = try? MetadataReader.read(readTestMetadataV4)

@@ -5,7 +5,7 @@ import Testing
 @testable import OfflineOData
 
 /// The Apache Olingo OData V2 and V4 JSON payloads: each must parse, and survive write and re-read.
-@Suite struct JSONFixtureTests {
+@Suite(.needsFixtures) struct JSONFixtureTests {
     static let v2Files = jsonFiles(under: "apache-olingo-odata2")
     static let v4Files = jsonFiles(under: "apache-olingo-odata4")
 
