@@ -189,8 +189,11 @@ public final class OfflineStore: @unchecked Sendable {
             let inside = definingRequests.filter { (try? reader.isInsideScope(url: url, definingRequest: $0.url)) == true }
             return (explanation, inside.map(\.name))
         }
+        let plan = try file.withReadConnection { db, attachment throws(ODataError) in
+            try readerFor(attachment: &attachment).queryPlan(url: url, on: db)
+        }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
-                                insideDefiningRequests: inside)
+                                insideDefiningRequests: inside, plan: plan)
     }
 
     /// Answers the read `url` on a read connection of its own, beside other reads and writes.
@@ -198,15 +201,21 @@ public final class OfflineStore: @unchecked Sendable {
         let root = try serviceRoot() ?? ""
         let limits = readerLock.withLock { requestLimits }
         return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
-            let reader: LocalReader
-            if let kept = attachment as? LocalReader, kept.parser.limits == limits {
-                reader = kept
-            } else {
-                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root, parserLimits: limits)
-                attachment = reader
-            }
-            return try reader.read(url: url, on: db)
+            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(url: url, on: db)
         }
+    }
+
+    /// The reader kept with a read connection (its statement cache belongs to it), made anew
+    /// when the limits changed.
+    private func readerFor(attachment: inout AnyObject?, serviceRoot: String? = nil,
+                           limits: ODataURLParser.Limits? = nil) throws(ODataError) -> LocalReader {
+        let limits = limits ?? readerLock.withLock { requestLimits }
+        if let kept = attachment as? LocalReader, kept.parser.limits == limits { return kept }
+        var root = serviceRoot
+        if root == nil { root = try self.serviceRoot() }
+        let reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root ?? "", parserLimits: limits)
+        attachment = reader
+        return reader
     }
 
     /// A reader for binding alone (explain, scope checks); guarded by `readerLock`, as its parser
@@ -321,8 +330,17 @@ public final class OfflineStore: @unchecked Sendable {
                 }
             }
             outcomes.append(outcome)
+            refreshStatistics(definingRequestURL: request.url)
         }
         return outcomes
+    }
+
+    /// Brings the planner's statistics up to date for the tables a defining request wrote, after
+    /// its transaction (see ``StoreStatistics``). The data is committed by then: a failure here
+    /// only leaves older estimates, so it does not fail the download.
+    private func refreshStatistics(definingRequestURL url: String) {
+        let sets = StoreStatistics.entitySets(of: url, model: model, dialect: dialect)
+        try? file.withConnection { db throws(ODataError) in try StoreStatistics.refresh(entitySets: sets, schema: schema, on: db) }
     }
 
     /// Loads pages of an OData JSON response (V2 or V4, in the store's dialect) as the result of the
@@ -336,6 +354,7 @@ public final class OfflineStore: @unchecked Sendable {
         }
         let summaries = try file.ingest(pages: pages, definingRequest: request, model: model, schema: schema,
                                         dialect: dialect, fullRefresh: fullRefresh)
+        refreshStatistics(definingRequestURL: request.url)
         return summaries.reduce(0) { $0 + $1.entities }
     }
 
