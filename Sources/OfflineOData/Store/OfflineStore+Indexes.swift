@@ -10,7 +10,7 @@ extension OfflineStore {
         guard !declarations.isEmpty else { return }
         var resolved: [ResolvedIndex] = []
         for declaration in declarations { resolved.append(try declaration.resolved(in: schema)) }
-        try make(resolved, origin: .declared) { _ in "declared by the app" }
+        try make(resolved, origin: .declared) { _ in IndexDeclaration.declaredReason }
     }
 
     /// The indexes the store made beyond its key's (declared and automatic), by entity set.

@@ -42,10 +42,13 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - dialect: the OData dialect; by default the document's (V1 to V3 documents speak V2).
     ///   - definingRequests: named reads whose results the store will hold; each must read a
     ///     collection of the model (a function import is refused).
+    ///   - indexes: indexes to make beside the key's (``IndexDeclaration``), checked before the
+    ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
     public static func create(path: String, metadata: String, dialect: Dialect? = nil,
-                              definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil) throws(ODataError) -> OfflineStore {
+                              definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
+                              indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -53,6 +56,8 @@ public final class OfflineStore: @unchecked Sendable {
         for request in definingRequests {
             try DefiningRequestCheck.check(request, model: model, dialect: chosenDialect)
         }
+        var resolvedIndexes: [ResolvedIndex] = []
+        for declaration in indexes { resolvedIndexes.append(try declaration.resolved(in: schema)) }
         let file = try StoreFile(path: path)
         do throws(ODataError) {
             try file.withConnection { db throws(ODataError) in
@@ -66,6 +71,10 @@ public final class OfflineStore: @unchecked Sendable {
                     try StoreInfoTable.setValue(serviceRoot, for: "service_root", in: db)
                     try StoreInfoTable.setValue("1", for: StoreSchema.instantOffsetsKey, in: db)
                     try DefiningRequestTable.replace(with: definingRequests, in: db)
+                    for index in resolvedIndexes {
+                        try db.execute(index.createStatement)
+                        try IndexTable.record(index, origin: .declared, reason: IndexDeclaration.declaredReason, in: db)
+                    }
                 }
             }
         } catch {
@@ -349,11 +358,20 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Returns: the number of entities the pages held, expanded ones included.
     public func load(pages: [[UInt8]], definingRequest name: String, fullRefresh: Bool = false) throws(ODataError) -> Int {
+        var remaining = pages[...]
+        return try load(definingRequest: name, fullRefresh: fullRefresh) { () throws(ODataError) -> [UInt8]? in remaining.popFirst() }
+    }
+
+    /// ``load(pages:definingRequest:fullRefresh:)`` with the pages asked for one at a time
+    /// (`nextPage` returns nil after the last, and may read each from a file): memory holds one
+    /// page, whatever the number of pages.
+    public func load(definingRequest name: String, fullRefresh: Bool = false,
+                     nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> Int {
         guard let request = try definingRequests().first(where: { $0.name == name }) else {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
         }
-        let summaries = try file.ingest(pages: pages, definingRequest: request, model: model, schema: schema,
-                                        dialect: dialect, fullRefresh: fullRefresh)
+        let summaries = try file.ingest(definingRequest: request, model: model, schema: schema, dialect: dialect,
+                                        fullRefresh: fullRefresh, nextPage: nextPage)
         refreshStatistics(definingRequestURL: request.url)
         return summaries.reduce(0) { $0 + $1.entities }
     }

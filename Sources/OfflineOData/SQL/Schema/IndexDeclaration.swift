@@ -27,6 +27,9 @@ public struct IndexDeclaration: Sendable, Hashable {
     /// `SET:Prop1,Prop2`, as ``init(parsing:)`` reads it.
     public var text: String { entitySet + ":" + properties.joined(separator: ",") }
 
+    /// The reason status gives for a declared index.
+    static let declaredReason = "declared by the app"
+
     /// At most this many properties in one index (8): wider ones cost every write more than
     /// they save a read.
     public static let maximumProperties = 8
