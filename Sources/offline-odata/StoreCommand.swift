@@ -41,7 +41,8 @@ struct StoreCommand: ParsableCommand {
                       --service http://127.0.0.1:8000/ \\
                       --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'" \\
                       --defining "Flights=FlightCollection" \\
-                      --index TravelagencyCollection:city --index FlightCollection:carrid,fldate
+                      --index TravelagencyCollection:city \\
+                      --index FlightCollection:carrid,fldate
 
                 --index makes an index on properties of an entity set (a complex property's member \
                 as address/city); `status` lists it and `explain` shows the reads that use it.
