@@ -22,6 +22,8 @@ public final class OfflineStore: @unchecked Sendable {
     private let createdEntityAnswers = CreatedEntityAnswers()
     /// What one local write works out for the next; under the same lock (see ``LocalWriteCache``).
     private let localWriteCache = LocalWriteCache()
+    /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
+    let readShapes = ReadShapeCounter()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -223,13 +225,14 @@ public final class OfflineStore: @unchecked Sendable {
         var root = serviceRoot
         if root == nil { root = try self.serviceRoot() }
         let reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root ?? "", parserLimits: limits)
+        reader.readShapes = readShapes
         attachment = reader
         return reader
     }
 
     /// A reader for binding alone (explain, scope checks); guarded by `readerLock`, as its parser
     /// and binder are not shared between threads.
-    private func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
+    func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
         try readerLock.withLock { () throws(ODataError) -> T in
             if let localReader, localReader.parser.limits == requestLimits { return try body(localReader) }
             let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "",
@@ -340,7 +343,11 @@ public final class OfflineStore: @unchecked Sendable {
             }
             outcomes.append(outcome)
             refreshStatistics(definingRequestURL: request.url)
+            recordDefiningRequestShape(request.url)
         }
+        // After the data is in: the shapes seen often enough get their indexes (not the
+        // download's failure if that fails: the data is committed).
+        _ = try? createAutomaticIndexes()
         return outcomes
     }
 
@@ -422,5 +429,9 @@ public final class OfflineStore: @unchecked Sendable {
         }
     }
 
-    public func close() { file.close() }
+    /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
+    public func close() {
+        try? saveReadShapes()
+        file.close()
+    }
 }

@@ -13,6 +13,8 @@ public final class LocalReader {
     let statements = StatementCache()
     let layouts = LayoutCache()
     let names = SQLNameCache()
+    /// Where the shapes of the reads are counted, for automatic indexes; nil counts nothing.
+    var readShapes: ReadShapeCounter?
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
     static let expandChunkSize = 500
 
@@ -75,6 +77,7 @@ public final class LocalReader {
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let request = try bind(url: url)
         let plan = try ReadTranslation.plan(request, schema: schema, names: names)
+        readShapes?.record(request, schema: schema)
         let pathText = String(url.prefix { $0 != "?" && $0 != "#" })
         switch request.target {
         case .count:
