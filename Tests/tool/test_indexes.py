@@ -64,3 +64,22 @@ def test_a_bad_index_is_refused_and_no_store_is_left(tool, tmp_path, index, word
 def test_index_needs_metadata(tool, tmp_path):
     result = tool("store", "create", str(tmp_path / "x.store"), "--index", "TravelagencyCollection:city")
     assert result.returncode == 64 and "need --metadata" in result.stderr
+
+
+def test_reads_that_repeat_get_an_automatic_index_after_the_next_download(tool, tmp_path, v4):
+    path = str(tmp_path / "auto.store")
+    assert create(tool, path, "--service", v4.service_root).returncode == 0
+    assert tool("download", path).returncode == 0
+    read = "TravelagencyCollection?$filter=city eq 'Rome'"
+    answer = tool("request", path, read).stdout
+    for _ in range(9):  # ten reads of the shape in all, each in a process of its own
+        assert tool("request", path, read).returncode == 0
+    assert json.loads(tool("status", path, "--json").stdout)["indexes"] == []
+    assert "index/city" not in tool("explain", path, read).stdout
+    assert tool("download", path).returncode == 0
+    indexes = json.loads(tool("status", path, "--json").stdout)["indexes"]
+    assert [(i["properties"], i["origin"], i["reason"]) for i in indexes] == [
+        (["city"], "automatic", "reads filtered or ordered on city 10 times")]
+    assert "automatic" in tool("status", path).stdout
+    assert "plan: SEARCH t0 USING INDEX es/TravelagencyCollection/index/city (city=?)" in tool("explain", path, read).stdout
+    assert tool("request", path, read).stdout == answer
