@@ -10,7 +10,11 @@ extension OfflineStore {
         guard !declarations.isEmpty else { return }
         var resolved: [ResolvedIndex] = []
         for declaration in declarations { resolved.append(try declaration.resolved(in: schema)) }
-        try make(resolved, origin: .declared) { _ in IndexDeclaration.declaredReason }
+        // Each open declares them again: those the file has as declared need no write.
+        let declared = Set(try indexes().filter { $0.origin == .declared }.map(\.name))
+        let missing = resolved.filter { !declared.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        try make(missing, origin: .declared) { _ in IndexDeclaration.declaredReason }
     }
 
     /// The indexes the store made beyond its key's (declared and automatic), by entity set.
