@@ -7,6 +7,7 @@
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
+#   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -43,6 +44,12 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 	touch $@
 
 backends-venv: $(BACKENDS_STAMP)
+
+# No file of the engine uses a type of a higher layer (docs/layers.txt, docs/ARCHITECTURE.md).
+.PHONY: layers
+layers: $(PYTHON)
+	$(PYTHON) scripts/check_layers.py
+	$(PYTHON) -m pytest -q Tests/scripts
 
 swift-test: deps backends-venv
 	swift build --build-tests
@@ -109,7 +116,7 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
-test: swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+test: layers swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
 # takes 70-95 ms per change set and more as the data grows: the benchmark queues its changes in

@@ -33,7 +33,7 @@
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_download,
- *   ood_upload, ood_explain, ood_store_status, ood_error_archive, ood_error_archive_delete,
+ *   ood_upload, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -156,8 +156,13 @@ typedef struct ood_store ood_store;
  * Opens the store file at `path` for file-level questions (its format version, its path),
  * creating it if there is no file there. For requests, use ood_store_open_with().
  *
- * A new store is an SQLite database in WAL mode with a format-version table. An existing store of
- * an older format is migrated.
+ * A new store is an SQLite database in WAL mode with a format-version table, made whole or not at
+ * all (built beside the path and moved into place), and only where no file is: a file that is there
+ * and is not a store, an empty one included, is OOD_NOTASTORE (ood_options_set_accept_empty_file()
+ * accepts an empty one for ood_store_open_with()). An existing store of an older format is migrated.
+ * A write-protected store (the file or its folder) opens for reads; a write, download or upload then
+ * fails with OOD_STORAGE, its message saying "read-only". A store its last user left open (a crash)
+ * gets SQLite's quick check on opening; a damaged one fails with OOD_STORAGE (see ood_store_check()).
  *
  * @param path UTF-8 path of the store file.
  * @param[out] out Receives the store handle, or NULL on failure.
@@ -344,6 +349,15 @@ typedef enum ood_limit {
  */
 OOD_API ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
 
+/**
+ * Whether an empty file at the path (0 bytes, or an SQLite database without tables) may become the
+ * new store (`accept` non-zero). By default (0) a store is made only where no file is: an empty
+ * file there makes ood_store_open_with() fail with OOD_NOTASTORE naming it, so a file is never
+ * silently replaced.
+ * @return OOD_OK; OOD_MISUSE for NULL `options`.
+ */
+OOD_API ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
+
 /** Entities per page asked of V4 services during downloads; 0 lets the service choose. @return OOD_OK; OOD_MISUSE for NULL or a negative size. */
 OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size);
 
@@ -391,7 +405,8 @@ typedef int (*ood_progress)(long done, long total, void *payload);
 
 /**
  * Opens a store as `options` say and waits until it is open (its file made or reopened, its
- * $metadata read or fetched, and the first download of a new store done).
+ * $metadata read or fetched, and the first download of a new store done). The store file follows
+ * the rules of ood_store_open(): made only where no file is, read-only when write-protected.
  *
  * @param options The settings (copied).
  * @param[out] out Receives the store, or NULL on failure.
@@ -596,7 +611,9 @@ typedef enum ood_event_kind {
     OOD_EVENT_UPLOAD_PROGRESS = 6,          /**< {"sent","archived","total"} */
     OOD_EVENT_UPLOAD_FINISHED = 7,          /**< {} or {"error":{...}} */
     OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
-    OOD_EVENT_REQUEST_FAILED = 9            /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
+    OOD_EVENT_REQUEST_FAILED = 9,           /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
+    OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10 /**< {"findings":[{"check","message"}]}: the store file was not
+                                                 closed cleanly, and opening ran SQLite's quick check */
 } ood_event_kind;
 
 /**
@@ -644,6 +661,20 @@ OOD_API ood_status ood_explain(ood_store *store, const char *url, char **json);
  * @return OOD_OK; OOD_MISUSE for NULL arguments; the error opening failed with; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_store_status(ood_store *store, char **json);
+
+/**
+ * Checks the store file: SQLite's integrity check (its quick check when `quick` is non-zero) and
+ * the engine's own invariants (every entity with local changes has its queued or archived
+ * request and every queued request its entity; what the defining requests hold, the links and the
+ * saved original values point to entities that are there). Works on handles of ood_store_open()
+ * and ood_store_open_with().
+ *
+ * @param[out] json Receives a JSON array of {"check","message"}, "[]" for a sound store; "check" is
+ *         "sqlite", "queue", "membership", "link" or "original". Release it with ood_string_free().
+ * @return OOD_OK (findings are not an error); OOD_MISUSE for NULL arguments or a store without a
+ *         file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_store_check(ood_store *store, int quick, char **json);
 
 /**
  * The requests the service refused during uploads, or that need a decision, as a JSON array of

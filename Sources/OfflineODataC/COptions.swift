@@ -155,6 +155,13 @@ public func cOptionsSetPageSize(_ options: OpaquePointer?, _ pageSize: Int32) ->
     }
 }
 
+@_cdecl("ood_options_set_accept_empty_file")
+public func cOptionsSetAcceptEmptyFile(_ options: OpaquePointer?, _ accept: Int32) -> ood_status {
+    setting("ood_options_set_accept_empty_file", options, []) { handle, _ throws(ODataError) in
+        handle.options.acceptsEmptyFile = accept != 0
+    }
+}
+
 @_cdecl("ood_options_set_batch")
 public func cOptionsSetBatch(_ options: OpaquePointer?, _ batchSize: Int32, _ groupByTransaction: Int32) -> ood_status {
     setting("ood_options_set_batch", options, []) { handle, _ throws(ODataError) in

@@ -27,6 +27,25 @@ public func cStoreStatus(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<U
     }
 }
 
+@_cdecl("ood_store_check")
+public func cStoreCheck(_ store: OpaquePointer?, _ quick: Int32,
+                        _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_store_check: json is NULL") }
+    guard let store else { return misuse("ood_store_check: store is NULL") }
+    return bridge { () throws(ODataError) in
+        let handle = StoreHandle.from(store)
+        let findings: [StoreFinding]
+        if let file = handle.file {
+            findings = try file.check(quick: quick != 0)
+        } else {
+            let target = try handle.requireStore("ood_store_check")
+            findings = try target.waitFor { completion in target.checkStore(quick: quick != 0, completion: completion) }
+        }
+        try handOut(StoreFinding.jsonText(findings), to: json)
+    }
+}
+
 @_cdecl("ood_error_archive")
 public func cErrorArchive(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
     json?.pointee = nil

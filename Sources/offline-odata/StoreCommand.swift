@@ -16,12 +16,13 @@ struct StoreCommand: ParsableCommand {
                   --service http://127.0.0.1:8000/ \\
                   --defining Agencies=TravelagencyCollection
               offline-odata store info travel.store --json
+              offline-odata store check travel.store
               offline-odata store load travel.store --defining Agencies page1.json
 
             Exit codes: those of each subcommand: 0 success; 1 an error (the message says which); \
             64 a usage error.
             """,
-        subcommands: [Create.self, Info.self, Load.self]
+        subcommands: [Create.self, Info.self, Load.self, Check.self]
     )
 
     /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.
@@ -30,6 +31,8 @@ struct StoreCommand: ParsableCommand {
             abstract: "Create a store file, for a service when --metadata is given.",
             discussion: """
                 Without --metadata, creates an empty store file (or checks that STORE already is one). \
+                A store is made only where no file is: an empty file at STORE is refused unless \
+                --accept-empty-file is given. \
                 With --metadata, the store is made for that service: its tables come from the \
                 $metadata document, which the store keeps, and --defining names the reads whose \
                 results it will hold.
@@ -69,6 +72,9 @@ struct StoreCommand: ParsableCommand {
         @Option(name: .customLong("service"), help: "The service root URL, for later downloads.")
         var serviceRoot: String?
 
+        @Flag(help: "An empty file at STORE (0 bytes, or an SQLite database without tables) may become the store.")
+        var acceptEmptyFile = false
+
         @Option(name: .customLong("index"),
                 help: "An index on properties of an entity set, SET:PROP[,PROP...] (repeatable); reads that filter or order on them use it.")
         var indexes: [String] = []
@@ -104,7 +110,8 @@ struct StoreCommand: ParsableCommand {
                 var declarations: [IndexDeclaration] = []
                 for text in indexes { declarations.append(try IndexDeclaration(parsing: text)) }
                 let store = try OfflineStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
-                                                    definingRequests: requests, serviceRoot: serviceRoot, indexes: declarations)
+                                                    definingRequests: requests, serviceRoot: serviceRoot,
+                                                    acceptsEmptyFile: acceptEmptyFile, indexes: declarations)
                 defer { store.close() }
                 let dialect = store.dialect == .v4 ? "V4" : "V2"
                 let indexNote = declarations.isEmpty ? "" : ", \(counted(declarations.count, "index", "indexes"))"
@@ -117,7 +124,7 @@ struct StoreCommand: ParsableCommand {
 
         private func createEmpty() throws(ODataError) {
             let existed = fileExists(path)
-            let store = try StoreFile(path: path)
+            let store = try StoreFile(path: path, acceptsEmptyFile: acceptEmptyFile)
             defer { store.close() }
             let version = try store.formatVersion()
             let mode = try store.journalMode()

@@ -18,9 +18,18 @@ enum ToolMode: String, ExpressibleByArgument, CaseIterable {
 ///
 /// The engine would create a missing file as an empty store (then complain that it has no
 /// service model), so a mistyped path is refused here, by name, and leaves nothing behind.
+///
+/// A store its last user left open (a crash) gets SQLite's quick check on opening: a damaged one
+/// fails, and a sound one is reported on standard error, so the user knows it happened.
 func openExistingStore(path: String) throws(ODataError) -> OfflineStore {
     guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-    return try OfflineStore.open(path: path)
+    let store = try OfflineStore.open(path: path)
+    if store.file.recoveryFindings != nil {
+        var standardError = StandardErrorStream()
+        print("note: '\(path)' was not closed cleanly (its last user ended with it open); SQLite's quick check "
+              + "found it sound", to: &standardError)
+    }
+    return store
 }
 
 /// Opens an ``ODataStore`` on the existing store file at `path`, for one command.

@@ -110,6 +110,7 @@ static void test_options(ood_options *options) {
     MISUSE(ood_options_set_limit(NULL, OOD_LIMIT_PAGES, 0), "options");
     MISUSE(ood_options_set_service_root_saved(NULL, 1), "options");
     MISUSE(ood_options_set_batch(NULL, 5, 0), "options");
+    MISUSE(ood_options_set_accept_empty_file(NULL, 1), "options");
 }
 
 static void test_opening(ood_options *options) {
@@ -210,6 +211,9 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_explain(store, "TravelagencyCollection", NULL), "json");
     MISUSE(ood_store_status(NULL, &json), "store");
     MISUSE(ood_store_status(store, NULL), "json");
+    MISUSE(ood_store_check(NULL, 0, &json), "store");
+    CHECK(json == NULL);
+    MISUSE(ood_store_check(store, 1, NULL), "json");
     MISUSE(ood_error_archive(NULL, &json), "store");
     MISUSE(ood_error_archive(store, NULL), "json");
     MISUSE(ood_request_queue(NULL, &json), "store");

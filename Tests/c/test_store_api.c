@@ -643,6 +643,36 @@ static void test_the_maximum_response_size(void) {
     ood_options_free(options);
 }
 
+/* A store is made only where no file is: an empty file is refused, naming it, until accepted;
+ * ood_store_check() finds a sound store sound. */
+static void test_an_empty_file_and_the_store_check(void) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", folder, "empty.store");
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) fclose(f);
+    ood_options *options = flight_options("empty.store", OOD_MODE_MIXED);
+    ood_store *store = (ood_store *)&store;
+    CHECK(ood_store_open_with(options, &store) == OOD_NOTASTORE && store == NULL);
+    CHECK(strstr(ood_error_message(), path) != NULL);
+    CHECK(strstr(ood_error_message(), "empty file (0 bytes)") != NULL);
+    CHECK(strstr(ood_error_message(), "ood_options_set_accept_empty_file") != NULL);
+    CHECK(ood_options_set_accept_empty_file(NULL, 1) == OOD_MISUSE);
+    CHECK(ood_options_set_accept_empty_file(options, 1) == OOD_OK);
+    CHECK(ood_store_open_with(options, &store) == OOD_OK && store != NULL);
+    ood_options_free(options);
+
+    char *json = NULL;
+    CHECK(ood_store_check(store, 0, &json) == OOD_OK && json != NULL && strcmp(json, "[]") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_check(store, 1, &json) == OOD_OK && json != NULL && strcmp(json, "[]") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_check(store, 0, NULL) == OOD_MISUSE);
+    json = (char *)path;
+    CHECK(ood_store_check(NULL, 0, &json) == OOD_MISUSE && json == NULL);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
 /* Issue 20: a $metadata document above the limit fails the open before it is read. */
 static void test_the_maximum_metadata_size(void) {
     ood_options *options = flight_options("limited-metadata.store", OOD_MODE_MIXED);
@@ -672,6 +702,7 @@ int main(int argc, char **argv) {
     test_the_maximum_response_size();
     test_the_maximum_metadata_size();
     test_pages_of_online_reads();
+    test_an_empty_file_and_the_store_check();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

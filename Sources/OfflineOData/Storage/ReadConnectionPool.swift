@@ -25,13 +25,19 @@ final class ReadConnectionPool: @unchecked Sendable {
     }
 
     private let path: String
+    /// How the pool's connections open the file (``SQLiteConnection/Access/immutable`` for a
+    /// read-only store in a write-protected folder).
+    private let access: SQLiteConnection.Access
     private let lock = Lock()
     /// Guarded by `lock`.
     private var idle: [Slot] = []
     private var isClosed = false
     private var generation = 0
 
-    init(path: String) { self.path = path }
+    init(path: String, access: SQLiteConnection.Access = .readWrite) {
+        self.path = path
+        self.access = access
+    }
 
     /// Runs `body` with a read connection inside one read transaction.
     ///
@@ -76,7 +82,7 @@ final class ReadConnectionPool: @unchecked Sendable {
         }
         if let reused { return reused }
         // Opening outside the lock: it touches the file and should not hold other readers up.
-        let connection = try SQLiteConnection(path: path, create: false)
+        let connection = try SQLiteConnection(path: path, access: access)
         // Readers never write; `query_only` makes that a guarantee, not a convention.
         try connection.execute("PRAGMA query_only = ON")
         return Slot(connection: connection, generation: currentGeneration)

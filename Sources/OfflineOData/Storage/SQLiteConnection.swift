@@ -8,18 +8,43 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
 
+    /// How a connection opens its file.
+    enum Access {
+        /// Read and write (SQLite falls back to reading when the file is write-protected).
+        case readWrite
+        /// Read and write, making the file when it is missing.
+        case create
+        /// Reads only, with the file taken as unchanging: a write-ahead-log store in a folder this
+        /// process cannot write, where SQLite cannot make the shared-memory file it needs.
+        case immutable
+    }
+
     /// Opens (and with `create`, creates) the database at `path`.
     ///
     /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
-    init(path: String, create: Bool) throws(ODataError) {
+    convenience init(path: String, create: Bool) throws(ODataError) {
+        try self.init(path: path, access: create ? .create : .readWrite)
+    }
+
+    /// Opens the database at `path` as `access` says.
+    ///
+    /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
+    init(path: String, access: Access) throws(ODataError) {
         self.path = path
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if create { flags |= SQLITE_OPEN_CREATE }
-        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX
         // A store path is a file's path, never an SQLite URI (`file:x?mode=memory` would "create" a
         // store that is not there). This SQLite reads a name starting `file:` as a URI whatever
         // the flags say; `./file:...` is the same file without that reading.
-        let filename = path.hasPrefix("file:") ? "./" + path : path
+        var filename = path.hasPrefix("file:") ? "./" + path : path
+        switch access {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable:
+            // The one URI the engine makes itself, from the path with every special byte escaped.
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            filename = "file:" + Self.uriEscaped(path) + "?mode=ro&immutable=1"
+        }
+        var db: OpaquePointer?
         let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
@@ -39,6 +64,29 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// `path` as the path of a `file:` URI: bytes other than unreserved characters and `/` as `%XX`.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            let isPlain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+            if isPlain {
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                escaped += byte < 0x10 ? "%0" + hex : "%" + hex
+            }
+        }
+        return escaped
+    }
+
+    /// Whether SQLite opened the file for reads only (the file or its folder is write-protected).
+    var isReadOnly: Bool {
+        guard let handle else { return false }
+        return sqlite3_db_readonly(handle, "main") == 1
+    }
 
     /// Closes the connection; statements still alive keep it as a zombie until they are finalized.
     func close() {
@@ -100,7 +148,32 @@ final class SQLiteConnection {
         case SQLITE_CANTOPEN: .cannotOpen
         default: .storage
         }
-        return ODataError(code, "\(context): \(lastErrorMessage)")
+        if primary == SQLITE_READONLY { return Self.readOnlyError(path) }
+        var error = ODataError(code, "\(context): \(lastErrorMessage)")
+        if primary == SQLITE_FULL {
+            error.message = "\(context): the disk is full, or the store reached its size limit (\(lastErrorMessage))"
+            error.isDiskFull = true
+        }
+        return error
+    }
+
+    /// The error for a write to a store opened for reads only.
+    static func readOnlyError(_ path: String) -> ODataError {
+        ODataError(.storage, "'\(path)' is read-only (the file or its folder is not writable): it answers reads, "
+                   + "but writes, downloads and uploads need write access")
+    }
+
+    /// Opens a write transaction (`BEGIN IMMEDIATE`). When another connection holds the write lock
+    /// past the busy timeout, the error says who holds it (``WriteHolder``) and how long it waited.
+    func beginImmediate() throws(ODataError) {
+        if isReadOnly { throw Self.readOnlyError(path) }
+        let started = WriteHolder.monotonicSeconds()
+        do {
+            try execute("BEGIN IMMEDIATE")
+        } catch where error.code == .busy {
+            throw WriteHolder.busyError(storePath: path, databaseFilePath: databaseFilePath,
+                                        waited: WriteHolder.monotonicSeconds() - started)
+        }
     }
 
     /// Runs SQL text that has no parameters (schema statements, pragmas), all statements in it.
@@ -138,7 +211,7 @@ final class SQLiteConnection {
                 throw error
             }
         }
-        try execute("BEGIN IMMEDIATE")
+        try beginImmediate()
         do {
             let result = try body()
             try execute("COMMIT")

@@ -107,8 +107,6 @@ final class Statement {
         while try step() {}
     }
 
-    var columnCount: Int { Int(sqlite3_column_count(handle)) }
-
     func isNull(at column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
 
     func int(at column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }

@@ -5,8 +5,11 @@ internal import CSQLite
 
 /// An open OfflineOData store file: an SQLite database in WAL mode with a format version.
 ///
-/// Opening creates the file when it does not exist, migrates an older store, and refuses anything
-/// that is not a store (another SQLite database, a file of another kind, a newer format).
+/// Opening makes the file when nothing is at the path (whole or not at all: ``StoreCreation``),
+/// migrates an older store, and refuses anything that is not a store (an empty file, another
+/// SQLite database, a file of another kind, a newer format): a store is never made over a file
+/// that is there, unless the caller accepts an empty one. A write-protected file, or one in a
+/// write-protected folder, opens for reads; writes then fail with "read-only".
 /// One write connection, serialized by a lock, and a pool of read connections that run beside it
 /// (``ReadConnectionPool``), so a `StoreFile` may be used from any thread and reads do not wait
 /// for a download's transaction.
@@ -16,6 +19,12 @@ public final class StoreFile: @unchecked Sendable {
     /// The database file's absolute path as SQLite resolved it; nil for an in-memory store.
     /// Names the file's sidecars that are not SQLite's own (``UploadLock``).
     let databaseFilePath: String?
+    /// Whether the store opened for reads only (the file or its folder is write-protected).
+    public let isReadOnly: Bool
+    /// What SQLite's quick check found when the store opened after its last user ended without
+    /// closing it (a crash, kill -9): nil after a clean close, empty when the check found nothing.
+    /// A damaged store does not open (the check's findings are the error).
+    public let recoveryFindings: [StoreFinding]?
     /// Serializes the uses of the write connection. Recursive: a group of local writes holds it
     /// for its one transaction while each write takes it again (see ``SQLiteConnection/transaction(_:)``).
     private let lock = Lock(recursive: true)
@@ -31,29 +40,76 @@ public final class StoreFile: @unchecked Sendable {
     /// - Throws: ``ODataError`` with ``ODataError/Code/misuse`` for an empty path,
     ///   ``ODataError/Code/cannotOpen`` when the path cannot be opened or created, and
     ///   ``ODataError/Code/notAStore`` when the file is not an OfflineOData store.
-    public init(path: String) throws(ODataError) {
-        guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
-        guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
-        Self.createPrivately(path)
-        let db = try SQLiteConnection(path: path, create: true)
-        try Self.prepare(db)
-        self.path = path
-        databaseFilePath = db.databaseFilePath
-        self.connection = db
-        readPool = Self.isInMemory(path) ? nil : ReadConnectionPool(path: path)
+    public convenience init(path: String) throws(ODataError) {
+        try self.init(path: path, acceptsEmptyFile: false)
     }
 
-    /// Makes a new store file readable and writable by its owner only (`0600`): it holds the
-    /// user's data and queued changes. SQLite gives its WAL and shared-memory files the same mode.
-    /// Does nothing when the file exists (its mode is the user's), or the store is in memory.
-    private static func createPrivately(_ path: String) {
-        guard !isInMemory(path) else { return }
-        let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if fd >= 0 { Glibc.close(fd) }
+    /// Opens the store at `path`, creating it if there is no file there; with `acceptsEmptyFile`,
+    /// an empty file (0 bytes, or an SQLite database without tables) there becomes a new store too.
+    ///
+    /// - Throws: as ``init(path:)``; ``ODataError/Code/notAStore`` names an empty file when it is
+    ///   not accepted, ``ODataError/Code/storage`` a store damaged by a crash.
+    public init(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
+        guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
+        guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
+        let inMemory = Self.isInMemory(path)
+        if !inMemory { try StoreCreation.makeIfAbsent(path: path, acceptsEmptyFile: acceptsEmptyFile) }
+        let leftOpen = !inMemory && StoreRecovery.wasLeftOpen(path: path)
+        var access: SQLiteConnection.Access = inMemory ? .create : .readWrite
+        let db: SQLiteConnection
+        do {
+            // An in-memory database is always new: it is the store to make.
+            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: acceptsEmptyFile || inMemory)
+        } catch where !inMemory && error.code != .notAStore && StoreRecovery.isWriteProtected(path: path) {
+            // SQLite needs a writable folder for the WAL's shared-memory file; without one, the
+            // store is read as an unchanging file.
+            try StoreRecovery.requireNoPendingLog(path: path)
+            access = .immutable
+            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: false)
+        }
+        if leftOpen {
+            let findings: [StoreFinding]
+            do throws(ODataError) {
+                findings = try SQLiteCheck.sqliteFindings(on: db, quick: true)
+            } catch {
+                db.close()
+                throw error
+            }
+            guard findings.isEmpty else {
+                db.close()
+                throw StoreRecovery.damagedError(path: path, findings: findings)
+            }
+            recoveryFindings = findings
+        } else {
+            recoveryFindings = nil
+        }
+        self.path = path
+        databaseFilePath = db.databaseFilePath
+        isReadOnly = db.isReadOnly
+        self.connection = db
+        readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite)
+    }
+
+    /// Opens `path` and checks it is a store (migrating an older one); closed again on failure.
+    private static func openPrepared(path: String, access: SQLiteConnection.Access,
+                                     acceptsEmptyDatabase: Bool) throws(ODataError) -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, access: access)
+        do throws(ODataError) {
+            try prepare(db, acceptsEmptyDatabase: acceptsEmptyDatabase)
+        } catch {
+            db.close()
+            throw error
+        }
+        return db
     }
 
     private static func isInMemory(_ path: String) -> Bool {
         path == ":memory:"
+    }
+
+    /// Refuses writes to a store opened for reads only, with a clear message.
+    func requireWritable() throws(ODataError) {
+        if isReadOnly { throw SQLiteConnection.readOnlyError(path) }
     }
 
     /// The store file's format version (``StoreFormat/currentVersion`` once opened).
@@ -130,21 +186,29 @@ public final class StoreFile: @unchecked Sendable {
 
     // MARK: - Opening
 
-    /// Checks that `db` is a store (or an empty database to make one), then migrates it.
-    private static func prepare(_ db: SQLiteConnection) throws(ODataError) {
+    /// Checks that `db` is a store (or, with `acceptsEmptyDatabase`, an empty database to make
+    /// one), then migrates it.
+    static func prepare(_ db: SQLiteConnection, acceptsEmptyDatabase: Bool) throws(ODataError) {
         let applicationID: Int64
         let objectCount: Int64
         do {
             // The first read of the file: a file that is not SQLite fails here with SQLITE_NOTADB.
             applicationID = try db.scalarInt("PRAGMA application_id") ?? 0
             objectCount = try db.scalarInt("SELECT count(*) FROM sqlite_schema") ?? 0
-        } catch {
-            throw notAStore(db.path, error.code == .notAStore ? "it is not an SQLite database" : error.message)
+        } catch where error.code == .notAStore {
+            throw notAStore(db.path, "it is not an SQLite database")
         }
         if applicationID != StoreFormat.applicationID {
             guard applicationID == 0, objectCount == 0 else {
                 throw notAStore(db.path, "it is an SQLite database of another application")
             }
+            guard acceptsEmptyDatabase else {
+                throw notAStore(db.path, "it is an empty SQLite database (no tables); " + StoreCreation.acceptanceHint)
+            }
+        }
+        if db.isReadOnly {
+            try checkReadOnly(db)
+            return
         }
         // A new file takes 16 KB pages (SQLite's default is 4 KB): a download's commit and its
         // checkpoint write a quarter of the WAL frames and system calls, and B-trees split a
@@ -163,6 +227,21 @@ public final class StoreFile: @unchecked Sendable {
         // 16 MB keeps a typical set's hot pages; memory stays bounded for any size.
         try db.execute("PRAGMA cache_size = -16384")
         try migrate(db, isNew: applicationID == 0)
+    }
+
+    /// A store opened for reads only is used as it is: it must be of this engine's format.
+    private static func checkReadOnly(_ db: SQLiteConnection) throws(ODataError) {
+        guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+              let version = Int(text)
+        else { throw notAStore(db.path, "its format version is missing") }
+        guard version <= StoreFormat.currentVersion else {
+            throw notAStore(db.path, "its format version \(version) is newer than this engine's (\(StoreFormat.currentVersion))")
+        }
+        guard version == StoreFormat.currentVersion else {
+            throw ODataError(.storage, "'\(db.path)' is read-only and of format \(version): bringing it to format "
+                             + "\(StoreFormat.currentVersion) needs write access")
+        }
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384")
     }
 
     private static func migrate(_ db: SQLiteConnection, isNew: Bool) throws(ODataError) {

@@ -155,6 +155,20 @@ extension ODataStore {
         try await awaitResult { completion in errorArchive(completion: completion) }
     }
 
+    /// Checks the store file: SQLite's integrity check (`quick_check` when `quick`) and the
+    /// engine's own invariants (``StoreCheck``). An empty list means the store is sound.
+    @discardableResult
+    public func checkStore(quick: Bool = false,
+                           completion: @escaping @Sendable (Result<[StoreFinding], ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("a store check").file.check(quick: quick)
+        }, completion: completion)
+    }
+
+    public func checkStore(quick: Bool = false) async throws(ODataError) -> [StoreFinding] {
+        try await awaitResult { completion in checkStore(quick: quick, completion: completion) }
+    }
+
     /// The requests waiting for an upload, in upload order.
     @discardableResult
     public func requestQueue(completion: @escaping @Sendable (Result<[QueuedRequest], ODataError>) -> Void) -> RequestHandle {

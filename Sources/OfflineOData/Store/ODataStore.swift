@@ -64,6 +64,10 @@ public final class ODataStore: @unchecked Sendable {
         public var changeEventInterval = 0.25
         /// Threads that run reads side by side.
         public var readThreads = 4
+        /// Whether an empty file at `path` (0 bytes, or an SQLite database without tables) may
+        /// become the new store. By default a store is made only where no file is, so a file that
+        /// is there is never silently replaced: an empty one is refused as "not a store".
+        public var acceptsEmptyFile = false
 
         public init(path: String? = nil, serviceRoot: String? = nil) {
             self.path = path

@@ -44,13 +44,14 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - dialect: the OData dialect; by default the document's (V1 to V3 documents speak V2).
     ///   - definingRequests: named reads whose results the store will hold; each must read a
     ///     collection of the model (a function import is refused).
+    ///   - acceptsEmptyFile: an empty file at `path` may become the store (see ``StoreFile/init(path:acceptsEmptyFile:)``).
     ///   - indexes: indexes to make beside the key's (``IndexDeclaration``), checked before the
     ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
     public static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                              indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
+                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -60,8 +61,9 @@ public final class OfflineStore: @unchecked Sendable {
         }
         var resolvedIndexes: [ResolvedIndex] = []
         for declaration in indexes { resolvedIndexes.append(try declaration.resolved(in: schema)) }
-        let file = try StoreFile(path: path)
+        let file = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         do throws(ODataError) {
+            try file.requireWritable()
             try file.withConnection { db throws(ODataError) in
                 guard try StoreInfoTable.value("metadata", in: db) == nil else {
                     throw ODataError(.misuse, "'\(path)' already holds a store for a service: open it instead of creating it")
@@ -95,7 +97,12 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
     public static func open(path: String) throws(ODataError) -> OfflineStore {
-        let file = try StoreFile(path: path)
+        try open(file: try StoreFile(path: path))
+    }
+
+    /// The store over an open `file` (closed when it holds no store).
+    private static func open(file: StoreFile) throws(ODataError) -> OfflineStore {
+        let path = file.path
         do throws(ODataError) {
             let (metadata, dialectText, offsets) = try file.withConnection { db throws(ODataError) in
                 (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value("dialect", in: db),
@@ -116,9 +123,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// Opens the store at `path`, or makes it when the file is missing or holds no model yet
     /// (`metadata` is asked for only then). Returns whether it was made.
     public static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
-                                    definingRequests: [DefiningRequest] = [],
-                                    serviceRoot: String? = nil) throws(ODataError) -> (store: OfflineStore, created: Bool) {
-        let probe = try StoreFile(path: path)
+                                    definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
+                                    acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: OfflineStore, created: Bool) {
+        let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         let hasModel: Bool
         do throws(ODataError) {
             hasModel = try probe.withConnection { db throws(ODataError) in try StoreInfoTable.value("metadata", in: db) != nil }
@@ -126,8 +133,9 @@ public final class OfflineStore: @unchecked Sendable {
             probe.close()
             throw error
         }
+        // The probe is the store: reopening would lose what opening it found (``StoreFile/recoveryFindings``).
+        if hasModel { return (try open(file: probe), false) }
         probe.close()
-        if hasModel { return (try open(path: path), false) }
         return (try create(path: path, metadata: try metadata(), dialect: dialect, definingRequests: definingRequests,
                            serviceRoot: serviceRoot), true)
     }
@@ -326,24 +334,35 @@ public final class OfflineStore: @unchecked Sendable {
         let root = try requireServiceRoot()
         let downloader = Downloader(transport: try serviceTransport(), serviceRoot: root, dialect: dialect,
                                     preferredPageSize: pageSize)
+        try file.requireWritable()
         var outcomes: [DownloadOutcome] = []
         for request in chosen {
             // A delta link of another service (the root changed since, or this session uses
             // another) is never followed there: this download is a full one.
             let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
-            let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
-                try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
-                                      fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
-                    var sink = session
-                    let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
-                                                          progress: progress)
-                    try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
-                    return outcome
+            do throws(ODataError) {
+                let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
+                    try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                          fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
+                        var sink = session
+                        let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                              progress: progress)
+                        try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
+                        return outcome
+                    }
                 }
+                outcomes.append(outcome)
+                refreshStatistics(definingRequestURL: request.url)
+                recordDefiningRequestShape(request.url)
+            } catch where error.isDiskFull {
+                // Each defining request is its own transaction: say which one failed and which stay stored.
+                let stored = outcomes.isEmpty ? "none"
+                    : chosen.prefix(outcomes.count).map { "'\($0.name)'" }.joined(separator: ", ")
+                var full = error
+                full.message = "the download of defining request '\(request.name)' stopped, its previous data kept: "
+                    + "\(error.message); stored before it in this download: \(stored)"
+                throw full
             }
-            outcomes.append(outcome)
-            refreshStatistics(definingRequestURL: request.url)
-            recordDefiningRequestShape(request.url)
         }
         // After the data is in: the shapes seen often enough get their indexes (not the
         // download's failure if that fails: the data is committed).
@@ -415,6 +434,7 @@ public final class OfflineStore: @unchecked Sendable {
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        try file.requireWritable()
         // One upload at a time per store file, across handles and processes: a second one would
         // send the same queued requests again.
         return try UploadLock.holding(for: file) { () throws(ODataError) -> UploadOutcome in
@@ -428,6 +448,9 @@ public final class OfflineStore: @unchecked Sendable {
             return try uploader.upload(cancellation: cancellation, progress: progress)
         }
     }
+
+    /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.
+    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
     /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
     public func close() {

@@ -40,6 +40,7 @@ import Testing
             ("OOD_EVENT_ENTITY_SETS_CHANGED", .entitySetsChanged(["A"])),
             ("OOD_EVENT_REQUEST_FAILED", .requestFailed(ArchivedRequest(request: QueuedRequest(method: "PATCH", url: "A('1')"),
                                                                          httpStatus: 412, message: "m", failedAt: "t"))),
+            ("OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED", .uncleanShutdownChecked([StoreFinding(check: "sqlite", message: "m")])),
         ]
         #expect(kinds.count == samples.count)
         for (name, event) in samples {

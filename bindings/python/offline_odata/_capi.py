@@ -138,6 +138,8 @@ ood_options_set_limit = _declare("ood_options_set_limit", c_int, [c_void_p, c_in
 ood_options_set_service_root_saved = _declare("ood_options_set_service_root_saved", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_page_size(ood_options *options, int page_size);
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
+ood_options_set_accept_empty_file = _declare("ood_options_set_accept_empty_file", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
 ood_options_set_batch = _declare("ood_options_set_batch", c_int, [c_void_p, c_int, c_int], status=True)
 
@@ -212,6 +214,8 @@ ood_subscribe = _declare("ood_subscribe", c_int, [c_void_p, ood_event_callback, 
 ood_subscription_free = _declare("ood_subscription_free", None, [c_void_p])
 # ood_status ood_explain(ood_store *store, const char *url, char **json);
 ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_check(ood_store *store, int quick, char **json);
+ood_store_check = _declare("ood_store_check", c_int, [c_void_p, c_int, POINTER(c_void_p)], status=True)
 # ood_status ood_store_status(ood_store *store, char **json);
 ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive(ood_store *store, char **json);

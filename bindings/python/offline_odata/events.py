@@ -41,6 +41,9 @@ class EventKind(enum.IntEnum):
     """``{"entitySets": [...]}``, coalesced by the library."""
     REQUEST_FAILED = 9
     """``{"request": {"id", "method", "url", "httpStatus", "message", "failedAt"}}``"""
+    UNCLEAN_SHUTDOWN_CHECKED = 10
+    """``{"findings": [{"check", "message"}]}``: the store file was not closed cleanly (its last user
+    died with it open), and opening ran SQLite's quick check; a damaged store fails to open instead."""
 
 
 class Event(NamedTuple):

@@ -123,6 +123,9 @@ class Options:
         max_request_depth, max_expression_operators: the most nesting of a read's URL (default
             100) and binary operators in one expression such as a ``$filter`` (default 20,000);
             they can be lowered, not raised (MisuseError).
+        accept_empty_file: an empty file at ``path`` (0 bytes, or an SQLite database without
+            tables) may become the new store. By default a store is made only where no file is, so
+            an empty file there is refused with :class:`~offline_odata.NotAStoreError` naming it.
 
     Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
     white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
@@ -154,6 +157,7 @@ class Options:
     max_request_depth: Optional[int] = None
     max_expression_operators: Optional[int] = None
     save_service_root: bool = False
+    accept_empty_file: bool = False
     indexes: Optional[Sequence[Union[str, Tuple[str, Sequence[str]]]]] = None
 
     @contextmanager
@@ -230,3 +234,7 @@ class Options:
         if self.batch_size or self.group_by_transaction:
             # The library refuses a negative size, and grouping without $batch (MisuseError).
             _capi.ood_options_set_batch(handle, self.batch_size, 1 if self.group_by_transaction else 0)
+        if not isinstance(self.accept_empty_file, bool):
+            raise TypeError("accept_empty_file must be a bool")
+        if self.accept_empty_file:
+            _capi.ood_options_set_accept_empty_file(handle, 1)

@@ -657,6 +657,16 @@ class Store:
         each, origin ``"declared"`` or ``"automatic"``."""
         return self._json_call(_capi.ood_store_status)
 
+    def check(self, quick: bool = False) -> List[Dict[str, str]]:
+        """Checks the store file: SQLite's integrity check (its quick check with ``quick``) and the
+        engine's own invariants (entities with local changes and their queued requests, what the
+        defining requests hold, links, saved original values). Returns the findings, each
+        ``{"check", "message"}`` (``"check"`` is ``"sqlite"``, ``"queue"``, ``"membership"``,
+        ``"link"`` or ``"original"``); an empty list means the store is sound."""
+        if not isinstance(quick, bool):
+            raise TypeError("quick must be a bool")
+        return self._json_call(_capi.ood_store_check, 1 if quick else 0)
+
     def request_queue(self) -> List[Dict[str, Any]]:
         """The requests waiting for an upload, in upload order:
         ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"}`` each;

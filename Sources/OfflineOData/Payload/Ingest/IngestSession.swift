@@ -69,6 +69,8 @@ final class IngestSession {
     /// has then is one this session wrote (``EntityRemoval/removeUnseenMemberships()``).
     private(set) var heldEntitiesBefore: Bool?
     private var ownsTransaction = false
+    /// The record of this session's write transaction, while it is open.
+    private var holder: WriteHolder?
     private var failed = false
 
     private var statements: [String: Statement] = [:]
@@ -102,8 +104,12 @@ final class IngestSession {
     /// Opens the session's transaction (`BEGIN IMMEDIATE`). Callers that already hold a
     /// transaction on `db` may skip this; ``ingest(page:)`` only requires that one is open.
     func begin() throws(ODataError) {
-        try db.execute("BEGIN IMMEDIATE")
+        try db.beginImmediate()
         ownsTransaction = true
+        // A download holds the write lock for long (network time included): a writer that waits
+        // for it in vain can then say what holds the store.
+        holder = WriteHolder.record("a download of defining request '\(definingRequest.name)'",
+                                    databaseFilePath: db.databaseFilePath)
     }
 
     /// Commits the session's transaction. Refused after a failed page.
@@ -111,12 +117,16 @@ final class IngestSession {
         guard !failed else { throw ODataError(.misuse, "a page of defining request '\(definingRequest.name)' failed: roll back instead of committing") }
         try db.execute("COMMIT")
         ownsTransaction = false
+        holder?.release()
+        holder = nil
     }
 
     /// Rolls back everything the session wrote; the previous data stays whole.
     func rollback() {
         if ownsTransaction || isInTransaction { try? db.execute("ROLLBACK") }
         ownsTransaction = false
+        holder?.release()
+        holder = nil
     }
 
     /// Runs `body` with a session inside one transaction, then ``finish(fullRefresh:)`` and commit;

@@ -1,4 +1,6 @@
-/// The public face of ingest on a store file, for the tool, the benchmarks and the download code.
+/// The public face of ingest on a store file: the tool's `store load` (through
+/// ``OfflineStore/load(pages:definingRequest:fullRefresh:)``) and the benchmarks. A download drives
+/// ``IngestSession`` itself, page by page as they arrive.
 extension StoreFile {
     /// Creates the tables and indexes of `schema` that the store does not have yet.
     public func createTables(for schema: StoreSchema) throws(ODataError) {

@@ -6,6 +6,8 @@ internal import CSQLite
 /// once per query; only values whose JSON form differs from the stored one (dates, decimals,
 /// V2 Int64, binary) go through `EDMValueCodec`.
 struct EntityRowWriter {
+    /// V4's `@odata.context`, also the first member of a collection answer (``LocalReader``).
+    static let contextKey = JSONWriter.EncodedKey("@odata.context")
     static let etagKey = JSONWriter.EncodedKey("@odata.etag")
     static let typeKey = JSONWriter.EncodedKey("@odata.type")
     static let metadataKey = JSONWriter.EncodedKey("__metadata")
@@ -80,7 +82,7 @@ struct EntityRowWriter {
         var entityURI = ""
         if dialect == .v4 {
             if let context {
-                writer.writeKey(LocalReader.contextKey)
+                writer.writeKey(Self.contextKey)
                 writer.writeString(context)
             }
             if row.columnType(at: idColumn + 1) != SQLITE_NULL {

@@ -38,4 +38,8 @@ public enum StoreEvent: Sendable, Equatable {
     case entitySetsChanged(Set<String>)
     /// The service refused a queued request during an upload; it is in the error archive now.
     case requestFailed(ArchivedRequest)
+    /// The store file was not closed cleanly (its last user died with it open) and opening ran
+    /// SQLite's quick check on it; these are its findings, empty when sound (a damaged store
+    /// does not open: ``openFailed`` lists them).
+    case uncleanShutdownChecked([StoreFinding])
 }

@@ -160,12 +160,14 @@ extension StoreEvent {
         case .uploadFinished: 7
         case .entitySetsChanged: 8
         case .requestFailed: 9
+        case .uncleanShutdownChecked: 10
         }
     }
 
     /// The event's details as a JSON object: `{"state"}`, `{"error":{"status","message"}}`,
     /// `{"definingRequest","pages","entities","expectedEntities"}`, `{"sent","archived","total"}`,
-    /// `{"entitySets":[...]}`, or an archived request; `{}` for "first download complete".
+    /// `{"entitySets":[...]}`, an archived request, `{"findings":[{"check","message"}]}`; `{}` for
+    /// "first download complete".
     public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
@@ -189,6 +191,8 @@ extension StoreEvent {
             writer.writeKey("entitySets"); writer.writeValue(.array(sets.sorted().map { .string($0) }))
         case .requestFailed(let archived):
             writer.writeKey("request"); archived.write(to: &writer)
+        case .uncleanShutdownChecked(let findings):
+            writer.writeKey("findings"); StoreFinding.write(findings, to: &writer)
         case .firstDownloadComplete:
             break
         }
@@ -202,5 +206,26 @@ extension StoreEvent {
         writer.writeKey("status"); writer.writeNumber(Int(error.code.rawValue))
         writer.writeKey("message"); writer.writeString(error.description)
         writer.endObject()
+    }
+}
+
+extension StoreFinding {
+    /// A JSON array of `findings`, each `{"check","message"}`; `[]` for a sound store.
+    public static func jsonText(_ findings: [StoreFinding]) -> String {
+        var writer = JSONWriter()
+        write(findings, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Writes `findings` as a JSON array of `{"check","message"}`.
+    public static func write(_ findings: [StoreFinding], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for finding in findings {
+            writer.beginObject()
+            writer.writeKey("check"); writer.writeString(finding.check)
+            writer.writeKey("message"); writer.writeString(finding.message)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 }

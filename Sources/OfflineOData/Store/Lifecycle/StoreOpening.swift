@@ -33,8 +33,10 @@ struct StoreOpening {
         if let path = options.path {
             let (opened, created) = try OfflineStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
                                                                   definingRequests: options.definingRequests,
-                                                                  serviceRoot: options.serviceRoot)
+                                                                  serviceRoot: options.serviceRoot,
+                                                                  acceptsEmptyFile: options.acceptsEmptyFile)
             offline = opened
+            if let findings = opened.file.recoveryFindings { store.events.post(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
                 try adopt(options, into: opened, created: created)
             } catch {

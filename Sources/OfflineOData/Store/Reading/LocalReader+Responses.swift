@@ -1,7 +1,6 @@
 /// The response shapes: V4 `{"@odata.context", "@odata.count", "value"}` and entity objects; V2
 /// `{"d": {"results": [...], "__count": "N"}}` and `{"d": {...}}`.
 extension LocalReader {
-    static let contextKey = JSONWriter.EncodedKey("@odata.context")
     static let countKey = JSONWriter.EncodedKey("@odata.count")
     static let valueKey = JSONWriter.EncodedKey("value")
     static let dataKey = JSONWriter.EncodedKey("d")
@@ -17,7 +16,7 @@ extension LocalReader {
             var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts)
             writer.beginObject()
             if dialect == .v4 {
-                writer.writeKey(Self.contextKey)
+                writer.writeKey(EntityRowWriter.contextKey)
                 writer.writeString(contextURL(path.entitySet + selectSuffix(request.options.select)))
                 if let count {
                     writer.writeKey(Self.countKey)
@@ -79,7 +78,7 @@ extension LocalReader {
                 }
                 writer.beginObject()
                 if dialect == .v4 {
-                    writer.writeKey(Self.contextKey)
+                    writer.writeKey(EntityRowWriter.contextKey)
                     writer.writeString(contextURL(pathText))
                     writer.writeKey(Self.valueKey)
                 } else {
@@ -99,7 +98,7 @@ extension LocalReader {
             let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: nil)
             writer.beginObject()
             if dialect == .v4 {
-                writer.writeKey(Self.contextKey)
+                writer.writeKey(EntityRowWriter.contextKey)
                 writer.writeString(contextURL(pathText))
             } else {
                 writer.writeKey(Self.dataKey)

@@ -39,13 +39,16 @@ final class PageFetcher<Page> {
         let nextLink = nextLink
         let submitted = worker.submit {
             page.settle(Result { () throws(ODataError) -> FetchedPage<Page> in
-                let response = try transport.send(request, cancellation: page.cancellation)
+                var response = try transport.send(request, cancellation: page.cancellation)
                 guard (200..<300).contains(response.status) else {
                     let unread = ODataError(.http, "the service answered \(response.status): the page was not read")
                     return FetchedPage(response: response, nextLink: nil, page: .failure(unread))
                 }
                 let read = Result { () throws(ODataError) -> Page in try read(response.body) }
                 guard case .success(let page) = read else { return FetchedPage(response: response, nextLink: nil, page: read) }
+                // What the reader made of the body is all the download needs of it: dropping the
+                // bytes here keeps one copy of each page in memory, not two.
+                response.body = []
                 return FetchedPage(response: response, nextLink: nextLink(page), page: read)
             })
         }

@@ -28,15 +28,23 @@ final class IngestTestStore {
     /// Ingests `pages` as one download of the defining request `name` = `url`.
     @discardableResult
     func load(_ pages: [String], name: String = "R", url: String, fullRefresh: Bool = false) throws -> [PageSummary] {
-        try ingestPages(pages.map { Array($0.utf8) }, definingRequest: DefiningRequest(name: name, url: url), model: model,
-                        schema: schema, dialect: dialect, fullRefresh: fullRefresh, on: db)
+        try ingest(pages.map { Array($0.utf8) }, name: name, url: url, fullRefresh: fullRefresh)
     }
 
     @discardableResult
     func loadFixture(_ fixture: String, name: String = "R", url: String, fullRefresh: Bool = false) throws -> PageSummary {
         let bytes = try #require(Fixtures.bytes(fixture))
-        return try ingestPages([bytes], definingRequest: DefiningRequest(name: name, url: url), model: model,
-                               schema: schema, dialect: dialect, fullRefresh: fullRefresh, on: db)[0]
+        return try ingest([bytes], name: name, url: url, fullRefresh: fullRefresh)[0]
+    }
+
+    /// The pages in one transaction, as `StoreFile.ingest` loads them on a store file.
+    private func ingest(_ pages: [[UInt8]], name: String, url: String, fullRefresh: Bool) throws(ODataError) -> [PageSummary] {
+        try IngestSession.run(definingRequest: DefiningRequest(name: name, url: url), model: model, schema: schema,
+                              dialect: dialect, db: db, fullRefresh: fullRefresh) { session throws(ODataError) in
+            var summaries: [PageSummary] = []
+            for page in pages { summaries.append(try session.ingest(page: page)) }
+            return summaries
+        }
     }
 
     func count(_ entitySet: String) throws -> Int {

@@ -70,6 +70,8 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     /// For errors the service answered: its HTTP status (`412`, `500`, ...).
     public var httpStatus: Int?
+    /// SQLite ran out of room (`SQLITE_FULL`): a download names the defining request it was writing.
+    var isDiskFull = false
 
     public init(_ code: Code, _ message: String, offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
         self.code = code

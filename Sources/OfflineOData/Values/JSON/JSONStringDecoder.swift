@@ -67,7 +67,7 @@ enum JSONStringDecoder {
         var unit: UInt16 = 0
         for k in 0..<4 {
             let at = index + k
-            let value = at < body.count ? JSONStringScanner.hexValue(body[at]) ?? 0 : 0
+            let value = at < body.count ? hexValue(body[at]) ?? 0 : 0
             unit = unit << 4 | UInt16(value)
         }
         return unit

@@ -106,16 +106,6 @@ enum JSONStringScanner {
         return unit
     }
 
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     private static func hex4(_ unit: UInt16) -> String {
         hexDigits(UInt8(truncatingIfNeeded: unit >> 8)) + hexDigits(UInt8(truncatingIfNeeded: unit))
     }

@@ -212,39 +212,6 @@ func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
 }
 
-/// Zero-padded numbers, each followed by its separator, as one string built in place.
-/// Negative numbers (never in valid values) fall back to ``pad(_:_:)``.
-func paddedText(_ parts: [(value: Int, width: Int, separator: Unicode.Scalar?)]) -> String {
-    guard parts.allSatisfy({ $0.value >= 0 }) else {
-        return parts.map { pad($0.value, $0.width) + ($0.separator.map { String(Character($0)) } ?? "") }.joined()
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(32)
-    for part in parts {
-        var digits = 0
-        var rest = part.value
-        repeat { digits += 1; rest /= 10 } while rest > 0
-        if digits < part.width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: part.width - digits)) }
-        let start = bytes.count
-        rest = part.value
-        for _ in 0..<digits { bytes.append(0) }
-        var index = bytes.count - 1
-        while index >= start {
-            bytes[index] = UInt8(48 + rest % 10)
-            rest /= 10
-            index -= 1
-        }
-        if let separator = part.separator { bytes.append(UInt8(ascii: separator)) }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-/// `value` in decimal, left-padded with zeros to `width` digits.
-func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-}
-
 /// Reads fixed-width digit groups and separators from ASCII text.
 struct DigitScanner {
     private let bytes: [UInt8]

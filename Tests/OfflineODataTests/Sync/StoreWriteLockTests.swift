@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import OfflineOData
+
+/// A write that waits in vain for the store's write lock says what holds it and how long it
+/// waited; a download that runs out of room says which defining request and what it stored.
+@Suite struct StoreWriteLockTests {
+    private let agency = Array(#"{"agencynum":"77000001","name":"Waiting"}"#.utf8)
+
+    @Test func aWriteDuringADownloadSaysWhichDownloadHoldsTheStoreAndHowLongItWaited() throws {
+        let backend = try TestBackend.start(.v4, pageSize: 5)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let path = folder.file("lock.store")
+        let downloading = try OfflineStore.create(path: path, metadata: FlightSample.v4Metadata,
+                                                  definingRequests: [DefiningRequest(name: "Agencies", url: "TravelagencyCollection")],
+                                                  serviceRoot: backend.serviceRoot)
+        defer { downloading.close() }
+        let writer = try OfflineStore.open(path: path)
+        defer { writer.close() }
+        var refusal: ODataError?
+        _ = try downloading.download { _ in
+            if refusal == nil {
+                do throws(ODataError) {
+                    _ = try writer.write(method: "POST", url: "TravelagencyCollection", body: agency)
+                } catch {
+                    refusal = error
+                }
+            }
+            return true
+        }
+        let error = try #require(refusal)
+        #expect(error.code == .busy)
+        #expect(error.message.contains("held by a download of defining request 'Agencies' in process \(getpid())"))
+        #expect(error.message.contains("waited 5."))
+        // Once the download is done, the write goes through.
+        _ = try writer.write(method: "POST", url: "TravelagencyCollection", body: agency)
+    }
+
+    @Test func aRecordLeftByAKilledDownloadIsNotBelieved() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("stale.store")
+        let holder = try OfflineStore.create(path: path, metadata: FlightSample.v4Metadata)
+        defer { holder.close() }
+        let writer = try OfflineStore.open(path: path)
+        defer { writer.close() }
+        let recordPath = WriteHolder.recordPath(forStoreFile: try #require(holder.file.databaseFilePath))
+        // What a download killed by SIGKILL leaves: the record, with nobody holding its lock.
+        let fd = open(recordPath, O_CREAT | O_WRONLY, 0o600)
+        let text = Array("1\na download of defining request 'Old' in process 1".utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        try holder.file.withConnection { db throws(ODataError) in try db.execute("BEGIN IMMEDIATE") }
+        defer { try? holder.file.withConnection { db throws(ODataError) in try db.execute("ROLLBACK") } }
+        #expect { _ = try writer.write(method: "POST", url: "TravelagencyCollection", body: agency) } throws: { error in
+            guard let error = error as? ODataError else { return false }
+            return error.code == .busy && !error.message.contains("'Old'")
+                && error.message.contains("held by another store handle or process") && error.message.contains("waited 5.")
+        }
+    }
+
+    @Test func aDownloadThatRunsOutOfRoomNamesItsDefiningRequestAndWhatItStored() throws {
+        let backend = try TestBackend.start(.v4)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try OfflineStore.create(path: folder.file("full.store"), metadata: FlightSample.v4Metadata,
+                                            definingRequests: [
+                                                DefiningRequest(name: "Nothing", url: "TravelagencyCollection?$filter=agencynum eq 'none'"),
+                                                DefiningRequest(name: "Bookings", url: "BookingCollection"),
+                                            ],
+                                            serviceRoot: backend.serviceRoot)
+        defer { store.close() }
+        // The store may not grow: as a full disk would, SQLite answers SQLITE_FULL.
+        try store.file.withConnection { db throws(ODataError) in
+            let pages = try db.scalarInt("PRAGMA page_count") ?? 0
+            _ = try db.scalarInt("PRAGMA max_page_count = \(pages)")
+        }
+        #expect { _ = try store.download() } throws: { error in
+            guard let error = error as? ODataError else { return false }
+            return error.code == .storage && error.isDiskFull
+                && error.message.contains("defining request 'Bookings'")
+                && error.message.contains("disk is full")
+                && error.message.contains("stored before it in this download: 'Nothing'")
+        }
+        #expect(try store.definingRequests().first { $0.name == "Nothing" }?.lastDownload != nil)
+        #expect(try store.definingRequests().first { $0.name == "Bookings" }?.lastDownload == nil)
+    }
+}
