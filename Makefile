@@ -3,6 +3,7 @@
 #   make demo         the main job on the bundled sample service (leaves the store in demo/)
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
+#   make bench-10m    reads and store load at 1,000,000 and 10,000,000 entities (slow: not in make bench or make test)
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
@@ -17,7 +18,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench \
+.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m \
         install demo clean
 
 all: cmake-build
@@ -141,6 +142,8 @@ bench: cmake-build backends-venv
 	rm -f /tmp/ood-read-api-bench.store* /tmp/ood-read-api-swift.txt
 	@echo "== Local reads, and against Python's sqlite3"
 	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
+	@echo "== Peak memory of store load, 100,000 against 1,000,000 entities"
+	$(PYTHON) Benchmarks/python/load_memory.py $(SWIFT_SCRATCH)/release/offline-odata 100000 1000000
 	@echo "== 50,000 entities read through the Python binding into dicts, against sqlite3 + json"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_read.py
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
@@ -149,6 +152,15 @@ bench: cmake-build backends-venv
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
 	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)
+
+# Issue 23's scale: key range, declared-index filter and order with $top=20 through the engine
+# against plain SQLite with the index, on stores the engine made of 1,000,000 and 10,000,000
+# entities (each generated here, minutes for 10M), and store load's peak memory at both sizes.
+bench-10m: cmake-build backends-venv
+	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 1000000
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 10000000
+	$(PYTHON) Benchmarks/python/load_memory.py $(SWIFT_SCRATCH)/release/offline-odata 1000000 10000000
 
 install: cmake-build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)

@@ -272,6 +272,16 @@ OOD_API ood_status ood_options_set_metadata(ood_options *options, const char *me
  */
 OOD_API ood_status ood_options_add_defining_request(ood_options *options, const char *name, const char *url);
 
+/**
+ * Declares an index on properties of an entity set, made when the store opens if its file lacks it
+ * (indexes made before stay). Reads that filter or order on them use it; ood_store_status lists it.
+ * @param properties one property, or several in index order, separated by commas ("country,city");
+ *                   a complex property's member as "address/city".
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or empty or a property name is empty. A set or
+ *         property the model lacks fails the open with OOD_MISUSE.
+ */
+OOD_API ood_status ood_options_add_index(ood_options *options, const char *entity_set, const char *properties);
+
 /** The working mode (an ood_mode value). @return OOD_OK; OOD_MISUSE for NULL or an unknown mode. */
 OOD_API ood_status ood_options_set_mode(ood_options *options, int mode);
 
@@ -633,7 +643,8 @@ OOD_API void ood_subscription_free(ood_subscription *subscription);
 
 /**
  * What the offline store would do for the read `url`, as JSON:
- * {"sql","parameters","countSQL","insideScope","definingRequests"}.
+ * {"sql","parameters","countSQL","insideScope","definingRequests","plan"}; "plan" lists SQLite's
+ * query plan, one step a line (the index a read searches, or a scan).
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_SYNTAX or
@@ -643,7 +654,8 @@ OOD_API ood_status ood_explain(ood_store *store, const char *url, char **json);
 
 /**
  * The store's state, mode, service, file, queue length, archive length and defining requests, as
- * JSON: {"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[...]}.
+ * JSON: {"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[...],
+ * "indexes":[{"entitySet","properties","name","origin","reason","createdAt"}]} (origin "declared" or "automatic").
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments; the error opening failed with; OOD_BUSY from a callback.

@@ -5,17 +5,13 @@ import Glibc
 #endif
 
 /// `read-api PATH`: the read of `read (a)` through the store API from Swift, on a 100,000-entity
-/// store it makes at PATH and keeps, so that `Benchmarks/c/read_api.c` can time the same read
+/// store the engine makes at PATH (``makeEngineStore(path:count:)``) and keeps, so that `Benchmarks/c/read_api.c` can time the same read
 /// through the C API in the same `make bench` run. Prints `read-api swift median-ns: N`.
 func storeAPIReadBenchmark(_ arguments: [String]) throws {
     guard let path = arguments.first else { throw BenchmarkError("usage: read-api STORE_PATH") }
     removeDatabase(path)
-    let made = try OfflineStore.create(path: path, metadata: benchmarkMetadata, serviceRoot: "http://localhost/service/")
-    made.close()
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { throw BenchmarkError("cannot open \(path)") }
-    try insertAgencies(db, count: 100_000)
-    sqlite3_close_v2(db)
+    // Made by the engine, as a user's store is: no index or statistics added by hand.
+    try makeEngineStore(path: path, count: 100_000).close()
 
     var options = ODataStore.Options(path: path)
     options.mode = .offline

@@ -81,6 +81,24 @@ public func cOptionsAddDefiningRequest(_ options: OpaquePointer?, _ name: Unsafe
     }
 }
 
+/// Text `properties` is `Prop1,Prop2`: checked for form here, against the model when the store opens.
+@_cdecl("ood_options_add_index")
+public func cOptionsAddIndex(_ options: OpaquePointer?, _ entitySet: UnsafePointer<CChar>?,
+                             _ properties: UnsafePointer<CChar>?) -> ood_status {
+    setting("ood_options_add_index", options, [entitySet, properties]) { handle, texts throws(ODataError) in
+        let declaration: IndexDeclaration
+        do {
+            declaration = try IndexDeclaration(parsing: texts[0] + ":" + texts[1])
+        } catch {
+            throw ODataError(.misuse, "ood_options_add_index: the entity set and the properties must not be empty")
+        }
+        guard !declaration.properties.contains(where: \.isEmpty) else {
+            throw ODataError(.misuse, "ood_options_add_index: '\(texts[1])' has an empty property name (write Prop1,Prop2)")
+        }
+        handle.options.indexes.append(declaration)
+    }
+}
+
 @_cdecl("ood_options_set_mode")
 public func cOptionsSetMode(_ options: OpaquePointer?, _ mode: Int32) -> ood_status {
     setting("ood_options_set_mode", options, []) { handle, _ throws(ODataError) in

@@ -17,8 +17,9 @@ struct ExplainCommand: ParsableCommand {
               offline-odata explain travel.store --json \\
                   "TravelagencyCollection?\\$filter=city eq 'Beijing'"
 
-            Output: the SQL, its parameters, the count query if any, and the scope; with --json \
-            one object: {"sql", "parameters": [...], "countSQL", "insideScope", "definingRequests": [...]}.
+            Output: the SQL, its parameters, the count query if any, SQLite's plan (a "plan:" line \
+            per step: the index the read searches, or a scan) and the scope; with --json one \
+            object: {"sql", "parameters": [...], "countSQL", "insideScope", "definingRequests": [...], "plan": [...]}.
 
             Exit codes: 0 success; 1 STORE does not exist or the read is not valid for the store \
             (the message says why); 64 a usage error.
@@ -48,6 +49,7 @@ struct ExplainCommand: ParsableCommand {
                 print("parameters: " + explanation.parameters.enumerated().map { "?\($0.offset + 1)=\($0.element)" }.joined(separator: ", "))
             }
             if let count = explanation.countSQL { print("count: \(count)") }
+            for step in explanation.plan { print("plan: \(step)") }
             if explanation.isInsideScope {
                 print("scope: inside the defining request\(explanation.insideDefiningRequests.count == 1 ? "" : "s") "
                       + explanation.insideDefiningRequests.joined(separator: ", "))

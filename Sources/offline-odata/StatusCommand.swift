@@ -14,7 +14,7 @@ struct StatusCommand: ParsableCommand {
               offline-odata status travel.store --json
 
             Output: the service root and the state (downloaded or not, what waits for upload), \
-            then three tables (queue, error archive, defining requests), each after its count; \
+            then four tables (queue, error archive, defining requests, indexes), each after its count; \
             with --json one object:
               {"serviceRoot": "..." or null,
                "state": {"download": "none|never|partial|complete", "lastDownload",
@@ -23,9 +23,11 @@ struct StatusCommand: ParsableCommand {
                           "transactionID", "createdAt", "state"}],
                "errorArchive": [{"id", "method", "url", "httpStatus", "message",
                                  "failedAt", "kind"}],
-               "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}]}
+               "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}],
+               "indexes": [{"entitySet", "properties", "name", "origin", "reason", "createdAt"}]}
             where "download" is "none" without defining requests, "never" before the first \
-            download, "partial" when some were never downloaded, and "lastDownload" the newest.
+            download, "partial" when some were never downloaded, and "lastDownload" the newest; an \
+            index's "origin" is "declared" (store create --index, or an app's option) or "automatic".
 
             Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service; \
             64 a usage error.
@@ -46,6 +48,7 @@ struct StatusCommand: ParsableCommand {
             let archive = try store.file.errorArchive()
             let requests = try store.definingRequests()
             let root = try store.serviceRoot()
+            let indexes = try store.indexes()
             let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
             if json {
                 printJSON { writer in
@@ -63,6 +66,8 @@ struct StatusCommand: ParsableCommand {
                     writer.endArray()
                     writer.writeKey("definingRequests")
                     DefiningRequest.write(requests, to: &writer)
+                    writer.writeKey("indexes")
+                    StoreIndex.write(indexes, to: &writer)
                     writer.endObject()
                 }
                 return
@@ -72,6 +77,7 @@ struct StatusCommand: ParsableCommand {
             printQueue(queue)
             printErrorArchive(archive)
             printDefiningRequests(requests)
+            printIndexes(indexes)
         } catch {
             exitWithError(error)
         }

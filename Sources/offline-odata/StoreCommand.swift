@@ -43,7 +43,12 @@ struct StoreCommand: ParsableCommand {
                       --metadata metadata.xml \\
                       --service http://127.0.0.1:8000/ \\
                       --defining "Agencies=TravelagencyCollection?\\$filter=country eq 'US'" \\
-                      --defining "Flights=FlightCollection"
+                      --defining "Flights=FlightCollection" \\
+                      --index TravelagencyCollection:city \\
+                      --index FlightCollection:carrid,fldate
+
+                --index makes an index on properties of an entity set (a complex property's member \
+                as address/city); `status` lists it and `explain` shows the reads that use it.
 
                 Exit codes: 0 the store exists now; 1 an error (the message says which); 64 a usage error.
                 """
@@ -70,10 +75,21 @@ struct StoreCommand: ParsableCommand {
         @Flag(help: "An empty file at STORE (0 bytes, or an SQLite database without tables) may become the store.")
         var acceptEmptyFile = false
 
+        @Option(name: .customLong("index"),
+                help: "An index on properties of an entity set, SET:PROP[,PROP...] (repeatable); reads that filter or order on them use it.")
+        var indexes: [String] = []
+
         func validate() throws {
             if v2 && v4 { throw ValidationError("--v2 and --v4 exclude each other") }
-            if metadata == nil && (!definingRequests.isEmpty || v2 || v4) {
-                throw ValidationError("--defining, --v2 and --v4 need --metadata")
+            if metadata == nil && (!definingRequests.isEmpty || !indexes.isEmpty || v2 || v4) {
+                throw ValidationError("--defining, --index, --v2 and --v4 need --metadata")
+            }
+            for text in indexes {
+                do {
+                    _ = try IndexDeclaration(parsing: text)
+                } catch {
+                    throw ValidationError("--index takes SET:PROP[,PROP...], not '\(text)'")
+                }
             }
             for text in definingRequests where !text.contains("=") {
                 throw ValidationError("--defining takes NAME=URL, not '\(text)'")
@@ -91,13 +107,16 @@ struct StoreCommand: ParsableCommand {
                     let name = text.prefix { $0 != "=" }
                     return DefiningRequest(name: String(name), url: String(text.dropFirst(name.count + 1)))
                 }
+                var declarations: [IndexDeclaration] = []
+                for text in indexes { declarations.append(try IndexDeclaration(parsing: text)) }
                 let store = try OfflineStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
                                                     definingRequests: requests, serviceRoot: serviceRoot,
-                                                    acceptsEmptyFile: acceptEmptyFile)
+                                                    acceptsEmptyFile: acceptEmptyFile, indexes: declarations)
                 defer { store.close() }
                 let dialect = store.dialect == .v4 ? "V4" : "V2"
+                let indexNote = declarations.isEmpty ? "" : ", \(counted(declarations.count, "index", "indexes"))"
                 print("\(path): created for \(store.model.namespaces.joined(separator: ", ")) (OData \(dialect), "
-                      + "\(counted(store.schema.tables.count, "entity set")), \(counted(requests.count, "defining request")))")
+                      + "\(counted(store.schema.tables.count, "entity set")), \(counted(requests.count, "defining request"))\(indexNote))")
             } catch {
                 exitWithError(error)
             }
@@ -212,10 +231,13 @@ struct StoreCommand: ParsableCommand {
             do throws(ODataError) {
                 let store = try openExistingStore(path: path)
                 defer { store.close() }
-                var pages: [[UInt8]] = []
-                for file in files { pages.append(try readWholeFile(file)) }
-                let entities = try store.load(pages: pages, definingRequest: definingRequest, fullRefresh: full)
-                print("loaded \(definingRequest): \(counted(entities, "entity", "entities")) from \(counted(pages.count, "page"))")
+                // One page file in memory at a time: the transaction holds the rest in SQLite.
+                var remaining = files[...]
+                let entities = try store.load(definingRequest: definingRequest, fullRefresh: full) { () throws(ODataError) -> [UInt8]? in
+                    guard let file = remaining.popFirst() else { return nil }
+                    return try readWholeFile(file)
+                }
+                print("loaded \(definingRequest): \(counted(entities, "entity", "entities")) from \(counted(files.count, "page"))")
             } catch {
                 exitWithError(error)
             }

@@ -25,6 +25,16 @@ func printErrorArchive(_ archive: [ArchivedRequest]) {
 }
 
 /// Prints the defining requests: a count line, then a table when there are any.
+/// The indexes beyond the key's, with where each came from and why.
+func printIndexes(_ indexes: [StoreIndex]) {
+    print("indexes: \(indexes.count)")
+    var table = TextTable("ENTITY SET", "PROPERTIES", "ORIGIN", "REASON")
+    for index in indexes {
+        table.append(index.entitySet, index.properties.joined(separator: ","), index.origin.rawValue, index.reason)
+    }
+    if !table.isEmpty { table.print() }
+}
+
 func printDefiningRequests(_ requests: [DefiningRequest]) {
     print("defining requests: \(requests.count)")
     var table = TextTable("NAME", "LAST DOWNLOAD", "DELTA LINK", "URL")

@@ -86,6 +86,9 @@ static void test_options(ood_options *options) {
     MISUSE(ood_options_add_defining_request(NULL, "A", "B"), "options");
     MISUSE(ood_options_add_defining_request(options, NULL, "B"), "NULL");
     MISUSE(ood_options_add_defining_request(options, "A", NULL), "NULL");
+    MISUSE(ood_options_add_index(NULL, "A", "b"), "options");
+    MISUSE(ood_options_add_index(options, NULL, "b"), "NULL");
+    MISUSE(ood_options_add_index(options, "A", NULL), "NULL");
     MISUSE(ood_options_set_mode(NULL, OOD_MODE_OFFLINE), "options");
     MISUSE(ood_options_set_basic_auth(NULL, "u", "p"), "options");
     MISUSE(ood_options_set_basic_auth(options, NULL, "p"), "NULL");

@@ -522,6 +522,43 @@ static void test_the_whole_loop(void) {
     ood_store_close(store);
 }
 
+/* A declared index is made when the store opens (its first download from the V4 service
+ * included), listed by ood_store_status and used by the plan ood_explain shows; a property the
+ * model lacks fails the open. */
+static void test_declared_indexes(void) {
+    ood_options *options = flight_options("indexed.store", OOD_MODE_MIXED);
+    CHECK(ood_options_add_index(options, "TravelagencyCollection", "city,name") == OOD_OK);
+    CHECK(ood_options_add_index(NULL, "TravelagencyCollection", "city") == OOD_MISUSE);
+    CHECK(ood_options_add_index(options, NULL, "city") == OOD_MISUSE);
+    CHECK(ood_options_add_index(options, "TravelagencyCollection", NULL) == OOD_MISUSE);
+    CHECK(ood_options_add_index(options, "", "city") == OOD_MISUSE);
+    CHECK(ood_options_add_index(options, "TravelagencyCollection", "city,,name") == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "empty property name") != NULL);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    char *json = NULL;
+    CHECK(ood_store_status(store, &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"indexes\":[{\"entitySet\":\"TravelagencyCollection\",\"properties\":[\"city\",\"name\"]") != NULL);
+    CHECK(strstr(json, "\"origin\":\"declared\"") != NULL);
+    ood_string_free(json);
+    CHECK(ood_explain(store, "TravelagencyCollection?$filter=city eq 'Boston' and name eq 'x'", &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "USING INDEX es/TravelagencyCollection/index/city,name") != NULL);
+    ood_string_free(json);
+    ood_result *read = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=city eq 'Boston'&$top=2", NULL, &read) == OOD_OK);
+    CHECK(ood_result_status(read) == 200);
+    ood_result_free(read);
+    ood_store_close(store);
+    ood_options_free(options);
+
+    options = flight_options("badly-indexed.store", OOD_MODE_MIXED);
+    CHECK(ood_options_add_index(options, "TravelagencyCollection", "mayor") == OOD_OK);
+    store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_MISUSE && store == NULL);
+    CHECK(strstr(ood_error_message(), "no stored property 'mayor'") != NULL);
+    ood_options_free(options);
+}
+
 static void test_a_failed_open_fails_every_request(void) {
     ood_options *options = NULL;
     CHECK(ood_options_new(&options) == OOD_OK);
@@ -660,6 +697,7 @@ int main(int argc, char **argv) {
     test_null_and_wrong_handles();
     test_the_whole_loop();
     test_headers_cancel_metadata_undo_and_batch();
+    test_declared_indexes();
     test_a_failed_open_fails_every_request();
     test_the_maximum_response_size();
     test_the_maximum_metadata_size();

@@ -60,7 +60,7 @@ int main() {
         StorePtr store = openStore(path);
         int version = 0;
         throwIfFailed(ood_store_format_version(store.get(), &version));
-        CHECK(version == 6);
+        CHECK(version == 7);
         char *raw = nullptr;
         throwIfFailed(ood_store_path(store.get(), &raw));
         OwnedString copy(raw);

@@ -16,6 +16,9 @@ internal import CSQLite
 ///   time in its own offset (laid out as the UTC part) and that offset in minutes.
 enum SQLFunctions {
     static let decimalCollation = "OOD_DECIMAL"
+    /// The error the arithmetic functions raise for a zero divisor (the reader makes it a fault of
+    /// the request: ``LocalReader/requestFault(_:)``).
+    static let divisionByZeroMessage = "division by zero"
     static let instantCollation = "OOD_INSTANT"
 
     static func register(on db: OpaquePointer) -> Int32 {
@@ -63,7 +66,7 @@ enum SQLFunctions {
                 default: ExactDecimal.divide(a, by: b)
                 }
                 guard let result else {
-                    sqlite3_result_error(context, "division by zero", -1)
+                    sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
                     return
                 }
                 resultText(context, result.description)
@@ -106,7 +109,7 @@ enum SQLFunctions {
                 }
                 let dividend = sqlite3_value_int64(a), divisor = sqlite3_value_int64(b)
                 guard divisor != 0 else {
-                    sqlite3_result_error(context, "division by zero", -1)
+                    sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
                     return
                 }
                 let isMod = Int(bitPattern: sqlite3_user_data(context)) == 2

@@ -115,5 +115,26 @@ enum StoreFormat {
         ALTER TABLE ood_request_queue ADD COLUMN state TEXT NOT NULL DEFAULT 'pending';
         ALTER TABLE ood_error_archive ADD COLUMN kind TEXT NOT NULL DEFAULT 'refused';
         """,
+        // 7: the indexes the store made beyond the key's (``IndexTable``): declared by the app or
+        //    made by the engine from the reads it saw, each with its origin and why it was made;
+        //    and how often each read shape was seen (``ReadShapeTable``). `properties` holds the
+        //    property paths joined by ','. Older stores have none.
+        """
+        CREATE TABLE ood_index (
+            entity_set TEXT NOT NULL,
+            properties TEXT NOT NULL,
+            name TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (entity_set, properties)
+        ) WITHOUT ROWID;
+        CREATE TABLE ood_read_shape (
+            entity_set TEXT NOT NULL,
+            properties TEXT NOT NULL,
+            reads INTEGER NOT NULL,
+            PRIMARY KEY (entity_set, properties)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

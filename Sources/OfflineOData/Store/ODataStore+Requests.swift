@@ -134,7 +134,8 @@ extension ODataStore {
                                serviceRoot: opened.online?.serviceRoot, path: offline?.file.path,
                                definingRequests: try offline?.definingRequests() ?? [],
                                queuedRequests: try offline?.file.queuedRequests().count ?? 0,
-                               archivedRequests: try offline?.file.errorArchive().count ?? 0)
+                               archivedRequests: try offline?.file.errorArchive().count ?? 0,
+                               indexes: try offline?.indexes() ?? [])
         }, completion: completion)
     }
 
@@ -227,4 +228,6 @@ public struct StoreStatus: Sendable, Equatable {
     public var queuedRequests: Int
     /// Requests the service refused, kept in the error archive.
     public var archivedRequests: Int
+    /// The indexes the store made beyond its key's, declared or automatic.
+    public var indexes: [StoreIndex] = []
 }

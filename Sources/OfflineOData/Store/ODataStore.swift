@@ -46,6 +46,9 @@ public final class ODataStore: @unchecked Sendable {
         /// file, a non-empty list replaces the stored one (requests kept unchanged keep their
         /// download state).
         public var definingRequests: [DefiningRequest] = []
+        /// Indexes the store file should have (``IndexDeclaration``), made when it is created or
+        /// opened if it lacks them; indexes made before stay.
+        public var indexes: [IndexDeclaration] = []
         public var mode: WorkingMode = .mixed
         public var http = HTTPOptions()
         /// The limits on a read's URL (a request is not trusted to be small): its length in bytes

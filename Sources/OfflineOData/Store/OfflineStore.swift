@@ -22,6 +22,8 @@ public final class OfflineStore: @unchecked Sendable {
     private let createdEntityAnswers = CreatedEntityAnswers()
     /// What one local write works out for the next; under the same lock (see ``LocalWriteCache``).
     private let localWriteCache = LocalWriteCache()
+    /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
+    let readShapes = ReadShapeCounter()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -42,12 +44,14 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - dialect: the OData dialect; by default the document's (V1 to V3 documents speak V2).
     ///   - definingRequests: named reads whose results the store will hold; each must read a
     ///     collection of the model (a function import is refused).
+    ///   - acceptsEmptyFile: an empty file at `path` may become the store (see ``StoreFile/init(path:acceptsEmptyFile:)``).
+    ///   - indexes: indexes to make beside the key's (``IndexDeclaration``), checked before the
+    ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
-    ///   - acceptsEmptyFile: an empty file at `path` may become the store (see ``StoreFile/init(path:acceptsEmptyFile:)``).
     public static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                              acceptsEmptyFile: Bool = false) throws(ODataError) -> OfflineStore {
+                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -55,6 +59,8 @@ public final class OfflineStore: @unchecked Sendable {
         for request in definingRequests {
             try DefiningRequestCheck.check(request, model: model, dialect: chosenDialect)
         }
+        var resolvedIndexes: [ResolvedIndex] = []
+        for declaration in indexes { resolvedIndexes.append(try declaration.resolved(in: schema)) }
         let file = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         do throws(ODataError) {
             try file.requireWritable()
@@ -69,6 +75,10 @@ public final class OfflineStore: @unchecked Sendable {
                     try StoreInfoTable.setValue(serviceRoot, for: "service_root", in: db)
                     try StoreInfoTable.setValue("1", for: StoreSchema.instantOffsetsKey, in: db)
                     try DefiningRequestTable.replace(with: definingRequests, in: db)
+                    for index in resolvedIndexes {
+                        try db.execute(index.createStatement)
+                        try IndexTable.record(index, origin: .declared, reason: IndexDeclaration.declaredReason, in: db)
+                    }
                 }
             }
         } catch {
@@ -198,8 +208,11 @@ public final class OfflineStore: @unchecked Sendable {
             let inside = definingRequests.filter { (try? reader.isInsideScope(url: url, definingRequest: $0.url)) == true }
             return (explanation, inside.map(\.name))
         }
+        let plan = try file.withReadConnection { db, attachment throws(ODataError) in
+            try readerFor(attachment: &attachment).queryPlan(url: url, on: db)
+        }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
-                                insideDefiningRequests: inside)
+                                insideDefiningRequests: inside, plan: plan)
     }
 
     /// Answers the read `url` on a read connection of its own, beside other reads and writes.
@@ -207,20 +220,27 @@ public final class OfflineStore: @unchecked Sendable {
         let root = try serviceRoot() ?? ""
         let limits = readerLock.withLock { requestLimits }
         return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
-            let reader: LocalReader
-            if let kept = attachment as? LocalReader, kept.parser.limits == limits {
-                reader = kept
-            } else {
-                reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root, parserLimits: limits)
-                attachment = reader
-            }
-            return try reader.read(url: url, on: db)
+            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(url: url, on: db)
         }
+    }
+
+    /// The reader kept with a read connection (its statement cache belongs to it), made anew
+    /// when the limits changed.
+    private func readerFor(attachment: inout AnyObject?, serviceRoot: String? = nil,
+                           limits: ODataURLParser.Limits? = nil) throws(ODataError) -> LocalReader {
+        let limits = limits ?? readerLock.withLock { requestLimits }
+        if let kept = attachment as? LocalReader, kept.parser.limits == limits { return kept }
+        var root = serviceRoot
+        if root == nil { root = try self.serviceRoot() }
+        let reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root ?? "", parserLimits: limits)
+        reader.readShapes = readShapes
+        attachment = reader
+        return reader
     }
 
     /// A reader for binding alone (explain, scope checks); guarded by `readerLock`, as its parser
     /// and binder are not shared between threads.
-    private func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
+    func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
         try readerLock.withLock { () throws(ODataError) -> T in
             if let localReader, localReader.parser.limits == requestLimits { return try body(localReader) }
             let made = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: cachedServiceRoot ?? "",
@@ -332,6 +352,8 @@ public final class OfflineStore: @unchecked Sendable {
                     }
                 }
                 outcomes.append(outcome)
+                refreshStatistics(definingRequestURL: request.url)
+                recordDefiningRequestShape(request.url)
             } catch where error.isDiskFull {
                 // Each defining request is its own transaction: say which one failed and which stay stored.
                 let stored = outcomes.isEmpty ? "none"
@@ -342,7 +364,18 @@ public final class OfflineStore: @unchecked Sendable {
                 throw full
             }
         }
+        // After the data is in: the shapes seen often enough get their indexes (not the
+        // download's failure if that fails: the data is committed).
+        _ = try? createAutomaticIndexes()
         return outcomes
+    }
+
+    /// Brings the planner's statistics up to date for the tables a defining request wrote, after
+    /// its transaction (see ``StoreStatistics``). The data is committed by then: a failure here
+    /// only leaves older estimates, so it does not fail the download.
+    private func refreshStatistics(definingRequestURL url: String) {
+        let sets = StoreStatistics.entitySets(of: url, model: model, dialect: dialect)
+        try? file.withConnection { db throws(ODataError) in try StoreStatistics.refresh(entitySets: sets, schema: schema, on: db) }
     }
 
     /// Loads pages of an OData JSON response (V2 or V4, in the store's dialect) as the result of the
@@ -351,11 +384,21 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Returns: the number of entities the pages held, expanded ones included.
     public func load(pages: [[UInt8]], definingRequest name: String, fullRefresh: Bool = false) throws(ODataError) -> Int {
+        var remaining = pages[...]
+        return try load(definingRequest: name, fullRefresh: fullRefresh) { () throws(ODataError) -> [UInt8]? in remaining.popFirst() }
+    }
+
+    /// ``load(pages:definingRequest:fullRefresh:)`` with the pages asked for one at a time
+    /// (`nextPage` returns nil after the last, and may read each from a file): memory holds one
+    /// page, whatever the number of pages.
+    public func load(definingRequest name: String, fullRefresh: Bool = false,
+                     nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> Int {
         guard let request = try definingRequests().first(where: { $0.name == name }) else {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
         }
-        let summaries = try file.ingest(pages: pages, definingRequest: request, model: model, schema: schema,
-                                        dialect: dialect, fullRefresh: fullRefresh)
+        let summaries = try file.ingest(definingRequest: request, model: model, schema: schema, dialect: dialect,
+                                        fullRefresh: fullRefresh, nextPage: nextPage)
+        refreshStatistics(definingRequestURL: request.url)
         return summaries.reduce(0) { $0 + $1.entities }
     }
 
@@ -409,5 +452,9 @@ public final class OfflineStore: @unchecked Sendable {
     /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.
     public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
-    public func close() { file.close() }
+    /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
+    public func close() {
+        try? saveReadShapes()
+        file.close()
+    }
 }

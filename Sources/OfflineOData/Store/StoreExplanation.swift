@@ -9,6 +9,9 @@ public struct StoreExplanation: Sendable, Equatable {
     /// The defining requests that provably hold every entity the read can return; empty when
     /// none does, in which case the service may have entities the store lacks.
     public var insideDefiningRequests: [String]
+    /// The plan SQLite chooses for the statement (`EXPLAIN QUERY PLAN`), one line per step: the
+    /// index a read searches (`SEARCH t0 USING INDEX es/Agencies/index/City (City=?)`) or a scan.
+    public var plan: [String] = []
 
     public var isInsideScope: Bool { !insideDefiningRequests.isEmpty }
 }

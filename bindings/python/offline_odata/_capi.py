@@ -113,6 +113,8 @@ ood_options_set_metadata = _declare("ood_options_set_metadata", c_int, [c_void_p
 # ood_status ood_options_add_defining_request(ood_options *options, const char *name, const char *url);
 ood_options_add_defining_request = _declare("ood_options_add_defining_request", c_int,
                                             [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_options_add_index(ood_options *options, const char *entity_set, const char *properties);
+ood_options_add_index = _declare("ood_options_add_index", c_int, [c_void_p, c_char_p, c_char_p], status=True)
 # ood_status ood_options_set_mode(ood_options *options, int mode);
 ood_options_set_mode = _declare("ood_options_set_mode", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_basic_auth(ood_options *options, const char *user, const char *password);

@@ -43,6 +43,29 @@ def _pairs(value: Union[Mapping[str, str], Sequence[Tuple[str, str]], None], wha
     return tuple(pairs)
 
 
+def _indexes(value) -> Tuple[Tuple[str, str], ...]:
+    """``indexes`` as (entity set, "Prop1,Prop2") pairs for ``ood_options_add_index``."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError("indexes must be a sequence of 'EntitySet:Prop1,Prop2' texts or (entity_set, properties) pairs")
+    pairs = []
+    for item in value:
+        if isinstance(item, str):
+            entity_set, colon, properties = item.partition(":")
+            if not colon:
+                raise ValueError(f"an index is written 'EntitySet:Prop1,Prop2', not {item!r}")
+            pairs.append((entity_set, properties))
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            names = item[1]
+            if isinstance(names, str) or not isinstance(names, Sequence) or not all(isinstance(n, str) for n in names):
+                raise TypeError("an index's properties must be a sequence of str")
+            pairs.append((item[0], ",".join(names)))
+        else:
+            raise TypeError("each index must be 'EntitySet:Prop1,Prop2' or an (entity_set, properties) pair")
+    return tuple(pairs)
+
+
 # The limits of ``ood_options_set_limit``, by option name (the values of ``ood_limit``).
 _LIMITS = (
     ("max_response_size", 1),
@@ -69,6 +92,10 @@ class Options:
             (its delta links are dropped, so the next download is a full one).
         metadata: the service's ``$metadata`` document, to create a store without asking the service.
         defining_requests: name -> URL of each read whose results the offline store holds.
+        indexes: indexes the store file should have, made when it opens if it lacks them (indexes
+            made before stay): each ``"EntitySet:Prop1,Prop2"`` or ``(entity_set, ["Prop1", "Prop2"])``;
+            reads that filter or order on them use them, :meth:`~offline_odata.Store.status` lists them.
+            A set or property the model lacks fails the open with MisuseError.
         mode: :class:`Mode` (mixed by default).
         basic_auth: ``(user, password)`` for the service.
         bearer_token: a bearer token for the service.
@@ -131,6 +158,7 @@ class Options:
     max_expression_operators: Optional[int] = None
     save_service_root: bool = False
     accept_empty_file: bool = False
+    indexes: Optional[Sequence[Union[str, Tuple[str, Sequence[str]]]]] = None
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -162,6 +190,9 @@ class Options:
         for name, url in _pairs(self.defining_requests, "defining_requests"):
             _capi.ood_options_add_defining_request(handle, enc(name, "a defining request's name"),
                                                    enc(url, "a defining request's URL"))
+        for entity_set, properties in _indexes(self.indexes):
+            _capi.ood_options_add_index(handle, enc(entity_set, "an index's entity set"),
+                                        enc(properties, "an index's properties"))
         if isinstance(self.mode, bool) or not isinstance(self.mode, int):
             raise TypeError(f"mode must be an offline_odata.Mode, not {type(self.mode).__name__}")
         _capi.ood_options_set_mode(handle, int(self.mode))

@@ -642,7 +642,8 @@ class Store:
 
     def explain(self, url: str) -> Dict[str, Any]:
         """What the offline store would do for the read ``url``:
-        ``{"sql", "parameters", "countSQL", "insideScope", "definingRequests"}``.
+        ``{"sql", "parameters", "countSQL", "insideScope", "definingRequests", "plan"}``; ``"plan"``
+        is SQLite's query plan, one step a line (the index the read searches, or a scan).
 
         Raises:
             QuerySyntaxError, SemanticError: the model refuses the URL.
@@ -651,7 +652,9 @@ class Store:
         return self._json_call(_capi.ood_explain, _capi.encode(url, "url"))
 
     def status(self) -> Dict[str, Any]:
-        """The store's state, mode, dialect, service, file, queue and archive lengths, defining requests."""
+        """The store's state, mode, dialect, service, file, queue and archive lengths, defining requests,
+        and ``"indexes"``: ``{"entitySet", "properties", "name", "origin", "reason", "createdAt"}``
+        each, origin ``"declared"`` or ``"automatic"``."""
         return self._json_call(_capi.ood_store_status)
 
     def check(self, quick: bool = False) -> List[Dict[str, str]]:

@@ -19,14 +19,27 @@ extension StoreFile {
     public func ingest(pages: [[UInt8]], definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema,
                        dialect: Dialect, fullRefresh: Bool,
                        onPage: ((Int, PageSummary) -> Void)? = nil) throws(ODataError) -> [PageSummary] {
+        var remaining = pages[...]
+        return try ingest(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect,
+                          fullRefresh: fullRefresh, onPage: onPage) { () throws(ODataError) -> [UInt8]? in remaining.popFirst() }
+    }
+
+    /// ``ingest(pages:definingRequest:model:schema:dialect:fullRefresh:onPage:)`` with the pages
+    /// asked for one at a time (`nextPage` returns nil after the last): only the page being
+    /// written is in memory, so loading ten million entities from files takes no more memory
+    /// than a download of them.
+    @discardableResult
+    public func ingest(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
+                       fullRefresh: Bool, onPage: ((Int, PageSummary) -> Void)? = nil,
+                       nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> [PageSummary] {
         try withConnection { db throws(ODataError) in
             try IngestSession.run(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect, db: db,
                                   fullRefresh: fullRefresh) { session throws(ODataError) in
                 var summaries: [PageSummary] = []
-                for (index, page) in pages.enumerated() {
+                while let page = try nextPage() {
                     let summary = try session.ingest(page: page)
                     summaries.append(summary)
-                    onPage?(index, summary)
+                    onPage?(summaries.count - 1, summary)
                 }
                 return summaries
             }

@@ -7,6 +7,7 @@ extension ExpressionBinder {
         // The signatures' parameter lists, built once instead of at every call.
         static let oneString: [Parameter] = [.string]
         static let twoStrings: [Parameter] = [.string, .string]
+        static let threeStrings: [Parameter] = [.string, .string, .string]
         static let substring2: [Parameter] = [.string, .integer]
         static let substring3: [Parameter] = [.string, .integer, .integer]
         static let oneDateLike: [Parameter] = [.dateLike]
@@ -29,6 +30,7 @@ extension ExpressionBinder {
         case .contains, .startswith, .endswith: signature = (Parameter.twoStrings, .primitive(.boolean))
         case .indexof: signature = (Parameter.twoStrings, .primitive(.int32))
         case .concat: signature = (Parameter.twoStrings, .primitive(.string))
+        case .replace: signature = (Parameter.threeStrings, .primitive(.string))
         case .length: signature = (Parameter.oneString, .primitive(.int32))
         case .tolower, .toupper, .trim: signature = (Parameter.oneString, .primitive(.string))
         case .substring: signature = (arguments.count == 3 ? Parameter.substring3 : Parameter.substring2, .primitive(.string))

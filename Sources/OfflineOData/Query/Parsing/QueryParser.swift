@@ -360,6 +360,8 @@ struct QueryParser {
         switch (function, dialect) {
         case (.substringof, .v4):
             throw error("substringof is OData V2 syntax; V4 writes contains(haystack,needle)", at: token)
+        case (.replace, .v4):
+            throw error("replace is OData V2 syntax; V4 has no replace function", at: token)
         case (.contains, .v2), (.matchesPattern, .v2), (.date, .v2), (.time, .v2), (.totaloffsetminutes, .v2),
              (.now, .v2), (.mindatetime, .v2), (.maxdatetime, .v2), (.fractionalseconds, .v2), (.totalseconds, .v2),
              (.hassubset, .v2), (.hassubsequence, .v2):

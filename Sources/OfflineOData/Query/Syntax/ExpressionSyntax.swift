@@ -93,6 +93,7 @@ public enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
     case contains, startswith, endswith, length, indexof, substring, tolower, toupper, trim, concat
     case matchesPattern
     case substringof // V2 only: substringof(needle, haystack)
+    case replace // V2 only: replace(string, find, replacement), every occurrence
     // date and time
     case year, month, day, hour, minute, second, fractionalseconds, totalseconds, date, time
     case totaloffsetminutes, now, mindatetime, maxdatetime
@@ -114,6 +115,7 @@ public enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
              .hassubset, .hassubsequence:
             2...2
         case .substring: 2...3
+        case .replace: 3...3
         case .cast, .isof: 1...2
         }
     }

@@ -31,6 +31,12 @@ enum ReadTranslation {
             var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
         case .count:
+            // `/$count` counts the collection its `$filter` leaves (URL Conventions §4.8): paging
+            // options do not apply to it, so a request with them is refused, not half obeyed.
+            if request.options.top != nil || request.options.skip != nil {
+                throw ODataError(.syntax, "$top and $skip do not apply to /$count, which counts the whole filtered collection: "
+                                 + "use $count=true on the collection read instead")
+            }
             var counter = SQLTranslator(schema: schema, now: now, names: names)
             plan.count = try counter.countQuery(path, request.options)
         default:

@@ -39,6 +39,8 @@ extension SQLTranslator {
         case .toupper: return "ood_upper(\(arg(0)))"
         case .trim: return "trim(\(arg(0)))"
         case .concat: return "(\(arg(0)) || \(arg(1)))"
+        // V2 replace: every occurrence, case-sensitive, as SQLite's replace (null in, null out).
+        case .replace: return "replace(\(arg(0)), \(arg(1)), \(arg(2)))"
         case .year: return "CAST(substr(\(arg(0)), 1, 4) AS INTEGER)"
         case .month: return "CAST(substr(\(arg(0)), 6, 2) AS INTEGER)"
         case .day: return "CAST(substr(\(arg(0)), 9, 2) AS INTEGER)"

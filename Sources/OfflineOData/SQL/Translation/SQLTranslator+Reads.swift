@@ -47,13 +47,7 @@ extension SQLTranslator {
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = options.filter { conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition)) }
         let columns = try selectedColumns(table, options.select)
-        var order: [String] = []
-        for item in options.orderBy {
-            let value = try sql(item.expression, [.entity(alias: alias, table: table)], .value)
-            order.append(value + (isDecimal(item.expression.type) ? " COLLATE \"OOD_DECIMAL\"" : "") + (item.descending ? " DESC" : ""))
-        }
-        if !options.orderBy.isEmpty { order += table.keyColumns.map { "\(alias).\($0.quotedName)" } }
-        order.append("\(alias).\"_ood_id\"")
+        let order = try orderTerms(options.orderBy, alias: alias, table: table)
         let parentIDStart = parameters.values.count
         let ids = (0..<parentCount).map { _ in parameters.add(SQLValue.null) }
         conditions.append("\(parent).\"_ood_id\" IN (\(ids.joined(separator: ", ")))")
@@ -132,14 +126,34 @@ extension SQLTranslator {
 
     private mutating func orderClause(_ orderBy: [BoundOrderBy], alias: String, table: EntitySetTable, isCollection: Bool) throws(ODataError) -> String {
         guard isCollection else { return "" }
-        var items: [String] = []
+        return " ORDER BY " + (try orderTerms(orderBy, alias: alias, table: table)).joined(separator: ", ")
+    }
+
+    /// The `ORDER BY` terms of a read: `$orderby`'s, then the key columns it did not name, then
+    /// `_ood_id`. Without `$orderby` that is key order, the order a service pages in, and the key
+    /// index delivers it: a range on the key or an indexed property with `$top` reads only the
+    /// rows it returns instead of sorting the table (rows came in `_ood_id` order before; downloads
+    /// arrive in key order, so their answers are the same). `_ood_id` only breaks ties between
+    /// entities without a key yet; it follows the direction of the term before it, so a
+    /// descending key is still read backwards from its index.
+    private mutating func orderTerms(_ orderBy: [BoundOrderBy], alias: String, table: EntitySetTable) throws(ODataError) -> [String] {
+        var terms: [String] = []
+        var named: Set<String> = []
+        var lastDescending = false
         for item in orderBy {
             let value = try sql(item.expression, [.entity(alias: alias, table: table)], .value)
-            items.append(value + (isDecimal(item.expression.type) ? " COLLATE \"OOD_DECIMAL\"" : "") + (item.descending ? " DESC" : ""))
+            named.insert(value)
+            terms.append(value + (isDecimal(item.expression.type) ? " COLLATE \"OOD_DECIMAL\"" : "") + (item.descending ? " DESC" : ""))
+            lastDescending = item.descending
         }
-        if !orderBy.isEmpty { items += table.keyColumns.map { "\(alias).\($0.quotedName)" } }
-        items.append("\(alias).\"_ood_id\"")
-        return " ORDER BY " + items.joined(separator: ", ")
+        for column in table.keyColumns {
+            let value = "\(alias).\(column.quotedName)"
+            guard !named.contains(value) else { continue }
+            terms.append(value)
+            lastDescending = false
+        }
+        terms.append("\(alias).\"_ood_id\"" + (lastDescending ? " DESC" : ""))
+        return terms
     }
 
     func columnList(_ alias: String, _ columns: [StoredColumn]) -> String {

@@ -3,8 +3,9 @@
 ///
 /// Decisions:
 /// - Entities whose `_ood_change` is `'deleted'` are never returned, counted or matched.
-/// - Without `$orderby`, rows come in `_ood_id` order (the order they reached the store); with it,
-///   the key and then `_ood_id` break ties, so `$skip`/`$top` pages are stable.
+/// - Without `$orderby`, rows come in key order (then `_ood_id`, for entities without a key); with
+///   it, the key and then `_ood_id` break ties, so `$skip`/`$top` pages are stable and the key
+///   index serves ranges and `$top` (``orderTerms(_:alias:table:)``).
 /// - Ascending order puts nulls first and descending last, as OData and SQLite both do.
 struct SQLTranslator {
     let schema: StoreSchema

@@ -1,7 +1,7 @@
 /// The JSON forms of what the store reports (explanations, archived requests, status, events),
 /// shared by the command-line tool's `--json` output and the C API, so both say the same.
 extension StoreExplanation {
-    /// `{"sql","parameters","countSQL","insideScope","definingRequests"}`.
+    /// `{"sql","parameters","countSQL","insideScope","definingRequests","plan"}`.
     public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
@@ -10,6 +10,7 @@ extension StoreExplanation {
         writer.writeKey("countSQL"); countSQL.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("insideScope"); writer.writeBool(isInsideScope)
         writer.writeKey("definingRequests"); writer.writeValue(.array(insideDefiningRequests.map { .string($0) }))
+        writer.writeKey("plan"); writer.writeValue(.array(plan.map { .string($0) }))
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -107,8 +108,28 @@ extension DefiningRequest {
     }
 }
 
+extension StoreIndex {
+    /// A JSON array of `indexes`: `{"entitySet","properties":[...],"name","origin","reason","createdAt"}`
+    /// each; origin is "declared" or "automatic".
+    public static func write(_ indexes: [StoreIndex], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for index in indexes {
+            writer.beginObject()
+            writer.writeKey("entitySet"); writer.writeString(index.entitySet)
+            writer.writeKey("properties"); writer.writeValue(.array(index.properties.map { .string($0) }))
+            writer.writeKey("name"); writer.writeString(index.name)
+            writer.writeKey("origin"); writer.writeString(index.origin.rawValue)
+            writer.writeKey("reason"); writer.writeString(index.reason)
+            writer.writeKey("createdAt"); writer.writeString(index.createdAt)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+}
+
 extension StoreStatus {
-    /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload","hasDeltaLink"}]}`.
+    /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload","hasDeltaLink"}],`
+    /// `"indexes":[{"entitySet","properties","name","origin","reason","createdAt"}]}`.
     public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
@@ -120,6 +141,7 @@ extension StoreStatus {
         writer.writeKey("queuedRequests"); writer.writeNumber(queuedRequests)
         writer.writeKey("archivedRequests"); writer.writeNumber(archivedRequests)
         writer.writeKey("definingRequests"); DefiningRequest.write(definingRequests, to: &writer)
+        writer.writeKey("indexes"); StoreIndex.write(indexes, to: &writer)
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }

@@ -79,7 +79,7 @@ struct StoreOpening {
         }
     }
 
-    /// Brings a reopened file up to the options: its defining requests, service root and HTTP settings.
+    /// Brings a reopened file up to the options: its defining requests, service root, HTTP settings and indexes.
     private func adopt(_ options: ODataStore.Options, into offline: OfflineStore, created: Bool) throws(ODataError) {
         if !created {
             let stored = try offline.definingRequests()
@@ -95,6 +95,7 @@ struct StoreOpening {
         }
         offline.setHTTPOptions(options.http)
         offline.setRequestLimits(options.requestLimits)
+        try offline.declareIndexes(options.indexes)
     }
 
     /// Downloads the defining requests that never were, before the held requests run, so they

@@ -13,6 +13,8 @@ public final class LocalReader {
     let statements = StatementCache()
     let layouts = LayoutCache()
     let names = SQLNameCache()
+    /// Where the shapes of the reads are counted, for automatic indexes; nil counts nothing.
+    var readShapes: ReadShapeCounter?
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
     static let expandChunkSize = 500
 
@@ -73,8 +75,26 @@ public final class LocalReader {
     }
 
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        do {
+            return try answer(url: url, on: db)
+        } catch {
+            throw Self.requestFault(error)
+        }
+    }
+
+    /// A division or modulo by zero in the data (`Price div Seats` where Seats is 0) is a fault
+    /// of the request, as OData says (URL Conventions §5.1.1.2), not of the store: SQLite reports
+    /// it from the engine's arithmetic functions as a failed statement, which this names again.
+    static func requestFault(_ error: ODataError) -> ODataError {
+        guard error.code == .storage, error.message.hasSuffix(SQLFunctions.divisionByZeroMessage) else { return error }
+        return ODataError(.semantic, "division by zero in the request: div, divby or mod has a zero divisor for an entity in "
+                          + "the store, which OData makes an error of the request")
+    }
+
+    private func answer(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let request = try bind(url: url)
         let plan = try ReadTranslation.plan(request, schema: schema, names: names)
+        readShapes?.record(request, schema: schema)
         let pathText = String(url.prefix { $0 != "?" && $0 != "#" })
         switch request.target {
         case .count:

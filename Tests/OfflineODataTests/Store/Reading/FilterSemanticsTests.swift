@@ -72,7 +72,8 @@ import Testing
         #expect(ids("-Rating eq -5") == [1])
         #expect(ids("Big eq 9007199254740993") == [1])
         #expect(ids("Big eq 9007199254740992") == [])
-        #expect(store.error("Agencies?$filter=Rating div 0 eq 1")?.code == .storage)
+        // A division by zero in the data is a fault of the request (issue 23), not of the store.
+        #expect(store.error("Agencies?$filter=Rating div 0 eq 1")?.code == .semantic)
     }
 
     @Test func decimalsCompareNumericallyAndExactly() {
