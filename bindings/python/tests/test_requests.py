@@ -230,7 +230,8 @@ def test_route_details_answer_json_like_the_other_questions(backend, tmp_path):
 
 def test_download_of_named_defining_requests_whole_leaves_the_others_alone(backend, tmp_path):
     others = "TravelagencyCollection?$filter=country ne 'US'"
-    with open_mixed(backend, tmp_path, defining_requests={"Agencies": US_AGENCIES, "Others": others}) as store:
+    with Store.open(tmp_path / f"{backend.kind}.store", service_root=backend.service_root,
+                    defining_requests={"Agencies": US_AGENCIES, "Others": others}) as store:
         before = {request["name"]: request["lastDownload"] for request in store.status()["definingRequests"]}
         assert before["Agencies"] and before["Others"]
         time.sleep(1.1)
