@@ -14,7 +14,8 @@ public enum RequestMethod: String, Sendable, CaseIterable {
     /// - Throws: ``ODataError/Code/misuse`` for any other method: the store answers OData reads
     ///   and writes only.
     public init(parsing text: String) throws(ODataError) {
-        guard let method = RequestMethod(rawValue: asciiUppercased(text)) else {
+        // The exact spelling first: upper-casing makes a new string, for each request.
+        guard let method = RequestMethod(rawValue: text) ?? RequestMethod(rawValue: asciiUppercased(text)) else {
             throw ODataError(.misuse, "'\(text)' is not a request method the store takes (GET, POST, PUT, PATCH, MERGE or DELETE)")
         }
         self = method

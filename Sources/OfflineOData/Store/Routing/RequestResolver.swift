@@ -45,10 +45,11 @@ struct RequestResolver: Sendable {
             binding = .failure(error)
         }
         let resource: RequestResource
-        if ServiceURL.hasScheme(url) {
-            resource = .absoluteURL
-        } else if case .success(let bound) = binding {
+        if case .success(let bound) = binding {
             resource = self.resource(of: bound)
+        } else if ServiceURL.hasScheme(url) {
+            // Asked only here: an absolute URL never binds (a scheme's colon is no OData name).
+            resource = .absoluteURL
         } else {
             resource = classified(url)
         }

@@ -25,8 +25,7 @@ import Testing
         let model = try store.waitFor { store.metadata(completion: $0) }
         try store.waitFor { store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection",
                                                        body: agencyBody("PO000001")), completion: $0) }
-        ParseBindCounter.watchParses(containing: marker)
-        ParseBindCounter.watchBinds(against: model)
+        ParseBindCounter.watch(marker: marker, model: model)
         defer { ParseBindCounter.stopWatching(marker: marker, model: model) }
         try body(store)
         return (ParseBindCounter.parses(containing: marker), ParseBindCounter.binds(against: model))
@@ -97,8 +96,7 @@ import Testing
         let resolver = RequestResolver(model: model, dialect: .v4, limits: LocalReader.defaultParserLimits)
         let resolved = resolver.resolve(method: .get, url: "TravelagencyCollection?$filter=city eq 'parse-once-route'")
         #expect(resolved.resource == .collection(entitySet: "TravelagencyCollection"))
-        ParseBindCounter.watchParses(containing: "parse-once-route")
-        ParseBindCounter.watchBinds(against: model)
+        ParseBindCounter.watch(marker: "parse-once-route", model: model)
         defer { ParseBindCounter.stopWatching(marker: "parse-once-route", model: model) }
         #expect(router.route(resolved).destination == .offline)
         #expect(ParseBindCounter.parses(containing: "parse-once-route") == 0)
