@@ -32,7 +32,7 @@ public final class LocalReader {
 
     /// Parses and binds `url`, rejecting what the offline store does not answer.
     public func bind(url: String) throws(ODataError) -> BoundRequest {
-        try Self.readable(RequestResolver(parser: parser, binder: binder).resolve(method: .get, url: url).boundForOfflineStore())
+        try Self.readable(ResolvedRequest.answerableOffline(RequestResolver(parser: parser, binder: binder).bind(url)))
     }
 
     /// `request`, unless it addresses what the store itself serves rather than its entities.

@@ -24,7 +24,11 @@ public struct ResolvedRequest: Sendable {
     /// The bound request, for the offline store: the binder's error when binding failed, and the
     /// one refusal of operations (the offline store never runs a function or an action).
     func boundForOfflineStore() throws(ODataError) -> BoundRequest {
-        let bound = try binding.get()
+        try Self.answerableOffline(binding.get())
+    }
+
+    /// `bound`, unless it calls an operation: the one place the offline store refuses them.
+    static func answerableOffline(_ bound: BoundRequest) throws(ODataError) -> BoundRequest {
         if case .operation(let name) = bound.target {
             throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
         }
