@@ -64,10 +64,7 @@ public func cRoute(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ u
     reason?.pointee = nil
     guard let isOnline else { return misuse("ood_route: is_online is NULL") }
     return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_route", store)
-        let methodText = try text("ood_route", "method", method)
-        let urlText = try text("ood_route", "url", url)
-        let route = try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
+        let route = try askRoute("ood_route", store, method, url)
         isOnline.pointee = route.destination == .online ? 1 : 0
         if let reason {
             guard let copy = ownedCString(route.reason) else { throw ODataError(.internalError, "out of memory") }
@@ -81,13 +78,16 @@ public func cRouteJSON(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
                        _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
     json?.pointee = nil
     guard let json else { return misuse("ood_route_json: json is NULL") }
-    return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_route_json", store)
-        let methodText = try text("ood_route_json", "method", method)
-        let urlText = try text("ood_route_json", "url", url)
-        let route = try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
-        try handOut(route.jsonText, to: json)
-    }
+    return bridge { () throws(ODataError) in try handOut(askRoute("ood_route_json", store, method, url).jsonText, to: json) }
+}
+
+/// The route of `method` on `url`: the one body of `ood_route` and `ood_route_json`.
+private func askRoute(_ function: String, _ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                      _ url: UnsafePointer<CChar>?) throws(ODataError) -> Route {
+    let target = try requireAPIStore(function, store)
+    let methodText = try text(function, "method", method)
+    let urlText = try text(function, "url", url)
+    return try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
 }
 
 @_cdecl("ood_download")
