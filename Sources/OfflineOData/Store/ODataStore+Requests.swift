@@ -18,14 +18,11 @@ extension ODataStore {
                 return (.read, { _, _ throws(ODataError) in throw error })
             }
             if method.isRead {
-                return (.read, { opened, handle throws(ODataError) in try opened.execute(request, cancellation: handle.cancellation) })
+                return (.read, { opened, handle throws(ODataError) in
+                    try opened.execute(request, method: method, cancellation: handle.cancellation)
+                })
             }
-            let resolved: ResolvedRequest
-            do throws(ODataError) {
-                resolved = try opened.resolve(request)
-            } catch {
-                return (.write, { _, _ throws(ODataError) in throw error })
-            }
+            let resolved = opened.resolve(request, method: method)
             let route = opened.router.route(resolved)
             return (OpenedStore.lane(of: resolved, route: route), { opened, handle throws(ODataError) in
                 try opened.execute(request, resolved: resolved, route: route, cancellation: handle.cancellation)
@@ -50,8 +47,9 @@ extension ODataStore {
         // A read on an open store with no write still queued runs on the caller's thread: it has a
         // read connection of its own, and the hand-over to a store thread would cost more than
         // many reads take.
-        if (try? RequestMethod(parsing: request.method))?.isRead == true, !StoreThreadMarker.isCurrentThreadOwned(by: owner), let opened = openWithoutQueuedWrites() {
-            return try opened.execute(request, cancellation: HTTPCancellation()).response
+        if let method = try? RequestMethod(parsing: request.method), method.isRead,
+           !StoreThreadMarker.isCurrentThreadOwned(by: owner), let opened = openWithoutQueuedWrites() {
+            return try opened.execute(request, method: method, cancellation: HTTPCancellation()).response
         }
         return try waitFor { completion in execute(request, completion: completion) }
     }

@@ -32,10 +32,15 @@ final class OpenedStore: Sendable {
     /// its kept resolutions of creates when there is one.
     /// - Throws: ``ODataError/Code/misuse`` for a method the store does not take.
     func resolve(_ request: ODataRequest) throws(ODataError) -> ResolvedRequest {
+        resolve(request, method: try RequestMethod(parsing: request.method))
+    }
+
+    /// Resolves `request`, its method already decided.
+    func resolve(_ request: ODataRequest, method: RequestMethod) -> ResolvedRequest {
         let resolver = RequestResolver(model: model, dialect: dialect,
                                        limits: offline?.currentRequestLimits ?? LocalReader.defaultParserLimits,
                                        cache: offline?.resolutions)
-        return try resolver.resolve(method: request.method, url: request.url)
+        return resolver.resolve(method: method, url: request.url)
     }
 
     /// The lane a routed request runs on: reads side by side; writes the offline store applies
@@ -53,9 +58,9 @@ final class OpenedStore: Sendable {
         var changedSet: String?
     }
 
-    /// Resolves, routes and runs one request.
-    func execute(_ request: ODataRequest, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
-        let resolved = try resolve(request)
+    /// Resolves, routes and runs one request whose method is decided.
+    func execute(_ request: ODataRequest, method: RequestMethod, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
+        let resolved = resolve(request, method: method)
         return try execute(request, resolved: resolved, route: router.route(resolved), cancellation: cancellation)
     }
 
