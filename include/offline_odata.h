@@ -32,8 +32,8 @@
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
- *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_download,
- *   ood_upload, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
+ *   ood_download, ood_download_with, ood_upload, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -567,6 +567,17 @@ OOD_API void ood_result_free(ood_result *result);
 OOD_API ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
 
 /**
+ * ood_route() answering JSON, like the other questions:
+ * `{"destination":"offline|online","reason":"...","coveringRequests":["name", ...]}` (the defining
+ * requests that cover an offline route).
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a method other than GET, POST, PUT, PATCH, MERGE
+ *         and DELETE; OOD_BUSY from a callback of the same store.
+ */
+OOD_API ood_status ood_route_json(ood_store *store, const char *method, const char *url, char **json);
+
+/**
  * Downloads every defining request (one transaction each) and waits. `progress` (may be NULL)
  * is called after each page with the entities so far of the defining request being downloaded.
  *
@@ -574,6 +585,16 @@ OOD_API ood_status ood_route(ood_store *store, const char *method, const char *u
  *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_download(ood_store *store, ood_progress progress, void *payload);
+
+/**
+ * Like ood_download(), choosing what and how: `subset` is a NULL-terminated array of defining
+ * request names (NULL for all of them), and `full` non-zero downloads each whole, ignoring its
+ * delta link (what a request no longer returns leaves the store), where 0 uses delta links.
+ *
+ * @return As ood_download(); OOD_MISUSE also for a name the store has no defining request for.
+ */
+OOD_API ood_status ood_download_with(ood_store *store, const char *const *subset, int full, ood_progress progress,
+                                     void *payload);
 
 /**
  * Uploads the request queue, first in first out, and waits. `progress` (may be NULL) is called

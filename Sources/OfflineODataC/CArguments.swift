@@ -22,6 +22,24 @@ func text(_ function: String, _ name: String, _ pointer: UnsafePointer<CChar>?) 
     return String(cString: pointer)
 }
 
+/// More entries than this means a list was not NULL-terminated, not that a caller needs them.
+private let maximumListEntries = 1_000
+
+/// The strings of a NULL-terminated array (`const char *const *`), NULL giving nil: request
+/// headers, the names of defining requests.
+func stringList(_ function: String, _ name: String,
+                _ list: UnsafePointer<UnsafePointer<CChar>?>?) throws(ODataError) -> [String]? {
+    guard let list else { return nil }
+    var result: [String] = []
+    while let entry = list[result.count] {
+        result.append(String(cString: entry))
+        guard result.count < maximumListEntries else {
+            throw ODataError(.misuse, "\(function): more than \(maximumListEntries) \(name): is the array NULL-terminated?")
+        }
+    }
+    return result
+}
+
 /// A C callback and its payload, carried to the thread that calls it.
 struct CCompletion: @unchecked Sendable {
     let function: ood_completion?

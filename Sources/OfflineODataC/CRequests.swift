@@ -16,15 +16,10 @@ final class CallHandle {
     }
 }
 
-/// More headers than this means the array was not NULL-terminated, not that a caller needs them.
-private let maximumHeaders = 1_000
-
 /// The headers of a NULL-terminated array of `"Name: value"` strings (NULL for none).
 private func headers(_ function: String, _ list: UnsafePointer<UnsafePointer<CChar>?>?) throws(ODataError) -> [HTTPHeader] {
-    guard let list else { return [] }
     var result: [HTTPHeader] = []
-    while let entry = list[result.count] {
-        let line = String(cString: entry)
+    for line in try stringList(function, "headers", list) ?? [] {
         // A CR or LF would let the caller's value start a header (or a request) of its own.
         guard !line.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }),
               let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
@@ -32,9 +27,6 @@ private func headers(_ function: String, _ list: UnsafePointer<UnsafePointer<CCh
         }
         let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
         result.append(HTTPHeader(String(line[..<colon]), String(value)))
-        guard result.count < maximumHeaders else {
-            throw ODataError(.misuse, "\(function): more than \(maximumHeaders) headers: is the array NULL-terminated?")
-        }
     }
     return result
 }

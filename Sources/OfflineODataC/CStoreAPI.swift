@@ -7,10 +7,11 @@ private struct CProgress: @unchecked Sendable {
     let function: ood_progress?
     let payload: UnsafeMutableRawPointer?
 
-    /// Whether to go on.
-    func report(_ done: Int, _ total: Int?) -> Bool {
-        guard let function else { return true }
-        return function(done, total ?? -1, payload) == 0
+    /// Whether to stop: the callback answered non-zero (the rule of every surface, see
+    /// `ODataStore+ProgressRule.swift`).
+    func stops(_ done: Int, _ total: Int?) -> Bool {
+        guard let function else { return false }
+        return function(done, total ?? -1, payload) != 0
     }
 }
 
@@ -63,10 +64,7 @@ public func cRoute(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ u
     reason?.pointee = nil
     guard let isOnline else { return misuse("ood_route: is_online is NULL") }
     return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_route", store)
-        let methodText = try text("ood_route", "method", method)
-        let urlText = try text("ood_route", "url", url)
-        let route = try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
+        let route = try askRoute("ood_route", store, method, url)
         isOnline.pointee = route.destination == .online ? 1 : 0
         if let reason {
             guard let copy = ownedCString(route.reason) else { throw ODataError(.internalError, "out of memory") }
@@ -75,14 +73,46 @@ public func cRoute(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ u
     }
 }
 
+@_cdecl("ood_route_json")
+public func cRouteJSON(_ store: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                       _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_route_json: json is NULL") }
+    return bridge { () throws(ODataError) in try handOut(askRoute("ood_route_json", store, method, url).jsonText, to: json) }
+}
+
+/// The route of `method` on `url`: the one body of `ood_route` and `ood_route_json`.
+private func askRoute(_ function: String, _ store: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                      _ url: UnsafePointer<CChar>?) throws(ODataError) -> Route {
+    let target = try requireAPIStore(function, store)
+    let methodText = try text(function, "method", method)
+    let urlText = try text(function, "url", url)
+    return try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
+}
+
 @_cdecl("ood_download")
 public func cDownload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) -> ood_status {
+    bridge { () throws(ODataError) in try downloading("ood_download", store, subset: nil, full: false, progress, payload) }
+}
+
+@_cdecl("ood_download_with")
+public func cDownloadWith(_ store: OpaquePointer?, _ subset: UnsafePointer<UnsafePointer<CChar>?>?, _ full: Int32,
+                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) -> ood_status {
     bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_download", store)
-        let reporter = CProgress(function: progress, payload: payload)
-        _ = try target.waitFor { completion in
-            target.download(progress: { step in reporter.report(step.entities, step.expectedEntities) }, completion: completion)
-        }
+        let names = try stringList("ood_download_with", "defining request names", subset)
+        try downloading("ood_download_with", store, subset: names, full: full != 0, progress, payload)
+    }
+}
+
+/// The one body of `ood_download` and `ood_download_with`: all defining requests or the named
+/// ones, with their delta links or (`full`) whole.
+private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool,
+                         _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) {
+    let target = try requireAPIStore(function, store)
+    let reporter = CProgress(function: progress, payload: payload)
+    _ = try target.waitFor { completion in
+        target.download(subset: subset, delta: !full, stoppingWhen: { step in reporter.stops(step.entities, step.expectedEntities) },
+                        completion: completion)
     }
 }
 
@@ -98,7 +128,7 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
         let outcome = try target.waitFor { completion in
             target.upload(batch: batching != nil, batchSize: batching?.size ?? 100,
                           groupByTransaction: batching?.groupsByTransaction ?? false,
-                          progress: { step in reporter.report(step.sent, step.total) }, completion: completion)
+                          stoppingWhen: { step in reporter.stops(step.sent, step.total) }, completion: completion)
         }
         sent?.pointee = outcome.sent
         archived?.pointee = outcome.archived

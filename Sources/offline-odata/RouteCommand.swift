@@ -49,13 +49,8 @@ struct RouteCommand: ParsableCommand {
             defer { store.close() }
             let route = try store.waitFor { store.route(method: method, url: url, completion: $0) }
             if json {
-                var writer = JSONWriter()
-                writer.beginObject()
-                writer.writeKey("destination"); writer.writeString(route.destination.rawValue)
-                writer.writeKey("reason"); writer.writeString(route.reason)
-                writer.writeKey("coveringRequests"); writer.writeValue(.array(route.coveringRequests.map { .string($0) }))
-                writer.endObject()
-                print(String(decoding: writer.bytes, as: UTF8.self))
+                // The same JSON as C's ood_route_json and Python's route_details.
+                print(route.jsonText)
                 return
             }
             print("\(route.destination.rawValue)  \(route.reason)")

@@ -193,6 +193,13 @@ static void test_store_functions(ood_store *store) {
     CHECK(ood_route(store, "GET", "TravelagencyCollection", &online, NULL) == OOD_OK && online == 0);
 
     MISUSE(ood_download(NULL, NULL, NULL), "store");
+    MISUSE(ood_download_with(NULL, NULL, 0, NULL, NULL), "store");
+    char *route_json = (char *)store;
+    MISUSE(ood_route_json(NULL, "GET", "TravelagencyCollection", &route_json), "store");
+    CHECK(route_json == NULL);
+    MISUSE(ood_route_json(store, NULL, "TravelagencyCollection", &route_json), "method");
+    MISUSE(ood_route_json(store, "GET", NULL, &route_json), "url");
+    MISUSE(ood_route_json(store, "GET", "TravelagencyCollection", NULL), "json");
     long sent = 4, archived = 4;
     MISUSE(ood_upload(NULL, NULL, NULL, &sent, &archived), "store");
     CHECK(sent == 0 && archived == 0);

@@ -468,6 +468,28 @@ static void test_the_whole_loop(void) {
     CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
     ood_result_free(result);
 
+    /* The route as JSON, like the other questions; a download of named defining requests, whole. */
+    char *route_json = NULL;
+    CHECK(ood_route_json(store, "GET", "TravelagencyCollection", &route_json) == OOD_OK);
+    CHECK(route_json != NULL && strstr(route_json, "\"destination\":\"offline\"") != NULL);
+    CHECK(route_json != NULL && strstr(route_json, "\"coveringRequests\":[\"Agencies\"]") != NULL);
+    ood_string_free(route_json);
+    CHECK(ood_route_json(store, "GET", "GetAgencyDetails(agencynum='00000001')", &route_json) == OOD_OK);
+    CHECK(route_json != NULL && strstr(route_json, "\"destination\":\"online\"") != NULL
+          && strstr(route_json, "function import") != NULL);
+    ood_string_free(route_json);
+    CHECK(ood_route_json(store, "HEAD", "TravelagencyCollection", &route_json) == OOD_MISUSE && route_json == NULL);
+    const char *agencies[] = {"Agencies", NULL};
+    pages = 0;
+    CHECK(ood_download_with(store, agencies, 1, count_pages, NULL) == OOD_OK);
+    CHECK(pages >= 1);
+    const char *unknown_request[] = {"NoSuchRequest", NULL};
+    CHECK(ood_download_with(store, unknown_request, 0, NULL, NULL) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "NoSuchRequest") != NULL);
+    CHECK(ood_download_with(store, NULL, 0, stop_at_once, NULL) == OOD_ABORTED);
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
+    ood_result_free(result);
+
     /* The service has the agency now: ask it through an online store. */
     ood_options *online_options = NULL;
     CHECK(ood_options_new(&online_options) == OOD_OK);

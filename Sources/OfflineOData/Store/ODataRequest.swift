@@ -41,7 +41,4 @@ public struct ODataRequest: Sendable, Equatable {
     public static func page(after response: StoreResponse, headers: [HTTPHeader] = []) -> ODataRequest? {
         response.nextLink.map { ODataRequest(url: $0, headers: headers, followsNextLinks: false) }
     }
-
-    /// Whether the request only reads.
-    var isRead: Bool { asciiUppercased(method) == "GET" }
 }

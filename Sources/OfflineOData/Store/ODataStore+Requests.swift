@@ -8,11 +8,25 @@ extension ODataStore {
     public func execute(_ request: ODataRequest,
                         completion: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void) -> RequestHandle {
         let events = self.events
-        // A write is routed once, to choose its lane; a job held while the store opens gets no
-        // lane and is routed when it runs.
-        let routed = Protected<Route?>(nil)
-        return enqueue(lane: { opened in opened.lane(of: request, routed: routed) }, { opened, handle throws(ODataError) in
-            try opened.execute(request, route: routed.withLock { $0 }, cancellation: handle.cancellation)
+        // Resolved and routed once: a write's route chooses its lane; a read is resolved on its
+        // read thread. A job held while the store opens is planned when the store is open.
+        return enqueue(planning: { opened in
+            let method: RequestMethod
+            do throws(ODataError) {
+                method = try RequestMethod(parsing: request.method)
+            } catch {
+                return (.read, { _, _ throws(ODataError) in throw error })
+            }
+            if method.isRead {
+                return (.read, { opened, handle throws(ODataError) in
+                    try opened.execute(request, method: method, cancellation: handle.cancellation)
+                })
+            }
+            let resolved = opened.resolve(request, method: method)
+            let route = opened.router.route(resolved)
+            return (OpenedStore.lane(of: resolved, route: route), { opened, handle throws(ODataError) in
+                try opened.execute(request, resolved: resolved, route: route, cancellation: handle.cancellation)
+            })
         }, completion: { (result: Result<OpenedStore.Outcome, ODataError>) in
             // Announced once committed: a local write's group commits before its completions run.
             if case .success(let outcome) = result, let changed = outcome.changedSet { events.postChanges([changed]) }
@@ -33,8 +47,9 @@ extension ODataStore {
         // A read on an open store with no write still queued runs on the caller's thread: it has a
         // read connection of its own, and the hand-over to a store thread would cost more than
         // many reads take.
-        if request.isRead, !StoreThreadMarker.isCurrentThreadOwned(by: owner), let opened = openWithoutQueuedWrites() {
-            return try opened.execute(request, cancellation: HTTPCancellation()).response
+        if let method = try? RequestMethod(parsing: request.method), method.isRead,
+           !StoreThreadMarker.isCurrentThreadOwned(by: owner), let opened = openWithoutQueuedWrites() {
+            return try opened.execute(request, method: method, cancellation: HTTPCancellation()).response
         }
         return try waitFor { completion in execute(request, completion: completion) }
     }
@@ -94,7 +109,9 @@ extension ODataStore {
     @discardableResult
     public func route(method: String = "GET", url: String,
                       completion: @escaping @Sendable (Result<Route, ODataError>) -> Void) -> RequestHandle {
-        enqueue(lane: { _ in .read }, { opened, _ in opened.router.route(method: method, url: url) }, completion: completion)
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            opened.router.route(try opened.resolve(ODataRequest(method: method, url: url)))
+        }, completion: completion)
     }
 
     public func route(method: String = "GET", url: String) async throws(ODataError) -> Route {

@@ -172,10 +172,10 @@ public final class ODataStore: @unchecked Sendable {
     /// Local writes queued one after the other, run by one job of the write lane in one
     /// transaction; its members change only under the store's lock.
     final class LocalWriteGroup: @unchecked Sendable {
-        var jobs: [StoreJob]
+        var jobs: [PlannedJob]
         /// Set once its runner is on the write lane's queue.
         var runnerQueued = false
-        init(first: StoreJob) { jobs = [first] }
+        init(first: PlannedJob) { jobs = [first] }
     }
 
     /// The most local writes one commit takes in when a running group takes over the next one
@@ -213,9 +213,10 @@ public final class ODataStore: @unchecked Sendable {
         }
     }
 
-    private func dispatch(_ job: StoreJob, on store: OpenedStore) {
+    private func dispatch(_ unplanned: StoreJob, on store: OpenedStore) {
+        let job = unplanned.planned(on: store)
         let pool: WorkerPool
-        switch job.lane(store) {
+        switch job.lane {
         case .read:
             // A read issued behind writes still queued waits for them: it sees what was issued before it.
             pool = writers.pendingCount > 0 ? writers : readers
@@ -235,7 +236,7 @@ public final class ODataStore: @unchecked Sendable {
     }
 
     /// Adds a local write to the open group, or starts a group with its runner on the write lane.
-    private func dispatchLocalWrite(_ job: StoreJob, on store: OpenedStore) {
+    private func dispatchLocalWrite(_ job: PlannedJob, on store: OpenedStore) {
         let newGroup: LocalWriteGroup? = lock.withLock {
             if let group = openWriteGroup {
                 group.jobs.append(job)
@@ -249,7 +250,7 @@ public final class ODataStore: @unchecked Sendable {
         let accepted = writers.submit { [self] in runWriteGroup(newGroup, on: store) }
         if accepted { lock.withLock { newGroup.runnerQueued = true } }
         if !accepted {
-            let jobs = lock.withLock { () -> [StoreJob] in
+            let jobs = lock.withLock { () -> [PlannedJob] in
                 if openWriteGroup === newGroup { openWriteGroup = nil }
                 return newGroup.jobs
             }
@@ -261,7 +262,7 @@ public final class ODataStore: @unchecked Sendable {
     /// in order, once the commit made them durable: one fsync for the group instead of one per
     /// write. Each write runs in a savepoint, so one that fails is undone alone.
     private func runWriteGroup(_ group: LocalWriteGroup, on store: OpenedStore) {
-        let jobs = lock.withLock { () -> [StoreJob] in
+        let jobs = lock.withLock { () -> [PlannedJob] in
             if openWriteGroup === group { openWriteGroup = nil }
             return group.jobs
         }
@@ -271,8 +272,8 @@ public final class ODataStore: @unchecked Sendable {
     /// The writes of the group that would run right after the running one, taken over (its runner
     /// then finds it empty); nil unless that runner is the only job queued on the write lane, so
     /// nothing issued before those writes is overtaken. One commit then covers both groups.
-    private func takeFollowingGroup() -> [StoreJob]? {
-        lock.withLock { () -> [StoreJob]? in
+    private func takeFollowingGroup() -> [PlannedJob]? {
+        lock.withLock { () -> [PlannedJob]? in
             guard let next = openWriteGroup, next.runnerQueued, writers.queuedCount == 1 else { return nil }
             openWriteGroup = nil
             defer { next.jobs = [] }
@@ -283,7 +284,7 @@ public final class ODataStore: @unchecked Sendable {
     /// Runs local writes that have begun, in order, in one transaction (see ``runWriteGroup(_:on:)``);
     /// with `takingFollowers`, the writes queued meanwhile as the next group join it, up to
     /// ``writeGroupLimit``.
-    private func runLocalWrites(_ first: [StoreJob], on store: OpenedStore, takingFollowers: Bool = false) {
+    private func runLocalWrites(_ first: [PlannedJob], on store: OpenedStore, takingFollowers: Bool = false) {
         var started = first
         guard started.count > 1, let file = store.offline?.file else {
             for job in started {
@@ -406,9 +407,10 @@ public final class ODataStore: @unchecked Sendable {
             // Held requests run here, one after the other, so they keep their order exactly; local
             // writes held one behind the other commit together, as on the write lane. (One by one,
             // each would wait for its own commit, while requests issued meanwhile pile up here.)
-            var writes: [StoreJob] = []
-            for job in batch where job.handle.begin() {
-                if job.lane(opened) == .localWrite {
+            var writes: [PlannedJob] = []
+            for held in batch where held.handle.begin() {
+                let job = held.planned(on: opened)
+                if job.lane == .localWrite {
                     writes.append(job)
                     continue
                 }

@@ -9,11 +9,11 @@ public final class OfflineStore: @unchecked Sendable {
     public let schema: StoreSchema
     public let dialect: Dialect
 
-    /// Binds URLs for `explain` (no connection needed); made on first use. Reads use a reader of
-    /// their read connection's own (its statement cache belongs to that connection).
-    private var localReader: LocalReader?
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
+    /// Binds URLs for counting the shapes of defining requests (``withBindingReader(_:)``); made
+    /// on first use, guarded by `readerLock`.
+    private var localReader: LocalReader?
     /// The limits on a read's URL (``setRequestLimits(_:)``); guarded by `readerLock`.
     private var requestLimits = LocalReader.defaultParserLimits
     private let readerLock = Lock()
@@ -24,6 +24,8 @@ public final class OfflineStore: @unchecked Sendable {
     private let localWriteCache = LocalWriteCache()
     /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
     let readShapes = ReadShapeCounter()
+    /// Resolutions of creates kept across writes (see ``CreateResolutionCache``).
+    let resolutions = CreateResolutionCache()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -187,13 +189,19 @@ public final class OfflineStore: @unchecked Sendable {
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
     public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
-        if method.uppercased() == "GET" {
-            let result = try read(url: url)
-            return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
-        }
-        let outcome = try write(method: method, url: url, body: body, transactionID: transactionID)
+        let resolved = try resolver().resolve(method: method, url: url)
+        if resolved.isRead { return try read(resolved) }
+        let outcome = try write(resolved, body: body, transactionID: transactionID)
         return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body)
     }
+
+    /// Resolves requests to this store: its URL limits, its kept resolutions of creates.
+    func resolver() -> RequestResolver {
+        RequestResolver(model: model, dialect: dialect, limits: currentRequestLimits, cache: resolutions)
+    }
+
+    /// The limits on a request's URL now (``setRequestLimits(_:)``).
+    var currentRequestLimits: ODataURLParser.Limits { readerLock.withLock { requestLimits } }
 
     /// What the store would do for the read `url`: the SQL and its parameters, and which defining
     /// requests provably hold every entity the read can return.
@@ -203,32 +211,38 @@ public final class OfflineStore: @unchecked Sendable {
     /// it may miss entities the service has.
     public func explain(url: String) throws(ODataError) -> StoreExplanation {
         let definingRequests = try definingRequests()
-        let (explanation, inside) = try withBindingReader { reader throws(ODataError) in
-            let explanation = try reader.explain(url: url)
-            let inside = definingRequests.filter { (try? reader.isInsideScope(url: url, definingRequest: $0.url)) == true }
-            return (explanation, inside.map(\.name))
-        }
+        // The read is bound once, each defining request once: 1 + k binds for k defining requests.
+        let resolver = resolver()
+        let read = try LocalReader.readable(resolver.resolve(method: .get, url: url).boundForOfflineStore())
+        let explanation = try ReadTranslation.explain(read, schema: schema)
+        let inside = definingRequests.filter { definingRequest in
+            guard let defining = try? resolver.resolve(method: .get, url: definingRequest.url).boundForOfflineStore() else { return false }
+            return ScopeCheck.isInside(read: read, defining: defining)
+        }.map(\.name)
         let plan = try file.withReadConnection { db, attachment throws(ODataError) in
-            try readerFor(attachment: &attachment).queryPlan(url: url, on: db)
+            try readerFor(attachment: &attachment).queryPlan(read, on: db)
         }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
                                 insideDefiningRequests: inside, plan: plan)
     }
 
-    /// Answers the read `url` on a read connection of its own, beside other reads and writes.
-    private func read(url: String) throws(ODataError) -> ReadResult {
+    /// Answers the resolved read `request` on a read connection of its own, beside other reads and
+    /// writes; its bound form is read as it is (no parsing again).
+    func read(_ request: ResolvedRequest) throws(ODataError) -> StoreResponse {
+        let bound = try request.boundForOfflineStore()
         let root = try serviceRoot() ?? ""
-        let limits = readerLock.withLock { requestLimits }
-        return try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
-            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(url: url, on: db)
+        let limits = currentRequestLimits
+        let result = try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
+            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
         }
+        return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
     }
 
     /// The reader kept with a read connection (its statement cache belongs to it), made anew
     /// when the limits changed.
     private func readerFor(attachment: inout AnyObject?, serviceRoot: String? = nil,
                            limits: ODataURLParser.Limits? = nil) throws(ODataError) -> LocalReader {
-        let limits = limits ?? readerLock.withLock { requestLimits }
+        let limits = limits ?? currentRequestLimits
         if let kept = attachment as? LocalReader, kept.parser.limits == limits { return kept }
         var root = serviceRoot
         if root == nil { root = try self.serviceRoot() }
@@ -238,8 +252,8 @@ public final class OfflineStore: @unchecked Sendable {
         return reader
     }
 
-    /// A reader for binding alone (explain, scope checks); guarded by `readerLock`, as its parser
-    /// and binder are not shared between threads.
+    /// A reader for binding alone (automatic indexes count the shapes of defining requests);
+    /// guarded by `readerLock`, as its parser and binder are not shared between threads.
     func withBindingReader<T>(_ body: (LocalReader) throws(ODataError) -> T) throws(ODataError) -> T {
         try readerLock.withLock { () throws(ODataError) -> T in
             if let localReader, localReader.parser.limits == requestLimits { return try body(localReader) }
@@ -263,10 +277,16 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - transactionID: requests with the same id are uploaded in one change set by
     ///     `upload(batch: true, groupByTransaction: true)`.
     public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
+        try write(resolver().resolve(method: method, url: url), body: body, transactionID: transactionID)
+    }
+
+    /// Applies the resolved write `request` (see ``write(method:url:body:transactionID:)``); its
+    /// bound form is used as it is.
+    func write(_ request: ResolvedRequest, body: [UInt8]?, transactionID: String?) throws(ODataError) -> WriteOutcome {
         let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID,
                                  serviceRoot: try serviceRoot() ?? "", answers: createdEntityAnswers,
                                  cache: localWriteCache)
-        return try file.withConnection { db throws(ODataError) in try writer.write(method: method, url: url, body: body, on: db) }
+        return try file.withConnection { db throws(ODataError) in try writer.write(request, body: body, on: db) }
     }
 
     /// Reverts the local changes of the entity at `url` (addressed by its key): see ``LocalUndo``.

@@ -199,8 +199,14 @@ ood_result_free = _declare("ood_result_free", None, [c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
 ood_route = _declare("ood_route", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_int), POINTER(c_void_p)],
                      status=True)
+# ood_status ood_route_json(ood_store *store, const char *method, const char *url, char **json);
+ood_route_json = _declare("ood_route_json", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
 # ood_status ood_download(ood_store *store, ood_progress progress, void *payload);
 ood_download = _declare("ood_download", c_int, [c_void_p, ood_progress, c_void_p], status=True)
+# ood_status ood_download_with(ood_store *store, const char *const *subset, int full, ood_progress progress,
+#                              void *payload);  (subset: a NULL-terminated array, see string_array; NULL for all)
+ood_download_with = _declare("ood_download_with", c_int, [c_void_p, POINTER(c_char_p), c_int, ood_progress, c_void_p],
+                             status=True)
 # ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
 ood_upload = _declare("ood_upload", c_int, [c_void_p, ood_progress, c_void_p, POINTER(c_long), POINTER(c_long)],
                       status=True)
@@ -250,12 +256,16 @@ def take_string(pointer: c_void_p) -> str:
         ood_string_free(pointer)
 
 
-def header_array(lines: Sequence[bytes]) -> Any:
-    """A NULL-terminated ``const char *const *`` array of the encoded ``"Name: value"`` lines.
+def string_array(items: Sequence[bytes]) -> Any:
+    """A NULL-terminated ``const char *const *`` array of encoded strings (header lines, names).
 
     The array holds references to the ``bytes`` objects, so they live as long as it does.
     """
-    return (c_char_p * (len(lines) + 1))(*lines, None)
+    return (c_char_p * (len(items) + 1))(*items, None)
+
+
+#: The headers' form of :func:`string_array` (``"Name: value"`` lines).
+header_array = string_array
 
 
 def encode(text: Optional[str], what: str) -> Optional[bytes]:

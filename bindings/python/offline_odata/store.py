@@ -565,6 +565,11 @@ class Store:
             self._end()
         return Route(bool(online.value), _capi.take_string(reason))
 
+    def route_details(self, url: str, method: str = "GET") -> Dict[str, Any]:
+        """:meth:`route` as JSON, like the other questions: ``{"destination": "offline" or
+        "online", "reason", "coveringRequests": [names of the defining requests that cover it]}``."""
+        return self._json_call(_capi.ood_route_json, _method_bytes(method), _capi.encode(url, "url"))
+
     # ---- synchronisation ---------------------------------------------------------------
 
     def _with_progress(self, progress: Optional[Progress], call: Callable[[Any, Any], None]) -> None:
@@ -585,8 +590,12 @@ class Store:
         if guard is not None and guard.stored_exception is not None:
             raise guard.stored_exception
 
-    def download(self, progress: Optional[Progress] = None) -> None:
-        """Downloads every defining request and waits.
+    def download(self, progress: Optional[Progress] = None, subset: Optional[Sequence[str]] = None,
+                 full: bool = False) -> None:
+        """Downloads the defining requests (all, or those named in ``subset``) and waits.
+
+        Each uses the delta link of its last download when it has one; ``full=True`` downloads
+        each whole instead, and what a request no longer returns leaves the store.
 
         ``progress(done, total)`` is called after each page with the entities so far of the
         defining request being downloaded (``total`` None when unknown); returning a true value
@@ -595,10 +604,23 @@ class Store:
         Raises:
             AbortedError: ``progress`` asked to stop (that defining request keeps its previous data).
             NetworkError, HTTPError: the service failed.
+            MisuseError: ``subset`` names a defining request the store does not have.
+            TypeError: ``subset`` is not a list of str, or ``full`` not a bool.
         """
+        if not isinstance(full, bool):
+            raise TypeError("full must be a bool")
+        names = None
+        if subset is not None:
+            if isinstance(subset, (str, bytes)) or not all(isinstance(name, str) for name in subset):
+                raise TypeError("subset must be a list of defining request names (str)")
+            names = _capi.string_array([_capi.encode(name, "subset") for name in subset])
         handle = self._begin()
         try:
-            self._with_progress(progress, lambda trampoline, payload: _capi.ood_download(handle, trampoline, payload))
+            if names is None and not full:
+                self._with_progress(progress, lambda trampoline, payload: _capi.ood_download(handle, trampoline, payload))
+            else:
+                self._with_progress(progress, lambda trampoline, payload: _capi.ood_download_with(
+                    handle, names, 1 if full else 0, trampoline, payload))
         finally:
             self._end()
 

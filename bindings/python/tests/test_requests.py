@@ -6,8 +6,8 @@ from concurrent.futures import wait as wait_futures
 import pytest
 
 import offline_odata
-from offline_odata import (HTTPError, Mode, NotFoundError, OfflineStore, OnlineStore, QuerySyntaxError, Result,
-                           SemanticError, Store, UnsupportedError)
+from offline_odata import (HTTPError, MisuseError, Mode, NotFoundError, OfflineStore, OnlineStore, QuerySyntaxError,
+                           Result, SemanticError, Store, UnsupportedError)
 from conftest import US_AGENCIES
 
 
@@ -214,3 +214,37 @@ def test_bad_arguments_are_clear_exceptions(v4, tmp_path):
             store.update("TravelagencyCollection('1')", {}, method="POST")
         with pytest.raises(QuerySyntaxError):
             store.execute("POST", "TravelagencyCollection", "{not json")
+
+
+def test_route_details_answer_json_like_the_other_questions(backend, tmp_path):
+    with open_mixed(backend, tmp_path) as store:
+        details = store.route_details(US_AGENCIES)
+        assert details == {"destination": "offline", "reason": store.route(US_AGENCIES).reason,
+                           "coveringRequests": ["Agencies"]}
+        operation = store.route_details(function_import(backend.kind, "00000001"))
+        assert operation["destination"] == "online" and "function import" in operation["reason"]
+        assert operation["coveringRequests"] == []
+        with pytest.raises(MisuseError, match="HEAD"):
+            store.route_details(US_AGENCIES, method="HEAD")
+
+
+def test_download_of_named_defining_requests_whole_leaves_the_others_alone(backend, tmp_path):
+    others = "TravelagencyCollection?$filter=country ne 'US'"
+    with Store.open(tmp_path / f"{backend.kind}.store", service_root=backend.service_root,
+                    defining_requests={"Agencies": US_AGENCIES, "Others": others}) as store:
+        before = {request["name"]: request["lastDownload"] for request in store.status()["definingRequests"]}
+        assert before["Agencies"] and before["Others"]
+        time.sleep(1.1)
+        pages = []
+        store.download(progress=lambda done, total: pages.append(done), subset=["Others"], full=True)
+        assert pages
+        after = {request["name"]: request["lastDownload"] for request in store.status()["definingRequests"]}
+        assert after["Agencies"] == before["Agencies"]
+        assert after["Others"] != before["Others"]
+        assert store.get("TravelagencyCollection?$filter=country ne 'US'")
+        with pytest.raises(MisuseError, match="NoSuchRequest"):
+            store.download(subset=["NoSuchRequest"])
+        with pytest.raises(TypeError):
+            store.download(subset="Others")
+        with pytest.raises(TypeError):
+            store.download(full=1)

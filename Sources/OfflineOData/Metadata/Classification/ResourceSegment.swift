@@ -24,6 +24,7 @@ public struct ResourceSegment: Sendable, Hashable {
 public enum ResourcePathSplitter {
     /// The segments, or the reason the path cannot be split.
     public static func split(_ path: String) -> Result<[ResourceSegment], ResourcePathError> {
+        ParseBindCounter.noteParse(of: path)
         var bytes = Array(path.utf8)
         if let query = firstIndexOutsideQuotes(of: UInt8(ascii: "?"), in: bytes) { bytes.removeSubrange(query...) }
         while bytes.first == UInt8(ascii: "/") { bytes.removeFirst() }

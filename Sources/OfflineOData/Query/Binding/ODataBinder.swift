@@ -17,6 +17,7 @@ public struct ODataBinder: Sendable {
     }
 
     public func bind(_ syntax: ODataRequestSyntax) throws(ODataError) -> BoundRequest {
+        ParseBindCounter.noteBind(against: model)
         let segments = syntax.path.segments
         guard let first = segments.first else {
             return BoundRequest(target: .serviceDocument, path: nil, options: BoundQueryOptions())

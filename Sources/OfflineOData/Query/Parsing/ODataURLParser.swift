@@ -15,7 +15,7 @@ import Glibc
 /// ``Limits/maxDepth`` or with more binary operators in one expression than ``Limits/maxOperators``
 /// is an error, not a crash.
 public struct ODataURLParser: Sendable {
-    public struct Limits: Sendable, Equatable {
+    public struct Limits: Sendable, Hashable {
         /// Maximum nesting of parentheses, operators, paths and nested options.
         public var maxDepth: Int
         /// Maximum input length in UTF-8 bytes (default 65,536 = 64 KiB).
@@ -43,6 +43,7 @@ public struct ODataURLParser: Sendable {
 
     /// `path[?query][#fragment]`, relative to the service root.
     public func parse(_ url: String) throws(ODataError) -> ODataRequestSyntax {
+        ParseBindCounter.noteParse(of: url)
         // Not through `run`'s closure: its generic result was the request copied once more.
         let bytes = try checkedBytes(url)
         do {

@@ -16,6 +16,19 @@ extension StoreExplanation {
     }
 }
 
+extension Route {
+    /// `{"destination","reason","coveringRequests"}`; destination is offline or online.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("destination"); writer.writeString(destination.rawValue)
+        writer.writeKey("reason"); writer.writeString(reason)
+        writer.writeKey("coveringRequests"); writer.writeValue(.array(coveringRequests.map { .string($0) }))
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
 extension UndoOutcome {
     /// `{"entitySet","action","droppedRequests"}`; action is removed, restored, unmarked or nothing.
     public var jsonText: String {

@@ -8,19 +8,29 @@ extension ODataStore {
     func enqueue<T: Sendable>(lane: @escaping @Sendable (OpenedStore) -> StoreJob.Lane,
                               _ work: @escaping @Sendable (OpenedStore, RequestHandle) throws(ODataError) -> T,
                               completion: @escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle {
+        enqueue(planning: { opened in (lane(opened), work) }, completion: completion)
+    }
+
+    /// Like ``enqueue(lane:_:completion:)``, with the lane and the work decided together once the
+    /// store is open: what choosing the lane works out (a request's resolution) is the work's.
+    func enqueue<T: Sendable>(planning: @escaping @Sendable (OpenedStore) -> (StoreJob.Lane, @Sendable (OpenedStore, RequestHandle) throws(ODataError) -> T),
+                              completion: @escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle {
         let handle = RequestHandle()
         let events = self.events
         handle.onAbort {
             events.run { completion(.failure(ODataError(.aborted, "the request was cancelled before it ran"))) }
         }
-        submit(StoreJob(handle: handle, lane: lane, perform: { opened in
-            let result: Result<T, ODataError>
-            do throws(ODataError) {
-                result = .success(try work(opened, handle))
-            } catch {
-                result = .failure(error)
-            }
-            return { groupFailure in completion(groupFailure.map { .failure($0) } ?? result) }
+        submit(StoreJob(handle: handle, plan: { opened in
+            let (lane, work) = planning(opened)
+            return StoreJob.Plan(lane: lane, perform: { opened in
+                let result: Result<T, ODataError>
+                do throws(ODataError) {
+                    result = .success(try work(opened, handle))
+                } catch {
+                    result = .failure(error)
+                }
+                return { groupFailure in completion(groupFailure.map { .failure($0) } ?? result) }
+            })
         }, fail: { error in completion(.failure(error)) }))
         return handle
     }

@@ -28,13 +28,25 @@ final class OpenedStore: Sendable {
         Set(router.coveredEntitySets.compactMap { set, requests in requests.contains(name) ? set : nil })
     }
 
-    /// The lane a request runs on: reads side by side; writes the offline store applies grouped
-    /// for one commit; the others (writes to the service) one at a time. A write's route is
-    /// handed to `routed`, so that running it does not route it again.
-    func lane(of request: ODataRequest, routed: Protected<Route?>) -> StoreJob.Lane {
+    /// Resolves `request` once (see ``RequestResolver``), with the offline store's URL limits and
+    /// its kept resolutions of creates when there is one.
+    /// - Throws: ``ODataError/Code/misuse`` for a method the store does not take.
+    func resolve(_ request: ODataRequest) throws(ODataError) -> ResolvedRequest {
+        resolve(request, method: try RequestMethod(parsing: request.method))
+    }
+
+    /// Resolves `request`, its method already decided.
+    func resolve(_ request: ODataRequest, method: RequestMethod) -> ResolvedRequest {
+        let resolver = RequestResolver(model: model, dialect: dialect,
+                                       limits: offline?.currentRequestLimits ?? LocalReader.defaultParserLimits,
+                                       cache: offline?.resolutions)
+        return resolver.resolve(method: method, url: request.url)
+    }
+
+    /// The lane a routed request runs on: reads side by side; writes the offline store applies
+    /// grouped for one commit; the others (writes to the service) one at a time.
+    static func lane(of request: ResolvedRequest, route: Route) -> StoreJob.Lane {
         if request.isRead { return .read }
-        let route = router.route(method: request.method, url: request.url)
-        routed.withLock { $0 = route }
         return route.destination == .offline ? .localWrite : .write
     }
 
@@ -46,28 +58,30 @@ final class OpenedStore: Sendable {
         var changedSet: String?
     }
 
-    /// Runs one request where the router sends it (or where `route`, already decided, says).
-    func execute(_ request: ODataRequest, route decided: Route? = nil, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
-        let route = decided ?? router.route(method: request.method, url: request.url)
+    /// Resolves, routes and runs one request whose method is decided.
+    func execute(_ request: ODataRequest, method: RequestMethod, cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
+        let resolved = resolve(request, method: method)
+        return try execute(request, resolved: resolved, route: router.route(resolved), cancellation: cancellation)
+    }
+
+    /// Runs one request, resolved and routed already: nothing here parses or routes it again.
+    func execute(_ request: ODataRequest, resolved: ResolvedRequest, route: Route,
+                 cancellation: HTTPCancellation) throws(ODataError) -> Outcome {
         switch route.destination {
         case .offline:
             let store = try requireOffline("the offline store")
-            if request.isRead {
-                return Outcome(response: try store.execute(method: "GET", url: request.url), route: route)
+            if resolved.isRead {
+                return Outcome(response: try store.read(resolved), route: route)
             }
-            let written = try store.write(method: request.method, url: request.url, body: request.body,
-                                          transactionID: request.transactionID)
+            let written = try store.write(resolved, body: request.body, transactionID: request.transactionID)
             return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body),
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }
-            let response = try online.execute(method: request.method, url: request.url, body: request.body, headers: request.headers,
-                                              followsNextLinks: request.followsNextLinks, cancellation: cancellation)
-            var changed: String?
-            if !request.isRead, case .entitySet(let path) = model.classify(path: String(request.url.prefix { $0 != "?" })) {
-                changed = path.targetEntitySet
-            }
-            return Outcome(response: response, route: route, changedSet: changed)
+            let response = try online.execute(method: resolved.method.rawValue, url: request.url, body: request.body,
+                                              headers: request.headers, followsNextLinks: request.followsNextLinks,
+                                              cancellation: cancellation)
+            return Outcome(response: response, route: route, changedSet: resolved.isRead ? nil : resolved.resource.entitySet)
         }
     }
 }

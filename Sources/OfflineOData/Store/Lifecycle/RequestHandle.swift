@@ -83,13 +83,33 @@ struct StoreJob: Sendable {
     /// commit of its group failed, so its change is not in the store).
     typealias Finish = @Sendable (ODataError?) -> Void
 
+    /// What a job does on an open store: its lane and its work, decided together, so that what
+    /// choosing the lane worked out (a request's resolution and route) is the work's too.
+    struct Plan: Sendable {
+        let lane: Lane
+        /// Does the work and returns how to complete; runs only after `handle.begin()` returned true.
+        let perform: @Sendable (OpenedStore) -> Finish
+    }
+
     let handle: RequestHandle
-    /// The lane, decided once the store is open (a request's route depends on the model).
-    let lane: @Sendable (OpenedStore) -> Lane
-    /// Does the work and returns how to complete; runs only after `handle.begin()` returned true.
-    let perform: @Sendable (OpenedStore) -> Finish
+    /// The plan, made once the store is open (a request's route depends on the model).
+    let plan: @Sendable (OpenedStore) -> Plan
     /// Completes with an error instead (the store failed to open, or is closed).
     let fail: @Sendable (ODataError) -> Void
+
+    /// The job with its plan on `store`.
+    func planned(on store: OpenedStore) -> PlannedJob { PlannedJob(job: self, plan: plan(store)) }
+}
+
+/// A ``StoreJob`` with its plan: what the store's lanes hold.
+struct PlannedJob: Sendable {
+    let job: StoreJob
+    let plan: StoreJob.Plan
+
+    var handle: RequestHandle { job.handle }
+    var lane: StoreJob.Lane { plan.lane }
+    func fail(_ error: ODataError) { job.fail(error) }
+    func perform(_ store: OpenedStore) -> StoreJob.Finish { plan.perform(store) }
 
     /// Does the work and completes at once.
     func run(_ store: OpenedStore) { perform(store)(nil) }

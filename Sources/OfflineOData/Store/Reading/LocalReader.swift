@@ -34,16 +34,12 @@ public final class LocalReader {
 
     /// Parses and binds `url`, rejecting what the offline store does not answer.
     public func bind(url: String) throws(ODataError) -> BoundRequest {
-        let syntax = try parser.parse(url)
-        let request: BoundRequest
-        do {
-            request = try binder.bind(syntax)
-        } catch {
-            throw error.convertingByteOffset(in: url)
-        }
+        try Self.readable(ResolvedRequest.answerableOffline(RequestResolver(parser: parser, binder: binder).bind(url)))
+    }
+
+    /// `request`, unless it addresses what the store itself serves rather than its entities.
+    static func readable(_ request: BoundRequest) throws(ODataError) -> BoundRequest {
         switch request.target {
-        case .operation(let name):
-            throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
         case .metadata, .batch, .serviceDocument:
             throw ODataError(.unsupported, "the local reader answers reads of entities; $metadata, $batch and the service document are served by the store")
         default:
@@ -75,8 +71,14 @@ public final class LocalReader {
     }
 
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        try read(bind(url: url), url: url, on: db)
+    }
+
+    /// Reads the bound request `bound` (of `url`, for the V2 answer's entity URIs): translate,
+    /// step, write JSON; it is not parsed or bound again.
+    func read(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         do {
-            return try answer(url: url, on: db)
+            return try answer(bound, url: url, on: db)
         } catch {
             throw Self.requestFault(error)
         }
@@ -91,8 +93,8 @@ public final class LocalReader {
                           + "the store, which OData makes an error of the request")
     }
 
-    private func answer(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
-        let request = try bind(url: url)
+    private func answer(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        let request = try Self.readable(bound)
         let plan = try ReadTranslation.plan(request, schema: schema, names: names)
         readShapes?.record(request, schema: schema)
         let pathText = String(url.prefix { $0 != "?" && $0 != "#" })

@@ -43,6 +43,7 @@ public struct RequestRouter: Sendable {
     public let hasOfflineStore: Bool
     public let hasOnlineStore: Bool
     private let model: MetadataModel
+    private let dialect: Dialect
     /// For each entity set a defining request brings, the names of those requests.
     private let coveredSets: [String: [String]]
 
@@ -50,6 +51,7 @@ public struct RequestRouter: Sendable {
                 hasOfflineStore: Bool, hasOnlineStore: Bool) {
         self.mode = mode
         self.model = model
+        self.dialect = dialect
         self.hasOfflineStore = hasOfflineStore
         self.hasOnlineStore = hasOnlineStore
         var covered: [String: [String]] = [:]
@@ -66,8 +68,15 @@ public struct RequestRouter: Sendable {
     /// The entity sets the defining requests bring, with the requests that bring each.
     public var coveredEntitySets: [String: [String]] { coveredSets }
 
-    /// Where `method` on `url` (relative to the service root) goes.
+    /// Where `method` on `url` (relative to the service root) goes; the method does not change
+    /// the route. Resolves the URL first: a store routes the ``ResolvedRequest`` it already has.
     public func route(method: String, url: String) -> Route {
+        let resolver = RequestResolver(model: model, dialect: dialect, limits: LocalReader.defaultParserLimits)
+        return route(resolver.resolve(method: (try? RequestMethod(parsing: method)) ?? .get, url: url))
+    }
+
+    /// Where `request` goes, from what it addresses (no parsing here).
+    public func route(_ request: ResolvedRequest) -> Route {
         switch mode {
         case .online:
             return Route(destination: .online, reason: "the store works online: every request goes to the service")
@@ -85,25 +94,18 @@ public struct RequestRouter: Sendable {
         if coveredSets.isEmpty {
             return Route(destination: .online, reason: "the store has no defining requests, so everything goes to the service")
         }
-        // Only the service hands out absolute URLs (the next link of a page read online).
-        if ServiceURL.hasScheme(url) {
+        switch request.resource {
+        case .absoluteURL:
             return Route(destination: .online, reason: "an absolute URL (a next link) is the service's")
-        }
-        let path = String(url.prefix { $0 != "?" && $0 != "#" })
-        switch model.classify(path: path) {
-        case .functionImport(let call):
-            return Route(destination: .online, reason: "\(call.name) is a function import: operations run on the service")
-        case .actionImport(let call):
-            return Route(destination: .online, reason: "\(call.name) is an action import: operations run on the service")
-        case .boundOperation(let call):
-            return Route(destination: .online, reason: "\(call.operation) is a bound operation: operations run on the service")
+        case .operation(let operation):
+            return Route(destination: .online, reason: "\(operation.name) is a\(operation.kind == .actionImport ? "n" : "") \(operation.kind.rawValue): operations run on the service")
         case .metadata, .batch:
+            let path = String(request.url.prefix { $0 != "?" && $0 != "#" })
             return Route(destination: .online, reason: "\(path) is answered by the service")
         case .unknown(let reason):
             // The offline store gives the precise error (with its offset) for what the model lacks.
             return Route(destination: .offline, reason: "the model does not know this path (\(reason)); the offline store reports why")
-        case .entitySet(let entityPath), .singleton(let entityPath):
-            let set = entityPath.targetEntitySet ?? entityPath.root
+        case .collection(let set), .entity(let set), .count(let set), .property(let set):
             if let requests = coveredSets[set] {
                 let names = requests.map { "'\($0)'" }.joined(separator: ", ")
                 return Route(destination: .offline,

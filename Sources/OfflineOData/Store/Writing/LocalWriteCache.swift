@@ -1,12 +1,11 @@
-/// What one local write works out that the next one would work out the same way: the entity set a
-/// create's URL addresses, and the SQL texts of a create's insert, of its read-back and of the key
-/// lookup.
+/// What one local write works out that the next one would work out the same way: the SQL texts
+/// of a create's insert, of its read-back and of the key lookup.
 ///
-/// A burst of creates names the same collection with bodies of the same shape, and parsing and
-/// binding the URL and assembling the SQL text again cost more than SQLite's own work for the
-/// insert. Everything kept is derived from the URL or the table alone (the model and the dialect
-/// are fixed for a store), so a kept answer is the answer a fresh computation would give; failures
-/// are never kept. The store keeps one instance, used only under the write connection's lock
+/// A burst of creates has bodies of the same shape, and assembling the SQL text again costs more
+/// than SQLite's own work for the insert (the URL's resolution is kept by ``CreateResolutionCache``).
+/// Everything kept is derived from the table alone (the model and the dialect are fixed for a
+/// store), so a kept answer is the answer a fresh computation would give; failures are never kept.
+/// The store keeps one instance, used only under the write connection's lock
 /// (``StoreFile/withConnection(_:)``), which serializes every write.
 final class LocalWriteCache {
     /// Entries per kind before the kind is emptied: writes to more URLs or shapes than this
@@ -18,19 +17,9 @@ final class LocalWriteCache {
         var columns: [String]
     }
 
-    private var createTargets: [String: BoundPath] = [:]
     private var inserts: [InsertShape: String] = [:]
     private var existingRowLookups: [String: String] = [:]
     private var createdRows: [String: String] = [:]
-
-    /// The path a create (POST) on `url` writes to, worked out by `resolve` the first time.
-    func createTarget(url: String, _ resolve: () throws(ODataError) -> BoundPath) throws(ODataError) -> BoundPath {
-        if let kept = createTargets[url] { return kept }
-        let path = try resolve()
-        if createTargets.count >= Self.limit { createTargets.removeAll() }
-        createTargets[url] = path
-        return path
-    }
 
     /// `INSERT INTO table (columns..., "_ood_change") VALUES (?1, ...)` for the columns named
     /// `columns` (their OData names; the SQL text has their SQL names).

@@ -39,24 +39,16 @@ struct LocalWriter {
     /// Kept across writes by the store (see ``LocalWriteCache``); nil works everything out afresh.
     var cache: LocalWriteCache? = nil
 
-    static let methods: Set<String> = ["POST", "PUT", "PATCH", "MERGE", "DELETE"]
-
-    func write(method rawMethod: String, url: String, body: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
-        let method = rawMethod.uppercased()
-        guard Self.methods.contains(method) else {
-            throw ODataError(.misuse, "'\(rawMethod)' is not a write method (POST, PUT, PATCH, MERGE or DELETE)")
+    func write(_ request: ResolvedRequest, body: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
+        let method = request.method
+        let url = request.url
+        guard !method.isRead else {
+            throw ODataError(.misuse, "'\(method.rawValue)' is not a write method (POST, PUT, PATCH, MERGE or DELETE)")
         }
-        if method == "MERGE" && dialect == .v4 {
+        if method == .merge && dialect == .v4 {
             throw ODataError(.semantic, "MERGE is OData V2's partial update; a V4 store uses PATCH")
         }
-        let path: BoundPath
-        if method == "POST", let cache {
-            path = try cache.createTarget(url: url) { () throws(ODataError) -> BoundPath in
-                try writablePath(bind(url), method: method)
-            }
-        } else {
-            path = try writablePath(bind(url), method: method)
-        }
+        let path = try writablePath(request.boundForOfflineStore(), method: method)
         guard let table = schema.table(forEntitySet: path.entitySet) else {
             throw ODataError(.internalError, "entity set '\(path.entitySet)' has no table")
         }
@@ -65,44 +57,38 @@ struct LocalWriter {
         }
         return try db.transaction { () throws(ODataError) -> WriteOutcome in
             switch method {
-            case "POST":
+            case .post:
                 guard let entityBody else { throw ODataError(.misuse, "a create (POST) needs a body") }
                 return try create(entityBody, in: table, url: url, body: body, on: db)
-            case "DELETE":
+            case .delete:
                 return try delete(path, in: table, url: url, on: db)
             default:
-                guard let entityBody else { throw ODataError(.misuse, "an update (\(method)) needs a body") }
-                return try update(path, with: entityBody, replacing: method == "PUT", in: table, method: method,
+                guard let entityBody else { throw ODataError(.misuse, "an update (\(method.rawValue)) needs a body") }
+                return try update(path, with: entityBody, replacing: method == .put, in: table, method: method.rawValue,
                                   url: url, body: body, on: db)
             }
         }
     }
 
-    private func bind(_ url: String) throws(ODataError) -> BoundRequest {
-        try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
-    }
-
     /// The entity set (POST) or the single entity by key (the other methods) a write may address.
-    private func writablePath(_ bound: BoundRequest, method: String) throws(ODataError) -> BoundPath {
+    private func writablePath(_ bound: BoundRequest, method: RequestMethod) throws(ODataError) -> BoundPath {
         switch bound.target {
-        case .operation(let name):
-            throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
-        case .collection where method == "POST":
+        case .collection where method == .post:
             guard let path = bound.path, path.steps.isEmpty, path.rootKey == nil else {
                 throw ODataError(.unsupported, "the offline store creates entities in an entity set, not through a navigation")
             }
             return path
-        case .entity where method != "POST":
+        case .entity where method != .post:
             guard let path = bound.path, path.steps.isEmpty, path.rootKey != nil else {
                 throw ODataError(.unsupported, "the offline store changes an entity addressed by its key, not through a navigation")
             }
             return path
         case .collection:
-            throw ODataError(.semantic, "\(method) needs one entity, addressed by its key")
+            throw ODataError(.semantic, "\(method.rawValue) needs one entity, addressed by its key")
         case .entity:
             throw ODataError(.semantic, "POST creates an entity in a collection, not at an entity's address")
         default:
-            throw ODataError(.unsupported, "\(method) of this resource is not supported offline")
+            throw ODataError(.unsupported, "\(method.rawValue) of this resource is not supported offline")
         }
     }
 

@@ -1,0 +1,74 @@
+/// A request understood once: its method, its URL parsed and bound against the model, and what it
+/// addresses. The router, the lane, the offline store's reader and writer and the online store's
+/// change announcement all work from this one value (issue 22: one request, one parse).
+public struct ResolvedRequest: Sendable {
+    public let method: RequestMethod
+    /// Relative to the service root, as the caller gave it (absolute for a next link).
+    public let url: String
+    /// What the URL addresses, for routing and for the entity set a write changes.
+    public let resource: RequestResource
+    /// The binder's answer: the bound request, or the error (with its offset) the offline store
+    /// reports should the request go there. A request the service answers needs no binding.
+    let binding: Result<BoundRequest, ODataError>
+
+    init(method: RequestMethod, url: String, resource: RequestResource, binding: Result<BoundRequest, ODataError>) {
+        self.method = method
+        self.url = url
+        self.resource = resource
+        self.binding = binding
+    }
+
+    /// Whether the request only reads.
+    public var isRead: Bool { method.isRead }
+
+    /// The bound request, for the offline store: the binder's error when binding failed, and the
+    /// one refusal of operations (the offline store never runs a function or an action).
+    func boundForOfflineStore() throws(ODataError) -> BoundRequest {
+        try Self.answerableOffline(binding.get())
+    }
+
+    /// `bound`, unless it calls an operation: the one place the offline store refuses them.
+    static func answerableOffline(_ bound: BoundRequest) throws(ODataError) -> BoundRequest {
+        if case .operation(let name) = bound.target {
+            throw ODataError(.unsupported, "the offline store does not run operations: '\(name)' is a function or action")
+        }
+        return bound
+    }
+}
+
+/// What a request's URL addresses, from the bound request (or, for a URL the binder refuses, from
+/// the model's path classifier; see ``RequestResolver``).
+public enum RequestResource: Sendable, Equatable {
+    /// A collection of entities of `entitySet` (an entity set, a to-many navigation).
+    case collection(entitySet: String)
+    /// One entity (by key, through a to-one navigation, or a singleton).
+    case entity(entitySet: String)
+    /// `/$count` of a collection.
+    case count(entitySet: String)
+    /// A property of one entity, or its raw `$value`.
+    case property(entitySet: String)
+    /// A function import, action import or bound operation: the service runs these.
+    case operation(OperationResource)
+    case metadata
+    case batch
+    /// An absolute URL: only the service hands these out (the next link of a page read online).
+    case absoluteURL
+    /// Nothing the model knows (the empty path included); the reason says why.
+    case unknown(reason: String)
+
+    /// The entity set whose entities the request reads or changes, when it addresses entities.
+    public var entitySet: String? {
+        switch self {
+        case .collection(let set), .entity(let set), .count(let set), .property(let set): set
+        default: nil
+        }
+    }
+}
+
+/// An operation a request calls, with its kind for the route's reason.
+public struct OperationResource: Sendable, Equatable {
+    public enum Kind: String, Sendable { case functionImport = "function import", actionImport = "action import", bound = "bound operation" }
+    public var kind: Kind
+    /// The import's name, or the bound operation's qualified name.
+    public var name: String
+}
