@@ -123,9 +123,7 @@ extension OfflineStore {
     /// this command. The store keeps its own root unless --save-service says (or it has none).
     func applyServiceOptions(_ options: ServiceOptions) throws(ODataError) {
         setHTTPOptions(try options.httpOptions())
-        guard let root = options.serviceRoot else { return }
-        let stored = try serviceRoot()
-        if options.saveService || stored == nil { try setServiceRoot(root) } else { try useServiceRoot(root) }
+        if let root = options.serviceRoot { try useServiceRoot(root, saving: options.saveService) }
     }
 }
 

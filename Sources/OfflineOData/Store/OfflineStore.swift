@@ -161,12 +161,15 @@ public final class OfflineStore: @unchecked Sendable {
         adoptServiceRoot(root)
     }
 
-    /// Sends this session's downloads and uploads to `root` without changing the file's service
-    /// root: a tool command's `--service`, say. Delta links stored for another service are not
-    /// followed there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
-    public func useServiceRoot(_ root: String) throws(ODataError) {
+    /// Sends this session's downloads and uploads to `root`. The file keeps it only when `saving`
+    /// or when it has no root yet (``setServiceRoot(_:)``); otherwise the file's root stays, as for
+    /// a tool command's `--service`, and delta links stored for another service are not followed
+    /// there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
+    public func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
-        adoptServiceRoot(root)
+        let stored = try serviceRoot()
+        if stored == root { return }
+        if saving || stored == nil { try setServiceRoot(root) } else { adoptServiceRoot(root) }
     }
 
     private func adoptServiceRoot(_ root: String) {

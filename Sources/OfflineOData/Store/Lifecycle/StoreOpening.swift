@@ -87,11 +87,7 @@ struct StoreOpening {
             if !wanted.isEmpty, wanted.map({ [$0.name, $0.url] }) != stored.map({ [$0.name, $0.url] }) {
                 try offline.setDefiningRequests(wanted)
             }
-            if let root = options.serviceRoot, let stored = try offline.serviceRoot(), stored != root {
-                if options.savesServiceRoot { try offline.setServiceRoot(root) } else { try offline.useServiceRoot(root) }
-            } else if let root = options.serviceRoot, try offline.serviceRoot() == nil {
-                try offline.setServiceRoot(root)
-            }
+            if let root = options.serviceRoot { try offline.useServiceRoot(root, saving: options.savesServiceRoot) }
         }
         offline.setHTTPOptions(options.http)
         offline.setRequestLimits(options.requestLimits)
