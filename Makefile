@@ -54,7 +54,7 @@ $(MYPY_STAMP): | $(PYTHON)
 
 # The Python binding and its typed example pass `mypy --strict` (no library needed: a few seconds).
 mypy: $(MYPY_STAMP)
-	cd bindings/python && $(PYTHON) -m mypy --strict offline_odata examples/typed_example.py
+	cd bindings/python && $(PYTHON) -m mypy --strict --cache-dir $(SWIFT_SCRATCH)/mypy-cache offline_odata examples/typed_example.py
 
 # The binding's wheel, built from the library of cmake-build (no Swift toolchain needed to install it).
 WHEEL_DIR := $(SWIFT_SCRATCH)/wheels

@@ -103,15 +103,15 @@ def test_discard_needs_an_id_or_all(v4, tmp_path):
 def test_mypy_strict_refuses_what_the_types_do_not_allow(tmp_path, source, error):
     pytest.importorskip("mypy", reason="mypy is installed by make test (the venv's .mypy stamp)")
     (tmp_path / "wrong.py").write_text(source, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "wrong.py"],
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "wrong.py"],
                             cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, MYPYPATH=BINDING))
     assert result.returncode == 1 and error in result.stdout, result.stdout
 
 
-def test_mypy_strict_accepts_the_package_and_the_typed_example():
+def test_mypy_strict_accepts_the_package_and_the_typed_example(tmp_path):
     pytest.importorskip("mypy", reason="mypy is installed by make test (the venv's .mypy stamp)")
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "offline_odata",
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path), "offline_odata",
                              "examples/typed_example.py"], cwd=BINDING, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout
 
