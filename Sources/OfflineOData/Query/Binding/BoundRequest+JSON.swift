@@ -157,6 +157,23 @@ extension BoundRequest {
         case .isOf(let types, _):
             node("isof")
             writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))
+        case .primitiveCast(let operand):
+            node("cast")
+            writer.writeKey("operand"); write(operand, to: &writer)
+        case .entityCast(let types, _):
+            node("cast")
+            writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))
+        case .conditional(let clauses):
+            node("case")
+            writer.writeKey("clauses")
+            writer.beginArray()
+            for clause in clauses {
+                writer.beginObject()
+                writer.writeKey("condition"); write(clause.condition, to: &writer)
+                writer.writeKey("value"); write(clause.value, to: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
         }
         writer.writeKey("type"); writer.writeString(expression.type.description)
         writer.endObject()

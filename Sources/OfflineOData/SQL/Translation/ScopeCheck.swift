@@ -187,6 +187,9 @@ enum ScopeCheck {
         case .has(let a, let value): return "has(\(shape(a)),\(value))"
         case .localState(let test, let scope): return "local(\(test),\(scope))"
         case .isOf(let types, let scope): return "isof(\(types),\(scope))"
+        case .primitiveCast(let a): return "cast(\(shape(a)),\(expression.type))"
+        case .entityCast(let types, let scope): return "cast(\(types),\(scope))"
+        case .conditional(let clauses): return "case(\(clauses.map { shape($0.condition) + ":" + shape($0.value) }.joined(separator: ",")))"
         case .lambda, .count: return "collection@\(expression.range)"
         }
     }
