@@ -30,6 +30,9 @@ extension ExpressionBinder {
             if model.complexType(named: name) != nil {
                 throw binder.unsupported("\(function.rawValue) with the complex type '\(name)' is not supported in offline $filter", at: last.range)
             }
+            if arguments.count == 1, model.property(name, of: itType.type) != nil {
+                throw binder.semantic("unknown type '\(name)': it is a property; name the type too, \(function.rawValue)(\(name),Edm.String)", at: last.range)
+            }
             throw binder.semantic("unknown type '\(name)'", at: last.range)
         }
         guard PrimitiveCast.Form(target) != nil else {
