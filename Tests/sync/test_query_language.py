@@ -15,7 +15,6 @@ decimals to strings (odatapy keeps trailing zeros of the stored scale, `1000.00`
 from __future__ import annotations
 
 import json
-import sys
 import urllib.parse
 import urllib.request
 from decimal import Decimal
@@ -172,13 +171,8 @@ DERIVED = [{"@odata.type": "#Case.Special", "Code": "S", "code": "s", "Name": "s
 
 
 @pytest.fixture(scope="module")
-def case_server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("query-language-derived")
-    seed = folder / "seed.json"
-    seed.write_text(json.dumps(CASE_SEED), encoding="utf-8")
-    command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(CASE_METADATA), str(seed),
-               "--port", "0"]
-    server = backends.Backend("v4", command, "/", seed, 60.0)
+def case_server():
+    server = backends.start_v4_model(CASE_METADATA, CASE_SEED)
     yield server
     server.stop()
 
