@@ -107,4 +107,29 @@ import Testing
         #expect(refusal("\\(a+\\)+") == nil)
         #expect(MatchPattern.nestedRepetition(in: "x(a*)*") == 5)
     }
+
+    /// Patterns made of regular-expression syntax at random (a fixed seed) either compile or are
+    /// refused with `.semantic`, and those that compile match a text: never a trap.
+    @Test func randomPatternsCompileOrAreRefused() {
+        let alphabet = Array("ab()[]{}|*+?^$.\\-,0123:<>=!dwsk")
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var compiled = 0, refused = 0
+        for _ in 0..<3000 {
+            let length = 1 + next() % 12
+            let pattern = String((0..<length).map { _ in alphabet[next() % alphabet.count] })
+            do throws(ODataError) {
+                let regex = try MatchPattern(pattern)
+                _ = regex.matches("ab(a)[b]{1,2}|*+?^$.\\-,0123 aab")
+                compiled += 1
+            } catch {
+                #expect(error.code == .semantic, "\(pattern): \(error)")
+                refused += 1
+            }
+        }
+        #expect(compiled > 100 && refused > 100)
+    }
 }
