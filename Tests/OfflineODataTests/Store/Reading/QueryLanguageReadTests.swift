@@ -173,6 +173,18 @@ import Testing
         #expect(try bind("Agencies?$search=a OR \"b c\" NOT d").options.search == .or(.term("a"), .and(.term("b c"), .not(.term("d")))))
     }
 
+    @Test func theBoundRequestsJSONShowsTheNewForms() throws {
+        let json = try JSONValue.parse(try bind("Agencies?$search=rome NOT paris&$filter=" + urlEncoded("case(isof(Test.SpecialAgency):cast(Rating,Edm.String),true:'-') eq '1'")).jsonDescription())
+        let options = json["options"] ?? json
+        #expect(options["search"]?["kind"]?.stringValue == "and")
+        #expect(options["search"]?["right"]?["kind"]?.stringValue == "not")
+        #expect(options["search"]?["left"]?["text"]?.stringValue == "rome")
+        let conditional = options["filter"]?["left"]
+        #expect(conditional?["kind"]?.stringValue == "case")
+        #expect(conditional?["clauses"]?.arrayValue?.first?["condition"]?["kind"]?.stringValue == "isof")
+        #expect(conditional?["clauses"]?.arrayValue?.first?["value"]?["kind"]?.stringValue == "cast")
+    }
+
     @Test func valuesAreBoundParametersNotSQLText() throws {
         let pattern = try sql("Agencies?$filter=matchesPattern(Name,'^Zq[0-9]+$')")
         #expect(pattern?.sql.contains("ood_matches(") == true)
