@@ -99,6 +99,17 @@ inline std::string take(char *owned) {
     return owned != nullptr ? std::string(owned) : std::string();
 }
 
+/// An optional body as the C functions take it: NUL-terminated text, or NULL for none.
+class Body {
+public:
+    explicit Body(std::optional<std::string_view> body) : present_(body.has_value()), text_(body.value_or("")) {}
+    const char *get() const { return present_ ? text_.c_str() : nullptr; }
+
+private:
+    bool present_;
+    std::string text_;
+};
+
 /// "Name: value" lines as the NULL-terminated array the C functions take; `lines` owns the text.
 class HeaderArray {
 public:
@@ -341,11 +352,11 @@ public:
     /// JSON body and "Name: value" headers.
     Result request(std::string_view method, std::string_view url, std::optional<std::string_view> body = std::nullopt,
                    const std::vector<std::string_view> &headers = {}) {
-        std::string body_text = body ? std::string(*body) : std::string();
+        detail::Body body_text(body);
         detail::HeaderArray header_array(headers);
         ood_result *raw = nullptr;
         check(ood_request_with_headers(handle_, detail::c_text(method).c_str(), detail::c_text(url).c_str(),
-                                       body ? body_text.c_str() : nullptr, header_array.get(), &raw));
+                                       body_text.get(), header_array.get(), &raw));
         return Result(raw);
     }
     Result get(std::string_view url) { return request("GET", url); }
@@ -354,11 +365,11 @@ public:
     Result request_in_transaction(std::string_view transaction_id, std::string_view method, std::string_view url,
                                   std::optional<std::string_view> body = std::nullopt,
                                   const std::vector<std::string_view> &headers = {}) {
-        std::string body_text = body ? std::string(*body) : std::string();
+        detail::Body body_text(body);
         detail::HeaderArray header_array(headers);
         ood_result *raw = nullptr;
         check(ood_request_in_transaction(handle_, detail::c_text(transaction_id).c_str(), detail::c_text(method).c_str(),
-                                         detail::c_text(url).c_str(), body ? body_text.c_str() : nullptr,
+                                         detail::c_text(url).c_str(), body_text.get(),
                                          header_array.get(), &raw));
         return Result(raw);
     }
@@ -376,11 +387,11 @@ public:
                const std::vector<std::string_view> &headers = {}) {
         auto promise = std::make_unique<std::promise<Result>>();
         std::future<Result> future = promise->get_future();
-        std::string body_text = body ? std::string(*body) : std::string();
+        detail::Body body_text(body);
         detail::HeaderArray header_array(headers);
         ood_call *call = nullptr;
         check(ood_request_start(handle_, detail::c_text(method).c_str(), detail::c_text(url).c_str(),
-                                body ? body_text.c_str() : nullptr, header_array.get(), &Store::complete,
+                                body_text.get(), header_array.get(), &Store::complete,
                                 promise.get(), &call));
         promise.release();  // the completion owns it now: the library calls it exactly once
         return Call(std::move(future), call);
@@ -463,9 +474,9 @@ public:
     }
     /// Sends archived request `id` again, with a corrected body or as it was.
     long requeue_archived(long long id, std::optional<std::string_view> body = std::nullopt) {
-        std::string body_text = body ? std::string(*body) : std::string();
+        detail::Body body_text(body);
         long requeued = 0;
-        check(ood_error_archive_requeue(handle_, id, body ? body_text.c_str() : nullptr, &requeued));
+        check(ood_error_archive_requeue(handle_, id, body_text.get(), &requeued));
         return requeued;
     }
 
