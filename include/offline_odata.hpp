@@ -331,6 +331,14 @@ public:
         return Store(raw);
     }
 
+    /// Opens (or creates) a store file for file-level questions only (ood_store_open): its format
+    /// version and path. Requests need open().
+    static Store open_file(std::string_view path) {
+        ood_store *raw = nullptr;
+        check(ood_store_open(detail::c_text(path).c_str(), &raw));
+        return Store(raw);
+    }
+
     Store(Store &&other) noexcept
         : handle_(std::exchange(other.handle_, nullptr)), subscriptions_(std::move(other.subscriptions_)) {}
     Store &operator=(Store &&other) noexcept {
@@ -478,6 +486,19 @@ public:
         long requeued = 0;
         check(ood_error_archive_requeue(handle_, id, body_text.get(), &requeued));
         return requeued;
+    }
+
+    /// The store file's format version (see ood_store_format_version).
+    int format_version() {
+        int version = 0;
+        check(ood_store_format_version(handle_, &version));
+        return version;
+    }
+    /// The path the store file was opened with.
+    std::string path() {
+        char *text = nullptr;
+        check(ood_store_path(handle_, &text));
+        return detail::take(text);
     }
 
     ood_store *get() const noexcept { return handle_; }
