@@ -412,7 +412,8 @@ typedef struct ood_result ood_result;
 /**
  * Called once when an asynchronous open or request completes, on a library thread.
  *
- * @param status OOD_OK or the failure; on failure ood_error_message() on this thread says why.
+ * @param status OOD_OK or the failure; on failure ood_error_message() on this thread says why
+ *        (and ood_error_http_status() / ood_error_header() give a refusal's status and headers).
  * @param result The answer (NULL for an open, and on failure). Owned by the callback: release it
  *        with ood_result_free() (it may be kept past the callback).
  * @param payload The caller's pointer, as given.
