@@ -9,10 +9,15 @@ import Synchronization
 /// read from several threads at once.
 final class CHeaderValues: Sendable {
     let headers: [HTTPHeader]
+    /// `Content-Type` when the headers lack it (an offline answer has its type, not its headers).
+    let contentType: String?
     /// Lower-case name -> the value handed out (nil when the answer lacks the header).
     private let copies = Mutex<[String: UnsafeMutablePointer<CChar>?]>([:])
 
-    init(_ headers: [HTTPHeader]) { self.headers = headers }
+    init(_ headers: [HTTPHeader], contentType: String? = nil) {
+        self.headers = headers
+        self.contentType = contentType
+    }
 
     /// The value of the header `name`, compared without case (a repeated header's values joined
     /// with ", "), or nil when the answer has none.
@@ -20,7 +25,8 @@ final class CHeaderValues: Sendable {
         let wanted = lowercased(String(cString: name))
         return copies.withLock { table -> UnsafePointer<CChar>? in
             if let kept = table[wanted] { return kept.map { UnsafePointer($0) } }
-            let values = headers.filter { lowercased($0.name) == wanted }.map(\.value)
+            var values = headers.filter { lowercased($0.name) == wanted }.map(\.value)
+            if values.isEmpty, wanted == "content-type", let contentType { values = [contentType] }
             let copy = values.isEmpty ? nil : strdup(values.joined(separator: ", "))
             table[wanted] = copy
             return copy.map { UnsafePointer($0) }

@@ -24,9 +24,7 @@ final class ResultHandle {
         body = copy
         contentType = strdup(response.contentType)
         nextLink = response.nextLink.flatMap { strdup($0) }
-        let hasContentType = response.headers.contains { $0.name.lowercased() == "content-type" }
-        headers = CHeaderValues(hasContentType ? response.headers
-                                : response.headers + [HTTPHeader("Content-Type", response.contentType)])
+        headers = CHeaderValues(response.headers, contentType: response.contentType)
     }
 
     deinit {
