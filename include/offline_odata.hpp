@@ -326,17 +326,19 @@ class Store {
 public:
     /// Opens a store as `options` say and waits until it is open.
     static Store open(const Options &options) {
+        auto subscriptions = std::make_unique<SubscriptionStates>();  // before the handle: nothing to leak
         ood_store *raw = nullptr;
         check(ood_store_open_with(options.get(), &raw));
-        return Store(raw);
+        return Store(raw, std::move(subscriptions));
     }
 
     /// Opens (or creates) a store file for file-level questions only (ood_store_open): its format
     /// version and path. Requests need open().
     static Store open_file(std::string_view path) {
+        auto subscriptions = std::make_unique<SubscriptionStates>();
         ood_store *raw = nullptr;
         check(ood_store_open(detail::c_text(path).c_str(), &raw));
-        return Store(raw);
+        return Store(raw, std::move(subscriptions));
     }
 
     Store(Store &&other) noexcept
@@ -456,7 +458,10 @@ public:
         state->handler = std::move(handler);
         ood_subscription *raw = nullptr;
         check(ood_subscribe(handle_, &Subscription::State::trampoline, state.get(), &raw));
-        subscriptions_.push_back(state);
+        {
+            std::lock_guard<std::mutex> guard(subscriptions_->lock);
+            subscriptions_->states.push_back(state);
+        }
         return Subscription(raw, std::move(state));
     }
 
@@ -504,12 +509,17 @@ public:
     ood_store *get() const noexcept { return handle_; }
 
 private:
-    explicit Store(ood_store *handle) noexcept : handle_(handle) {}
+    struct SubscriptionStates;
+    Store(ood_store *handle, std::unique_ptr<SubscriptionStates> subscriptions) noexcept
+        : handle_(handle), subscriptions_(std::move(subscriptions)) {}
 
     void close_quietly() noexcept {
         ood_store_close(std::exchange(handle_, nullptr));
         // After the close no event is delivered any more: the handlers' states may go.
-        subscriptions_.clear();
+        if (subscriptions_) {
+            std::lock_guard<std::mutex> guard(subscriptions_->lock);
+            subscriptions_->states.clear();
+        }
     }
 
     static void complete(ood_status status, ood_result *result, void *payload) {
@@ -538,7 +548,13 @@ private:
     }
 
     ood_store *handle_;
-    std::vector<std::shared_ptr<Subscription::State>> subscriptions_;
+    /// The states of this store's subscriptions, kept until it is closed (see Subscription::State);
+    /// behind a lock, since threads sharing the store may subscribe at once.
+    struct SubscriptionStates {
+        std::mutex lock;
+        std::vector<std::shared_ptr<Subscription::State>> states;
+    };
+    std::unique_ptr<SubscriptionStates> subscriptions_;
 };
 
 }  // namespace ood
