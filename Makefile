@@ -7,6 +7,7 @@
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, headers, tool, pkg-config and CMake files (stripped; no venv, no tests)
+#   make wheel        the Python binding's wheel (py3-none-<platform>, the library stripped inside) in .build-release/wheels
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 
 SHELL := /bin/bash
@@ -19,7 +20,7 @@ PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
 .PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m \
-        install demo clean
+        install demo clean mypy wheel
 
 all: cmake-build
 
@@ -49,6 +50,22 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 
 backends-venv: $(BACKENDS_STAMP)
 
+# mypy, for the Python binding's typing check.
+MYPY_STAMP := $(VENV)/.mypy
+$(MYPY_STAMP): | $(PYTHON)
+	$(PYTHON) -m pip install --quiet "mypy>=1.8"
+	touch $@
+
+# The Python binding and its typed example pass `mypy --strict` (no library needed: a few seconds).
+mypy: $(MYPY_STAMP)
+	cd bindings/python && $(PYTHON) -m mypy --strict --cache-dir $(SWIFT_SCRATCH)/mypy-cache offline_odata examples/typed_example.py
+
+# The binding's wheel, built from the library of cmake-build (no Swift toolchain needed to install it).
+WHEEL_DIR := $(SWIFT_SCRATCH)/wheels
+wheel: cmake-build
+	rm -rf $(WHEEL_DIR)
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) $(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL_DIR) ./bindings/python
+
 # No file of the engine uses a type of a higher layer (docs/layers.txt, docs/ARCHITECTURE.md).
 .PHONY: layers
 layers: $(PYTHON)
@@ -75,11 +92,11 @@ cmake-build: deps $(BUILD_DIR)/CMakeCache.txt
 ctest: cmake-build
 	cd $(BUILD_DIR) && ctest --output-on-failure -E '^(python|tool)$$'
 
-pytest: cmake-build backends-venv
+pytest: cmake-build backends-venv wheel $(MYPY_STAMP)
 	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/tool Tests/demo
 	OOD_LIBRARY=$(LIBRARY) $(PYTHON) -m pytest -q Tests/readme
-	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) PYTHONPATH=bindings/python \
-	    $(PYTHON) -m pytest -q bindings/python/tests
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) OOD_WHEEL_DIR=$(WHEEL_DIR) \
+	    PYTHONPATH=bindings/python $(PYTHON) -m pytest -q bindings/python/tests
 
 # The backends, their probes, the flight sample's generator and $metadata (Tests/backends/README.md).
 pytest-backends: backends-venv
@@ -123,7 +140,7 @@ tsan: deps backends-venv
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 
-test: layers swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
 	@[ -d "$(FIXTURES)" ] || echo "note: $(FIXTURES) is not there, so the Swift suites marked 'needs the shared test material' and the ABNF conformance run were skipped; put shared/fixtures beside the checkout or set OOD_FIXTURES to run them"
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server

@@ -326,12 +326,22 @@ private final class Transfer {
         // A redirect `send` follows (it has a Location): its body is dropped.
         if isRedirect && headers.contains(where: { asciiLowercased($0.name) == "location" }) { return true }
         guard let onBody else {
+            if body.isEmpty { reserveAnnouncedLength() }
             body.append(contentsOf: chunk)
             return true
         }
         if onBody(chunk) { return true }
         consumerStopped = true
         return false
+    }
+
+    /// Makes room for the length the headers announce (at most the maximum body size), so a
+    /// page is one allocation of its size and not a doubled buffer up to twice that. Only a floor:
+    /// a compressed answer grows past it as usual, and untouched room costs no memory.
+    private func reserveAnnouncedLength() {
+        guard let header = headers.last(where: { asciiLowercased($0.name) == "content-length" }),
+              let length = Int(header.value.filter { $0 != " " && $0 != "\t" }), length > 0 else { return }
+        body.reserveCapacity(min(length, maximumBodySize))
     }
 
     /// One raw header line. A status line starts the headers of a new response (after a

@@ -64,7 +64,7 @@ def test_the_limit_options_match_the_header():
 
 def test_take_string_releases_an_owned_string_and_maps_null_to_empty(store_path):
     from ctypes import byref, c_void_p
-    with offline_odata.Store(store_path) as store:
+    with offline_odata.StoreFile(store_path) as store:
         out = c_void_p()
         _capi.ood_store_path(store._handle, byref(out))
         assert _capi.take_string(out) == store_path

@@ -111,7 +111,7 @@ def test_a_refused_upload_goes_to_the_error_archive_and_can_be_deleted(backend, 
         assert len(archive) == 1 and archive[0]["method"] == "POST" and 400 <= archive[0]["httpStatus"] < 500
         assert store.status()["archivedRequests"] == 1
         assert store.delete_archived(archive[0]["id"]) == 1
-        assert store.error_archive() == [] and store.delete_archived() == 0
+        assert store.error_archive() == [] and store.delete_archived(all=True) == 0
         with pytest.raises(ValueError):
             store.delete_archived(-3)
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The reader's own copy of the input, followed by zero padding.
 ///
 /// Copying once (a memcpy, small next to parsing) lets the reader keep a stable pointer for its whole
@@ -15,6 +21,7 @@ final class JSONInput: @unchecked Sendable {
 
     init(_ bytes: UnsafeRawBufferPointer) {
         count = bytes.count
+        isMalloced = false
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + JSONInput.padding)
         if let source = bytes.baseAddress, bytes.count > 0 {
             UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
@@ -22,7 +29,20 @@ final class JSONInput: @unchecked Sendable {
         (base + bytes.count).initialize(repeating: 0, count: JSONInput.padding)
     }
 
-    deinit { base.deallocate() }
+    /// Whether `base` came from `malloc` (``JSONInputBuilder``), which `free` gives back.
+    private let isMalloced: Bool
+
+    /// Takes over `base`, a `malloc`ed buffer whose `count` bytes are followed by ``padding``
+    /// zero bytes (``JSONInputBuilder/finish()``): bytes gathered in place need no copy.
+    init(adoptingMalloced base: UnsafeMutablePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+        isMalloced = true
+    }
+
+    deinit {
+        if isMalloced { free(base) } else { base.deallocate() }
+    }
 
     /// The input without the padding.
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
