@@ -167,6 +167,10 @@ bench: cmake-build backends-venv
 	$(PYTHON) Benchmarks/python/load_memory.py $(SWIFT_SCRATCH)/release/offline-odata 100000 1000000
 	@echo "== 50,000 entities read through the Python binding into dicts, against sqlite3 + json"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_read.py
+	@echo "== Key read, \$$top=20 and 20 filters through the Python binding, against odatapy's translator + sqlite3"
+	@echo "   (odatapy installed in its own venv, .build-bench/odatapy-venv, reading the same store file)"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_vs_odatapy.py \
+		$(SWIFT_SCRATCH)/release/offline-odata
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
 	@echo "   (the tool as built for users: release, Swift runtime linked in, by cmake-build)"
 	$(PYTHON) Benchmarks/python/download_vs_python.py $(SWIFT_SCRATCH)/release/offline-odata
