@@ -26,7 +26,10 @@ class StoreHandle:
 
     def _setup(self) -> None:
         self._handle: Optional[c_void_p] = None
-        self._state = threading.Condition(threading.Lock())
+        # The count of calls is taken under the bare lock (C, no Python frames: every read passes
+        # here twice); the condition on it is only waited on and notified while closing.
+        self._lock = threading.Lock()
+        self._state = threading.Condition(self._lock)
         self._calls = 0
         self._finalizer: "Optional[weakref.finalize[..., Any]]" = None
 
@@ -74,16 +77,18 @@ class StoreHandle:
 
     def _begin(self) -> c_void_p:
         """Counts a call in progress and gives the handle; raises MisuseError once closed."""
-        with self._state:
-            if self._handle is None:
+        with self._lock:
+            handle = self._handle
+            if handle is None:
                 raise misuse("the store is closed")
             self._calls += 1
-            return self._handle
+            return handle
 
     def _end(self) -> None:
-        with self._state:
+        with self._lock:
             self._calls -= 1
-            if not self._calls:
+            # Only close() waits (with the handle taken away): nobody to wake otherwise.
+            if not self._calls and self._handle is None:
                 self._state.notify_all()
 
     def _require_handle(self) -> c_void_p:

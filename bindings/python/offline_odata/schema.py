@@ -9,28 +9,38 @@ Which table an answer uses comes from its URL (entity set, then navigation segme
 import json
 import threading
 from decimal import Decimal
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from itertools import chain, repeat
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
+from ._fast_json import fast_loads
 from .entity import Entity
 from .results import count_of, unwrap_json
-from .values import Decoder, decoder_for
+from .values import Decoder, decoder_for, typed_class_of
 
 #: What a typed read gives: entities, one entity, a count, a property's value, or None.
 TypedValue = Union[List[Entity], Entity, int, None, Any]
 
 _CACHE_LIMIT = 512
+_NONE = type(None)
+_DICT = {dict}
+#: The V4 annotations that are not searched for among an entity's keys (the ETag is taken by name).
+_CONTEXT, _ETAG = b'"@odata.context"', b'"@odata.etag"'
+_OPENS_WITH_CONTEXT = b"{" + _CONTEXT
+_OTHER_KNOWN_ANNOTATIONS = (b'"@odata.count"', b'"@odata.nextLink"', b'"@odata.deltaLink"')
 
 
 class _Table:
     """How to type the entities of one entity set."""
 
-    __slots__ = ("name", "converters", "types", "navigations")
+    __slots__ = ("name", "converters", "types", "navigations", "navigation_names")
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.converters: Tuple[Tuple[str, Decoder], ...] = ()
+        # (property, decoder, the class its JSON value needs no decoding in: see typed_class_of)
+        self.converters: Tuple[Tuple[str, Decoder, type], ...] = ()
         self.types: Dict[str, str] = {}
         self.navigations: Tuple[Tuple[str, "_Table"], ...] = ()
+        self.navigation_names: FrozenSet[str] = frozenset()
 
 
 def _collection_decoder(item: Decoder) -> Decoder:
@@ -83,8 +93,9 @@ class Schema:
         # V4 numbers are parsed exactly (Decimal) when the model has decimals; doubles are made floats again.
         self._exact = not v2 and any(prop.get("type") == "Edm.Decimal" for entity_set in self._sets.values()
                                      for prop in entity_set.get("properties", []))
-        # One decoder made once: json.loads with an argument would make one per read.
-        self._loads: Callable[[str], Any] = json.JSONDecoder(parse_float=Decimal).decode if self._exact else json.loads
+        # One decoder made once (json.loads with an argument would make one per read), its scanner called directly.
+        self._loads: Callable[[str], Any] = fast_loads(
+            json.JSONDecoder(parse_float=Decimal) if self._exact else json.JSONDecoder())
         self._annotation_key = "__metadata" if v2 else "@odata.etag"
         self._tables: Dict[str, _Table] = {}
         self._paths: Dict[str, Tuple[Optional[_Table], bool]] = {}
@@ -114,12 +125,13 @@ class Schema:
             type_name = str(prop.get("type", ""))
             decode = _property_decoder(type_name)
             if decode is not None:
-                converters.append((prop["name"], decode))
+                converters.append((prop["name"], decode, typed_class_of(type_name)))
                 table.types[prop["name"]] = type_name
         table.converters = tuple(converters)
         table.navigations = tuple((nav["name"], self._build(nav["target"]))
                                   for nav in entity_set.get("navigationProperties", [])
                                   if nav.get("target") in self._sets)
+        table.navigation_names = frozenset(name for name, _ in table.navigations)
         return table
 
     def resolve(self, url: str) -> Tuple[Optional[_Table], bool]:
@@ -171,50 +183,52 @@ class Schema:
 
     def entities(self, items: List[Any], table: Optional[_Table], body: bytes = b"@") -> List[Entity]:
         """``items`` (entities of the JSON of one answer, ``body``) as typed entities."""
-        scan = self._scan(body)
-        if table is not None and not scan and not table.navigations and not self.v2:
-            return self._flat_entities(items, table)
+        scan, etags = self._annotations(body)
+        if table is not None and not scan and not self.v2 and _flat(items, table):
+            return self._flat_entities(items, table, etags)
         convert = self._entity
         return [convert(item, table, scan) if item.__class__ is dict else item for item in items]
 
-    def _flat_entities(self, items: List[Any], table: _Table) -> List[Entity]:
-        """The hottest path: V4 entities without navigation or annotations beyond the ETag, one
-        loop without a call per entity."""
-        converters = table.converters
-        entities: List[Entity] = []
-        append = entities.append
-        raw: Any = None
-        try:
-            for raw in items:
-                if raw.__class__ is not dict:
-                    append(raw)
-                    continue
-                etag = raw.pop("@odata.etag", None)
-                for name, decode in converters:
-                    value = raw.get(name)
-                    if value is not None:
-                        raw[name] = decode(value)
-                entity = Entity(raw)
-                if etag is not None:
-                    entity._annotations = {"@odata.etag": etag}
-                append(entity)
-        except (ValueError, TypeError, ArithmeticError) as error:
-            raise _conversion_error(table, raw, error) from None
+    def _flat_entities(self, items: List[Dict[str, Any]], table: _Table, etags: bool) -> List[Entity]:
+        """The hottest path: V4 entities (dicts) without expanded navigation or annotations beyond the
+        ETag (``etags``: whether the answer has any), converted a property at a time. Which
+        classes a property's values have is found by iterating in C; a property whose values
+        all have their Python type already (V4 numbers) costs no Python loop, and the entities
+        are made by one ``map``."""
+        for name, decode, typed in table.converters:
+            if set(map(type, map(dict.get, items, repeat(name)))) - {typed, _NONE}:
+                _convert_property(items, table, name, decode, typed)
+        if not etags:
+            return list(map(Entity, items))
+        tags = list(map(dict.pop, items, repeat("@odata.etag"), repeat(None)))
+        entities = list(map(Entity, items))
+        for entity, tag in zip(entities, tags):
+            if tag is not None:
+                entity._annotations = {"@odata.etag": tag}
         return entities
 
     def entity(self, item: Dict[str, Any], table: Optional[_Table], body: bytes = b"@") -> Entity:
         """One entity of the JSON of an answer, ``body``, typed."""
-        return self._entity(item, table, self._scan(body))
+        return self._entity(item, table, self._annotations(body)[0])
 
-    def _scan(self, body: bytes) -> bool:
-        """Whether keys must be searched for annotations other than ``@odata.etag``: only when
-        the body has an ``@`` that no known annotation accounts for."""
+    def _annotations(self, body: bytes) -> Tuple[bool, bool]:
+        """Whether keys must be searched for annotations (only when the body has an ``@`` that no
+        known annotation accounts for), and whether entities may have an ETag. Each count reads
+        the whole body: most answers are done with after one."""
         if self.v2:
-            return b"@" in body
+            at = b"@" in body
+            return at, at
         count = body.count
-        at = count(b"@")
-        return at > 0 and at != (count(b'"@odata.etag"') + count(b'"@odata.context"') + count(b'"@odata.count"')
-                                 + count(b'"@odata.nextLink"') + count(b'"@odata.deltaLink"'))
+        unknown = count(b"@")
+        if not unknown or (unknown == 1 and body.startswith(_OPENS_WITH_CONTEXT)):
+            return False, False
+        etags = count(_ETAG)
+        unknown -= etags + count(_CONTEXT)
+        for annotation in _OTHER_KNOWN_ANNOTATIONS:
+            if not unknown:
+                break
+            unknown -= count(annotation)
+        return unknown > 0, etags > 0
 
     def _entity(self, raw: Dict[str, Any], table: Optional[_Table], scan: bool) -> Entity:
         """The hot loop of typed reads: takes the annotations out, converts what its table lists."""
@@ -227,13 +241,13 @@ class Schema:
                 del raw[key]
             annotations = {**annotations, **found} if annotations else found
         if table is not None:
-            try:
-                for name, decode in table.converters:
-                    value = raw.get(name)
-                    if value is not None:
+            for name, decode, typed in table.converters:
+                value = raw.get(name)
+                if value is not None and value.__class__ is not typed:
+                    try:
                         raw[name] = decode(value)
-            except (ValueError, TypeError, ArithmeticError) as error:
-                raise _conversion_error(table, raw, error) from None
+                    except (ValueError, TypeError, ArithmeticError) as error:
+                        raise _conversion_error(table, name, value, error) from None
             if table.navigations:
                 annotations = self._navigations(raw, table, scan, annotations)
         elif self.v2:
@@ -265,13 +279,26 @@ class Schema:
         return annotations
 
 
-def _conversion_error(table: _Table, raw: Dict[str, Any], error: Exception) -> ValueError:
-    """The error of a value its type's decoder refused, naming the property (found again: errors are rare)."""
-    for name, decode in table.converters:
-        value = raw.get(name)
-        try:
-            if value is not None:
-                decode(value)
-        except (ValueError, TypeError, ArithmeticError):
-            return ValueError(f"{table.name}.{name}: {value!r} is not a {table.types[name]} value ({error})")
-    return ValueError(f"{table.name}: {error}")
+def _flat(items: List[Any], table: _Table) -> bool:
+    """Whether V4 ``items`` are all entities (dicts) without an expanded navigation property
+    (the usual answer: V4 sends a navigation property only when it is expanded). Both checks
+    iterate in C."""
+    return set(map(type, items)) <= _DICT and (
+        not table.navigation_names or table.navigation_names.isdisjoint(chain.from_iterable(items)))
+
+
+def _convert_property(items: List[Dict[str, Any]], table: _Table, name: str, decode: Decoder, typed: type) -> None:
+    """Decodes property ``name`` in each of ``items`` where its value is not of its Python type yet."""
+    value: Any = None
+    try:
+        for raw in items:
+            value = raw.get(name)
+            if value is not None and value.__class__ is not typed:
+                raw[name] = decode(value)
+    except (ValueError, TypeError, ArithmeticError) as error:
+        raise _conversion_error(table, name, value, error) from None
+
+
+def _conversion_error(table: _Table, name: str, value: Any, error: Exception) -> ValueError:
+    """The error of a value its type's decoder refused, naming the property."""
+    return ValueError(f"{table.name}.{name}: {value!r} is not a {table.types[name]} value ({error})")

@@ -121,6 +121,26 @@ def decoder_for(type_name: str) -> Optional[Decoder]:
     return DECODERS.get(type_name)
 
 
+class _NeverParsed:
+    """The class of no JSON value: such types' decoders always have work to do."""
+
+
+#: ``Edm`` type name -> the class a parsed JSON value of that type already has when its decoder
+#: would return it unchanged (a V4 Int64 that came as a number, not as IEEE754Compatible text): the
+#: hot loops skip the call then.
+_ALREADY_TYPED: Dict[str, type] = {
+    "Edm.Decimal": Decimal,
+    "Edm.Double": float,
+    "Edm.Single": float,
+    "Edm.Int64": int,
+}
+
+
+def typed_class_of(type_name: str) -> type:
+    """The class of a JSON value of ``type_name`` that its decoder returns as it is (see above)."""
+    return _ALREADY_TYPED.get(type_name, _NeverParsed)
+
+
 # ---- writing ----------------------------------------------------------------------------------
 
 # A decimal is written as number text in V4: json has no hook for that, so it goes through as a
