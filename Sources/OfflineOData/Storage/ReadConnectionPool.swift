@@ -45,10 +45,10 @@ final class ReadConnectionPool: @unchecked Sendable {
     func withSlot<T>(_ body: (Slot) throws(ODataError) -> T) throws(ODataError) -> T {
         let slot = try checkOut()
         defer { checkIn(slot) }
-        try slot.connection.execute("BEGIN DEFERRED")
+        try slot.connection.runCached("BEGIN DEFERRED")
         do {
             let result = try body(slot)
-            try slot.connection.execute("COMMIT")
+            try slot.connection.runCached("COMMIT")
             return result
         } catch {
             try? slot.connection.execute("ROLLBACK")

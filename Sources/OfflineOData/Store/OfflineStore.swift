@@ -24,8 +24,8 @@ public final class OfflineStore: @unchecked Sendable {
     private let localWriteCache = LocalWriteCache()
     /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
     let readShapes = ReadShapeCounter()
-    /// Resolutions of creates kept across writes (see ``CreateResolutionCache``).
-    let resolutions = CreateResolutionCache()
+    /// Resolutions of reads and creates kept across requests (see ``RequestResolutionCache``).
+    let resolutions = RequestResolutionCache()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -198,7 +198,7 @@ public final class OfflineStore: @unchecked Sendable {
         return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body)
     }
 
-    /// Resolves requests to this store: its URL limits, its kept resolutions of creates.
+    /// Resolves requests to this store: its URL limits, its kept resolutions of reads and creates.
     func resolver() -> RequestResolver {
         RequestResolver(model: model, dialect: dialect, limits: currentRequestLimits, cache: resolutions)
     }
