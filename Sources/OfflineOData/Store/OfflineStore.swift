@@ -235,7 +235,7 @@ public final class OfflineStore: @unchecked Sendable {
         let bound = try request.boundForOfflineStore()
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits
-        let result = try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
+        let result = try file.withReadConnection(snapshot: !LocalReader.isOneStatement(bound)) { db, attachment throws(ODataError) -> ReadResult in
             try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
         }
         return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)

@@ -39,6 +39,16 @@ public final class LocalReader {
         try Self.readable(ResolvedRequest.answerableOffline(RequestResolver(parser: parser, binder: binder).bind(url)))
     }
 
+    /// Whether `request` is answered by one statement (no `$count` beside the entities, no
+    /// `$expand`), so it needs no read transaction of its own to see one state of the store.
+    static func isOneStatement(_ request: BoundRequest) -> Bool {
+        switch request.target {
+        case .count: return true
+        case .collection, .entity, .property: return request.options.expand.isEmpty && !request.options.includeCount
+        default: return false
+        }
+    }
+
     /// `request`, unless it addresses what the store itself serves rather than its entities.
     static func readable(_ request: BoundRequest) throws(ODataError) -> BoundRequest {
         switch request.target {
@@ -131,9 +141,9 @@ public final class LocalReader {
             guard let count = plan.count else { throw ODataError(.internalError, "no count statement") }
             return ReadResult(body: Array(String(try runCount(count, on: db)).utf8), contentType: ReadResult.textContentType)
         case .collection:
-            return try readCollection(request, plan, on: db)
+            return try readCollection(request, plan, kept: understood.layout, on: db)
         case .entity:
-            return try readEntity(request, plan, on: db, pathText: pathText)
+            return try readEntity(request, plan, kept: understood.layout, on: db, pathText: pathText)
         case .property(let path, let rawValue):
             return try readProperty(request, plan, path: path, rawValue: rawValue, on: db, pathText: pathText)
         default:

@@ -19,6 +19,8 @@ final class ReadPlanCache {
         let shape: ReadShape?
         /// The URL's path, for the V4 context of a property read and for "not found" messages.
         let pathText: String
+        /// The main statement's layout of the set's own type, once an answer made it.
+        let layout = KeptLayout()
     }
 
     /// URLs up to this many bytes are kept.
