@@ -136,11 +136,12 @@ func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic
 /// An offline store of `count` agencies made by the engine: created with the declared index
 /// `Agencies:Name`, filled by ``loadAgencies(into:count:codes:)``; with `codes`, its agencies
 /// have a `Code` too (``scaleMetadata``), which no index is declared on.
-func makeEngineStore(path: String, count: Int, codes: Bool = false) throws -> OfflineStore {
+func makeEngineStore(path: String, count: Int, codes: Bool = false,
+                     serviceRoot: String? = "http://localhost/service/") throws -> OfflineStore {
     removeDatabase(path)
     let store = try OfflineStore.create(path: path, metadata: codes ? scaleMetadata : benchmarkMetadata,
                                         definingRequests: [DefiningRequest(name: "All", url: "Agencies")],
-                                        serviceRoot: "http://localhost/service/",
+                                        serviceRoot: serviceRoot,
                                         indexes: [IndexDeclaration(entitySet: "Agencies", properties: ["Name"])])
     let start = Harness.now()
     try loadAgencies(into: store, count: count, codes: codes)
