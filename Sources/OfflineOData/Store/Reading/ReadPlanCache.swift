@@ -6,8 +6,8 @@
 /// Belongs to one ``LocalReader`` (one read connection, one thread at a time), so no lock. What a
 /// kept entry holds depends only on the URL, the model and the reader's parser limits, all fixed
 /// for the reader (a reader with other limits is a new reader). Indexes made later need no
-/// invalidation: the SQL names tables, never an index, and SQLite plans a prepared statement again
-/// when the schema or its statistics change. A read with `now()` is not kept (its SQL holds the
+/// invalidation: the SQL names tables, never an index, and SQLite compiles a prepared statement
+/// again when the schema changes (`sqlite3_prepare_v3`), as making an index does. A read with `now()` is not kept (its SQL holds the
 /// instant), nor a URL longer than ``maximumURLLength``, so the cache's memory stays small (a URL
 /// may be up to 1 MiB).
 final class ReadPlanCache {
