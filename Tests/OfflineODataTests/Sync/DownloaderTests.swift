@@ -9,7 +9,8 @@ struct RecordingSink: PageSink {
     var pages: [String] = []
     var failOnPage: Int?
 
-    mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary {
+    mutating func accept(page input: JSONInput) throws(ODataError) -> PageSummary {
+        let page = Array(input.buffer)
         pages.append(String(decoding: page, as: UTF8.self))
         if let failOnPage, pages.count == failOnPage { throw ODataError(.semantic, "the sink refused page \(failOnPage)") }
         let document = try JSONValue.parse(page)
@@ -137,7 +138,7 @@ struct RecordingSink: PageSink {
         var inner = RecordingSink()
         var requestsSeenDuringFirstPage = 0
 
-        mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary {
+        mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary {
             if inner.pages.isEmpty {
                 for _ in 0..<500 where server.requests.count < 2 { usleep(10_000) }
                 requestsSeenDuringFirstPage = server.requests.count
@@ -163,7 +164,7 @@ struct RecordingSink: PageSink {
     /// A sink whose reading of the first page names another next link than the page's text.
     struct RedirectingSink: PageSink {
         var inner = RecordingSink()
-        mutating func accept(page: [UInt8]) throws(ODataError) -> PageSummary {
+        mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary {
             var summary = try inner.accept(page: page)
             if inner.pages.count == 1 { summary.nextLink = "People?$skiptoken=b" }
             return summary

@@ -4,9 +4,10 @@
 >>> offline_odata.version()            # doctest: +SKIP
 '0.1.0'
 
-The main names: :class:`Store` (``Store.open(...)`` for requests, ``Store(path)`` for a store
-file), :class:`OfflineStore`, :class:`OnlineStore`, :class:`Mode`, :class:`Result`, :class:`RequestFuture`
-(what ``Store.submit`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
+The main names: :class:`Store` (``Store(path, ...)`` or ``Store.open(...)``: a store that answers
+requests), :class:`StoreFile` (a store file's own questions), :class:`OfflineStore`,
+:class:`OnlineStore`, :class:`Mode`, :class:`StoreOptions`, :class:`Entity` (what reads give, with
+typed values), :class:`Result`, :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
 status, all derived from :class:`OfflineODataError`.
 """
@@ -28,13 +29,17 @@ from .errors import (
     StorageError,
     UnsupportedError,
 )
+from .entity import Entity
 from .events import Event, EventKind, Subscription
-from .options import Mode, Options
+from .futures import RequestFuture
+from .options import Mode, Options, StoreOptions
 from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
-from .store import OfflineStore, OnlineStore, RequestFuture, Store
+from .store import OfflineStore, OnlineStore, Store
+from .store_file import StoreFile
 
 __all__ = [
-    "version", "version_number", "Store", "OfflineStore", "OnlineStore", "Mode", "Options",
+    "version", "version_number", "Store", "StoreFile", "OfflineStore", "OnlineStore", "Mode", "Options",
+    "StoreOptions", "Entity",
     "Result", "Route", "UploadResult", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
@@ -44,9 +49,11 @@ __all__ = [
 
 def version() -> str:
     """The loaded library's version, "MAJOR.MINOR.PATCH"."""
-    return _capi.ood_version().decode("ascii")
+    text: bytes = _capi.ood_version()
+    return text.decode("ascii")
 
 
 def version_number() -> int:
     """The loaded library's version as MAJOR * 1000000 + MINOR * 1000 + PATCH."""
-    return _capi.ood_version_number()
+    number: int = _capi.ood_version_number()
+    return number

@@ -83,7 +83,8 @@ def _progress(done: int, total: int, payload: Optional[int]) -> int:
     if guard is None:
         return 0
     with _INSIDE:
-        return guard(done, total)
+        stop: int = guard(done, total)
+        return stop
 
 
 def _completion(status: int, result: Optional[int], payload: Optional[int]) -> None:

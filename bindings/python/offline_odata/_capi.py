@@ -12,8 +12,12 @@ Conventions:
 * ``ctypes.CDLL`` releases the GIL around each call, and the callback types are ``CFUNCTYPE``, so
   a callback arriving on a library thread takes the GIL again before running Python code.
 """
+import os
+import re
+import sys
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_long, c_longlong, c_size_t, c_void_p
-from typing import Any, Callable, Optional, Sequence
+from types import FrameType
+from typing import Any, Callable, Optional, Sequence, overload
 
 from ._loader import load_library
 from .errors import error_for_status
@@ -35,7 +39,36 @@ def errcheck_status(result: int, function: Any, arguments: Any) -> int:
     raw = ood_error_message()
     message = raw.decode("utf-8", "replace") if raw else "unknown error"
     offset = ood_error_offset()
-    raise error_for_status(result, message, offset if offset >= 0 else None)
+    raise error_for_status(result, python_message(message), offset if offset >= 0 else None)
+
+
+_C_FUNCTION_PREFIX = re.compile(r"ood_[a-z_]+: ")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def python_message(message: str) -> str:
+    """The library's message with the C function it names first (``ood_options_set_mode: ...``)
+    replaced by the binding's method the caller called (``Store.open: ...``).
+
+    Only failures pay for this: the caller's frame is looked for when a message has such a prefix.
+    """
+    match = _C_FUNCTION_PREFIX.match(message)
+    if match is None:
+        return message
+    name = None
+    frame: Optional[FrameType] = sys._getframe(1)
+    while frame is not None:
+        if os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE:
+            code = frame.f_code
+            name = getattr(code, "co_qualname", code.co_name)
+        elif name is not None and not frame.f_code.co_filename.endswith("contextlib.py"):
+            break
+        frame = frame.f_back
+    if name is not None and name.endswith(".__init__"):
+        name = name[: -len(".__init__")]  # Store(...) is what the caller wrote
+    if name is None or name.startswith("_") or "<" in name:
+        return message[match.end():]
+    return f"{name}: {message[match.end():]}"
 
 
 def _declare(name: str, restype: Any, argtypes: Sequence[Any], status: bool = False) -> Callable[..., Any]:
@@ -45,7 +78,8 @@ def _declare(name: str, restype: Any, argtypes: Sequence[Any], status: bool = Fa
     function.argtypes = list(argtypes)
     if status:
         function.errcheck = errcheck_status
-    return function
+    declared: Callable[..., Any] = function
+    return declared
 
 
 def _check_abi() -> None:
@@ -82,6 +116,10 @@ ood_version_number = _declare("ood_version_number", c_int, [])
 ood_error_message = _declare("ood_error_message", c_char_p, [])
 # long ood_error_offset(void);
 ood_error_offset = _declare("ood_error_offset", c_long, [])
+# int ood_error_http_status(void);  (0 unless the service refused the last failing call)
+ood_error_http_status = _declare("ood_error_http_status", c_int, [])
+# const char *ood_error_header(const char *name);  (NULL when the refusal has no such header)
+ood_error_header = _declare("ood_error_header", c_char_p, [c_char_p])
 # const char *ood_status_name(int status);
 ood_status_name = _declare("ood_status_name", c_char_p, [c_int])
 # void ood_string_free(char *s);
@@ -194,6 +232,8 @@ ood_result_body = _declare("ood_result_body", c_void_p, [c_void_p, POINTER(c_siz
 ood_result_content_type = _declare("ood_result_content_type", c_char_p, [c_void_p])
 # const char *ood_result_next_link(const ood_result *result);  (NULL when the answer is whole)
 ood_result_next_link = _declare("ood_result_next_link", c_char_p, [c_void_p])
+# const char *ood_result_header(const ood_result *result, const char *name);  (NULL when absent)
+ood_result_header = _declare("ood_result_header", c_char_p, [c_void_p, c_char_p])
 # void ood_result_free(ood_result *result);
 ood_result_free = _declare("ood_result_free", None, [c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
@@ -268,6 +308,12 @@ def string_array(items: Sequence[bytes]) -> Any:
 header_array = string_array
 
 
+@overload
+def encode(text: str, what: str) -> bytes: ...
+@overload
+def encode(text: None, what: str) -> None: ...
+@overload
+def encode(text: Optional[str], what: str) -> Optional[bytes]: ...
 def encode(text: Optional[str], what: str) -> Optional[bytes]:
     """UTF-8 for a ``const char *`` argument; None stays NULL; anything but str is a TypeError."""
     if text is None:

@@ -5,15 +5,16 @@ then the system's (``ctypes.util.find_library``, for an installation under a sys
 """
 import ctypes
 import ctypes.util
+from typing import List
 import os
 
 LIBRARY_NAME = "libofflineodata.so"
 ENVIRONMENT_VARIABLE = "OFFLINE_ODATA_LIBRARY"
 
 
-def library_candidates():
+def library_candidates() -> List[str]:
     """The paths tried, in order (for error messages and tests)."""
-    candidates = []
+    candidates: List[str] = []
     override = os.environ.get(ENVIRONMENT_VARIABLE)
     if override:
         candidates.append(override)

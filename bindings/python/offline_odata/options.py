@@ -9,7 +9,7 @@ import os
 from contextlib import contextmanager
 from ctypes import byref, c_void_p
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterator, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _capi
 
@@ -43,7 +43,7 @@ def _pairs(value: Union[Mapping[str, str], Sequence[Tuple[str, str]], None], wha
     return tuple(pairs)
 
 
-def _indexes(value) -> Tuple[Tuple[str, str], ...]:
+def _indexes(value: object) -> Tuple[Tuple[str, str], ...]:
     """``indexes`` as (entity set, "Prop1,Prop2") pairs for ``ood_options_add_index``."""
     if value is None:
         return ()
@@ -238,3 +238,46 @@ class Options:
             raise TypeError("accept_empty_file must be a bool")
         if self.accept_empty_file:
             _capi.ood_options_set_accept_empty_file(handle, 1)
+
+
+class CommonOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`~offline_odata.OnlineStore`: the fields of :class:`Options`
+    but ``path``, ``service_root`` and ``mode``. These TypedDicts make a type checker refuse a
+    misspelt option; a test keeps them in step with :class:`Options`."""
+
+    save_service_root: bool
+    metadata: str
+    defining_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
+    indexes: Sequence[Union[str, Tuple[str, Sequence[str]]]]
+    basic_auth: Tuple[str, str]
+    bearer_token: str
+    headers: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
+    cookies: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
+    connect_timeout: float
+    request_timeout: float
+    verify_tls: bool
+    ca_file: PathLike
+    ca_path: PathLike
+    page_size: int
+    batch_size: int
+    group_by_transaction: bool
+    max_response_size: int
+    max_pages: int
+    max_metadata_size: int
+    max_message_length: int
+    max_request_length: int
+    max_request_depth: int
+    max_expression_operators: int
+    accept_empty_file: bool
+
+
+class OfflineStoreOptions(CommonOptions, total=False):
+    """The keyword arguments of :class:`~offline_odata.OfflineStore`: :class:`CommonOptions` and ``service_root``."""
+
+    service_root: str
+
+
+class StoreOptions(OfflineStoreOptions, total=False):
+    """The keyword arguments of :class:`~offline_odata.Store`: every field of :class:`Options` but ``path``."""
+
+    mode: Union[Mode, int]

@@ -5,7 +5,7 @@ Python ``Result`` owns nothing native and needs no closing.
 """
 import json
 from ctypes import byref, c_size_t, string_at
-from typing import Any, Dict, List, NamedTuple, Optional, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from . import _capi
 
@@ -74,24 +74,36 @@ def unwrap(body: bytes, content_type: str = "application/json") -> Value:
     if not body:
         return None
     if not content_type.startswith("application/json"):
-        text = body.decode("utf-8").strip()
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"not an OData JSON answer nor a count: {text[:80]!r}") from None
-    document = json.loads(body)
+        return count_of(body)
+    value: Value = unwrap_json(json.loads(body))[0]
+    return value
+
+
+def count_of(body: bytes) -> int:
+    """The int of a ``$count`` answer (text)."""
+    text = body.decode("utf-8").strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"not an OData JSON answer nor a count: {text[:80]!r}") from None
+
+
+def unwrap_json(document: Any) -> Tuple[Any, Optional[bool]]:
+    """A parsed OData answer without its wrapper, and what it is: True for a collection (a list
+    of entities), False for one object (an entity, or V2's wrapper of a property), None for other
+    JSON. V4's ``@odata.context`` is taken off one entity."""
     if not isinstance(document, dict):
-        return document
+        return document, None
     if "d" in document and len(document) == 1:  # V2
         inner = document["d"]
         if isinstance(inner, dict) and isinstance(inner.get("results"), list):
-            return inner["results"]
-        return inner
+            return inner["results"], True
+        return inner, False if isinstance(inner, dict) else None
     context = document.get("@odata.context", "")
     if isinstance(document.get("value"), list) and not context.endswith("$entity"):
-        return document["value"]
+        return document["value"], True
     document.pop("@odata.context", None)
-    return document
+    return document, False
 
 
 class Route(NamedTuple):

@@ -1,51 +1,49 @@
-"""The store: :class:`Store` (file-level or fully open), :class:`OfflineStore`, :class:`OnlineStore`.
+"""The store that answers requests: :class:`Store`, and :class:`OfflineStore`, :class:`OnlineStore`.
 
-``Store(path)`` opens a store file for file-level questions only (``ood_store_open``: its path,
-its format version). ``Store.open(...)`` opens a store that answers OData requests
+``Store(path, ...)`` (or ``Store.open(...)``) opens a store that answers OData requests
 (``ood_store_open_with``): offline from its file, online from its service, or both (mixed mode).
-:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed.
+:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed. A store file
+opened for its file questions only is a :class:`~offline_odata.StoreFile`.
+
+Reads give typed values (see :mod:`offline_odata.values`): the store's ``$metadata`` is turned into
+converter tables once (:class:`~offline_odata.schema.Schema`), on the first typed read.
 
 Every blocking method releases the GIL while the library works, so threads run side by side; one
 store may be shared by any number of threads. :meth:`Store.close` waits for the calls other
 threads have in progress on the store, because the library must not see a handle used after it is
 closed.
 """
-import json
-import os
-import threading
-import weakref
+import sys
 from concurrent.futures import Future
 from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 from . import _callbacks, _capi
-from .errors import AbortedError, BusyError, MisuseError
+from ._handle import StoreHandle, misuse
+from .entity import Entity
+from .errors import AbortedError
 from .events import Event, Subscription
+from .futures import RequestFuture, _Pending, _PendingRequest
 from .options import Mode, Options, PathLike, _pairs
-from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value, unwrap
+from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value
+from .schema import Schema, TypedValue
+from .values import body_json
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from typing import Unpack
+    else:
+        from typing_extensions import Unpack
+    from .options import CommonOptions, OfflineStoreOptions, StoreOptions
 
 #: A progress callable: ``progress(done, total)``, total None when unknown; a true return stops.
 Progress = Callable[[int, Optional[int]], Any]
-#: A request body: a dict or list (sent as JSON), JSON text, or None.
+#: A request body: a dict or list (sent as JSON, with Decimal, date, datetime, time, timedelta,
+#: UUID and bytes values written as the store's dialect writes them), JSON text, or None.
 Body = Union[Dict[str, Any], List[Any], str, bytes, None]
 #: Extra request headers: a mapping of name -> value, or a sequence of (name, value) pairs.
 Headers = Union[Mapping[str, str], Sequence[Tuple[str, str]], None]
-
-
-def _misuse(message: str) -> MisuseError:
-    return MisuseError(message, status=2, status_name="OOD_MISUSE")
-
-
-def _body_bytes(body: Body) -> Optional[bytes]:
-    if body is None:
-        return None
-    if isinstance(body, (dict, list)):
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    if isinstance(body, bytes):
-        return body
-    if isinstance(body, str):
-        return body.encode("utf-8")
-    raise TypeError(f"body must be a dict, a list, str, bytes or None, not {type(body).__name__}")
 
 
 def _method_bytes(method: str) -> bytes:
@@ -64,167 +62,33 @@ def _header_lines(headers: Headers) -> Any:
             raise TypeError("a header's name and value must be str")
         if ":" in name:
             # The library splits "Name: value" at the first colon: such a name would be sent wrong.
-            raise _misuse(f"the header name {name!r} contains a colon")
+            raise misuse(f"the header name {name!r} contains a colon")
         lines.append(_capi.encode(f"{name}: {value}", "a header"))
     return _capi.header_array(lines)
 
 
-class RequestFuture(Future):  # type: ignore[type-arg]
-    """The :class:`concurrent.futures.Future` of a request started with :meth:`Store.submit`.
+def _count_url(url: str) -> str:
+    """``url`` asking for its ``/$count`` (added to its path unless there)."""
+    path, question, query = url.partition("?")
+    if not path.rstrip("/").endswith("/$count"):
+        path = path.rstrip("/") + "/$count"
+    return path + question + query
 
-    It stays pending until the request completes, then holds its :class:`Result` or its error.
-    :meth:`cancel` asks the library to stop the request. The library's call handle
-    (``ood_call``) is released as soon as the request completed and no :meth:`cancel` is using it.
+
+class Store(StoreHandle):
+    """An OfflineOData store that answers OData requests: offline from its file, online from its
+    service, or both (mixed mode, the default).
+
+    Use it as a context manager, or call :meth:`close`; closing twice is harmless, and a store left
+    open is closed when collected or at interpreter exit.
+
+    >>> with Store("travel.store", service_root=SERVICE,                   # doctest: +SKIP
+    ...            defining_requests={"Agencies": "TravelagencyCollection"}) as store:
+    ...     agencies = store.entities("TravelagencyCollection?$filter=country eq 'US'")
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._call_lock = threading.Lock()
-        self._call: Optional[int] = None
-        self._cancel_requested = False
-        self._cancelling = 0
-        self._settled = False
-
-    def cancel(self) -> bool:
-        """Asks the library to stop the request (``ood_call_cancel``).
-
-        Like :meth:`asyncio.Task.cancel`, this is a request: it returns False when the future is
-        done already (True if it was cancelled), and True otherwise. A request still held (the
-        store is opening, or earlier writes run) or waiting for the service then ends cancelled:
-        :meth:`cancelled` is True and :meth:`result` raises
-        :class:`concurrent.futures.CancelledError`. A local read or write takes milliseconds and
-        may finish normally: the future then holds its result (or error) as if not cancelled.
-        Safe from any thread, also from inside a callback, and more than once.
-        """
-        with self._call_lock:
-            if self._settled:
-                return self.cancelled()
-            self._cancel_requested = True
-            handle = self._call
-            if handle is None:
-                return True  # _attach cancels it once ood_request_start has given the handle
-            self._cancelling += 1
-        try:
-            _capi.ood_call_cancel(handle)
-        finally:
-            self._done_cancelling()
-        return self.cancelled() if self.done() else True
-
-    def _done_cancelling(self) -> None:
-        with self._call_lock:
-            self._cancelling -= 1
-            handle = self._take_call_if_free()
-        if handle is not None:
-            _capi.ood_call_free(handle)
-
-    def _take_call_if_free(self) -> Optional[int]:
-        """Under the lock: the call handle, cleared, once nothing needs it any more; else None."""
-        if self._settled and not self._cancelling and self._call is not None:
-            handle, self._call = self._call, None
-            return handle
-        return None
-
-    def _attach(self, handle: Optional[int]) -> None:
-        """Keeps the ``ood_call *`` that ``ood_request_start`` gave (the completion may have run)."""
-        if not handle:
-            return
-        with self._call_lock:
-            self._call = handle
-            cancel_now = self._cancel_requested and not self._settled
-            if cancel_now:
-                self._cancelling += 1
-            free_now = self._take_call_if_free()
-        if free_now is not None:
-            _capi.ood_call_free(free_now)
-        if cancel_now:
-            try:
-                _capi.ood_call_cancel(handle)
-            finally:
-                self._done_cancelling()
-
-    def _settle(self, error: Optional[BaseException], result: Optional[int]) -> None:
-        """Called once by the completion: the request's answer (an owned ``ood_result *``) or error."""
-        with self._call_lock:
-            self._settled = True
-            cancelled = self._cancel_requested and isinstance(error, AbortedError)
-            handle = self._take_call_if_free()
-        if handle is not None:
-            _capi.ood_call_free(handle)
-        if cancelled:
-            _capi.ood_result_free(result)
-            Future.cancel(self)  # pending -> cancelled; runs the done callbacks
-            self.set_running_or_notify_cancel()  # -> cancelled and notified: wake wait()/as_completed()
-            return
-        self.set_running_or_notify_cancel()
-        if error is not None:
-            _capi.ood_result_free(result)
-            self.set_exception(error)
-        else:
-            self.set_result(Result._take(result))
-
-
-class _Pending:
-    """The payload of an asynchronous open: the Future its completion settles."""
-
-    __slots__ = ("future",)
-
-    def __init__(self) -> None:
-        self.future: "Future[Any]" = Future()
-        self.future.set_running_or_notify_cancel()
-
-    def complete(self, error: Optional[BaseException], result: Optional[int]) -> None:
-        if error is not None:
-            _capi.ood_result_free(result)
-            self.future.set_exception(error)
-        else:
-            _capi.ood_result_free(result)
-            self.future.set_result(None)
-
-
-class _PendingRequest:
-    """The payload of a request started with ``ood_request_start``: its :class:`RequestFuture`."""
-
-    __slots__ = ("future",)
-
-    def __init__(self) -> None:
-        self.future = RequestFuture()
-
-    def complete(self, error: Optional[BaseException], result: Optional[int]) -> None:
-        self.future._settle(error, result)
-
-
-class Store:
-    """An OfflineOData store.
-
-    ``Store(path)`` opens (or creates) a store file for file-level questions (:attr:`path`,
-    :attr:`format_version`); requests need a store from :meth:`open`. Use either as a context
-    manager, or call :meth:`close`; closing twice is harmless, and a store left open is closed
-    when collected or at interpreter exit.
-
-    >>> with Store.open("travel.store", service_root=SERVICE,              # doctest: +SKIP
-    ...                 defining_requests={"Agencies": "TravelagencyCollection"}) as store:
-    ...     agencies = store.get("TravelagencyCollection?$filter=country eq 'US'")
-    """
-
-    def __init__(self, path: PathLike):
-        """Opens (or creates) the store file at ``path`` for file-level questions.
-
-        Raises:
-            TypeError: ``path`` is not a str or path-like.
-            MisuseError: the path is empty.
-            CannotOpenError: the path cannot be opened or created.
-            NotAStoreError: the file is not an OfflineOData store.
-        """
-        self._setup()
-        text = os.fspath(path)
-        if not isinstance(text, str):
-            raise TypeError("path must be a str or os.PathLike[str]")
-        handle = c_void_p()
-        _capi.ood_store_open(_capi.encode(text, "path"), byref(handle))
-        self._adopt(handle)
-
-    @classmethod
-    def open(cls, path: Optional[PathLike] = None, *, wait: bool = True, **options: Any) -> "Store":
+    def __init__(self, path: Optional[PathLike] = None, *, wait: bool = True,
+                 **options: "Unpack[StoreOptions]") -> None:
         """Opens a store that answers requests; the keyword arguments are :class:`Options` fields.
 
         With ``wait=True`` (the default) it returns once the store is open: its file made or
@@ -237,25 +101,21 @@ class Store:
             MisuseError: neither a path nor a service root, or an option the library refuses.
             CannotOpenError, NotAStoreError, MetadataError, NetworkError, HTTPError: opening failed.
         """
-        store = cls.__new__(cls)
-        store._setup()
-        store._open_with(Options(path=path, **options), wait)
-        return store
+        self._setup()
+        self._open_with(Options(path=path, **options), wait)
+        self._ready(wait)
 
-    # ---- life cycle ---------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Optional[PathLike] = None, *, wait: bool = True,
+             **options: "Unpack[StoreOptions]") -> "Store":
+        """``Store(path, wait=..., **options)``: opens a store that answers requests."""
+        return Store(path, wait=wait, **options)
 
     def _setup(self) -> None:
-        self._handle: Optional[c_void_p] = None
-        self._state = threading.Condition(threading.Lock())
-        self._calls = 0
+        super()._setup()
         self._opened: "Optional[Future[None]]" = None
-        self._finalizer: Optional[weakref.finalize] = None
-
-    def _adopt(self, handle: c_void_p) -> None:
-        self._handle = handle
-        # A finalizer, not __del__: it holds no reference to the store and runs at exit too,
-        # while ctypes and the library are still there.
-        self._finalizer = weakref.finalize(self, _capi.ood_store_close, handle)
+        self._schema: Optional[Schema] = None
+        self._v2: Optional[bool] = None
 
     def _open_with(self, options: Options, wait: bool) -> None:
         handle = c_void_p()
@@ -282,102 +142,58 @@ class Store:
         if self._opened is not None:
             self._opened.result(timeout)
 
-    @property
-    def is_open(self) -> bool:
-        """Whether the store is still open (not closed)."""
-        return self._handle is not None
+    # ---- typed values ------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Closes the store, after the calls other threads have in progress on it return.
+    def _ready(self, wait: bool) -> None:
+        """Once opened and waited for: makes the converter tables now, so the first read is as fast as the next."""
+        if wait:
+            self._types()
 
-        Calling it again does nothing.
+    def _is_v2(self) -> bool:
+        """Whether the store speaks OData V2 (asked once)."""
+        if self._v2 is None:
+            self._v2 = self.status().get("dialect") == "v2"
+        return self._v2
 
-        Raises:
-            BusyError: called from inside a callback of the binding (it would wait for itself).
-        """
-        if self._handle is None:
-            return
-        if _callbacks.in_callback():
-            raise BusyError("a store cannot be closed from inside one of its callbacks",
-                            status=15, status_name="OOD_BUSY")
-        with self._state:
-            if self._handle is None:
-                return
-            self._handle = None
-            while self._calls:
-                self._state.wait()
-        if self._finalizer is not None:
-            self._finalizer()
+    def _types(self) -> Schema:
+        """The converter tables of this store's model, made on the first typed read."""
+        schema = self._schema
+        if schema is None:
+            status = self.status()
+            self._v2 = status.get("dialect") == "v2"
+            schema = self._schema = Schema(self.metadata(), self._v2, str(status.get("serviceRoot") or ""))
+        return schema
 
-    def __enter__(self) -> "Store":
-        return self
+    def _body(self, body: Body) -> Optional[bytes]:
+        """A request body as bytes: dicts and lists as JSON in the store's dialect."""
+        if body is None:
+            return None
+        if isinstance(body, (dict, list)):
+            return body_json(body, self._is_v2)
+        if isinstance(body, bytes):
+            return body
+        if isinstance(body, str):
+            return body.encode("utf-8")
+        raise TypeError(f"body must be a dict, a list, str, bytes or None, not {type(body).__name__}")
 
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"<offline_odata.{type(self).__name__} {'open' if self.is_open else 'closed'}>"
-
-    def _begin(self) -> c_void_p:
-        """Counts a call in progress and gives the handle; raises MisuseError once closed."""
-        with self._state:
-            if self._handle is None:
-                raise _misuse("the store is closed")
-            self._calls += 1
-            return self._handle
-
-    def _end(self) -> None:
-        with self._state:
-            self._calls -= 1
-            if not self._calls:
-                self._state.notify_all()
-
-    def _require_handle(self) -> c_void_p:
-        handle = self._handle
-        if handle is None:
-            raise _misuse("the store is closed")
-        return handle
-
-    def _json_call(self, function: Callable[..., int], *arguments: Any) -> Any:
+    def _answer(self, url: str, method: bytes = b"GET", body: Optional[bytes] = None, headers: Any = None,
+                transaction: Optional[bytes] = None, raw: bool = False) -> Union[TypedValue, str]:
+        """Runs a request and decodes its answer (typed), or gives its text with ``raw``.
+        The hot path of reads: one copy of the body into bytes, json.loads, the converters."""
+        raw_url = _capi.encode(url, "url")
+        schema = None if raw else self._types()
         out = c_void_p()
-        handle = self._begin()
+        self._request(method, raw_url, body, headers, out, transaction)
         try:
-            function(handle, *arguments, byref(out))
+            length = c_size_t()
+            pointer = _capi.ood_result_body(out, byref(length))
+            answer = string_at(pointer, length.value) if pointer and length.value else b""
+            if schema is None:
+                return answer.decode("utf-8")
+            content_type = _capi.ood_result_content_type(out) or b""
         finally:
-            self._end()
-        return json.loads(_capi.take_string(out))
-
-    # ---- the file ----------------------------------------------------------------------
-
-    @property
-    def path(self) -> str:
-        """The path the store file was opened with.
-
-        Raises:
-            MisuseError: the store is closed, or has no file (online only).
-        """
-        out = c_void_p()
-        handle = self._begin()
-        try:
-            _capi.ood_store_path(handle, byref(out))
-        finally:
-            self._end()
-        return _capi.take_string(out)
-
-    @property
-    def format_version(self) -> int:
-        """The store file's format version.
-
-        Raises:
-            MisuseError: the store is closed, or has no file (online only).
-        """
-        out = c_int()
-        handle = self._begin()
-        try:
-            _capi.ood_store_format_version(handle, byref(out))
-        finally:
-            self._end()
-        return out.value
+            _capi.ood_result_free(out)
+        return schema.decode(answer, content_type.decode("ascii", "replace"), url)
 
     # ---- requests ----------------------------------------------------------------------
 
@@ -416,13 +232,13 @@ class Store:
             SemanticError, UnsupportedError, NotFoundError, ConstraintError: the request was refused.
             NetworkError, HTTPError: the service failed (online requests).
             BusyError: called from a callback of this store.
-            MisuseError: the store is closed, or was opened with ``Store(path)``; a header without
+            MisuseError: the store is closed; a header without
                 a name, with a colon in its name, or with CR or LF in it.
             TypeError: a header that is not a pair of str.
         """
         raw_method = _method_bytes(method)
         raw_url = _capi.encode(url, "url")
-        raw_body = _body_bytes(body)
+        raw_body = self._body(body)
         raw_headers = _header_lines(headers)
         raw_transaction = None if transaction is None else _capi.encode(transaction, "transaction")
         out = c_void_p()
@@ -456,59 +272,118 @@ class Store:
             link = page.next_link
             yield page
 
-    def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[Value, str]:
-        """Reads ``url``: entities as a list of dicts, one entity as a dict, a ``$count`` as an int.
+    def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[TypedValue, str]:
+        """Reads ``url``: entities as a list of :class:`Entity`, one entity as an :class:`Entity`,
+        a ``$count`` as an int, with typed values (``Edm.Decimal`` as :class:`decimal.Decimal`,
+        dates and times as :mod:`datetime` values, ``Edm.Guid`` as :class:`uuid.UUID`, ...).
 
         A collection the service answers comes whole: its next links are followed (at most
-        ``$top`` entities, within ``max_pages`` and ``max_response_size``); :meth:`pages` reads one
-        page at a time.
+        ``$top`` entities, within ``max_pages`` and ``max_response_size``); :meth:`iter` and
+        :meth:`pages` read one page at a time. :meth:`entities`, :meth:`entity` and :meth:`count`
+        are the same read with one type each.
 
         With ``raw=True`` it returns the answer's text as sent (OData JSON) instead. ``headers`` are
         extra headers for the service, as for :meth:`execute`. Raises what :meth:`execute` raises.
         """
-        raw_url = _capi.encode(url, "url")
-        raw_headers = _header_lines(headers)
-        out = c_void_p()
-        self._request(b"GET", raw_url, None, raw_headers, out)
-        # The hot path of reads: one copy of the body into bytes, then json.loads, nothing else.
-        try:
-            length = c_size_t()
-            pointer = _capi.ood_result_body(out, byref(length))
-            body = string_at(pointer, length.value) if pointer and length.value else b""
-            if raw:
-                return body.decode("utf-8")
-            content_type = _capi.ood_result_content_type(out) or b""
-        finally:
-            _capi.ood_result_free(out)
-        return unwrap(body, content_type.decode("ascii", "replace"))
+        return self._answer(url, headers=_header_lines(headers), raw=raw)
+
+    def entities(self, url: str, *, headers: Headers = None) -> List[Entity]:
+        """Reads the collection at ``url`` as a list of :class:`Entity` (typed values).
+
+        Raises:
+            ValueError: ``url`` answers something else than a collection (one entity, a count).
+            And what :meth:`execute` raises.
+        """
+        answer = self._answer(url, headers=_header_lines(headers))
+        if not isinstance(answer, list):
+            raise ValueError(f"Store.entities: {url!r} does not answer a collection (use entity() or count())")
+        return answer
+
+    def entity(self, url: str, *, headers: Headers = None) -> Entity:
+        """Reads the one entity at ``url`` (its key, or a single-valued navigation) as an :class:`Entity`.
+
+        Raises:
+            NotFoundError: there is no such entity.
+            ValueError: ``url`` answers something else than one entity (a collection, a count).
+            And what :meth:`execute` raises.
+        """
+        answer = self._answer(url, headers=_header_lines(headers))
+        if not isinstance(answer, Entity):
+            raise ValueError(f"Store.entity: {url!r} does not answer one entity (use entities() or count())")
+        return answer
+
+    def count(self, url: str, *, headers: Headers = None) -> int:
+        """How many entities the collection at ``url`` has (its ``$filter`` applied): ``/$count`` is
+        added to the path unless it ends with it.
+
+        Raises what :meth:`execute` raises; ``ValueError`` when the answer is not a count.
+        """
+        answer = self._answer(_count_url(url), headers=_header_lines(headers))
+        if not isinstance(answer, int) or isinstance(answer, bool):
+            raise ValueError(f"Store.count: {url!r} does not answer a count")
+        return answer
+
+    def iter(self, url: str, *, headers: Headers = None) -> Iterator[Entity]:
+        """The entities of the collection at ``url``, one page at a time (see :meth:`pages`): the
+        next page is asked for only when the iteration gets there, so a large answer is never
+        held whole. ``for agency in store.iter("TravelagencyCollection"): ...``
+
+        Raises what :meth:`pages` raises; ``ValueError`` when ``url`` answers no collection.
+        """
+        schema = self._types()
+        table, _ = schema.resolve(url)
+        for page in self.pages(url, headers=headers):
+            answer = schema.decode(page.body, page.content_type, url)
+            if not isinstance(answer, list):
+                raise ValueError(f"Store.iter: {url!r} does not answer a collection (use entity() or count())")
+            yield from answer
 
     def create(self, entity_set: str, entity: Dict[str, Any], *, headers: Headers = None,
-               transaction: Optional[str] = None) -> Value:
-        """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored.
+               transaction: Optional[str] = None) -> Entity:
+        """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored (typed).
 
-        ``headers`` and ``transaction`` as for :meth:`execute`.
+        ``entity`` may hold the Python types reads give (Decimal, date, datetime, UUID, ...); they
+        are written as the store's dialect wants. ``headers`` and ``transaction`` as for :meth:`execute`.
         """
         if not isinstance(entity, dict):
             raise TypeError("entity must be a dict")
-        return self.execute("POST", entity_set, entity, headers=headers, transaction=transaction).value()
+        answer = self._write("POST", entity_set, entity, headers, transaction)
+        if not isinstance(answer, Entity):
+            raise ValueError(f"Store.create: the answer to the create in {entity_set!r} holds no entity")
+        return answer
 
     def update(self, url: str, changes: Dict[str, Any], *, method: str = "PATCH",
-               headers: Headers = None, transaction: Optional[str] = None) -> Value:
+               headers: Headers = None, transaction: Optional[str] = None) -> Optional[Entity]:
         """Changes the entity at ``url`` (PATCH by default; PUT replaces, MERGE is V2's PATCH).
 
-        Returns the entity when the answer carries one, else None. ``headers`` are extra headers
-        for the service (``If-Match`` for instance) and ``transaction`` its transaction, as for
-        :meth:`execute`.
+        Returns the entity (typed) when the answer carries one, else None. ``changes`` takes the
+        Python types as :meth:`create` does. ``headers`` are extra headers for the service
+        (``If-Match`` for instance) and ``transaction`` its transaction, as for :meth:`execute`.
         """
         if not isinstance(changes, dict):
             raise TypeError("changes must be a dict")
-        if method.upper() not in ("PATCH", "PUT", "MERGE"):
+        if not isinstance(method, str) or method.upper() not in ("PATCH", "PUT", "MERGE"):
             raise ValueError("method must be PATCH, PUT or MERGE")
-        return self.execute(method, url, changes, headers=headers, transaction=transaction).value()
+        answer = self._write(method, url, changes, headers, transaction)
+        return answer if isinstance(answer, Entity) else None
+
+    def _write(self, method: str, url: str, body: Body, headers: Headers, transaction: Optional[str]) -> Any:
+        raw_method = _method_bytes(method)
+        raw_body = self._body(body)
+        raw_transaction = None if transaction is None else _capi.encode(transaction, "transaction")
+        return self._answer(url, raw_method, raw_body, _header_lines(headers), raw_transaction)
 
     def delete(self, url: str, *, headers: Headers = None, transaction: Optional[str] = None) -> None:
         """Deletes the entity at ``url``; ``headers`` and ``transaction`` as for :meth:`execute`."""
         self.execute("DELETE", url, headers=headers, transaction=transaction)
+
+    def execute_async(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
+                      callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> RequestFuture:
+        """:meth:`execute` without waiting, as Swift's ``async`` ``execute``: starts the request and
+        returns at once a :class:`RequestFuture` of its :class:`Result` (see :meth:`submit`, the
+        same call under its former name). ``asyncio`` code awaits it with
+        ``await asyncio.wrap_future(store.execute_async(...))``."""
+        return self.submit(method, url, body, headers=headers, callback=callback)
 
     def submit(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
                callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> RequestFuture:
@@ -531,7 +406,7 @@ class Store:
         """
         raw_method = _method_bytes(method)
         raw_url = _capi.encode(url, "url")
-        raw_body = _body_bytes(body)
+        raw_body = self._body(body)
         raw_headers = _header_lines(headers)
         if callback is not None and not callable(callback):
             raise TypeError("callback must be callable")
@@ -568,7 +443,7 @@ class Store:
     def route_details(self, url: str, method: str = "GET") -> Dict[str, Any]:
         """:meth:`route` as JSON, like the other questions: ``{"destination": "offline" or
         "online", "reason", "coveringRequests": [names of the defining requests that cover it]}``."""
-        return self._json_call(_capi.ood_route_json, _method_bytes(method), _capi.encode(url, "url"))
+        return self._json_object(_capi.ood_route_json, _method_bytes(method), _capi.encode(url, "url"))
 
     # ---- synchronisation ---------------------------------------------------------------
 
@@ -671,15 +546,15 @@ class Store:
             QuerySyntaxError, SemanticError: the model refuses the URL.
             MisuseError: the store has no file.
         """
-        return self._json_call(_capi.ood_explain, _capi.encode(url, "url"))
+        return self._json_object(_capi.ood_explain, _capi.encode(url, "url"))
 
     def status(self) -> Dict[str, Any]:
         """The store's state, mode, dialect, service, file, queue and archive lengths, defining requests,
         and ``"indexes"``: ``{"entitySet", "properties", "name", "origin", "reason", "createdAt"}``
         each, origin ``"declared"`` or ``"automatic"``."""
-        return self._json_call(_capi.ood_store_status)
+        return self._json_object(_capi.ood_store_status)
 
-    def check(self, quick: bool = False) -> List[Dict[str, str]]:
+    def check(self, quick: bool = False) -> List[Dict[str, Any]]:
         """Checks the store file: SQLite's integrity check (its quick check with ``quick``) and the
         engine's own invariants (entities with local changes and their queued requests, what the
         defining requests hold, links, saved original values). Returns the findings, each
@@ -687,14 +562,14 @@ class Store:
         ``"link"`` or ``"original"``); an empty list means the store is sound."""
         if not isinstance(quick, bool):
             raise TypeError("quick must be a bool")
-        return self._json_call(_capi.ood_store_check, 1 if quick else 0)
+        return self._json_list(_capi.ood_store_check, 1 if quick else 0)
 
     def request_queue(self) -> List[Dict[str, Any]]:
         """The requests waiting for an upload, in upload order:
         ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"}`` each;
         ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
         recorded (the next upload finds out whether the service applied it)."""
-        return self._json_call(_capi.ood_request_queue)
+        return self._json_list(_capi.ood_request_queue)
 
     def error_archive(self) -> List[Dict[str, Any]]:
         """The requests the service refused during uploads, or that need a decision:
@@ -704,7 +579,7 @@ class Store:
         changed on the service: 412, 409, 428) or ``"inDoubt"`` (sent, its answer lost, and the
         engine cannot find out whether the service applied it). Act on one with :meth:`requeue`
         (send it again, corrected or not) or :meth:`discard`."""
-        return self._json_call(_capi.ood_error_archive)
+        return self._json_list(_capi.ood_error_archive)
 
     def metadata(self) -> Dict[str, Any]:
         """The service's data model (its ``$metadata``), summarised.
@@ -719,7 +594,7 @@ class Store:
         Raises:
             The error opening the store failed with; BusyError from a callback of this store.
         """
-        return self._json_call(_capi.ood_metadata)
+        return self._json_object(_capi.ood_metadata)
 
     def undo(self, url: str) -> UndoResult:
         """Undoes the local changes of one entity, addressed by its key (``"TravelagencyCollection('00000001')"``).
@@ -737,7 +612,7 @@ class Store:
             MisuseError: the store has no file.
             BusyError: called from a callback of this store.
         """
-        return UndoResult._from_json(self._json_call(_capi.ood_undo, _capi.encode(url, "url")))
+        return UndoResult._from_json(self._json_object(_capi.ood_undo, _capi.encode(url, "url")))
 
     def redownload(self, url: str) -> RedownloadResult:
         """Reads one entity, addressed by its key (``"TravelagencyCollection('00000001')"``), from
@@ -761,12 +636,13 @@ class Store:
                 changes then).
             BusyError: called from a callback of this store.
         """
-        return RedownloadResult._from_json(self._json_call(_capi.ood_redownload, _capi.encode(url, "url")))
+        return RedownloadResult._from_json(self._json_object(_capi.ood_redownload, _capi.encode(url, "url")))
 
-    def discard(self, request_id: Optional[int] = None) -> int:
-        """Discards one archived request (its ``id`` from :meth:`error_archive`), or all of them
-        with None, with the requests that build on it: the later requests on the same entity,
-        archived or still queued.
+    def discard(self, request_id: Optional[int] = None, *, all: bool = False) -> int:
+        """Discards one archived request (its ``id`` from :meth:`error_archive`), or every one
+        with ``all=True``, with the requests that build on it: the later requests on the same
+        entity, archived or still queued. Without an id nor ``all=True`` it raises: dropping the
+        whole archive is never a default.
 
         When it was the entity's earliest request, the entity gets back the values the service
         last sent, as after :meth:`undo`: an entity created offline leaves the store. An entity
@@ -776,22 +652,30 @@ class Store:
             How many requests were dropped (archived and queued).
         Raises:
             NotFoundError: the archive has no request ``request_id``.
-            ValueError: ``request_id`` is not a non-negative int or None.
+            TypeError: neither ``request_id`` nor ``all=True``, or both.
+            ValueError: ``request_id`` is not a non-negative int.
             MisuseError: the store has no file.
             BusyError: called from a callback of this store.
         """
-        request_id = _archive_id(request_id, allow_none=True)
+        if not isinstance(all, bool):
+            raise TypeError("all must be a bool")
+        if all and request_id is not None:
+            raise TypeError("Store.discard takes a request id or all=True, not both")
+        if not all and request_id is None:
+            raise TypeError("Store.discard needs the id of an archived request (from error_archive()), "
+                            "or all=True to discard every archived request")
+        raw_id = -1 if all else _archive_id(request_id)
         deleted = c_long()
         handle = self._begin()
         try:
-            _capi.ood_error_archive_delete(handle, request_id, byref(deleted))
+            _capi.ood_error_archive_delete(handle, raw_id, byref(deleted))
         finally:
             self._end()
         return deleted.value
 
-    def delete_archived(self, request_id: Optional[int] = None) -> int:
-        """The former name of :meth:`discard`, which it is."""
-        return self.discard(request_id)
+    def delete_archived(self, request_id: Optional[int] = None, *, all: bool = False) -> int:
+        """The former name of :meth:`discard`, which it is (an id, or ``all=True``)."""
+        return self.discard(request_id, all=all)
 
     def requeue(self, request_id: int, body: Body = None) -> int:
         """Sends an archived request again: it goes back into the request queue at its place in
@@ -814,8 +698,8 @@ class Store:
             MisuseError: a body for a DELETE; the store has no file.
             BusyError: called from a callback of this store.
         """
-        request_id = _archive_id(request_id, allow_none=False)
-        raw_body = _body_bytes(body)
+        request_id = _archive_id(request_id)
+        raw_body = self._body(body)
         requeued = c_long()
         handle = self._begin()
         try:
@@ -825,13 +709,10 @@ class Store:
         return requeued.value
 
 
-def _archive_id(request_id: Optional[int], allow_none: bool) -> int:
-    """An archived request's id for the C library: -1 for None (all) where allowed."""
-    if request_id is None and allow_none:
-        return -1
+def _archive_id(request_id: Optional[int]) -> int:
+    """An archived request's id for the C library, checked."""
     if isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 0:
-        allowed = " or None" if allow_none else ""
-        raise ValueError(f"request_id must be a non-negative int (an id from error_archive()){allowed}")
+        raise ValueError("request_id must be a non-negative int (an id from error_archive())")
     return request_id
 
 
@@ -842,12 +723,13 @@ class OfflineStore(Store):
     ``service_root`` is still used by :meth:`download` and :meth:`upload`.
     """
 
-    def __init__(self, path: PathLike, *, wait: bool = True, **options: Any):
-        """Opens the store at ``path`` in offline mode; see :meth:`Store.open`."""
+    def __init__(self, path: PathLike, *, wait: bool = True, **options: "Unpack[OfflineStoreOptions]") -> None:
+        """Opens the store at ``path`` in offline mode; see :class:`Store`."""
         if "mode" in options:
             raise TypeError("OfflineStore has its mode fixed; use Store.open(mode=...) instead")
         self._setup()
         self._open_with(Options(path=path, mode=Mode.OFFLINE, **options), wait)
+        self._ready(wait)
 
 
 class OnlineStore(Store):
@@ -856,9 +738,10 @@ class OnlineStore(Store):
     ``OnlineStore(service_root, **options)`` is ``Store.open(service_root=..., mode=Mode.ONLINE, ...)``.
     """
 
-    def __init__(self, service_root: str, *, wait: bool = True, **options: Any):
-        """Opens an online store on ``service_root``; see :meth:`Store.open`."""
+    def __init__(self, service_root: str, *, wait: bool = True, **options: "Unpack[CommonOptions]") -> None:
+        """Opens an online store on ``service_root``; see :class:`Store`."""
         if "mode" in options:
             raise TypeError("OnlineStore has its mode fixed; use Store.open(mode=...) instead")
         self._setup()
         self._open_with(Options(service_root=service_root, mode=Mode.ONLINE, **options), wait)
+        self._ready(wait)

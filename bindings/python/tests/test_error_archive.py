@@ -68,4 +68,4 @@ def test_discarding_a_refused_create_removes_the_entity(v4, tmp_path):
         with pytest.raises(NotFoundError):
             store.discard(entry["id"])
         # The former name still works; nothing is left.
-        assert store.delete_archived() == 0
+        assert store.delete_archived(all=True) == 0

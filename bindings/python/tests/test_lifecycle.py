@@ -43,7 +43,7 @@ online = offline_odata.OnlineStore({v4.service_root!r})
 futures = [store.submit("GET", "TravelagencyCollection") for _ in range(20)]
 futures += [online.submit("GET", "CarrierCollection") for _ in range(5)]
 store.create("TravelagencyCollection", {{"agencynum": "99000099", "name": "Bye", "country": "US"}})
-file_level = offline_odata.Store({str(tmp_path / 'file.store')!r})
+file_level = offline_odata.StoreFile({str(tmp_path / 'file.store')!r})
 print("done", flush=True)
 sys.exit(0)
 """

@@ -1,22 +1,15 @@
-/// Writes the read entities of one page, in order: for each, the upsert, the membership of the
-/// defining request, and the links of its expanded navigations; or, for a deleted entry of a
-/// delta, the removal.
+/// Writes the entities of one page as ``PageReader`` finishes them, in order: for each, the
+/// upsert, the membership of the defining request, and the links of its expanded navigations;
+/// or, for a deleted entry of a delta, the removal.
 struct EntityWriter {
     let session: IngestSession
-    /// The local id (`_ood_id`) of each entity written so far, by its position in the page; nil
-    /// for removed and ignored entries. A navigation's entities come before the entity holding
-    /// them, so their ids are known when its links are written.
-    private var writtenIDs: [Int64?] = []
 
     init(session: IngestSession) { self.session = session }
 
-    /// Writes the page's next entity.
-    mutating func write(_ entity: EntityState, summary: inout PageSummary) throws(ODataError) {
-        writtenIDs.append(try finish(entity, summary: &summary))
-    }
-
-    /// The entity's local id, or nil for removed and ignored entries.
-    private func finish(_ entity: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
+    /// Writes the page's next entity; returns its local id (for the links of the entity it is
+    /// nested in: a navigation's entities are written before the entity holding them), or nil
+    /// for removed and ignored entries.
+    func write(_ entity: EntityState, summary: inout PageSummary) throws(ODataError) -> Int64? {
         guard !entity.isIgnored else { return nil }
         if hasKeyProperties(entity) { return try store(entity, summary: &summary) }
         // Without its key properties an entity takes them from its id, in a copy: the page's
@@ -57,8 +50,7 @@ struct EntityWriter {
         summary.entities += 1
         for (navigation, nested) in state.navigations where navigation.recordsLinks {
             let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)
-            let targets = nested.positions.compactMap { $0 < writtenIDs.count ? writtenIDs[$0] : nil }
-            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: targets, replacing: complete)
+            try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: nested.ids, replacing: complete)
         }
         return id
     }

@@ -44,8 +44,8 @@ internal import CSQLite
 /// - An entity without its key properties takes its key from its id (`@odata.id`, `@id`,
 ///   `__metadata.uri`), as delta entries often have only that.
 ///
-/// Not thread-safe, with one exception: ``read(page:)`` and ``recycle(_:)`` touch only what the
-/// writing never does, so one other thread may run them (one at a time) while the session writes.
+/// Not thread-safe: one thread reads and writes each page (a download fetches the next page's
+/// bytes on another while this one is ingested, see ``PageFetcher``).
 final class IngestSession {
     let definingRequest: DefiningRequest
     let target: DefiningRequestTarget
@@ -54,8 +54,7 @@ final class IngestSession {
     let dialect: Dialect
     let db: SQLiteConnection
 
-    /// The plans of every set the defining request reaches, made once: pages are read on another
-    /// thread while the session writes, so this never changes after `init`.
+    /// The plans of every set the defining request reaches, made once.
     let plans: [String: TablePlan]
     /// Whether new rows of tables that held nothing are inserted in batches (``FreshRows``):
     /// only without `$expand`, where no entity's id is needed before its batch is written.
@@ -155,51 +154,29 @@ final class IngestSession {
     // MARK: - Pages
 
     /// Reads one page (V4 or V2 JSON, a collection, a single entity or a delta) and writes its
-    /// entities.
+    /// entities, each as soon as it is read (``PageReader``): the page costs its bytes and one
+    /// entity's buffers, whatever its length.
     func ingest(page bytes: [UInt8]) throws(ODataError) -> PageSummary {
+        try ingest(page: JSONReader(bytes: bytes))
+    }
+
+    /// Reads the page `reader` is over and writes its entities, as ``ingest(page:)-([UInt8])``.
+    func ingest(page reader: consuming JSONReader) throws(ODataError) -> PageSummary {
         try checkUsable()
-        let page: ReadPage
-        do {
-            page = try read(page: bytes)
-        } catch {
-            failed = true
-            throw error
-        }
-        return try write(page)
-    }
-
-    /// Reads one page into the entities to write, without touching the store: it uses the
-    /// session's constant parts and the plans' spare buffers, which only the reading thread
-    /// touches, so it is safe on another thread while the session writes an earlier page.
-    func read(page bytes: [UInt8]) throws(ODataError) -> ReadPage {
-        var reader = JSONReader(bytes: bytes)
-        var pageReader = PageReader(session: self)
-        return try pageReader.readPage(&reader)
-    }
-
-    /// Takes back a written page's buffers for the pages read later. Call it on the thread that
-    /// reads pages (the fetch thread during a download), never beside a ``read(page:)``.
-    func recycle(_ page: inout ReadPage) {
-        for index in page.entities.indices { page.entities[index].recycle() }
-    }
-
-    /// Writes the entities of a page read by ``read(page:)``, in order.
-    func write(_ page: ReadPage) throws(ODataError) -> PageSummary {
-        try checkUsable()
-        var summary = page.summary
         do {
             if heldEntitiesBefore == nil {
                 heldEntitiesBefore = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM ood_membership WHERE defining_request = ?1)",
                                                       [.text(definingRequest.name)]) == 1
             }
-            var writer = EntityWriter(session: self)
-            for index in page.entities.indices { try writer.write(page.entities[index], summary: &summary) }
+            var reader = reader
+            var pageReader = PageReader(session: self)
+            let summary = try pageReader.readPage(&reader)
             try flushMemberships()
+            return summary
         } catch {
             failed = true
             throw error
         }
-        return summary
     }
 
     /// Ends the download: after a full (non-delta) download, the defining request's memberships
@@ -255,6 +232,7 @@ final class IngestSession {
     /// removal, so a removal always sees the memberships of the entities written before it.
     func flushMemberships() throws(ODataError) {
         try flushFreshRows()
+        pendingMembershipCount = 0
         guard !plansWithPendingMemberships.isEmpty else { return }
         let insert: Statement
         if let membershipInsert {
@@ -272,6 +250,18 @@ final class IngestSession {
         }
         plansWithPendingMemberships.removeAll()
     }
+
+    /// Writes the memberships collected so far once they are many, so a long page's ids are not
+    /// all held until its end (memory stays bounded whatever the page's length).
+    func flushMembershipsWhenMany() throws(ODataError) {
+        pendingMembershipCount += 1
+        guard pendingMembershipCount >= Self.membershipsPerFlush else { return }
+        try flushMemberships()
+    }
+
+    /// How many written entities ``flushMembershipsWhenMany()`` lets pass between flushes.
+    static let membershipsPerFlush = 4096
+    private var pendingMembershipCount = 0
 
     /// Inserts the batched new rows (``FreshRows``), recording their memberships.
     func flushFreshRows() throws(ODataError) {

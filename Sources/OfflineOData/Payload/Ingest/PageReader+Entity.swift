@@ -36,8 +36,8 @@ struct EntityState {
         mask = plan.spareMasks.popLast() ?? Array(repeating: 0, count: plan.maskWords)
     }
 
-    /// Hands the buffers back to the plan, cleared, for an entity read later. Only the thread
-    /// that reads pages calls this (``IngestSession/recycle(_:)``).
+    /// Hands the buffers back to the plan, cleared, for the next entity read (``PageReader``
+    /// calls it once the entity is written).
     mutating func recycle() {
         for index in values.indices where plan.isSet(mask, index) { values[index] = .null }
         for word in mask.indices { mask[word] = 0 }
@@ -303,7 +303,7 @@ extension PageReader {
             break
         case .arrayStart:
             while try r.nextElement() {
-                nested.positions.append(try readEntityElement(&r, node: navigation.node))
+                if let id = try readEntityElement(&r, node: navigation.node) { nested.ids.append(id) }
             }
         case .objectStart:
             nested = try readObject(&r, node: navigation.node, place: .nested)

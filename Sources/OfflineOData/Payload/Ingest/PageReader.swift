@@ -1,21 +1,25 @@
-/// Walks one page with the pull reader and collects its entities in the order they are to be
-/// written (``ReadPage``): the envelope (V4 `value`, V2 `d`, `d.results`, no `d`, V1 arrays, a
+/// Walks one page with the pull reader and writes each entity as soon as its last member is
+/// read (``EntityWriter``): the envelope (V4 `value`, V2 `d`, `d.results`, no `d`, V1 arrays, a
 /// single entity) and the page's links and count. Entities are never built as trees: each
 /// property value is read on its own.
 ///
-/// It touches no store and nothing the session's writing changes (it uses the target, the schema,
-/// the plans' layouts, and the plans' spare buffers, which belong to the reading thread), so a
-/// download reads the next page on its fetch thread while the session writes this one
-/// (``IngestSession/read(page:)``).
+/// Nothing of the page is kept but the entity being read (and those it is nested in): a written
+/// entity hands its buffers back to its plan for the next one. So the memory a page costs beyond
+/// its bytes does not grow with its length, and a service's large pages are no multiple of
+/// themselves in memory. An entity's expanded navigations end before it does, so their entities
+/// are written first and their ids are known for its links.
 struct PageReader {
     let session: IngestSession
     var summary = PageSummary()
-    /// The page's entities, each after the entities of its expanded navigations.
-    var entities: [EntityState] = []
+    /// Writes each finished entity, in the order they finish.
+    private let writer: EntityWriter
     /// The plan of the last entity read: consecutive entities are mostly of one set.
     var recentPlan: TablePlan?
 
-    init(session: IngestSession) { self.session = session }
+    init(session: IngestSession) {
+        self.session = session
+        writer = EntityWriter(session: session)
+    }
 
     /// Where an object sits, which decides what its feed-level members mean.
     enum Place {
@@ -29,15 +33,17 @@ struct PageReader {
 
     /// The entities an expanded navigation held, for links.
     struct NestedEntities {
-        /// Their positions in ``ReadPage/entities`` (the writer turns them into ids).
-        var positions: [Int] = []
+        /// Their local ids (written before the entity that holds them; removed and ignored
+        /// entries have none).
+        var ids: [Int64] = []
         /// False when the service sent only part of the list (a nested next link).
         var isComplete = true
         /// V2 `__deferred`: not expanded, so nothing is known.
         var isDeferred = false
     }
 
-    mutating func readPage(_ r: inout JSONReader) throws(ODataError) -> ReadPage {
+    /// Reads and writes the page; what it said besides its entities, with the counts written.
+    mutating func readPage(_ r: inout JSONReader) throws(ODataError) -> PageSummary {
         let root = session.target.root
         let offset = r.offset
         switch try r.next() {
@@ -49,7 +55,7 @@ struct PageReader {
             throw ODataError(.syntax, "an OData response page is a JSON object", offset: offset)
         }
         _ = try r.next() // .end, or the error for trailing content
-        return ReadPage(entities: entities, summary: summary)
+        return summary
     }
 
     /// Reads an object whose `{` was consumed: a feed wrapper, or one entity whose members start
@@ -80,7 +86,9 @@ struct PageReader {
             case .entities:
                 _ = try r.next()
                 while try r.nextElement() {
-                    nested.positions.append(try readEntityElement(&r, node: node))
+                    let id = try readEntityElement(&r, node: node)
+                    // Only a navigation's list needs its ids, for its links; a page's does not.
+                    if place == .nested, let id { nested.ids.append(id) }
                 }
             case .count:
                 let count = try readInteger(&r)
@@ -103,25 +111,29 @@ struct PageReader {
                 entity = state
             }
         }
-        if let entity { nested.positions.append(collect(entity)) }
+        if var entity = entity.take(), let id = try collect(&entity) { nested.ids.append(id) }
         return nested
     }
 
-    /// Reads one element of an entity array: always an entity object. Returns its position.
-    mutating func readEntityElement(_ r: inout JSONReader, node: ExpandNode) throws(ODataError) -> Int {
+    /// Reads and writes one element of an entity array: always an entity object. Returns its
+    /// local id (nil for removed and ignored entries).
+    mutating func readEntityElement(_ r: inout JSONReader, node: ExpandNode) throws(ODataError) -> Int64? {
         let offset = r.offset
         guard try r.next() == .objectStart else {
             throw ODataError(.syntax, "expected an entity object in the list of '\(node.entitySet)'", offset: offset)
         }
         var state = try EntityState(node: node, plan: plan(for: node))
         while let key = try r.nextKey() { try readMember(key, &r, &state) }
-        return collect(state)
+        return try collect(&state)
     }
 
-    /// Adds a finished entity to the page; returns its position.
-    private mutating func collect(_ entity: EntityState) -> Int {
-        entities.append(entity)
-        return entities.count - 1
+    /// Writes a finished entity and gives its buffers back for the next one; returns its local
+    /// id (nil for removed and ignored entries).
+    private mutating func collect(_ entity: inout EntityState) throws(ODataError) -> Int64? {
+        let id = try writer.write(entity, summary: &summary)
+        entity.recycle()
+        try session.flushMembershipsWhenMany()
+        return id
     }
 
     /// The plan of the table an entity of `node` goes to.

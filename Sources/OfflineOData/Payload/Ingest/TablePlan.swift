@@ -30,9 +30,8 @@ final class TablePlan {
     var seen = EntityIDSet()
     /// Entities of this page whose membership is not written yet.
     var pendingMemberships: [Int64] = []
-    /// Buffers of written entities, reused so that reading an entity allocates nothing. Only the
-    /// thread that reads pages touches them: during a download the fetch thread, which reads
-    /// each page and, once it is written, takes it back (``IngestSession/recycle(_:)``).
+    /// Buffers of written entities, reused so that reading an entity allocates nothing: a page is
+    /// written entity by entity, so these hold one or two entities' buffers, not a page's.
     var spareValues: [[SQLValue]] = []
     var spareMasks: [[UInt64]] = []
 

@@ -4,8 +4,8 @@
 /// from the last download, and keeps the newest delta link the service offers on any page
 /// (odatapy puts it on the first page, the specification on the last). It knows the wire forms of
 /// V2 and V4 services (headers, error bodies) but not the store: the caller owns the transaction
-/// the sink writes in, so a failed download changes nothing. Pages are fetched and read on a thread
-/// of their own, one page ahead of the one being stored (``PageFetcher``).
+/// the sink writes in, so a failed download changes nothing. Pages are fetched on a thread of their
+/// own, one page ahead of the one being stored (``PageFetcher``).
 struct Downloader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -36,35 +36,39 @@ struct Downloader {
         var pages = 0
         var entities = 0
         var deltaLink: String?
-        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation, read: sink.pageReader,
-                                  recycle: sink.pageRecycler, nextLink: sink.pageNextLink)
+        let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation)
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {
-            let fetched = try pending.wait()
-            let response = fetched.response
-            guard (200..<300).contains(response.status) else {
-                throw transport.serviceError(response, request: "GET \(redactedURL(url))")
-            }
-            // Fetch the page after this one while this one is stored.
-            // Only a link the download would follow: on the service's origin, not followed before.
-            let ahead = fetched.nextLink.map { ServiceURL.resolve($0, against: serviceRoot) }
-                .flatMap { link in
-                    (try? ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link")) == nil
-                        || followed.contains(LinkKey(link)) ? nil : link
-                }
-                .map { fetcher.fetch($0) }
             let summary: PageSummary
+            let ahead: PendingPage?
             do {
-                summary = try sink.accept(page: fetched.page.get())
-            } catch {
-                // Say which page could not be taken: the sink's message alone (a JSON syntax
-                // error at an offset, say) does not name the request.
-                var error = error
-                error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
-                throw error
+                // In a scope of its own: the page's bytes are freed at its end, before the page
+                // after the next is asked for.
+                let fetched = try pending.wait()
+                guard let body = fetched.body else {
+                    throw transport.serviceError(fetched.response, request: "GET \(redactedURL(url))")
+                }
+                // Fetch the page after this one while this one is stored, unless this one is large:
+                // then its bytes alone bound the download's memory (``PageFetcher/readAheadLimit``).
+                // Only a link the download would follow: on the service's origin, not followed before.
+                ahead = (body.count <= PageFetcher.readAheadLimit ? fetched.guessedNextLink : nil)
+                    .map { ServiceURL.resolve($0, against: serviceRoot) }
+                    .flatMap { link in
+                        (try? ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link")) == nil
+                            || followed.contains(LinkKey(link)) ? nil : link
+                    }
+                    .map { fetcher.fetch($0) }
+                do {
+                    summary = try sink.accept(page: body)
+                } catch {
+                    // Say which page could not be taken: the sink's message alone (a JSON syntax
+                    // error at an offset, say) does not name the request.
+                    var error = error
+                    error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
+                    throw error
+                }
             }
-            fetcher.release(consume fetched)
             pages += 1
             entities += summary.entities
             if let link = summary.deltaLink {

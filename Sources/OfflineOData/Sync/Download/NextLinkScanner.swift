@@ -16,12 +16,15 @@ enum NextLinkScanner {
 
     /// The next link guessed for a JSON page, or nil when none is near its ends.
     static func nextLink(in page: [UInt8]) -> String? {
-        page.withUnsafeBufferPointer { bytes -> String? in
-            let count = bytes.count
-            let tail = max(0, count - window)
-            if let link = lastLink(in: bytes, from: tail, to: count) { return link }
-            return tail > 0 ? lastLink(in: bytes, from: 0, to: min(window, tail)) : nil
-        }
+        page.withUnsafeBufferPointer { nextLink(in: $0) }
+    }
+
+    /// The next link guessed for the JSON page in `bytes`, or nil when none is near its ends.
+    static func nextLink(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
+        let tail = max(0, count - window)
+        if let link = lastLink(in: bytes, from: tail, to: count) { return link }
+        return tail > 0 ? lastLink(in: bytes, from: 0, to: min(window, tail)) : nil
     }
 
     /// The value of the last next-link member whose name starts in `start..<end`.

@@ -1,68 +1,54 @@
-/// Fetches a download's pages on a thread of its own and reads them there (the sink's
-/// ``PageSink/pageReader``), so the next page travels, is rendered by the service and is read
-/// while the current one is stored: the steps overlap instead of taking turns.
+/// Fetches a download's pages on a thread of its own, so the next page travels and is rendered by
+/// the service while the current one is stored: the steps overlap instead of taking turns.
 ///
 /// The download asks for a page with ``fetch(_:)`` and waits for it with ``PendingPage/wait()``.
-/// The next link of each read page (``PageSink/pageNextLink``) lets the download ask for the
-/// following page before it stores this one. At most one page is fetched ahead,
-/// so memory stays at two pages. ``close()`` cancels what is still travelling and ends the thread.
-final class PageFetcher<Page> {
+/// A quick scan of each page's bytes (``NextLinkScanner``) guesses its next link, so the
+/// download asks for the following page before it stores this one. At most one page is fetched
+/// ahead, and only after a page of at most ``readAheadLimit`` bytes: a download's memory is then
+/// its largest page's bytes plus at most that limit. ``close()`` cancels what is still travelling
+/// and ends the thread.
+final class PageFetcher {
+    /// The largest page after which the next one is fetched while it is stored. Small pages gain
+    /// most from the overlap (the service's time per page weighs most there); past this size a
+    /// second page in memory would cost more than the overlap gains.
+    static let readAheadLimit = 4 << 20
+
     private let transport: HTTPTransport
     private let headers: [HTTPHeader]
     private let cancellation: HTTPCancellation?
-    private let read: @Sendable ([UInt8]) throws(ODataError) -> Page
-    private let recycle: @Sendable (inout Page) -> Void
-    private let nextLink: @Sendable (Page) -> String?
     private let worker: WorkerPool
-    private var outstanding: [PendingPage<Page>] = []
+    private var outstanding: [PendingPage] = []
 
-    init(transport: HTTPTransport, headers: [HTTPHeader], cancellation: HTTPCancellation?,
-         read: @escaping @Sendable ([UInt8]) throws(ODataError) -> Page,
-         recycle: @escaping @Sendable (inout Page) -> Void, nextLink: @escaping @Sendable (Page) -> String?) {
+    init(transport: HTTPTransport, headers: [HTTPHeader], cancellation: HTTPCancellation?) {
         self.transport = transport
         self.headers = headers
         self.cancellation = cancellation
-        self.read = read
-        self.recycle = recycle
-        self.nextLink = nextLink
         worker = WorkerPool(name: "download fetch", threadCount: 1, owner: StoreThreadMarker.Owner(transport))
     }
 
-    /// Starts fetching (and reading) `url` in the background.
-    func fetch(_ url: String) -> PendingPage<Page> {
+    /// Starts fetching `url` in the background.
+    func fetch(_ url: String) -> PendingPage {
         outstanding.removeAll { $0.isSettled }
-        let page = PendingPage<Page>(url: url, cancellation: HTTPCancellation(following: cancellation))
+        let page = PendingPage(url: url, cancellation: HTTPCancellation(following: cancellation))
         outstanding.append(page)
         let request = HTTPRequest(url: url, headers: headers)
         let transport = transport
-        let read = read
-        let nextLink = nextLink
         let submitted = worker.submit {
-            page.settle(Result { () throws(ODataError) -> FetchedPage<Page> in
-                var response = try transport.send(request, cancellation: page.cancellation)
+            page.settle(Result { () throws(ODataError) -> FetchedPage in
+                // The body goes straight into the buffer its reader reads: a page is held once.
+                let gathered = JSONInputBuilder()
+                var response = try transport.send(request, cancellation: page.cancellation, into: gathered)
                 guard (200..<300).contains(response.status) else {
-                    let unread = ODataError(.http, "the service answered \(response.status): the page was not read")
-                    return FetchedPage(response: response, nextLink: nil, page: .failure(unread))
+                    // A refusal's body is the service's message, read as such.
+                    response.body = gathered.bytes
+                    return FetchedPage(response: response, body: nil, guessedNextLink: nil)
                 }
-                let read = Result { () throws(ODataError) -> Page in try read(response.body) }
-                guard case .success(let page) = read else { return FetchedPage(response: response, nextLink: nil, page: read) }
-                // What the reader made of the body is all the download needs of it: dropping the
-                // bytes here keeps one copy of each page in memory, not two.
-                response.body = []
-                return FetchedPage(response: response, nextLink: nextLink(page), page: read)
+                let body = gathered.finish()
+                return FetchedPage(response: response, body: body, guessedNextLink: NextLinkScanner.nextLink(in: body.buffer))
             })
         }
         if !submitted { page.settle(.failure(ODataError(.aborted, "the download's fetch thread has stopped"))) }
         return page
-    }
-
-    /// Hands a page the download is done with back to the fetch thread, which recycles it there
-    /// (the reader reuses its buffers) or frees it: freeing a read page costs the download's
-    /// thread a few percent of writing it, and reading the next one allocates less.
-    func release(_ page: consuming FetchedPage<Page>) {
-        let done = ReleasedPage(page)
-        let recycle = recycle
-        worker.submit { done.recycle(with: recycle) }
     }
 
     /// Cancels the pages still travelling and waits for the thread to end.
@@ -72,40 +58,21 @@ final class PageFetcher<Page> {
     }
 }
 
-/// A fetched page, with what the sink's reader made of it and the next link the reading found
-/// (read only when the service answered 2xx).
-struct FetchedPage<Page> {
+/// A fetched page: the answer's status and headers, and for a 2xx answer its body, ready for
+/// reading, with the next link a scan of it guessed. A refusal's body is in the response.
+struct FetchedPage {
     let response: HTTPResponse
-    /// The next link as the page's reading found it (nil for a page that could not be read).
-    let nextLink: String?
-    var page: Result<Page, ODataError>
-}
-
-/// A page handed back to the fetch thread, recycled (or freed) there by the job that holds it.
-private final class ReleasedPage<Page>: @unchecked Sendable {
-    private var fetched: FetchedPage<Page>?
-
-    init(_ page: consuming FetchedPage<Page>) { fetched = page }
-
-    func recycle(with recycle: (inout Page) -> Void) {
-        // Moved out, so the recycler holds the page's only reference and reuses its buffers in place.
-        guard var taken = fetched.take() else { return }
-        let result = taken.page
-        taken.page = .failure(ODataError(.aborted, "recycled"))
-        switch consume result {
-        case .success(var page): recycle(&page)
-        case .failure: break
-        }
-    }
+    let body: JSONInput?
+    let guessedNextLink: String?
 }
 
 /// A page asked of ``PageFetcher``: settled once by the fetch thread, waited for by the download.
-final class PendingPage<Page>: @unchecked Sendable {
+final class PendingPage: @unchecked Sendable {
     let url: String
     let cancellation: HTTPCancellation
     private let state = ConditionLock()
     /// Guarded by `state`: the fetch's outcome until ``wait()`` takes it.
-    private var outcome: Result<FetchedPage<Page>, ODataError>?
+    private var outcome: Result<FetchedPage, ODataError>?
     /// Guarded by `state`: ``wait()`` has taken the outcome.
     private var isTaken = false
 
@@ -116,17 +83,16 @@ final class PendingPage<Page>: @unchecked Sendable {
 
     var isSettled: Bool { state.withLock { outcome != nil || isTaken } }
 
-    func settle(_ result: Result<FetchedPage<Page>, ODataError>) {
+    func settle(_ result: Result<FetchedPage, ODataError>) {
         state.withLock {
             outcome = result
             state.broadcast()
         }
     }
 
-    /// The page, once fetched; throws what the fetch threw. Called once: the page is handed
-    /// over, so the caller decides which thread frees it (``PageFetcher/release(_:)``).
-    func wait() throws(ODataError) -> FetchedPage<Page> {
-        let result = state.withLock { () -> Result<FetchedPage<Page>, ODataError> in
+    /// The page, once fetched; throws what the fetch threw. Called once: the page is handed over.
+    func wait() throws(ODataError) -> FetchedPage {
+        let result = state.withLock { () -> Result<FetchedPage, ODataError> in
             while true {
                 if let taken = outcome.take() {
                     isTaken = true
@@ -138,4 +104,11 @@ final class PendingPage<Page>: @unchecked Sendable {
         }
         return try result.get()
     }
+}
+
+/// A page's body arrives straight into its reader's buffer, made as large as the answer
+/// announces at once.
+extension JSONInputBuilder: HTTPBodySink {
+    func expect(length: Int) { reserve(length) }
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool { append(chunk) }
 }

@@ -15,6 +15,7 @@ final class JSONInput: @unchecked Sendable {
 
     init(_ bytes: UnsafeRawBufferPointer) {
         count = bytes.count
+        pageMemorySize = nil
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + JSONInput.padding)
         if let source = bytes.baseAddress, bytes.count > 0 {
             UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
@@ -22,7 +23,22 @@ final class JSONInput: @unchecked Sendable {
         (base + bytes.count).initialize(repeating: 0, count: JSONInput.padding)
     }
 
-    deinit { base.deallocate() }
+    /// The size of `base` when it came from ``PageMemory`` (``JSONInputBuilder``), which frees
+    /// it; nil when this input allocated it.
+    private let pageMemorySize: Int?
+
+    /// Takes over `base`, a ``PageMemory`` buffer of `size` bytes whose first `count` bytes are
+    /// followed by ``padding`` zero bytes (``JSONInputBuilder/finish()``): bytes gathered in
+    /// place need no copy.
+    init(adoptingPageMemory base: UnsafeMutablePointer<UInt8>, size: Int, count: Int) {
+        self.base = base
+        self.count = count
+        pageMemorySize = size
+    }
+
+    deinit {
+        if let pageMemorySize { PageMemory.free(base, size: pageMemorySize) } else { base.deallocate() }
+    }
 
     /// The input without the padding.
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }

@@ -96,7 +96,8 @@ public struct JSONReader: Sendable {
         self.init(input: text.withUTF8 { JSONInput(UnsafeRawBufferPointer($0)) }, options: options)
     }
 
-    private init(input: JSONInput, options: Options) {
+    /// A reader over bytes already gathered in reading form (``JSONInputBuilder``): no copy.
+    init(input: JSONInput, options: Options = Options()) {
         self.input = input
         self.options = options
         let bom = input.count >= 3 && input.base[0] == 0xEF && input.base[1] == 0xBB && input.base[2] == 0xBF
