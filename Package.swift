@@ -20,8 +20,9 @@ let package = Package(
         // libofflineodata.so, for C, C++ and Python (ctypes). Built with `-Xswiftc -static-stdlib`
         // for anything installed; see the Makefile and CMakeLists.txt.
         .library(name: "offlineodata", type: .dynamic, targets: ["OfflineODataC"]),
-        // The engine as a Swift module.
-        .library(name: "OfflineOData", targets: ["OfflineOData"]),
+        // The engine for Swift apps: `import OfflineODataFoundation` (the engine, plus Codable,
+        // Date and Data helpers); the engine module itself stays Foundation-free for the C library.
+        .library(name: "OfflineOData", targets: ["OfflineOData", "OfflineODataFoundation"]),
         .executable(name: "offline-odata", targets: ["offline-odata"]),
         .executable(name: "offline-odata-conformance", targets: ["offline-odata-conformance"]),
         // libFuzzer harnesses; a plain build replays a corpus (see BUILD-RECIPE §7).
@@ -41,6 +42,10 @@ let package = Package(
         .target(
             name: "OfflineOData",
             dependencies: ["CSQLite", "CLibXML2", "CCurl"]
+        ),
+        .target(
+            name: "OfflineODataFoundation",
+            dependencies: ["OfflineOData"]
         ),
         .target(
             name: "OfflineODataC",
@@ -74,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfflineODataTests",
-            dependencies: ["OfflineOData"]
+            dependencies: ["OfflineOData", "OfflineODataFoundation"]
         ),
     ]
 )
