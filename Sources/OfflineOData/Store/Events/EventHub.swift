@@ -55,6 +55,9 @@ final class EventHub: @unchecked Sendable {
         return id
     }
 
+    /// How many subscribers there are (for tests).
+    var subscriberCount: Int { state.withLock { subscribers.count } }
+
     /// Removes a subscriber; events already being delivered to it may still arrive.
     func unsubscribe(_ id: Int) {
         state.withLock { subscribers.removeAll { $0.id == id } }
