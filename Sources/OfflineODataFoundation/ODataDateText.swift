@@ -62,9 +62,12 @@ enum ODataDateText {
         return Date(timeIntervalSince1970: bytes[index] == UInt8(ascii: "+") ? seconds - offset : seconds + offset)
     }
 
-    /// `date` in the dialect's JSON form: V2 `/Date(ms)/`, V4 ISO 8601 in UTC with milliseconds.
-    static func text(of date: Date, dialect: Dialect) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    /// `date` in the dialect's JSON form: V2 `/Date(ms)/`, V4 ISO 8601 in UTC with milliseconds;
+    /// nil for a date no OData form can hold (beyond the years 0001–9999, or not finite).
+    static func text(of date: Date, dialect: Dialect) -> String? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return nil }
+        let milliseconds = Int64((seconds * 1000).rounded())
         if dialect == .v2 { return "/Date(\(milliseconds))/" }
         let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)

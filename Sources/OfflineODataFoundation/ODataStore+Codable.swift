@@ -78,8 +78,12 @@ extension ODataStore {
         let dialect = try await dialect()
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
+            guard let text = ODataDateText.text(of: date, dialect: dialect) else {
+                throw EncodingError.invalidValue(date, EncodingError.Context(
+                    codingPath: encoder.codingPath, debugDescription: "OData dates lie between the years 1 and 9999"))
+            }
             var container = encoder.singleValueContainer()
-            try container.encode(ODataDateText.text(of: date, dialect: dialect))
+            try container.encode(text)
         }
         let body: Data
         do {

@@ -118,6 +118,17 @@ private struct Flight: Decodable, Equatable {
         #expect(try await store.entity("TravelagencyCollection('99000401')", as: Agency.self).name == "Codable, renamed")
         #expect(try await store.get("TravelagencyCollection('99000402')").data.count > 0)
 
+        struct Stamped: Encodable { var agencynum = "99000403"; var at: Date }
+        do throws(ODataError) {
+            _ = try await store.encodedBody(Stamped(at: Date(timeIntervalSince1970: .infinity)))
+            Issue.record("an infinite date was encoded")
+        } catch {
+            #expect(error.code == .misuse)
+        }
+        let v2Date = try await store.encodedBody(Stamped(at: Date(timeIntervalSince1970: 86_400.5)))
+        #expect(String(decoding: v2Date, as: UTF8.self).contains(#"Date(86400500)"#))
+        await #expect(throws: ODataError.self) { _ = try await store.encodedBody(["not", "an", "object"]) }
+
         let queue = try await store.requestQueue()
         #expect(queue.count == 3)
         for request in queue {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Testing
 import OfflineOData
-import OfflineODataFoundation
+@testable import OfflineODataFoundation
 
 /// The EDM value forms of V2 and V4 JSON, read into Swift types by ``ODataDecoder``.
 @Suite struct ODataDecoderTests {
@@ -57,6 +57,20 @@ import OfflineODataFoundation
         for text in ["/Date(x)/", "1970-13-01", "1970-01-02T25:00:00Z", "yesterday", "1970-01-02T00:00:00+0200"] {
             #expect(throws: DecodingError.self, "\(text)") { try ODataDecoder().decode(Stamp.self, from: ["at": .string(text)]) }
         }
+    }
+
+    @Test func datesAreWrittenInEachDialectsFormAndReadBack() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+        #expect(ODataDateText.text(of: date, dialect: .v4) == "2023-11-14T22:13:20.123Z")
+        #expect(ODataDateText.text(of: date, dialect: .v2) == "/Date(1700000000123)/")
+        #expect(ODataDateText.text(of: Date(timeIntervalSince1970: -86_400), dialect: .v4) == "1969-12-31T00:00:00.000Z")
+        #expect(ODataDateText.text(of: Date(timeIntervalSince1970: 1e15), dialect: .v4) == nil)
+        for dialect in [Dialect.v2, .v4] {
+            let text = try #require(ODataDateText.text(of: date, dialect: dialect))
+            #expect(ODataDateText.date(from: text) == date, "\(text)")
+        }
+        #expect(HTTPDateText.date(from: "Sun, 06 Nov 1994 08:49:37 GMT")?.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDateText.date(from: "Sun, 06 Nov 1994 08:49:37 CET") == nil)
     }
 
     @Test func aCustomDateStrategyReadsTheValue() throws {
