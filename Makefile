@@ -6,7 +6,7 @@
 #   make bench-10m    reads and store load at 1,000,000 and 10,000,000 entities (slow: not in make bench or make test)
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
-#   make install PREFIX=...   build and install the library, header, tool, pkg-config and CMake files
+#   make install PREFIX=...   build and install the library, headers, tool, pkg-config and CMake files (stripped; no venv, no tests)
 #   make wheel        the Python binding's wheel (py3-none-<platform>, the library stripped inside) in .build-release/wheels
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 
@@ -19,13 +19,17 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m \
+.PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m \
         install demo clean mypy wheel
 
 all: cmake-build
 
 deps:
 	@scripts/install-deps.sh
+
+# Only what building the library and the tool needs (make install).
+deps-build:
+	@scripts/install-deps.sh build
 
 # A virtual environment with the Python test tools.
 $(PYTHON):
@@ -167,6 +171,8 @@ bench: cmake-build backends-venv
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
 	@echo "   (the tool as built for users: release, Swift runtime linked in, by cmake-build)"
 	$(PYTHON) Benchmarks/python/download_vs_python.py $(SWIFT_SCRATCH)/release/offline-odata
+	@echo "== Peak memory of a download against its page size (200,000 entities)"
+	$(PYTHON) Benchmarks/python/download_memory.py $(SWIFT_SCRATCH)/release/offline-odata
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
 	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)
@@ -180,12 +186,20 @@ bench-10m: cmake-build backends-venv
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 10000000
 	$(PYTHON) Benchmarks/python/load_memory.py $(SWIFT_SCRATCH)/release/offline-odata 1000000 10000000
 
-install: cmake-build
-	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+# A CMake build folder of its own, without tests and benchmarks (so no Python and no test build);
+# it shares the Swift scratch folder, so a library built for the tests is not compiled again.
+INSTALL_BUILD_DIR ?= build-install
+$(INSTALL_BUILD_DIR)/CMakeCache.txt: | deps-build
+	cmake -S . -B $(INSTALL_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DOOD_SWIFT_SCRATCH=$(SWIFT_SCRATCH) \
+	      -DOOD_BUILD_TESTS=OFF -DOOD_BUILD_BENCHMARKS=OFF
+
+install: deps-build $(INSTALL_BUILD_DIR)/CMakeCache.txt
+	cmake --build $(INSTALL_BUILD_DIR)
+	cmake --install $(INSTALL_BUILD_DIR) --prefix $(PREFIX) --strip
 
 # The main job on the bundled flight sample service, with the tool (Examples/FlightSample/README.md).
 demo: deps backends-venv cmake-build
 	$(PYTHON) Examples/FlightSample/demo.py --tool $(SWIFT_SCRATCH)/release/offline-odata
 
 clean:
-	rm -rf $(BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan .build-quickstart
+	rm -rf $(BUILD_DIR) $(INSTALL_BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan .build-quickstart

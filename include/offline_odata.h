@@ -3,7 +3,8 @@
  *
  * This header is written by hand and is the contract. The shared library libofflineodata.so
  * (SONAME libofflineodata.so.0) exports exactly the functions declared here, and carries the
- * Swift runtime inside, so a C program needs only libsqlite3, libxml2, libcurl and libc.
+ * Swift runtime inside: it needs libsqlite3, libxml2 and libcurl, and the C and C++ runtime of the
+ * system (libc, libm, libstdc++, libgcc_s), no Swift library (the export check verifies this list).
  *
  * RULES THAT HOLD FOR EVERY FUNCTION
  *
@@ -11,11 +12,12 @@
  *   value on failure. New status values may be added in later versions: treat any value you do
  *   not know as a generic error (as OOD_ERROR).
  *
- * Error details. After a failing call, ood_error_message() returns its message and
+ * Error details. After a failing call, ood_error_message() returns its message,
  *   ood_error_offset() the character offset of the fault in text input (a URL, a $filter, a
- *   document), or -1. Both are per thread and describe the most recent call on that thread of a
- *   function that returns ood_status; a successful call resets them. Do not decide whether a call
- *   failed from them: examine its return value.
+ *   document), or -1, and, when the service refused the request, ood_error_http_status() its HTTP
+ *   status and ood_error_header() the headers of its answer. All are per thread and describe the
+ *   most recent call on that thread of a function that returns ood_status; a successful call resets
+ *   them. Do not decide whether a call failed from them: examine its return value.
  *
  * Ownership.
  *   1. A handle returned through an `out` pointer belongs to the caller and is released with its
@@ -128,6 +130,28 @@ OOD_API const char *ood_error_message(void);
 OOD_API long ood_error_offset(void);
 
 /**
+ * When the most recent failing call on this thread failed because the service answered with an
+ * HTTP error status (a request online, a download, a re-download), that status (404, 412, ...);
+ * otherwise 0, also after a success. The status is in the message too; this is for programs.
+ *
+ * Thread safety: per thread, like ood_error_message().
+ */
+OOD_API int ood_error_http_status(void);
+
+/**
+ * A header of the service's error answer that made the most recent failing call on this thread
+ * fail (see ood_error_http_status()): `ETag` (the entity's current version after a 412),
+ * `Retry-After`, `Content-Type`, any other by name.
+ *
+ * @param name The header's name, compared without case.
+ * @return Its value (a repeated header's values joined with ", "); NULL when the answer has no such
+ *         header, when the failure was no answer of the service, after a success, and for NULL.
+ * Ownership: borrowed; valid until the next call on this thread that returns an ood_status.
+ * Thread safety: per thread, like ood_error_message().
+ */
+OOD_API const char *ood_error_header(const char *name);
+
+/**
  * A short English name for a status ("OOD_CANTOPEN"); "OOD_UNKNOWN" for a value this version
  * does not know.
  *
@@ -187,7 +211,8 @@ OOD_API ood_status ood_store_close(ood_store *store);
  * The format version of an open store file.
  *
  * @param store The store.
- * @param[out] out Receives the format version (2 for stores of this version), or 0 on failure.
+ * @param[out] out Receives the format version (7 for the stores this version makes or migrates;
+ *        it grows by one with each migration), or 0 on failure.
  * @return OOD_OK; OOD_MISUSE if `store` or `out` is NULL; OOD_STORAGE on an SQLite failure.
  * Thread safety: any thread.
  */
@@ -387,7 +412,8 @@ typedef struct ood_result ood_result;
 /**
  * Called once when an asynchronous open or request completes, on a library thread.
  *
- * @param status OOD_OK or the failure; on failure ood_error_message() on this thread says why.
+ * @param status OOD_OK or the failure; on failure ood_error_message() on this thread says why
+ *        (and ood_error_http_status() / ood_error_header() give a refusal's status and headers).
  * @param result The answer (NULL for an open, and on failure). Owned by the callback: release it
  *        with ood_result_free() (it may be kept past the callback).
  * @param payload The caller's pointer, as given.
@@ -531,8 +557,25 @@ OOD_API ood_status ood_call_cancel(ood_call *call);
 /** Releases a call handle (the request goes on); NULL does nothing. */
 OOD_API void ood_call_free(ood_call *call);
 
-/** The HTTP status of an answer (200, 201, 204), or 0 for NULL. */
+/**
+ * The HTTP status of an answer (200, 201, 204), or 0 for NULL. The status of a request the service
+ * refused is not here (that call fails): see ood_error_http_status().
+ */
 OOD_API int ood_result_status(const ood_result *result);
+
+/**
+ * A header of an answer, by name: what the service sent for a request answered online, and for an
+ * offline answer what a service would send: `ETag` when one entity read by key has one, `Location`
+ * of a create (the entity's address under the service root, with its key as stored, provisional
+ * until the upload), and `Content-Type` of every answer.
+ *
+ * @param name The header's name, compared without case ("ETag", "Location", "OData-Version").
+ * @return Its value (a repeated header's values joined with ", "), or NULL when the answer has no
+ *         such header, and for NULL arguments.
+ * Ownership: borrowed from the result, valid until ood_result_free().
+ * Thread safety: any thread; one result may be read from several threads at once.
+ */
+OOD_API const char *ood_result_header(const ood_result *result, const char *name);
 
 /**
  * The body of an answer (OData JSON, or text for $count), NUL-terminated.

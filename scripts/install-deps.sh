@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need, if any is missing.
+# Installs the Debian packages the build and the tests need, if any is missing; with the argument
+# `build`, only those the build of the library and the tool needs (make install).
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
-packages=(libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config cmake ninja-build valgrind python3-venv)
+packages=(libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config cmake ninja-build)
+if [ "${1:-}" != "build" ]; then packages+=(valgrind python3-venv); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,79 +1,12 @@
-// The whole offline loop from C++, with RAII wrappers around the C handles: every handle is
-// released by its own ood_*_free/close, failures become exceptions.
+// The whole offline loop from C++ with the wrapper offline_odata.hpp: RAII handles, failures as
+// ood::Error exceptions, progress and events as lambdas, an answer's headers, a future.
 //
 //   travel_cpp STORE_FILE SERVICE_ROOT
-#include <offline_odata.h>
+#include <offline_odata.hpp>
 
+#include <atomic>
 #include <iostream>
-#include <memory>
-#include <stdexcept>
 #include <string>
-
-namespace ood {
-
-/// A failed call: its status and the library's message.
-struct Error : std::runtime_error {
-    ood_status status;
-    Error(const std::string &what, ood_status s)
-        : std::runtime_error(what + ": " + ood_error_message() + " (" + ood_status_name(s) + ")"), status(s) {}
-};
-
-inline void check(ood_status status, const char *what) {
-    if (status != OOD_OK) throw Error(what, status);
-}
-
-struct OptionsDeleter { void operator()(ood_options *o) const { ood_options_free(o); } };
-struct StoreDeleter { void operator()(ood_store *s) const { ood_store_close(s); } };
-struct ResultDeleter { void operator()(ood_result *r) const { ood_result_free(r); } };
-
-/// An answer: HTTP status and body.
-class Result {
-public:
-    explicit Result(ood_result *r) : handle_(r) {}
-    int status() const { return ood_result_status(handle_.get()); }
-    std::string body() const {
-        size_t length = 0;
-        const char *text = ood_result_body(handle_.get(), &length);
-        return std::string(text, length);
-    }
-private:
-    std::unique_ptr<ood_result, ResultDeleter> handle_;
-};
-
-class Store {
-public:
-    Store(const std::string &path, const std::string &service_root) {
-        ood_options *raw = nullptr;
-        check(ood_options_new(&raw), "options");
-        std::unique_ptr<ood_options, OptionsDeleter> options(raw);
-        check(ood_options_set_path(raw, path.c_str()), "path");
-        check(ood_options_set_service_root(raw, service_root.c_str()), "service root");
-        check(ood_options_add_defining_request(raw, "Agencies", "TravelagencyCollection?$filter=country eq 'US'"),
-              "defining request");
-        ood_store *store = nullptr;
-        check(ood_store_open_with(raw, &store), "open");
-        store_.reset(store);
-    }
-
-    Result request(const std::string &method, const std::string &url, const char *body = nullptr) {
-        ood_result *result = nullptr;
-        check(ood_request(store_.get(), method.c_str(), url.c_str(), body, &result), (method + " " + url).c_str());
-        return Result(result);
-    }
-
-    long upload() {
-        long sent = 0, archived = 0;
-        check(ood_upload(store_.get(), nullptr, nullptr, &sent, &archived), "upload");
-        return sent;
-    }
-
-    void download() { check(ood_download(store_.get(), nullptr, nullptr), "download"); }
-
-private:
-    std::unique_ptr<ood_store, StoreDeleter> store_;
-};
-
-} // namespace ood
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -81,18 +14,48 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
-        ood::Store store(argv[1], argv[2]);
-        std::cout << "agencies in the store: " << store.request("GET", "TravelagencyCollection/$count").body() << "\n";
-        auto created = store.request("POST", "TravelagencyCollection",
-                                     R"({"agencynum":"99000778","name":"Example C++ Travel","city":"Boston","country":"US"})");
-        std::cout << "created offline: HTTP " << created.status() << "\n";
-        std::cout << "uploaded: " << store.upload() << " sent\n";
-        store.download();
-        bool there = store.request("GET", "TravelagencyCollection('99000778')").body().find("Example C++ Travel") != std::string::npos;
+        ood::Options options;
+        options.path(argv[1]).service_root(argv[2]).defining_request("Agencies", "TravelagencyCollection?$filter=country eq 'US'");
+        ood::Store store = ood::Store::open(options);  // a new store downloads its defining requests
+        std::atomic<int> changes{0};  // events come on the store's event thread
+        ood::Subscription events = store.subscribe([&changes](int kind, std::string_view) {
+            if (kind == OOD_EVENT_ENTITY_SETS_CHANGED) ++changes;
+        });
+
+        std::cout << "agencies in the store: " << store.get("TravelagencyCollection/$count").body() << "\n";
+        ood::Result agency = store.get("TravelagencyCollection('00000001')");
+        std::cout << "agency 00000001 has the ETag " << agency.etag().value_or("(none)") << "\n";
+
+        ood::Result created = store.request("POST", "TravelagencyCollection",
+            R"({"agencynum":"99000778","name":"Example C++ Travel","city":"Boston","country":"US"})");
+        std::cout << "created offline: HTTP " << created.status() << " at " << created.location().value_or("?") << "\n";
+
+        ood::Store::UploadCounts uploaded = store.upload([](long done, long total) {
+            std::cout << "  uploaded " << done << " of " << total << "\n";
+            return false;  // true would stop the upload
+        });
+        std::cout << "uploaded: " << uploaded.sent << " sent, " << uploaded.archived << " refused\n";
+
+        store.download([](long done, long total) {
+            std::cout << "  downloaded " << done << " of " << total << "\n";
+            return false;
+        });
+        // An asynchronous read: the future answers it, or throws its ood::Error.
+        std::future<ood::Result> read = store.request_async("GET", "TravelagencyCollection('99000778')");
+        bool there = read.get().body().find("Example C++ Travel") != std::string_view::npos;
         std::cout << "after the download: " << (there ? "the agency is there" : "missing") << "\n";
+        std::cout << "\"entity sets changed\" events so far: " << changes.load() << "\n";
+
+        try {
+            store.get("TravelagencyCollection?$filter=name eq");
+        } catch (const ood::Error &error) {
+            std::cout << "a broken filter: " << ood_status_name(error.status()) << " at offset " << error.offset() << "\n";
+        }
         return there ? 0 : 1;
     } catch (const ood::Error &error) {
-        std::cerr << error.what() << "\n";
+        std::cerr << error.what();
+        if (error.http_status() != 0) std::cerr << " [HTTP " << error.http_status() << "]";
+        std::cerr << "\n";
         return 1;
     }
 }

@@ -11,6 +11,8 @@ final class ResultHandle {
     let contentType: UnsafeMutablePointer<CChar>?
     /// The link to the next page of a one-page read (`ood_request_page`); nil for a whole answer.
     let nextLink: UnsafeMutablePointer<CChar>?
+    /// The answer's headers for `ood_result_header`; `Content-Type` is one of them offline too.
+    let headers: CHeaderValues
 
     init(_ response: StoreResponse) {
         status = Int32(clamping: response.status)
@@ -22,6 +24,7 @@ final class ResultHandle {
         body = copy
         contentType = strdup(response.contentType)
         nextLink = response.nextLink.flatMap { strdup($0) }
+        headers = CHeaderValues(response.headers, contentType: response.contentType)
     }
 
     deinit {
@@ -64,6 +67,12 @@ public func cResultContentType(_ result: OpaquePointer?) -> UnsafePointer<CChar>
 public func cResultNextLink(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let result, let link = ResultHandle.from(result).nextLink else { return nil }
     return UnsafePointer(link)
+}
+
+@_cdecl("ood_result_header")
+public func cResultHeader(_ result: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let result, let name else { return nil }
+    return ResultHandle.from(result).headers.value(name)
 }
 
 @_cdecl("ood_result_free")

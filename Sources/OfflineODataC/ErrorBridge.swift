@@ -9,11 +9,17 @@ import OfflineOData
 final class ThreadError {
     private(set) var message: UnsafeMutablePointer<CChar>?
     private(set) var offset: Int = -1
+    /// The HTTP status of a refusal by the service, else 0.
+    private(set) var httpStatus: Int32 = 0
+    /// The headers of the service's refusal (`ood_error_header`); nil when there are none.
+    private(set) var headers: CHeaderValues?
 
-    func set(message text: String, offset: Int) {
+    func set(message text: String, offset: Int, httpStatus: Int? = nil, headers: [HTTPHeader] = []) {
         free(message)
         message = strdup(text)
         self.offset = offset
+        self.httpStatus = Int32(clamping: httpStatus ?? 0)
+        self.headers = headers.isEmpty ? nil : CHeaderValues(headers)
     }
 
     deinit { free(message) }
@@ -51,7 +57,8 @@ func succeed() -> ood_status {
 
 /// Records `error` for this thread and returns its status.
 func fail(_ error: ODataError) -> ood_status {
-    ThreadError.current.set(message: error.description, offset: error.offset ?? -1)
+    ThreadError.current.set(message: error.description, offset: error.offset ?? -1, httpStatus: error.httpStatus,
+                            headers: error.httpHeaders)
     return cStatus(error.code)
 }
 
@@ -78,6 +85,17 @@ public func cErrorMessage() -> UnsafePointer<CChar>? {
 @_cdecl("ood_error_offset")
 public func cErrorOffset() -> Int {
     ThreadError.current.offset
+}
+
+@_cdecl("ood_error_http_status")
+public func cErrorHTTPStatus() -> Int32 {
+    ThreadError.current.httpStatus
+}
+
+@_cdecl("ood_error_header")
+public func cErrorHeader(_ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let name, let headers = ThreadError.current.headers else { return nil }
+    return headers.value(name)
 }
 
 @_cdecl("ood_string_free")

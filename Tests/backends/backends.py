@@ -192,6 +192,16 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
     return Backend("v4", cmd, "/", seed, timeout)
 
 
+def start_v4_model(metadata: os.PathLike, seed: dict[str, list[dict[str, Any]]], *, port: int = 0,
+                   timeout: float = 60.0) -> Backend:
+    """odatapy serving another CSDL 4.0 model (`metadata`) with primitive `seed` rows; service root
+    http://127.0.0.1:PORT/."""
+    path = _scratch() / f"seed-model-{len(list(_scratch().glob('seed-model-*')))}.json"
+    path.write_text(json.dumps(seed), encoding="utf-8")
+    cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(metadata), str(path), "--port", str(port)]
+    return Backend("v4", cmd, "/", path, timeout)
+
+
 def start_v2(csrf: bool = True, data: str | dict | os.PathLike = "small", *,
              require_if_match: bool = False, page_size: int | None = None, port: int = 0,
              timeout: float = 60.0) -> Backend:

@@ -182,6 +182,18 @@ static void test_store_functions(ood_store *store) {
     CHECK(strcmp(ood_result_body(NULL, &length), "") == 0 && length == 0);
     CHECK(strcmp(ood_result_body(NULL, NULL), "") == 0);
     CHECK(strcmp(ood_result_content_type(NULL), "") == 0);
+    CHECK(ood_result_header(NULL, "ETag") == NULL);
+    /* An offline read of a collection: its Content-Type, no ETag; a NULL name is no header. */
+    CHECK(ood_request(store, "GET", "TravelagencyCollection", NULL, &result) == OOD_OK);
+    CHECK(ood_result_header(result, NULL) == NULL);
+    CHECK(ood_result_header(result, "ETag") == NULL);
+    CHECK(ood_result_header(result, "content-type") != NULL
+          && strstr(ood_result_header(result, "content-type"), "application/json") != NULL);
+    ood_result_free(result);
+    CHECK(ood_error_header(NULL) == NULL);
+    /* A failure that is no answer of the service has no HTTP status and no headers. */
+    CHECK(ood_request(store, "GET", "NoSuchSet", NULL, &result) == OOD_SEMANTIC);
+    CHECK(ood_error_http_status() == 0 && ood_error_header("Content-Type") == NULL);
     ood_result_free(NULL);
 
     int online = 5;

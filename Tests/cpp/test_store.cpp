@@ -1,10 +1,9 @@
-// The C++ test: the library used through RAII wrappers, as a C++ program would.
-#include "offline_odata.h"
+// The C++ test of store files through the wrapper (offline_odata.hpp), no service needed: a store
+// file opened and closed by its RAII handle, failures thrown as ood::Error with their status.
+#include "offline_odata.hpp"
 
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <unistd.h>
 
@@ -23,30 +22,16 @@ void check(bool condition, const char *what, int line) {
 }
 #define CHECK(cond) check((cond), #cond, __LINE__)
 
-/// A failed call, carrying its status and the library's message.
-struct Error : std::runtime_error {
-    ood_status status;
-    Error(ood_status s, const std::string &message) : std::runtime_error(message), status(s) {}
-};
-
-/// Throws for a non-OK status. The message is read after the call, never before it.
-void throwIfFailed(ood_status status) {
-    if (status != OOD_OK) throw Error(status, ood_error_message());
-}
-
-struct StoreCloser {
-    void operator()(ood_store *store) const { ood_store_close(store); }
-};
-struct StringFreer {
-    void operator()(char *s) const { ood_string_free(s); }
-};
-using StorePtr = std::unique_ptr<ood_store, StoreCloser>;
-using OwnedString = std::unique_ptr<char, StringFreer>;
-
-StorePtr openStore(const std::string &path) {
-    ood_store *raw = nullptr;
-    throwIfFailed(ood_store_open(path.c_str(), &raw));
-    return StorePtr(raw);
+/// The status of the ood::Error `body` throws; OOD_OK when it throws none.
+template <typename Body>
+ood_status status_thrown_by(Body body, std::string *message = nullptr) {
+    try {
+        body();
+    } catch (const ood::Error &error) {
+        if (message != nullptr) *message = error.what();
+        return error.status();
+    }
+    return OOD_OK;
 }
 
 }  // namespace
@@ -57,30 +42,20 @@ int main() {
     const std::string path = std::string(folder) + "/raii.store";
 
     {
-        StorePtr store = openStore(path);
-        int version = 0;
-        throwIfFailed(ood_store_format_version(store.get(), &version));
-        CHECK(version == 7);
-        char *raw = nullptr;
-        throwIfFailed(ood_store_path(store.get(), &raw));
-        OwnedString copy(raw);
-        CHECK(path == copy.get());
+        ood::Store store = ood::Store::open_file(path);
+        CHECK(store.format_version() == 7);
+        CHECK(store.path() == path);
+        // A store file without a model takes no requests: a misuse, thrown.
+        CHECK(status_thrown_by([&] { store.get("TravelagencyCollection"); }) == OOD_MISUSE);
+        store.close();
+        CHECK(status_thrown_by([&] { store.format_version(); }) == OOD_MISUSE);
     }
 
-    try {
-        openStore(std::string(folder) + "/missing/x.store");
-        CHECK(false);
-    } catch (const Error &error) {
-        CHECK(error.status == OOD_CANTOPEN);
-        CHECK(std::string(error.what()).find("cannot open") != std::string::npos);
-    }
-
-    try {
-        openStore("");
-        CHECK(false);
-    } catch (const Error &error) {
-        CHECK(error.status == OOD_MISUSE);
-    }
+    std::string message;
+    CHECK(status_thrown_by([&] { ood::Store::open_file(std::string(folder) + "/missing/x.store"); }, &message)
+          == OOD_CANTOPEN);
+    CHECK(message.find("cannot open") != std::string::npos && message.find("OOD_CANTOPEN") != std::string::npos);
+    CHECK(status_thrown_by([] { ood::Store::open_file(""); }) == OOD_MISUSE);
 
     CHECK(std::string(ood_version()) == OOD_VERSION);
 

@@ -12,7 +12,6 @@ does a re-download of one entity.
 from __future__ import annotations
 
 import json
-import sys
 import urllib.error
 import urllib.parse
 from pathlib import Path
@@ -35,13 +34,8 @@ PROPERTIES = ["Code", "code", "Name", "name", "Rank", "RANK", "Address", "addres
 
 
 @pytest.fixture(scope="module")
-def case_server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("case-distinct")
-    seed = folder / "seed.json"
-    seed.write_text(json.dumps(SEED), encoding="utf-8")
-    command = [sys.executable, str(Path(backends.__file__).parent / "odatapy_server.py"), str(METADATA), str(seed),
-               "--port", "0"]
-    server = backends.Backend("v4", command, "/", seed, 60.0)
+def case_server():
+    server = backends.start_v4_model(METADATA, SEED)
     yield server
     server.stop()
 

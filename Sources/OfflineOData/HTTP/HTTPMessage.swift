@@ -1,13 +1,3 @@
-/// One HTTP header line.
-public struct HTTPHeader: Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
-    }
-}
-
 /// A request the transport sends.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, `PUT`, `PATCH`, `MERGE` (OData V2), `DELETE`, ...

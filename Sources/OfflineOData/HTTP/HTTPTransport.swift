@@ -67,6 +67,12 @@ public final class HTTPTransport: @unchecked Sendable {
         cancellation: HTTPCancellation? = nil,
         onBody: ((UnsafeRawBufferPointer) -> Bool)? = nil
     ) throws(ODataError) -> HTTPResponse {
+        try send(request, cancellation: cancellation, into: onBody.map(ClosureBodySink.init))
+    }
+
+    /// Sends `request`, its body going to `sink` as it arrives (the response's `body` stays
+    /// empty then), with the length the answer announces told first.
+    func send(_ request: HTTPRequest, cancellation: HTTPCancellation?, into sink: HTTPBodySink?) throws(ODataError) -> HTTPResponse {
         try lock.withLock { () throws(ODataError) -> HTTPResponse in
             guard let handle else { throw ODataError(.misuse, "the HTTP transport is closed") }
             try options.validate()
@@ -75,7 +81,7 @@ public final class HTTPTransport: @unchecked Sendable {
             var current = request
             var redirects = 0
             while true {
-                let response = try perform(current, on: handle, cancellation: cancellation, onBody: onBody)
+                let response = try perform(current, on: handle, cancellation: cancellation, sink: sink)
                 guard Self.redirectStatuses.contains(response.status), let location = response.header("Location") else {
                     return response
                 }
@@ -105,12 +111,12 @@ public final class HTTPTransport: @unchecked Sendable {
         _ request: HTTPRequest,
         on easy: UnsafeMutableRawPointer,
         cancellation: HTTPCancellation?,
-        onBody: ((UnsafeRawBufferPointer) -> Bool)?
+        sink: HTTPBodySink?
     ) throws(ODataError) -> HTTPResponse {
         // Start from defaults; the connection cache, TLS sessions and cookies survive a reset.
         _ = ccurl_clear_cookie_files(easy)
         curl_easy_reset(easy)
-        let transfer = Transfer(onBody: onBody, cancellation: cancellation, maximumBodySize: options.maximumResponseSize)
+        let transfer = Transfer(sink: sink, cancellation: cancellation, maximumBodySize: options.maximumResponseSize)
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -294,6 +300,22 @@ public final class HTTPCancellation: Sendable {
     public var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
 }
 
+/// Where a transfer's body goes as it arrives, instead of the response's `body`.
+protocol HTTPBodySink: AnyObject {
+    /// The length the answer's headers announce, told before its first byte (a hint).
+    func expect(length: Int)
+    /// One chunk of the body; false stops the transfer (``ODataError/Code/aborted``).
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool
+}
+
+/// The public `onBody` closure as a sink.
+private final class ClosureBodySink: HTTPBodySink {
+    let onBody: (UnsafeRawBufferPointer) -> Bool
+    init(_ onBody: @escaping (UnsafeRawBufferPointer) -> Bool) { self.onBody = onBody }
+    func expect(length: Int) {}
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool { onBody(chunk) }
+}
+
 /// The state of one transfer, reached from curl's callbacks through their user pointer.
 private final class Transfer {
     var body: [UInt8] = []
@@ -305,12 +327,12 @@ private final class Transfer {
     private var received = 0
     /// The answer is a redirect, which `send` follows: its body is not kept.
     private var isRedirect = false
-    let onBody: ((UnsafeRawBufferPointer) -> Bool)?
+    let sink: HTTPBodySink?
     let cancellation: HTTPCancellation?
     let maximumBodySize: Int
 
-    init(onBody: ((UnsafeRawBufferPointer) -> Bool)?, cancellation: HTTPCancellation?, maximumBodySize: Int) {
-        self.onBody = onBody
+    init(sink: HTTPBodySink?, cancellation: HTTPCancellation?, maximumBodySize: Int) {
+        self.sink = sink
         self.cancellation = cancellation
         self.maximumBodySize = maximumBodySize
     }
@@ -325,23 +347,25 @@ private final class Transfer {
         }
         // A redirect `send` follows (it has a Location): its body is dropped.
         if isRedirect && headers.contains(where: { asciiLowercased($0.name) == "location" }) { return true }
-        guard let onBody else {
-            if body.isEmpty { reserveAnnouncedLength() }
+        let isFirst = received == chunk.count
+        guard let sink else {
+            if isFirst, let length = announcedLength { body.reserveCapacity(length) }
             body.append(contentsOf: chunk)
             return true
         }
-        if onBody(chunk) { return true }
+        if isFirst, let length = announcedLength { sink.expect(length: length) }
+        if sink.receive(chunk) { return true }
         consumerStopped = true
         return false
     }
 
-    /// Makes room for the length the headers announce (at most the maximum body size), so a
-    /// page is one allocation of its size and not a doubled buffer up to twice that. Only a floor:
-    /// a compressed answer grows past it as usual, and untouched room costs no memory.
-    private func reserveAnnouncedLength() {
+    /// The body's length as the headers announce it (at most the maximum body size), to make
+    /// room for it at once: a page is then one allocation of its size, not a chain of doubled
+    /// ones. Only a hint: a compressed answer grows past it, and untouched room costs no memory.
+    private var announcedLength: Int? {
         guard let header = headers.last(where: { asciiLowercased($0.name) == "content-length" }),
-              let length = Int(header.value.filter { $0 != " " && $0 != "\t" }), length > 0 else { return }
-        body.reserveCapacity(min(length, maximumBodySize))
+              let length = Int(header.value.filter { $0 != " " && $0 != "\t" }), length > 0 else { return nil }
+        return min(length, maximumBodySize)
     }
 
     /// One raw header line. A status line starts the headers of a new response (after a

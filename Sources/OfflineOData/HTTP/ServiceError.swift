@@ -15,6 +15,7 @@ enum ServiceError {
         let code: ODataError.Code = response.status == 404 ? .notFound : .http
         var error = ODataError(code, "\(request): the service answered \(response.status)\(detail.isEmpty ? "" : ": \(detail)")")
         error.httpStatus = response.status
+        error.httpHeaders = response.headers
         return error
     }
 

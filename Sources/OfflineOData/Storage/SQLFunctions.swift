@@ -14,6 +14,7 @@ internal import CSQLite
 ///   offset kept after it (``StoredInstant``) never makes one instant two.
 /// - `ood_instant_local(t)`, `ood_instant_offset(t)`: a stored DateTimeOffset's local date and
 ///   time in its own offset (laid out as the UTC part) and that offset in minutes.
+/// - `ood_cast`, `ood_matches`: OData 4.01's `cast` and `matchesPattern` (`SQLFunctions+QueryLanguage.swift`).
 enum SQLFunctions {
     static let decimalCollation = "OOD_DECIMAL"
     /// The error the arithmetic functions raise for a zero divisor (the reader makes it a fault of
@@ -122,6 +123,7 @@ enum SQLFunctions {
                 sqlite3_result_int64(context, isMod ? remainder : quotient)
             }, nil, nil, nil)
         }
+        if rc == SQLITE_OK { rc = registerQueryLanguage(on: db) }
         return rc
     }
 }

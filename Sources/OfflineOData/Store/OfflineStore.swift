@@ -195,7 +195,8 @@ public final class OfflineStore: @unchecked Sendable {
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
         let outcome = try write(resolved, body: body, transactionID: transactionID)
-        return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body)
+        return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body,
+                             headers: OfflineAnswerHeaders.write(outcome))
     }
 
     /// Resolves requests to this store: its URL limits, its kept resolutions of creates.
@@ -238,7 +239,8 @@ public final class OfflineStore: @unchecked Sendable {
         let result = try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
             try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
         }
-        return StoreResponse(status: result.status, contentType: result.contentType, body: result.body)
+        return StoreResponse(status: result.status, contentType: result.contentType, body: result.body,
+                             headers: OfflineAnswerHeaders.read(bound.target, body: result.body))
     }
 
     /// The reader kept with a read connection (its statement cache belongs to it), made anew

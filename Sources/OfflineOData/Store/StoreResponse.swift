@@ -9,14 +9,29 @@ public struct StoreResponse: Sendable, Equatable {
     /// (``ODataRequest/followsNextLinks`` false) and more follow; ``ODataRequest/page(after:headers:)``
     /// asks for it. Nil for a whole answer: offline answers are always whole.
     public var nextLink: String?
+    /// The answer's headers: the service's as it sent them (online), or those an offline answer
+    /// has, so callers read an entity's version and a create's address the same way both places
+    /// (`ETag` of one entity, `Location` of a create; see ``OfflineAnswerHeaders``).
+    public var headers: [HTTPHeader]
 
-    public init(status: Int, contentType: String, body: [UInt8], nextLink: String? = nil) {
+    public init(status: Int, contentType: String, body: [UInt8], nextLink: String? = nil, headers: [HTTPHeader] = []) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.nextLink = nextLink
+        self.headers = headers
     }
 
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The value of the header `name`, compared without case; a repeated header's values joined
+    /// with ", " as HTTP allows. `Content-Type` is always there (``contentType``); nil for others
+    /// the answer lacks.
+    public func header(_ name: String) -> String? {
+        let wanted = asciiLowercased(name)
+        let values = headers.filter { asciiLowercased($0.name) == wanted }.map(\.value)
+        if values.isEmpty { return wanted == "content-type" ? contentType : nil }
+        return values.joined(separator: ", ")
+    }
 }

@@ -89,6 +89,8 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     /// For errors the service answered: its HTTP status (`412`, `500`, ...).
     public var httpStatus: Int?
+    /// For errors the service answered: the headers of its answer (`ETag`, `Retry-After`, ...).
+    public var httpHeaders: [HTTPHeader] = []
     /// SQLite ran out of room (`SQLITE_FULL`): a download names the defining request it was writing.
     var isDiskFull = false
 

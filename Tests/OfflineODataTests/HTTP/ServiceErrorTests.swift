@@ -14,6 +14,15 @@ import Testing
         #expect(v2.message == "GET Y: the service answered 404: Gone (E2)" && v2.code == .notFound && v2.httpStatus == 404)
     }
 
+    /// A refusal keeps its answer's headers, for callers that need them (the ETag after a 412).
+    @Test func theRefusalKeepsTheHeadersOfItsAnswer() {
+        var answer = Self.answer(412, #"{"error":{"code":"E3","message":"Changed"}}"#)
+        answer.headers.append(HTTPHeader("ETag", "W/\"9\""))
+        let error = ServiceError.from(answer, request: "PATCH X", longestMessage: 1_000)
+        #expect(error.code == .http && error.httpStatus == 412)
+        #expect(error.httpHeaders == answer.headers)
+    }
+
     @Test func escapeSequencesAndLineBreaksDoNotReachATerminal() {
         let hostile = #"{"error":{"message":"\u001b[2J\u001b]0;owned\u0007red\r\nline\u009b"}}"#
         let error = ServiceError.from(Self.answer(400, hostile), request: "POST Z", longestMessage: 1_000)

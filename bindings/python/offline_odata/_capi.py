@@ -116,6 +116,10 @@ ood_version_number = _declare("ood_version_number", c_int, [])
 ood_error_message = _declare("ood_error_message", c_char_p, [])
 # long ood_error_offset(void);
 ood_error_offset = _declare("ood_error_offset", c_long, [])
+# int ood_error_http_status(void);  (0 unless the service refused the last failing call)
+ood_error_http_status = _declare("ood_error_http_status", c_int, [])
+# const char *ood_error_header(const char *name);  (NULL when the refusal has no such header)
+ood_error_header = _declare("ood_error_header", c_char_p, [c_char_p])
 # const char *ood_status_name(int status);
 ood_status_name = _declare("ood_status_name", c_char_p, [c_int])
 # void ood_string_free(char *s);
@@ -228,6 +232,8 @@ ood_result_body = _declare("ood_result_body", c_void_p, [c_void_p, POINTER(c_siz
 ood_result_content_type = _declare("ood_result_content_type", c_char_p, [c_void_p])
 # const char *ood_result_next_link(const ood_result *result);  (NULL when the answer is whole)
 ood_result_next_link = _declare("ood_result_next_link", c_char_p, [c_void_p])
+# const char *ood_result_header(const ood_result *result, const char *name);  (NULL when absent)
+ood_result_header = _declare("ood_result_header", c_char_p, [c_void_p, c_char_p])
 # void ood_result_free(ood_result *result);
 ood_result_free = _declare("ood_result_free", None, [c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);

@@ -15,12 +15,15 @@ def test_every_header_function_is_declared_and_nothing_else():
     assert _capi.DECLARED == sorted(header_functions())
     # 42 at first, then batch uploads, request headers, cancellable requests, the model, undo, requeue,
     # re-download, ood_options_set_limit, ood_options_set_service_root_saved, reads one page at a time,
-    # accepting an empty file, the store check, declared indexes, the route as JSON and downloads of a subset, whole or delta.
-    assert len(_capi.DECLARED) == 62
+    # accepting an empty file, the store check, declared indexes, the route as JSON, downloads of a subset, whole or delta,
+    # and an answer's headers with the HTTP status and headers of a refusal (ood_result_header, ood_error_http_status,
+    # ood_error_header).
+    assert len(_capi.DECLARED) == 65
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",
-            "ood_options_add_index", "ood_route_json", "ood_download_with"} <= set(_capi.DECLARED)
+            "ood_options_add_index", "ood_route_json", "ood_download_with", "ood_result_header",
+            "ood_error_http_status", "ood_error_header"} <= set(_capi.DECLARED)
 
 
 def test_header_array_is_null_terminated():

@@ -248,3 +248,22 @@ def test_download_of_named_defining_requests_whole_leaves_the_others_alone(backe
             store.download(subset="Others")
         with pytest.raises(TypeError):
             store.download(full=1)
+
+
+def test_the_rest_of_the_query_language_answers_offline_as_the_service_and_refuses_with_its_class(v4, tmp_path):
+    """`$search`, `matchesPattern`, `cast` and `isof` offline (issue 23) through the binding: the same
+    agencies as the service's answer within the defining request; bad input raises its class."""
+    with open_mixed(v4, tmp_path) as store, OnlineStore(v4.service_root) as online:
+        for query in ["$search=TRIPS OR boston NOT happy", "$filter=matchesPattern(name,'^[A-M]')",
+                      "$filter=cast(creditlimit,Edm.Int64) gt 400000", "$filter=isof(name,Edm.String)"]:
+            # The service is asked for the defining request's agencies and the query together.
+            scoped = (US_AGENCIES + " and (" + query[len("$filter="):] + ")" if query.startswith("$filter=")
+                      else US_AGENCIES + "&" + query)
+            served = online.get(scoped)
+            assert served, query
+            local = store.get("TravelagencyCollection?" + query)
+            assert sorted(a["agencynum"] for a in local) == sorted(a["agencynum"] for a in served), query
+        with pytest.raises(SemanticError, match="not a valid regular expression"):
+            store.get("TravelagencyCollection?$filter=matchesPattern(name,'(')")
+        with pytest.raises(UnsupportedError, match="Edm.Binary"):
+            store.get("TravelagencyCollection?$filter=cast(name,Edm.Binary) eq null")

@@ -30,6 +30,15 @@ public struct BoundExpression: Sendable {
         case localState(LocalStateTest, scope: Int)
         /// `isof(Model.Derived)` of a range variable: the entity's concrete type is one of `types`.
         case isOf(types: [String], scope: Int)
+        /// `cast(value, Edm.Type)`: the value in the stored form of this expression's (primitive)
+        /// type, null where the cast is not possible (OData 4.01).
+        indirect case primitiveCast(BoundExpression)
+        /// `cast(Model.Derived)` of a range variable: the entity when its concrete type is one of
+        /// `types`, else null.
+        case entityCast(types: [String], scope: Int)
+        /// 4.01 `case(condition:value, ...)`: the value of the first clause whose condition is
+        /// true, null when none is; every value is of this expression's type.
+        case conditional([BoundClause])
     }
 
     public var kind: Kind
@@ -42,6 +51,12 @@ public struct BoundExpression: Sendable {
         self.type = type
         self.range = range
     }
+}
+
+/// One `condition:value` clause of a bound `case(...)`.
+public struct BoundClause: Sendable {
+    public var condition: BoundExpression
+    public var value: BoundExpression
 }
 
 public enum ComparisonOperator: String, Sendable { case eq, ne, gt, ge, lt, le }

@@ -59,6 +59,7 @@ extension BoundRequest {
 
     private static func write(_ options: BoundQueryOptions, to writer: inout JSONWriter) {
         if let filter = options.filter { writer.writeKey("filter"); write(filter, to: &writer) }
+        if let search = options.search { writer.writeKey("search"); write(search, to: &writer) }
         if !options.orderBy.isEmpty {
             writer.writeKey("orderby")
             writer.beginArray()
@@ -98,6 +99,25 @@ extension BoundRequest {
         case .text(let text): writer.writeString(text)
         case .bytes(let bytes): writer.writeString(Base64Codec.encode(bytes, urlSafe: true))
         }
+    }
+
+    /// `$search` as a tree of `term`, `and`, `or` and `not` (at most 64 terms deep, as bound).
+    private static func write(_ search: BoundSearch, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("kind")
+        switch search {
+        case .term(let text):
+            writer.writeString("term")
+            writer.writeKey("text"); writer.writeString(text)
+        case .not(let operand):
+            writer.writeString("not")
+            writer.writeKey("operand"); write(operand, to: &writer)
+        case .and(let left, let right), .or(let left, let right):
+            if case .and = search { writer.writeString("and") } else { writer.writeString("or") }
+            writer.writeKey("left"); write(left, to: &writer)
+            writer.writeKey("right"); write(right, to: &writer)
+        }
+        writer.endObject()
     }
 
     private static func write(_ expression: BoundExpression, to writer: inout JSONWriter) {
@@ -157,6 +177,23 @@ extension BoundRequest {
         case .isOf(let types, _):
             node("isof")
             writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))
+        case .primitiveCast(let operand):
+            node("cast")
+            writer.writeKey("operand"); write(operand, to: &writer)
+        case .entityCast(let types, _):
+            node("cast")
+            writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))
+        case .conditional(let clauses):
+            node("case")
+            writer.writeKey("clauses")
+            writer.beginArray()
+            for clause in clauses {
+                writer.beginObject()
+                writer.writeKey("condition"); write(clause.condition, to: &writer)
+                writer.writeKey("value"); write(clause.value, to: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
         }
         writer.writeKey("type"); writer.writeString(expression.type.description)
         writer.endObject()

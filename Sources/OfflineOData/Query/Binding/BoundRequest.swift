@@ -53,6 +53,8 @@ public struct BoundKeyValue: Sendable, Equatable {
 /// The bound system query options of a request or of an expanded navigation.
 public struct BoundQueryOptions: Sendable {
     public var filter: BoundExpression?
+    /// `$search`, which narrows the entities as `$filter` does.
+    public var search: BoundSearch?
     public var orderBy: [BoundOrderBy] = []
     public var top: Int64?
     public var skip: Int64?

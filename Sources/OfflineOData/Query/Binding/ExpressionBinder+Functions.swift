@@ -43,12 +43,9 @@ extension ExpressionBinder {
         case .totalseconds: signature = (Parameter.oneDuration, .primitive(.decimal))
         case .now, .mindatetime, .maxdatetime: signature = ([], .primitive(.dateTimeOffset))
         case .round, .floor, .ceiling: signature = (Parameter.oneNumeric, nil)
-        case .isof:
-            return try bindIsOf(arguments, range: range)
-        case .cast:
-            throw binder.unsupported("cast is not supported in offline $filter", at: range)
-        case .matchesPattern:
-            throw binder.unsupported("matchesPattern is not supported in offline $filter (SQLite has no regular expressions)", at: range)
+        case .isof, .cast:
+            return try bindTypeFunction(function, arguments, range: range)
+        case .matchesPattern: signature = (Parameter.twoStrings, .primitive(.boolean))
         case .hassubset, .hassubsequence:
             throw binder.unsupported("\(function.rawValue) is not supported in offline $filter", at: range)
         case .substringof:
@@ -63,6 +60,10 @@ extension ExpressionBinder {
         for index in arguments.indices {
             // By index: the argument is passed in place instead of copied out by an iterator.
             bound.append(try bindArgument(arguments[index], as: parameters[index], of: function))
+        }
+        if function == .matchesPattern, bound.count == 2, case .literal(.text(let pattern)) = bound[1].kind {
+            // A written pattern is checked here, where the error can point at it.
+            do throws(ODataError) { _ = try MatchPattern(pattern) } catch { throw binder.semantic(error.message, at: bound[1].range) }
         }
         // round/floor/ceiling keep their argument's type.
         let result = fixedResult ?? bound.first?.type ?? .null
@@ -104,16 +105,5 @@ extension ExpressionBinder {
         case .numeric: TypePromotion.isNumeric(type)
         case .duration: type == .duration
         }
-    }
-
-    /// `isof(Model.Derived)`: whether `$it` is of that type (or derives from it).
-    private func bindIsOf(_ arguments: [ExpressionSyntax], range: SourceRange) throws(ODataError) -> BoundExpression {
-        guard arguments.count == 1, let only = arguments.first, case .typeName(let name) = only.kind else {
-            throw binder.unsupported("only isof(Type) of the current entity is supported in offline $filter", at: range)
-        }
-        guard let type = model.entityType(named: name) else {
-            throw binder.semantic("unknown entity type '\(name)'", at: only.range)
-        }
-        return BoundExpression(.isOf(types: binder.typesAdmitted(by: type), scope: 0), type: .primitive(.boolean), range: range)
     }
 }

@@ -63,8 +63,8 @@ struct ExpressionBinder {
             throw binder.semantic("a parenthesized list is only allowed after 'in'", at: syntax.range)
         case .array, .object:
             throw binder.unsupported("JSON array and object literals are not supported in offline $filter", at: syntax.range)
-        case .conditional:
-            throw binder.unsupported("the 4.01 conditional expression (case) is not supported in offline $filter", at: syntax.range)
+        case .conditional(let clauses):
+            return try bindConditional(clauses, range: syntax.range)
         }
     }
 

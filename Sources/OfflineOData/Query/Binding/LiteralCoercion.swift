@@ -85,14 +85,7 @@ enum LiteralCoercion {
     }
 
     static func integerRange(_ type: PrimitiveType) -> ClosedRange<Int64>? {
-        switch type {
-        case .byte: 0...255
-        case .sByte: -128...127
-        case .int16: Int64(Int16.min)...Int64(Int16.max)
-        case .int32: Int64(Int32.min)...Int64(Int32.max)
-        case .int64: Int64.min...Int64.max
-        default: nil
-        }
+        PrimitiveCast.Form(type)?.integerRange
     }
 
     /// The natural type of a literal when nothing constrains it.

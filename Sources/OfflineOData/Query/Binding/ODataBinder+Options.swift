@@ -14,6 +14,9 @@ extension ODataBinder {
             }
             return bound
         }
+        if let search = syntax.search {
+            options.search = try bindSearch(search, at: syntax.range(of: .search) ?? search.range)
+        }
         for item in syntax.orderBy ?? [] {
             let bound = try expressions.bind(item.expression)
             switch bound.type {
@@ -46,9 +49,6 @@ extension ODataBinder {
 
     /// Options that are valid OData but that an offline store answers with a clear refusal.
     private func rejectUnsupported(_ syntax: QueryOptionsSyntax) throws(ODataError) {
-        if syntax.search != nil {
-            throw unsupported("$search is not supported by the offline store (it has no full-text index)", at: syntax.range(of: .search))
-        }
         if syntax.skipToken != nil {
             throw unsupported("$skiptoken is not accepted: the offline store answers in one page and never sends next links", at: syntax.range(of: .skiptoken))
         }

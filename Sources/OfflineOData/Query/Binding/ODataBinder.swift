@@ -4,7 +4,7 @@
 /// token at its position in the original URL (offsets count UTF-8 bytes, which equal characters
 /// for the ASCII text that RFC 3986 URLs are; ``ODataError/convertingByteOffset(in:)`` turns them
 /// into character offsets, as `LocalReader` does); what is valid OData but beyond an offline store
-/// (`$search`, `$apply`, singletons) is `.unsupported`.
+/// (`$apply`, `$skiptoken`, singletons) is `.unsupported`.
 public struct ODataBinder: Sendable {
     public let model: MetadataModel
     public let dialect: Dialect

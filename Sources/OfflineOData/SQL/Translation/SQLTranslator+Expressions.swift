@@ -81,7 +81,32 @@ extension SQLTranslator {
                 throw ODataError(.internalError, "isof without an entity scope")
             }
             return "(\(typeCondition(types, table: table, alias: alias)))"
+        case .entityCast(let types, let scope):
+            guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+                throw ODataError(.internalError, "cast without an entity scope")
+            }
+            return "(CASE WHEN \(typeCondition(types, table: table, alias: alias)) THEN \(alias).\"_ood_id\" END)"
+        case .primitiveCast(let operand):
+            return try castSQL(operand, to: expression.type, scopes)
+        case .conditional(let clauses):
+            var text = "(CASE"
+            for clause in clauses {
+                let condition = try sql(clause.condition, scopes, .value)
+                text += " WHEN \(condition) THEN \(try self.operand(clause.value, as: expression.type.primitive, scopes))"
+            }
+            return text + " END)"
         }
+    }
+
+    /// `cast(value, Edm.Type)`: `ood_cast` between the two stored forms, their codes bound.
+    private mutating func castSQL(_ operand: BoundExpression, to type: BoundType, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        let value = try sql(operand, scopes, .value)
+        guard let source = operand.type.primitive.flatMap(PrimitiveCast.Form.init),
+              let target = type.primitive.flatMap(PrimitiveCast.Form.init) else {
+            throw ODataError(.internalError, "cast between \(operand.type) and \(type)")
+        }
+        if source == target { return value }
+        return "ood_cast(\(value), \(parameters.add(SQLValue.integer(source.rawValue))), \(parameters.add(SQLValue.integer(target.rawValue))))"
     }
 
     /// An `and` or `or` and the same operators down its left side (the binder's tree of
@@ -169,7 +194,7 @@ extension SQLTranslator {
     }
 
     /// `expression` converted to the stored form of `type` (numeric promotion only).
-    private mutating func operand(_ expression: BoundExpression, as type: PrimitiveType?, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+    mutating func operand(_ expression: BoundExpression, as type: PrimitiveType?, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
         let text = try sql(expression, scopes, .value)
         guard let type, let own = expression.type.primitive, own != type else { return text }
         switch type {

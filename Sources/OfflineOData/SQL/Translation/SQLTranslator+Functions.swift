@@ -65,7 +65,11 @@ extension SQLTranslator {
             case .floor: return "(CASE WHEN \(x) < CAST(\(x) AS INTEGER) THEN CAST(\(x) AS INTEGER) - 1.0 ELSE CAST(CAST(\(x) AS INTEGER) AS REAL) END)"
             default: return "(CASE WHEN \(x) > CAST(\(x) AS INTEGER) THEN CAST(\(x) AS INTEGER) + 1.0 ELSE CAST(CAST(\(x) AS INTEGER) AS REAL) END)"
             }
-        case .matchesPattern, .cast, .isof, .hassubset, .hassubsequence:
+        // A regular expression (`MatchPattern`), true where it matches anywhere in the text.
+        case .matchesPattern: return "ood_matches(\(arg(0)), \(arg(1)))"
+        case .cast, .isof:
+            throw ODataError(.internalError, "\(function.rawValue) is bound to a type test or cast, not a function call")
+        case .hassubset, .hassubsequence:
             throw ODataError(.unsupported, "\(function.rawValue) is not supported in offline $filter")
         }
     }

@@ -46,6 +46,7 @@ extension SQLTranslator {
         let options = expand.options
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = options.filter { conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition)) }
+        if let search = options.search { conditions.append(try searchSQL(search, alias: alias, table: table)) }
         let columns = try selectedColumns(table, options.select)
         let order = try orderTerms(options.orderBy, alias: alias, table: table)
         let parentIDStart = parameters.values.count
@@ -84,6 +85,7 @@ extension SQLTranslator {
         if let filter = expand.options.filter {
             conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
         }
+        if let search = expand.options.search { conditions.append(try searchSQL(search, alias: alias, table: table)) }
         let parentIDStart = parameters.values.count
         let ids = (0..<parentCount).map { _ in parameters.add(SQLValue.null) }
         conditions.append("\(parent).\"_ood_id\" IN (\(ids.joined(separator: ", ")))")
@@ -108,6 +110,7 @@ extension SQLTranslator {
         if let filter = options.filter {
             conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
         }
+        if let search = options.search { conditions.append(try searchSQL(search, alias: alias, table: table)) }
         return conditions
     }
 

@@ -6,12 +6,15 @@
 /// each conjunct of the defining filter. A conjunct is implied by an identical conjunct, or, for
 /// comparisons of the same property with literals, by a narrower comparison (`Rating gt 4` implies
 /// `Rating ge 3`; `City eq 'Rome'` implies `City in ('Rome','Paris')` and `City ne 'Oslo'`).
-/// Anything else (disjunctions, functions of different shape, navigation reads) is "not proven".
+/// A defining request's `$search` is implied only by the same search. Anything else
+/// (disjunctions, functions of different shape, navigation reads) is "not proven".
 enum ScopeCheck {
     static func isInside(read: BoundRequest, defining: BoundRequest) -> Bool {
         guard let readPath = read.path, let definingPath = defining.path,
               definingPath.steps.isEmpty, definingPath.rootKey == nil, definingPath.castTypes == nil,
               readPath.rootSet == definingPath.rootSet else { return false }
+        // A defining `$search` is proven only by the same search in the read.
+        if let definingSearch = defining.options.search, read.options.search != definingSearch { return false }
         guard let definingFilter = defining.options.filter else { return true }
         // Through a navigation the read reaches other sets' entities, which this check does not follow.
         guard readPath.steps.isEmpty else { return false }
@@ -187,6 +190,9 @@ enum ScopeCheck {
         case .has(let a, let value): return "has(\(shape(a)),\(value))"
         case .localState(let test, let scope): return "local(\(test),\(scope))"
         case .isOf(let types, let scope): return "isof(\(types),\(scope))"
+        case .primitiveCast(let a): return "cast(\(shape(a)),\(expression.type))"
+        case .entityCast(let types, let scope): return "cast(\(types),\(scope))"
+        case .conditional(let clauses): return "case(\(clauses.map { shape($0.condition) + ":" + shape($0.value) }.joined(separator: ",")))"
         case .lambda, .count: return "collection@\(expression.range)"
         }
     }

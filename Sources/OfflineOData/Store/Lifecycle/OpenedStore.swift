@@ -74,7 +74,8 @@ final class OpenedStore: Sendable {
                 return Outcome(response: try store.read(resolved), route: route)
             }
             let written = try store.write(resolved, body: request.body, transactionID: request.transactionID)
-            return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body),
+            return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body,
+                                                   headers: OfflineAnswerHeaders.write(written)),
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }

@@ -15,7 +15,7 @@ extension OnlineStore {
     func pagedAnswer(to request: HTTPRequest, url: String, first: HTTPResponse, followsNextLinks: Bool,
                      cancellation: HTTPCancellation?) throws(ODataError) -> StoreResponse {
         let contentType = first.header("Content-Type") ?? ""
-        let asItCame = StoreResponse(status: first.status, contentType: contentType, body: first.body)
+        let asItCame = StoreResponse(status: first.status, contentType: contentType, body: first.body, headers: first.headers)
         // Only a JSON collection has pages; a body that is not one is the caller's as it came.
         guard first.status == 200, asciiLowercased(contentType).contains("json"),
               let page = try? CollectionPage.read(first.body, dialect: dialect) else { return asItCame }
@@ -71,7 +71,10 @@ extension OnlineStore {
             joined.append(nextPage)
             link = nextPage.nextLink
         }
-        return StoreResponse(status: first.status, contentType: contentType, body: joined.serialized())
+        // The first page's headers, less those that describe its body alone: the joined body is another.
+        let bodyHeaders: Set<String> = ["content-length", "content-encoding", "content-md5"]
+        return StoreResponse(status: first.status, contentType: contentType, body: joined.serialized(),
+                             headers: first.headers.filter { !bodyHeaders.contains(asciiLowercased($0.name)) })
     }
 
     /// The `$top` of `url`'s query, when it has a valid one (the service refuses others itself).

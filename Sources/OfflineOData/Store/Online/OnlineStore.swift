@@ -84,7 +84,8 @@ public final class OnlineStore: @unchecked Sendable {
         }
         guard response.status < 400 else { throw transport.serviceError(response, request: "\(verb) \(redactedURL(absolute))") }
         guard verb == "GET" else {
-            return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body)
+            return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body,
+                                 headers: response.headers)
         }
         return try pagedAnswer(to: request, url: url, first: response, followsNextLinks: followsNextLinks,
                                cancellation: cancellation)

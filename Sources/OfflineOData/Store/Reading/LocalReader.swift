@@ -87,7 +87,11 @@ public final class LocalReader {
     /// A division or modulo by zero in the data (`Price div Seats` where Seats is 0) is a fault
     /// of the request, as OData says (URL Conventions §5.1.1.2), not of the store: SQLite reports
     /// it from the engine's arithmetic functions as a failed statement, which this names again.
+    /// So is a `matchesPattern` pattern from the data that is no valid (or a refused) pattern.
     static func requestFault(_ error: ODataError) -> ODataError {
+        if error.code == .storage, let start = error.message.firstRange(of: SQLFunctions.patternFaultPrefix) {
+            return ODataError(.semantic, String(error.message[start.lowerBound...]))
+        }
         guard error.code == .storage, error.message.hasSuffix(SQLFunctions.divisionByZeroMessage) else { return error }
         return ODataError(.semantic, "division by zero in the request: div, divby or mod has a zero divisor for an entity in "
                           + "the store, which OData makes an error of the request")

@@ -3,7 +3,7 @@
 ///
 /// The model's path classifier (``MetadataModel/classify(path:)``) is asked only when the URL does
 /// not bind: a valid path whose query options the offline binder refuses (an unsupported
-/// function, `$search`), a singleton, or a path the model lacks must still be routed, and an
+/// function, `$skiptoken`), a singleton, or a path the model lacks must still be routed, and an
 /// online store must still say which entity set an online write changed. It reads only the path,
 /// so it classifies what the binder cannot.
 struct RequestResolver: Sendable {

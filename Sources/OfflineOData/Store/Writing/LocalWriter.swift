@@ -10,6 +10,8 @@ public struct WriteOutcome: Sendable, Equatable {
     /// For a create: the entity as stored, as the service answers a create (V4 JSON with its
     /// context, or V2 `{"d": ...}`), provisional key and pending state included; else empty.
     public var body: [UInt8] = []
+    /// For a create: the entity's absolute address (`Location`), its key as stored; else nil.
+    public var location: String? = nil
 }
 
 /// Applies POST, PUT, PATCH, MERGE (V2) and DELETE to the store's tables and appends the request
@@ -136,7 +138,11 @@ struct LocalWriter {
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
             entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID), in: db)
-        return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID, body: answer)
+        let key = table.keyColumns.map { (value: body.value(of: $0) ?? .null, column: $0) }
+        let location = key.contains { $0.value == .null } ? nil
+            : serviceRoot + table.entitySet + KeyPredicateText.predicate(key, dialect: dialect)
+        return WriteOutcome(status: 201, entitySet: table.entitySet, entityID: id, queueID: queueID, body: answer,
+                            location: location)
     }
 
     // MARK: - Update and delete

@@ -40,27 +40,34 @@ struct Downloader {
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
         while true {
-            let fetched = try pending.wait()
-            guard let body = fetched.body else {
-                throw transport.serviceError(fetched.response, request: "GET \(redactedURL(url))")
-            }
-            // Fetch the page after this one while this one is stored.
-            // Only a link the download would follow: on the service's origin, not followed before.
-            let ahead = fetched.guessedNextLink.map { ServiceURL.resolve($0, against: serviceRoot) }
-                .flatMap { link in
-                    (try? ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link")) == nil
-                        || followed.contains(LinkKey(link)) ? nil : link
-                }
-                .map { fetcher.fetch($0) }
             let summary: PageSummary
+            let ahead: PendingPage?
             do {
-                summary = try sink.accept(page: body)
-            } catch {
-                // Say which page could not be taken: the sink's message alone (a JSON syntax
-                // error at an offset, say) does not name the request.
-                var error = error
-                error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
-                throw error
+                // In a scope of its own: the page's bytes are freed at its end, before the page
+                // after the next is asked for.
+                let fetched = try pending.wait()
+                guard let body = fetched.body else {
+                    throw transport.serviceError(fetched.response, request: "GET \(redactedURL(url))")
+                }
+                // Fetch the page after this one while this one is stored, unless this one is large:
+                // then its bytes alone bound the download's memory (``PageFetcher/readAheadLimit``).
+                // Only a link the download would follow: on the service's origin, not followed before.
+                ahead = (body.count <= PageFetcher.readAheadLimit ? fetched.guessedNextLink : nil)
+                    .map { ServiceURL.resolve($0, against: serviceRoot) }
+                    .flatMap { link in
+                        (try? ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link")) == nil
+                            || followed.contains(LinkKey(link)) ? nil : link
+                    }
+                    .map { fetcher.fetch($0) }
+                do {
+                    summary = try sink.accept(page: body)
+                } catch {
+                    // Say which page could not be taken: the sink's message alone (a JSON syntax
+                    // error at an offset, say) does not name the request.
+                    var error = error
+                    error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
+                    throw error
+                }
             }
             pages += 1
             entities += summary.entities

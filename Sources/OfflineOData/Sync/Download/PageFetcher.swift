@@ -4,9 +4,15 @@
 /// The download asks for a page with ``fetch(_:)`` and waits for it with ``PendingPage/wait()``.
 /// A quick scan of each page's bytes (``NextLinkScanner``) guesses its next link, so the
 /// download asks for the following page before it stores this one. At most one page is fetched
-/// ahead, so memory stays at two pages' bytes. ``close()`` cancels what is still travelling and
-/// ends the thread.
+/// ahead, and only after a page of at most ``readAheadLimit`` bytes: a download's memory is then
+/// its largest page's bytes plus at most that limit. ``close()`` cancels what is still travelling
+/// and ends the thread.
 final class PageFetcher {
+    /// The largest page after which the next one is fetched while it is stored. Small pages gain
+    /// most from the overlap (the service's time per page weighs most there); past this size a
+    /// second page in memory would cost more than the overlap gains.
+    static let readAheadLimit = 4 << 20
+
     private let transport: HTTPTransport
     private let headers: [HTTPHeader]
     private let cancellation: HTTPCancellation?
@@ -31,7 +37,7 @@ final class PageFetcher {
             page.settle(Result { () throws(ODataError) -> FetchedPage in
                 // The body goes straight into the buffer its reader reads: a page is held once.
                 let gathered = JSONInputBuilder()
-                var response = try transport.send(request, cancellation: page.cancellation, onBody: { gathered.append($0) })
+                var response = try transport.send(request, cancellation: page.cancellation, into: gathered)
                 guard (200..<300).contains(response.status) else {
                     // A refusal's body is the service's message, read as such.
                     response.body = gathered.bytes
@@ -98,4 +104,11 @@ final class PendingPage: @unchecked Sendable {
         }
         return try result.get()
     }
+}
+
+/// A page's body arrives straight into its reader's buffer, made as large as the answer
+/// announces at once.
+extension JSONInputBuilder: HTTPBodySink {
+    func expect(length: Int) { reserve(length) }
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool { append(chunk) }
 }

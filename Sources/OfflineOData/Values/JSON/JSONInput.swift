@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The reader's own copy of the input, followed by zero padding.
 ///
 /// Copying once (a memcpy, small next to parsing) lets the reader keep a stable pointer for its whole
@@ -21,7 +15,7 @@ final class JSONInput: @unchecked Sendable {
 
     init(_ bytes: UnsafeRawBufferPointer) {
         count = bytes.count
-        isMalloced = false
+        pageMemorySize = nil
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + JSONInput.padding)
         if let source = bytes.baseAddress, bytes.count > 0 {
             UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: bytes.count)
@@ -29,19 +23,21 @@ final class JSONInput: @unchecked Sendable {
         (base + bytes.count).initialize(repeating: 0, count: JSONInput.padding)
     }
 
-    /// Whether `base` came from `malloc` (``JSONInputBuilder``), which `free` gives back.
-    private let isMalloced: Bool
+    /// The size of `base` when it came from ``PageMemory`` (``JSONInputBuilder``), which frees
+    /// it; nil when this input allocated it.
+    private let pageMemorySize: Int?
 
-    /// Takes over `base`, a `malloc`ed buffer whose `count` bytes are followed by ``padding``
-    /// zero bytes (``JSONInputBuilder/finish()``): bytes gathered in place need no copy.
-    init(adoptingMalloced base: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// Takes over `base`, a ``PageMemory`` buffer of `size` bytes whose first `count` bytes are
+    /// followed by ``padding`` zero bytes (``JSONInputBuilder/finish()``): bytes gathered in
+    /// place need no copy.
+    init(adoptingPageMemory base: UnsafeMutablePointer<UInt8>, size: Int, count: Int) {
         self.base = base
         self.count = count
-        isMalloced = true
+        pageMemorySize = size
     }
 
     deinit {
-        if isMalloced { free(base) } else { base.deallocate() }
+        if let pageMemorySize { PageMemory.free(base, size: pageMemorySize) } else { base.deallocate() }
     }
 
     /// The input without the padding.

@@ -8,27 +8,45 @@ import Darwin
 /// into the padded buffer a ``JSONInput`` reads: the page is then held once, not once as the
 /// answer's body and again as the reader's copy.
 ///
-/// The buffer grows with `realloc`, which moves a large buffer's pages instead of copying them,
-/// so growing costs no second copy either. Not thread-safe: one transfer fills it.
+/// The buffer is made as large as the answer announces (``reserve(_:)``) and grows by doubling
+/// when it says nothing; large buffers are mapped and given back to the system when freed
+/// (``PageMemory``). Not thread-safe: one transfer fills it.
 final class JSONInputBuilder {
     private var base: UnsafeMutablePointer<UInt8>?
+    /// The buffer's size, padding room included (what ``PageMemory/free(_:size:)`` needs).
     private var capacity = 0
     /// The bytes gathered so far.
     private(set) var count = 0
 
     init() {}
 
-    deinit { free(base) }
+    deinit {
+        if let base { PageMemory.free(base, size: capacity) }
+    }
+
+    /// Makes room for `total` bytes in all (the length an answer announces), so they arrive
+    /// into one buffer of their size instead of a chain of doubled ones. False when the memory
+    /// cannot be had.
+    @discardableResult
+    func reserve(_ total: Int) -> Bool {
+        let needed = total + JSONInput.padding
+        guard needed > capacity else { return true }
+        guard let (grown, size) = PageMemory.allocate(needed) else { return false }
+        if let base {
+            UnsafeMutableRawPointer(grown).copyMemory(from: base, byteCount: count)
+            PageMemory.free(base, size: capacity)
+        }
+        base = grown
+        capacity = size
+        return true
+    }
 
     /// Adds `chunk` after the bytes gathered so far; false when memory for it cannot be had.
     func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard let source = chunk.baseAddress, chunk.count > 0 else { return true }
-        let needed = count + chunk.count + JSONInput.padding
-        if needed > capacity {
-            let grown = max(needed, capacity * 2, 16 << 10)
-            guard let moved = realloc(base, grown) else { return false }
-            base = moved.assumingMemoryBound(to: UInt8.self)
-            capacity = grown
+        let needed = count + chunk.count
+        if needed + JSONInput.padding > capacity {
+            guard reserve(max(needed, capacity * 2, 16 << 10)) else { return false }
         }
         guard let base else { return false }
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: chunk.count)
@@ -47,7 +65,7 @@ final class JSONInputBuilder {
         // `append` always leaves room for the padding after the bytes.
         guard let filled = base else { return JSONInput(UnsafeRawBufferPointer(start: nil, count: 0)) }
         (filled + count).initialize(repeating: 0, count: JSONInput.padding)
-        let input = JSONInput(adoptingMalloced: filled, count: count)
+        let input = JSONInput(adoptingPageMemory: filled, size: capacity, count: count)
         base = nil
         capacity = 0
         count = 0

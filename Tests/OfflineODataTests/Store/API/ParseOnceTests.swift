@@ -120,8 +120,8 @@ import Testing
     @Test func aURLTheBinderRefusesIsStillClassifiedForRouting() throws {
         let model = try MetadataReader.read(FlightSample.v4Metadata)
         let resolver = RequestResolver(model: model, dialect: .v4, limits: LocalReader.defaultParserLimits)
-        // `$search` is valid OData the offline binder does not take: the path still routes.
-        let resolved = resolver.resolve(method: .get, url: "FlightCollection?$search=blue")
+        // `$skiptoken` is valid OData the offline binder does not take: the path still routes.
+        let resolved = resolver.resolve(method: .get, url: "FlightCollection?$skiptoken=blue")
         #expect(resolved.resource == .collection(entitySet: "FlightCollection"))
         #expect(throws: ODataError.self) { try resolved.boundForOfflineStore() }
         let operation = resolver.resolve(method: .get, url: "GetAgencyDetails(agencynum='00000001')")

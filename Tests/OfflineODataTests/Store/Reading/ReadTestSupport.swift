@@ -1,3 +1,4 @@
+import Testing
 @testable import OfflineOData
 
 /// A small V4 model with every shape the reader handles: decimals, instants, dates, a complex
@@ -113,6 +114,17 @@ final class ReadTestStore {
 
     func ids(_ url: String) throws -> [Int64] {
         try values(url).compactMap(\.int64Value)
+    }
+
+    /// The IDs of the agencies `Agencies?$filter=<filter>` returns; a failed read is recorded as
+    /// the test's issue (at the caller's line) and returns none.
+    func agencyIDs(filter: String, sourceLocation: SourceLocation) -> [Int64] {
+        do {
+            return try ids("Agencies?$filter=" + filter)
+        } catch {
+            Issue.record("\(filter): \(error)", sourceLocation: sourceLocation)
+            return []
+        }
     }
 
     func error(_ url: String) -> ODataError? {

@@ -26,4 +26,15 @@ import Testing
         #expect(try !inside("Agencies?$filter=City eq 'Rome' or Rating gt 3", "Agencies?$filter=City eq 'Rome'"))
         #expect(try !inside("Agencies(1)/Bookings", "Bookings"))
     }
+
+    /// A defining request's `$search` is proven by the same search only; a read's own `$search`
+    /// only narrows it.
+    @Test func searchesNarrowAndAreProvenByTheSameSearch() throws {
+        let reader = try ReadTestStore().reader
+        func inside(_ read: String, _ defining: String) throws -> Bool { try reader.isInsideScope(url: read, definingRequest: defining) }
+        #expect(try inside("Agencies?$search=rome", "Agencies"))
+        #expect(try inside("Agencies?$search=rome&$filter=Rating gt 3", "Agencies?$search=ROME"))
+        #expect(try !inside("Agencies", "Agencies?$search=rome"))
+        #expect(try !inside("Agencies?$search=paris", "Agencies?$search=rome"))
+    }
 }

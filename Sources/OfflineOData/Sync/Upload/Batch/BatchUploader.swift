@@ -39,7 +39,7 @@ struct BatchUploader {
                                             schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
         var sent = settled.applied
         var archived = settled.archived
-        var inDoubt = settled.archived
+        let inDoubt = settled.archived
         func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
         func stoppedInDoubt() -> String { uploadStoppedInDoubt(remaining: total - sent - archived) }
         let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)

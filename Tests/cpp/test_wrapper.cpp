@@ -1,0 +1,199 @@
+// The C++17 wrapper (include/offline_odata.hpp) against the real V4 test service, whose root is the
+// last argument (Tests/scripts/with_backend.sh starts it): RAII handles that move and never copy,
+// ood::Error with status, message, offset and the HTTP status and headers of a refusal,
+// std::function progress and event callbacks, std::future answers.
+#include "offline_odata.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <unistd.h>
+
+namespace {
+
+int passed = 0;
+int failed = 0;
+
+void check_that(bool condition, const char *what, int line) {
+    if (condition) {
+        ++passed;
+    } else {
+        ++failed;
+        std::fprintf(stderr, "test_wrapper.cpp:%d: check failed: %s\n", line, what);
+    }
+}
+#define CHECK(cond) check_that((cond), #cond, __LINE__)
+
+// Handles own their C handle: they move, and never copy.
+static_assert(!std::is_copy_constructible_v<ood::Store> && std::is_nothrow_move_constructible_v<ood::Store>);
+static_assert(!std::is_copy_assignable_v<ood::Store> && std::is_nothrow_move_assignable_v<ood::Store>);
+static_assert(!std::is_copy_constructible_v<ood::Result> && std::is_nothrow_move_constructible_v<ood::Result>);
+static_assert(!std::is_copy_constructible_v<ood::Options> && std::is_move_constructible_v<ood::Options>);
+static_assert(!std::is_copy_constructible_v<ood::Subscription> && std::is_nothrow_move_constructible_v<ood::Subscription>);
+static_assert(!std::is_copy_constructible_v<ood::Call> && std::is_move_constructible_v<ood::Call>);
+
+std::string folder;
+std::string service_root;
+
+bool ends_with(std::string_view text, std::string_view end) {
+    return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
+}
+
+ood::Options flight_options(const std::string &file, ood_mode mode) {
+    ood::Options options;
+    options.service_root(service_root).mode(mode).timeouts(10, 60);
+    if (!file.empty()) {
+        options.path(folder + "/" + file).defining_request("Agencies", "TravelagencyCollection?$filter=country eq 'US'");
+    }
+    return options;
+}
+
+/// Runs `body`, which must throw ood::Error; returns it (status OOD_OK when nothing was thrown).
+template <typename Body>
+ood::Error thrown_by(Body body) {
+    try {
+        body();
+    } catch (const ood::Error &error) {
+        return error;
+    }
+    return ood::Error(OOD_OK, "nothing was thrown");
+}
+
+void test_options_refuse_bad_input() {
+    ood::Options options;
+    ood::Error error = thrown_by([&] { options.service_root("not a url"); });
+    CHECK(error.status() == OOD_MISUSE && !error.message().empty());
+    CHECK(std::string(error.what()).find("OOD_MISUSE") != std::string::npos);
+    error = thrown_by([&] { options.header("Bad Name", "x"); });
+    CHECK(error.status() == OOD_MISUSE && error.http_status() == 0);
+    // Options without a file or a service cannot open.
+    error = thrown_by([&] { ood::Store::open(ood::Options()); });
+    CHECK(error.status() == OOD_MISUSE);
+}
+
+void test_the_offline_loop(std::atomic<int> &upload_finished) {
+    ood::Store store = ood::Store::open(flight_options("wrapper.store", OOD_MODE_MIXED));
+    ood::Subscription subscription = store.subscribe([&](int kind, std::string_view details) {
+        if (kind == OOD_EVENT_UPLOAD_FINISHED && details.find("error") == std::string_view::npos) ++upload_finished;
+    });
+
+    ood::Result read = store.get("TravelagencyCollection('00000001')");
+    CHECK(read.status() == 200);
+    CHECK(read.body().find("\"agencynum\":\"00000001\"") != std::string_view::npos);
+    CHECK(read.etag().has_value() && read.etag()->substr(0, 3) == "W/\"");
+    CHECK(read.header("content-type").has_value() && read.content_type().find("json") != std::string_view::npos);
+    CHECK(!read.location().has_value() && !read.next_link().has_value());
+
+    std::string body = R"({"agencynum":"99000301","name":"Wrapper C++","city":"Boston","country":"US"})";
+    ood::Result created = store.request("POST", "TravelagencyCollection", std::string_view(body));
+    CHECK(created.status() == 201);
+    CHECK(created.location().has_value() && *created.location() == service_root + "TravelagencyCollection('99000301')");
+    CHECK(store.request_queue().find("99000301") != std::string::npos);
+
+    // A syntax error: status, message and the offset of the fault.
+    ood::Error error = thrown_by([&] { store.get("TravelagencyCollection?$filter=name eq"); });
+    CHECK(error.status() == OOD_SYNTAX && error.offset() >= 0 && error.http_status() == 0);
+
+    long progress_calls = 0;
+    ood::Store::UploadCounts counts = store.upload([&](long done, long total) {
+        ++progress_calls;
+        CHECK(done >= 0 && total >= done);
+        return false;
+    });
+    CHECK(counts.sent == 1 && counts.archived == 0);
+    CHECK(progress_calls >= 1);
+
+    // The future of an asynchronous read.
+    std::future<ood::Result> count = store.request_async("GET", "TravelagencyCollection('99000301')");
+    ood::Result answer = count.get();
+    CHECK(answer.status() == 200 && answer.body().find("Wrapper C++") != std::string_view::npos);
+
+    // A progress callback that asks to stop: OOD_ABORTED; one that throws: its exception comes back.
+    error = thrown_by([&] { store.download([](long, long) { return true; }); });
+    CHECK(error.status() == OOD_ABORTED);
+    bool rethrown = false;
+    try {
+        store.download({"Agencies"}, true, [](long, long) -> bool { throw std::runtime_error("stop from the callback"); });
+    } catch (const std::runtime_error &thrown) {
+        rethrown = std::string(thrown.what()) == "stop from the callback";
+    }
+    CHECK(rethrown);
+    store.download({"Agencies"}, true);
+    CHECK(store.status().find("\"queuedRequests\":0") != std::string::npos);
+    CHECK(store.check_store(true) == "[]");
+    CHECK(store.route("GET", "TravelagencyCollection").find("\"destination\":\"offline\"") != std::string::npos);
+
+    // Moving keeps one owner: the moved-from store has no handle, and says so instead of crashing.
+    ood::Store moved = std::move(store);
+    CHECK(moved.get() != nullptr && store.get() == nullptr);  // NOLINT(bugprone-use-after-move): the point
+    error = thrown_by([&] { store.get("TravelagencyCollection"); });
+    CHECK(error.status() == OOD_MISUSE);
+    CHECK(moved.get("TravelagencyCollection('99000301')").status() == 200);
+
+    for (int i = 0; i < 500 && upload_finished.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    subscription.end();
+}
+
+void test_refusals_online() {
+    ood::Store store = ood::Store::open(flight_options("", OOD_MODE_ONLINE));
+    std::string body = R"({"agencynum":"99000302","name":"Wrapper Online","country":"US"})";
+    ood::Result created = store.request("POST", "TravelagencyCollection", std::string_view(body));
+    CHECK(created.status() == 201 && created.location().has_value()
+          && ends_with(*created.location(), "TravelagencyCollection('99000302')"));
+
+    // 404 from the service, through a future: the error carries status and headers.
+    ood::Call call = store.start("GET", "TravelagencyCollection('99999999')");
+    ood::Error error = thrown_by([&] { call.result.get(); });
+    CHECK(error.status() == OOD_NOTFOUND && error.http_status() == 404);
+    CHECK(error.header("Content-Type").has_value() && error.header("content-type")->find("json") != std::string::npos);
+    CHECK(!error.header("X-Nothing").has_value());
+    call.cancel();  // harmless after completion
+
+    // 412: an update with an If-Match that is not the entity's ETag.
+    error = thrown_by([&] {
+        store.request("PATCH", "TravelagencyCollection('00000002')", std::string_view(R"({"name":"Stale"})"),
+                      {"If-Match: W/\"999\""});
+    });
+    CHECK(error.status() == OOD_HTTP && error.http_status() == 412);
+    CHECK(error.message().find("412") != std::string::npos);
+    // With the ETag read just now, the same update goes through.
+    ood::Result read = store.get("TravelagencyCollection('00000002')");
+    CHECK(read.etag().has_value());
+    std::string if_match = "If-Match: " + std::string(read.etag().value_or(""));
+    ood::Result updated = store.request("PATCH", "TravelagencyCollection('00000002')",
+                                        std::string_view(R"({"name":"Fresh"})"), {if_match});
+    CHECK(updated.status() == 200 || updated.status() == 204);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
+        return 2;
+    }
+    service_root = argv[argc - 1];
+    char pattern[] = "/tmp/ood-cpp-wrapper-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) return 2;
+    folder = pattern;
+
+    try {
+        std::atomic<int> upload_finished{0};
+        test_options_refuse_bad_input();
+        test_the_offline_loop(upload_finished);
+        CHECK(upload_finished.load() >= 1);
+        test_refusals_online();
+    } catch (const ood::Error &error) {
+        ++failed;
+        std::fprintf(stderr, "unexpected ood::Error: %s (HTTP %d)\n", error.what(), error.http_status());
+    }
+
+    std::string cleanup = "rm -rf '" + folder + "'";
+    if (std::system(cleanup.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", folder.c_str());
+    std::printf("cpp_wrapper: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
