@@ -20,16 +20,16 @@ let package = Package(
         // libofflineodata.so, for C, C++ and Python (ctypes). Built with `-Xswiftc -static-stdlib`
         // for anything installed; see the Makefile and CMakeLists.txt.
         .library(name: "offlineodata", type: .dynamic, targets: ["OfflineODataC"]),
-        // The engine as a Swift module.
-        .library(name: "OfflineOData", targets: ["OfflineOData"]),
-        .executable(name: "offline-odata", targets: ["offline-odata"]),
+        // The engine for Swift apps: `import OfflineODataFoundation` (the engine, plus Codable,
+        // Date and Data helpers); the engine module itself stays Foundation-free for the C library.
+        .library(name: "OfflineOData", targets: ["OfflineOData", "OfflineODataFoundation"]),
         .executable(name: "offline-odata-conformance", targets: ["offline-odata-conformance"]),
         // libFuzzer harnesses; a plain build replays a corpus (see BUILD-RECIPE §7).
         .executable(name: "offline-odata-fuzz", targets: ["offline-odata-fuzz"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
+    // None: an app that depends on the engine fetches and builds nothing else. The command-line
+    // tool, which needs swift-argument-parser, is the package in Tools/.
+    dependencies: [],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -43,17 +43,14 @@ let package = Package(
             dependencies: ["CSQLite", "CLibXML2", "CCurl"]
         ),
         .target(
+            name: "OfflineODataFoundation",
+            dependencies: ["OfflineOData"]
+        ),
+        .target(
             name: "OfflineODataC",
             dependencies: ["OfflineOData", "COfflineODataHeader"],
             exclude: ["exports.map"],
             linkerSettings: cBoundaryLinkerSettings
-        ),
-        .executableTarget(
-            name: "offline-odata",
-            dependencies: [
-                "OfflineOData",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
         ),
         .executableTarget(
             name: "offline-odata-fuzz",
@@ -74,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OfflineODataTests",
-            dependencies: ["OfflineOData"]
+            dependencies: ["OfflineOData", "OfflineODataFoundation"]
         ),
     ]
 )

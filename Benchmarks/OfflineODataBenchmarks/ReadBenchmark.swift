@@ -11,7 +11,7 @@ import Glibc
 ///
 /// (a) `Agencies?$filter=City eq 'City7'&$top=20` (City has no index: the key order serves it);
 /// (b) `Agencies?$filter=City eq 'City7'` returning 50,000 entities, reported per row;
-/// plus the reads of ``scaleReads(store:reader:count:plain:)`` against plain SQLite.
+/// plus the reads of ``scaleReads(store:plain:count:automatic:)`` against plain SQLite.
 /// Each against its floor: the same SQL through a prepared statement on a plain sqlite3
 /// connection to the same file, with no OData work.
 func readBenchmark() throws {
@@ -60,36 +60,39 @@ func readBenchmark() throws {
     defer { removeDatabase(plainPath) }
     let plain = try makePlainDatabase(path: plainPath, count: count)
     defer { sqlite3_close_v2(plain) }
-    try scaleReads(store: store, reader: reader, plain: plain, count: count)
+    try scaleReads(store: store, plain: plain, count: count)
     if sink == 42 { print("") }
 }
 
-/// `read-scale N`: the reads of ``scaleReads(store:reader:plain:count:)`` on stores of
-/// N entities (`make bench` runs 1,000,000 in `read`; `make bench-10m` runs 10,000,000 here).
+/// `read-scale N`: the reads of ``scaleReads(store:plain:count:automatic:)`` on stores of N
+/// entities with codes (`make bench-10m` runs 1,000,000 and 10,000,000 here; `make bench` runs
+/// the first three at 1,000,000 in `read`).
 func readScaleBenchmark(_ arguments: [String]) throws {
     guard let text = arguments.first, let count = Int(String(text.filter { $0 != "_" })), count >= 1000 else {
         throw BenchmarkError("usage: read-scale ENTITIES (at least 1000)")
     }
     let path = "/tmp/ood-read-scale-\(getpid()).sqlite", plainPath = "/tmp/ood-read-scale-plain-\(getpid()).sqlite"
     defer { removeDatabase(path); removeDatabase(plainPath) }
-    let store = try makeEngineStore(path: path, count: count)
+    let store = try makeEngineStore(path: path, count: count, codes: true)
     defer { store.close() }
-    let plain = try makePlainDatabase(path: plainPath, count: count)
+    let plain = try makePlainDatabase(path: plainPath, count: count, codes: true)
     defer { sqlite3_close_v2(plain) }
-    let reader = LocalReader(model: store.model, schema: store.schema, dialect: .v4, serviceRoot: "http://localhost/service/")
-    try scaleReads(store: store, reader: reader, plain: plain, count: count)
+    try scaleReads(store: store, plain: plain, count: count, automatic: true)
 }
 
-/// The reads whose cost must follow the answer, not the store (issue 23), each through the
-/// engine (URL → JSON) against plain SQLite on the same data with the same index (a rowid table,
-/// an index on Name, `ANALYZE`, the hand-written query):
+/// The reads whose cost must follow the answer, not the store (issue 23), each through the store
+/// API as an app (and the C API, which wraps it) reads: ``ODataStore/executeAndWait(_:)``, URL to
+/// JSON, on a second handle of the store file. Against plain SQLite on the same data with the same
+/// indexes (a rowid table, indexes on Name and Code, `ANALYZE`, the hand-written query):
 /// (c) a key range with `$top=20`; (d) a filter on the declared-indexed `Name` (one entity);
-/// (e) `$orderby` on `Name` with `$top=20`.
-func scaleReads(store: OfflineStore, reader: LocalReader, plain: OpaquePointer, count: Int) throws {
+/// (e) `$orderby` on `Name` with `$top=20`; with `automatic`, (f) a filter on `Code` (one
+/// entity), which no index serves until its shape has repeated ``OfflineStore/automaticIndexThreshold``
+/// times and the engine made its automatic index (``OfflineStore/createAutomaticIndexes(threshold:)``).
+func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic: Bool = false) throws {
     var sink = 0
     let size = count >= 1_000_000 ? "\(count / 1_000_000)M" : "\(count / 1000)k"
-    let low = Int64(count - count / 10), name = "Agency \(count / 2 + 7)"
-    let reads: [(label: String, url: String, plainSQL: String, parameters: [FloorParameter])] = [
+    let low = Int64(count - count / 10), name = "Agency \(count / 2 + 7)", code = "C\(count / 3 + 11)"
+    var reads: [(label: String, url: String, plainSQL: String, parameters: [FloorParameter])] = [
         ("(c) key range, $top=20", "Agencies?$filter=ID gt \(low)&$top=20",
          "SELECT * FROM agencies WHERE ID > ?1 ORDER BY ID LIMIT 20", [.integer(low)]),
         ("(d) filter on the declared-indexed Name", "Agencies?$filter=Name eq '\(name)'",
@@ -97,35 +100,65 @@ func scaleReads(store: OfflineStore, reader: LocalReader, plain: OpaquePointer, 
         ("(e) $orderby on the declared-indexed Name, $top=20", "Agencies?$orderby=Name&$top=20",
          "SELECT * FROM agencies ORDER BY Name, ID LIMIT 20", []),
     ]
+    if automatic {
+        let url = "Agencies?$filter=Code eq '\(code)'"
+        reads.append(("(f) filter on Code, automatically indexed after the shape repeated", url,
+                      "SELECT * FROM agencies WHERE Code = ?1 ORDER BY ID", [.text(code)]))
+        // The shape repeats (each read scans, no index serves Code yet), then the engine indexes it.
+        let start = Harness.now()
+        for _ in 0..<OfflineStore.automaticIndexThreshold { sink &+= try store.execute(method: "GET", url: url).body.count }
+        let scan = Double(Harness.now() - start) / Double(OfflineStore.automaticIndexThreshold)
+        print("read \(size) (f): before its index, \(Harness.format(scan / 1e6)) ms a read; plan: "
+              + (try store.explain(url: url).plan.joined(separator: "; ")))
+        let made = try store.createAutomaticIndexes()
+        print("read \(size) (f): the engine made " + made.map { "\($0.name) (\($0.origin.rawValue): \($0.reason))" }.joined(separator: ", "))
+        guard made.contains(where: { $0.properties == ["Code"] }) else { throw BenchmarkError("no automatic index on Code was made") }
+    }
+    var options = ODataStore.Options(path: store.file.path)
+    options.mode = .offline
+    options.downloadsOnFirstOpen = false  // loaded, not downloaded: there is no service to ask
+    let api = ODataStore.open(options)
+    defer { api.close() }
+    try api.waitUntilOpen()
     for read in reads {
         print("read \(size) \(read.label): plan: " + (try store.explain(url: read.url).plan.joined(separator: "; ")))
         let plainTime = try floor(plain, read.plainSQL, read.parameters, iterations: 2_000) { sink &+= $0 }
+        let request = ODataRequest(url: read.url)
         let engine = try Harness.median(samples: 21, iterations: 2_000) {
-            for _ in 0..<2_000 { sink &+= try reader.read(url: read.url, in: store.file).body.count }
+            for _ in 0..<2_000 { sink &+= try api.executeAndWait(request).body.count }
         }
-        Harness.report("read \(size) \(read.label), URL → JSON", value: engine / 1000, unit: "µs",
+        Harness.report("read \(size) \(read.label), URL → JSON through the store API", value: engine / 1000, unit: "µs",
                        baseline: ("plain SQLite with the index, stepped", plainTime / 1000), budget: "≤ 3× and flat from 1M to 10M")
     }
     if sink == 42 { print("") }
 }
 
 /// An offline store of `count` agencies made by the engine: created with the declared index
-/// `Agencies:Name`, filled by ``loadAgencies(into:count:)``.
-func makeEngineStore(path: String, count: Int) throws -> OfflineStore {
+/// `Agencies:Name`, filled by ``loadAgencies(into:count:codes:)``; with `codes`, its agencies
+/// have a `Code` too (``scaleMetadata``), which no index is declared on.
+func makeEngineStore(path: String, count: Int, codes: Bool = false,
+                     serviceRoot: String? = "http://localhost/service/") throws -> OfflineStore {
     removeDatabase(path)
-    let store = try OfflineStore.create(path: path, metadata: benchmarkMetadata, definingRequests: [DefiningRequest(name: "All", url: "Agencies")],
-                                        serviceRoot: "http://localhost/service/",
+    let store = try OfflineStore.create(path: path, metadata: codes ? scaleMetadata : benchmarkMetadata,
+                                        definingRequests: [DefiningRequest(name: "All", url: "Agencies")],
+                                        serviceRoot: serviceRoot,
                                         indexes: [IndexDeclaration(entitySet: "Agencies", properties: ["Name"])])
     let start = Harness.now()
-    try loadAgencies(into: store, count: count)
+    try loadAgencies(into: store, count: count, codes: codes)
     print("read: the engine loaded \(count) entities from pages of V4 JSON in \(Harness.format(Double(Harness.now() - start) / 1e9)) s")
     return store
 }
 
+/// ``benchmarkMetadata`` with one more property, `Code` (`C` and a number, one per agency).
+let scaleMetadata = benchmarkMetadata.replacing(
+    #"<Property Name="Founded" Type="Edm.DateTimeOffset"/>"#,
+    with: #"<Property Name="Founded" Type="Edm.DateTimeOffset"/><Property Name="Code" Type="Edm.String"/>"#)
+
 /// Loads `count` agencies into `store` as the defining request `All`, through the engine's own
 /// load (one transaction, pages of 10,000 made one at a time, statistics refreshed after):
-/// ID i, `Agency i`, 20 cities, ratings 0 to 4, decimal revenues, instants.
-func loadAgencies(into store: OfflineStore, count: Int) throws {
+/// ID i, `Agency i`, 20 cities, ratings 0 to 4, decimal revenues, instants, and with `codes`
+/// `Code` `Ci`.
+func loadAgencies(into store: OfflineStore, count: Int, codes: Bool = false) throws {
     var next = 0
     _ = try store.load(definingRequest: "All") { () -> [UInt8]? in
         guard next < count else { return nil }
@@ -133,7 +166,8 @@ func loadAgencies(into store: OfflineStore, count: Int) throws {
         var page = #"{"value":["#
         for id in next..<end {
             if id > next { page += "," }
-            page += #"{"ID":\#(id),"Name":"Agency \#(id)","City":"City\#(id % 20)","Rating":\#(id % 5),"Revenue":\#(id % 1000).\#(id % 100),"Founded":"20\#(10 + id % 10)-0\#(1 + id % 9)-1\#(id % 9)T12:34:56Z"}"#
+            page += #"{"ID":\#(id),"Name":"Agency \#(id)","City":"City\#(id % 20)","Rating":\#(id % 5),"Revenue":\#(id % 1000).\#(id % 100),"Founded":"20\#(10 + id % 10)-0\#(1 + id % 9)-1\#(id % 9)T12:34:56Z""#
+            page += codes ? #","Code":"C\#(id)"}"# : "}"
         }
         page += "]}"
         next = end
@@ -141,17 +175,19 @@ func loadAgencies(into store: OfflineStore, count: Int) throws {
     }
 }
 
-/// The plain-SQLite baseline of the same agencies: a rowid table, an index on Name, `ANALYZE`.
-func makePlainDatabase(path: String, count: Int) throws -> OpaquePointer {
+/// The plain-SQLite baseline of the same agencies: a rowid table, an index on Name (and with
+/// `codes` a Code column with its index), `ANALYZE`.
+func makePlainDatabase(path: String, count: Int, codes: Bool = false) throws -> OpaquePointer {
     removeDatabase(path)
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
         throw BenchmarkError("cannot open \(path)")
     }
-    try exec(db, "PRAGMA journal_mode = WAL; CREATE TABLE agencies (ID INTEGER PRIMARY KEY, Name TEXT, City TEXT, Rating INTEGER, Revenue TEXT, Founded TEXT)")
+    try exec(db, "PRAGMA journal_mode = WAL; CREATE TABLE agencies (ID INTEGER PRIMARY KEY, Name TEXT, City TEXT, Rating INTEGER, Revenue TEXT, Founded TEXT"
+             + (codes ? ", Code TEXT)" : ")"))
     try exec(db, "BEGIN")
     var insert: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO agencies VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &insert, nil)
+    sqlite3_prepare_v2(db, "INSERT INTO agencies VALUES (?1, ?2, ?3, ?4, ?5, ?6" + (codes ? ", ?7)" : ")"), -1, &insert, nil)
     guard let insert else { throw BenchmarkError("cannot prepare the insert") }
     let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
     for id in 0..<count {
@@ -162,10 +198,12 @@ func makePlainDatabase(path: String, count: Int) throws -> OpaquePointer {
         sqlite3_bind_int64(insert, 4, Int64(id % 5))
         sqlite3_bind_text(insert, 5, "\(id % 1000).\(id % 100)", -1, transient)
         sqlite3_bind_text(insert, 6, "20\(10 + id % 10)-0\(1 + id % 9)-1\(id % 9)T12:34:56.0000000Z", -1, transient)
+        if codes { sqlite3_bind_text(insert, 7, "C\(id)", -1, transient) }
         guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError("insert failed") }
     }
     sqlite3_finalize(insert)
     try exec(db, "CREATE INDEX agencies_name ON agencies (Name)")
+    if codes { try exec(db, "CREATE INDEX agencies_code ON agencies (Code)") }
     try exec(db, "COMMIT")
     try exec(db, "ANALYZE")
     return db

@@ -19,7 +19,7 @@ let selected = Array(CommandLine.arguments.dropFirst())
 /// Steps that take arguments and run alone (other programs of `make bench` use them).
 let steps: [String: ([String]) throws -> Void] = [
     "read-api": storeAPIReadBenchmark, "queue-writes": queueWrites, "filter-bind-loop": filterBindLoop,
-    "metadata-loop": metadataLoop, "read-scale": readScaleBenchmark,
+    "metadata-loop": metadataLoop, "read-scale": readScaleBenchmark, "read-loop": readLoop,
 ]
 if let name = selected.first, let step = steps[name] {
     do {

@@ -108,10 +108,8 @@ public func cStatusName(_ status: Int32) -> UnsafePointer<CChar>? {
     let name: String
     if status == 0 {
         name = "OOD_OK"
-    } else if let code = ODataError.Code(rawValue: status) {
-        name = code.cName
     } else {
-        name = "OOD_UNKNOWN"
+        name = ODataError.Code(rawValue: status).cName  // OOD_UNKNOWN for a value no code has
     }
     return UnsafePointer(staticCString(name))
 }

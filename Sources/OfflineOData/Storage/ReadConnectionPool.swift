@@ -39,16 +39,20 @@ final class ReadConnectionPool: @unchecked Sendable {
         self.access = access
     }
 
-    /// Runs `body` with a read connection inside one read transaction.
+    /// Runs `body` with a read connection inside one read transaction. Without `snapshot`, `body`
+    /// runs one statement, which is its own read transaction (SQLite's autocommit: from its first
+    /// step to its reset), so the `BEGIN` and `COMMIT` around it are left out, a sixth of a one-row
+    /// read's instructions.
     ///
     /// - Throws: ``ODataError/Code/misuse`` once the pool is closed, and what `body` throws.
-    func withSlot<T>(_ body: (Slot) throws(ODataError) -> T) throws(ODataError) -> T {
+    func withSlot<T>(snapshot: Bool = true, _ body: (Slot) throws(ODataError) -> T) throws(ODataError) -> T {
         let slot = try checkOut()
         defer { checkIn(slot) }
-        try slot.connection.execute("BEGIN DEFERRED")
+        guard snapshot else { return try body(slot) }
+        try slot.connection.runCached("BEGIN DEFERRED")
         do {
             let result = try body(slot)
-            try slot.connection.execute("COMMIT")
+            try slot.connection.runCached("COMMIT")
             return result
         } catch {
             try? slot.connection.execute("ROLLBACK")

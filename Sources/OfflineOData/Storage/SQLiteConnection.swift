@@ -113,8 +113,10 @@ final class SQLiteConnection {
         return try cache.with(sql, on: self, body)
     }
 
-    /// Runs a statement without parameters or rows through the statement cache.
-    private func runCached(_ sql: String) throws(ODataError) {
+    /// Runs a statement without parameters or rows through the statement cache (`BEGIN` and
+    /// `COMMIT` of every read, the savepoints of nested transactions): `sqlite3_exec` would
+    /// compile it again each time.
+    func runCached(_ sql: String) throws(ODataError) {
         try withCachedStatement(sql) { statement throws(ODataError) in try statement.run() }
     }
 

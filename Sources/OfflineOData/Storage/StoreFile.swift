@@ -162,12 +162,14 @@ public final class StoreFile: @unchecked Sendable {
 
     /// Runs the read `body` with a read connection, inside one read transaction, beside other
     /// reads and beside the write connection's transaction. `attachment` is the caller's state
-    /// for that connection (kept with it between reads).
-    func withReadConnection<T>(_ body: (SQLiteConnection, inout AnyObject?) throws(ODataError) -> T) throws(ODataError) -> T {
+    /// for that connection (kept with it between reads). Without `snapshot`, for a read of one
+    /// statement, no transaction is opened around it (see ``ReadConnectionPool/withSlot(snapshot:_:)``).
+    func withReadConnection<T>(snapshot: Bool = true,
+                               _ body: (SQLiteConnection, inout AnyObject?) throws(ODataError) -> T) throws(ODataError) -> T {
         guard let readPool else {
             return try withConnection { db throws(ODataError) in try body(db, &writerAttachment) }
         }
-        return try readPool.withSlot { slot throws(ODataError) in try body(slot.connection, &slot.attachment) }
+        return try readPool.withSlot(snapshot: snapshot) { slot throws(ODataError) in try body(slot.connection, &slot.attachment) }
     }
 
     /// Drops what readers attached to their connections (after a change they depend on).

@@ -36,4 +36,24 @@ extension ODataStore {
                    completion: completion)
         }
     }
+
+    /// Downloads, reporting each page to `onProgress` (on the store's sync thread, in order).
+    /// Cancelling the task stops the download (``ODataError/Code/aborted``, nothing lost).
+    public func download(subset: [String]? = nil, delta: Bool = true,
+                         onProgress: @escaping @Sendable (DownloadProgress) -> Void) async throws(ODataError) -> [DownloadOutcome] {
+        try await download(subset: subset, delta: delta, stoppingWhen: { step in
+            onProgress(step)
+            return false
+        })
+    }
+
+    /// Uploads, reporting each answered request to `onProgress` (on the store's sync thread, in
+    /// order). Cancelling the task stops the upload after the request in flight (``ODataError/Code/aborted``).
+    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                       onProgress: @escaping @Sendable (UploadProgress) -> Void) async throws(ODataError) -> UploadOutcome {
+        try await upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction, stoppingWhen: { step in
+            onProgress(step)
+            return false
+        })
+    }
 }

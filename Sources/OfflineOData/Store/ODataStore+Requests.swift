@@ -7,7 +7,7 @@ extension ODataStore {
     @discardableResult
     public func execute(_ request: ODataRequest,
                         completion: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void) -> RequestHandle {
-        let events = self.events
+        let eventHub = self.eventHub
         // Resolved and routed once: a write's route chooses its lane; a read is resolved on its
         // read thread. A job held while the store opens is planned when the store is open.
         return enqueue(planning: { opened in
@@ -29,7 +29,7 @@ extension ODataStore {
             })
         }, completion: { (result: Result<OpenedStore.Outcome, ODataError>) in
             // Announced once committed: a local write's group commits before its completions run.
-            if case .success(let outcome) = result, let changed = outcome.changedSet { events.postChanges([changed]) }
+            if case .success(let outcome) = result, let changed = outcome.changedSet { eventHub.postChanges([changed]) }
             completion(result.map(\.response))
         })
     }
@@ -90,10 +90,10 @@ extension ODataStore {
     @discardableResult
     public func undoPendingChanges(url: String,
                                    completion: @escaping @Sendable (Result<UndoOutcome, ODataError>) -> Void) -> RequestHandle {
-        let events = self.events
+        let eventHub = self.eventHub
         return enqueue(lane: { _ in .write }, { opened, _ throws(ODataError) in
             let outcome = try opened.requireOffline("an undo").undoPendingChanges(url: url)
-            if outcome.action != .nothing { events.postChanges([outcome.entitySet]) }
+            if outcome.action != .nothing { eventHub.postChanges([outcome.entitySet]) }
             return outcome
         }, completion: completion)
     }
@@ -140,6 +140,14 @@ extension ODataStore {
 
     public func explain(url: String) async throws(ODataError) -> StoreExplanation {
         try await awaitResult { completion in explain(url: url, completion: completion) }
+    }
+
+    /// The dialect the store reads and writes (its `$metadata`'s, unless ``Options/dialect`` says
+    /// otherwise): what a request body's values are written in.
+    public func dialect() async throws(ODataError) -> Dialect {
+        try await awaitResult { completion in
+            enqueue(lane: { _ in .read }, { opened, _ in opened.dialect }, completion: completion)
+        }
     }
 
     /// The store's state, its defining requests and its queues.

@@ -11,7 +11,7 @@ extension ODataStore {
     public func download(subset: [String]? = nil, delta: Bool = true,
                          progress: (@Sendable (DownloadProgress) -> Bool)? = nil,
                          completion: @escaping @Sendable (Result<[DownloadOutcome], ODataError>) -> Void) -> RequestHandle {
-        let events = self.events
+        let eventHub = self.eventHub
         let pageSize = options.pageSize
         return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
             guard let self else { throw Self.closedError }
@@ -28,16 +28,16 @@ extension ODataStore {
                     for name in names {
                         outcomes += try offline.download(subset: [name], delta: delta, pageSize: pageSize,
                                                          cancellation: handle.cancellation) { step in
-                            events.post(.downloadProgress(step))
+                            eventHub.post(.downloadProgress(step))
                             return !handle.cancellation.isCancelled && (progress?(step) ?? true)
                         }
-                        events.postChanges(opened.entitySets(ofDefiningRequest: name))
+                        eventHub.postChanges(opened.entitySets(ofDefiningRequest: name))
                     }
                 } catch {
-                    events.post(.downloadFinished(error))
+                    eventHub.post(.downloadFinished(error))
                     throw error
                 }
-                events.post(.downloadFinished(nil))
+                eventHub.post(.downloadFinished(nil))
                 return outcomes
             }
         }, completion: completion)
@@ -57,7 +57,7 @@ extension ODataStore {
     public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                        progress: (@Sendable (UploadProgress) -> Bool)? = nil,
                        completion: @escaping @Sendable (Result<UploadOutcome, ODataError>) -> Void) -> RequestHandle {
-        let events = self.events
+        let eventHub = self.eventHub
         return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
             guard let self else { throw Self.closedError }
             let offline = try opened.requireOffline("an upload")
@@ -71,7 +71,7 @@ extension ODataStore {
                     // may have been applied by the service and would be sent twice by the next upload.
                     result = .success(try offline.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
                                                          cancellation: nil) { step in
-                        events.post(.uploadProgress(step))
+                        eventHub.post(.uploadProgress(step))
                         return !handle.cancellation.isCancelled && (progress?(step) ?? true)
                     })
                 } catch {
@@ -79,16 +79,16 @@ extension ODataStore {
                 }
                 // What left the queue changed its entity (the service's answer, or an error mark).
                 let stillQueued = Set((try? offline.file.queuedRequests().map(\.id)) ?? queuedBefore.map(\.id))
-                events.postChanges(Set(queuedBefore.filter { !stillQueued.contains($0.id) }.compactMap(\.entitySet)))
+                eventHub.postChanges(Set(queuedBefore.filter { !stillQueued.contains($0.id) }.compactMap(\.entitySet)))
                 for archived in (try? offline.file.errorArchive()) ?? [] where !archivedBefore.contains(archived.request.id) {
-                    events.post(.requestFailed(archived))
+                    eventHub.post(.requestFailed(archived))
                 }
                 switch result {
                 case .success(let outcome):
-                    events.post(.uploadFinished(nil))
+                    eventHub.post(.uploadFinished(nil))
                     return outcome
                 case .failure(let error):
-                    events.post(.uploadFinished(error))
+                    eventHub.post(.uploadFinished(error))
                     throw error
                 }
             }
@@ -107,12 +107,12 @@ extension ODataStore {
     @discardableResult
     public func redownloadEntity(url: String,
                                  completion: @escaping @Sendable (Result<RedownloadOutcome, ODataError>) -> Void) -> RequestHandle {
-        let events = self.events
+        let eventHub = self.eventHub
         return enqueue(lane: { _ in .sync }, { opened, handle throws(ODataError) in
             let offline = try opened.requireOffline("a re-download")
             guard opened.online != nil else { throw ODataError(.misuse, "a re-download needs the service root, and this store has none") }
             let outcome = try offline.redownloadEntity(url: url, cancellation: handle.cancellation)
-            events.postChanges([outcome.entitySet])
+            eventHub.postChanges([outcome.entitySet])
             return outcome
         }, completion: completion)
     }

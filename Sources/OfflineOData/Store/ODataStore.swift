@@ -21,8 +21,10 @@
 ///   events run on the store's threads. From there, a non-blocking call into the same store
 ///   works; a blocking one (``executeAndWait(_:)``) answers ``ODataError/Code/busy`` instead of
 ///   waiting for itself.
-/// - **Events** (``subscribe(_:)``): state changes, progress, "first download complete",
-///   coalesced "entity sets changed", and upload requests the service refused.
+/// - **Events** (``subscribe(_:)``, or ``events`` as an `AsyncSequence`): state changes,
+///   progress, "first download complete", coalesced "entity sets changed", and upload requests
+///   the service refused.
+/// - **Closing.** ``close()`` closes the store; one that is dropped without it closes in `deinit`.
 public final class ODataStore: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -84,7 +86,7 @@ public final class ODataStore: @unchecked Sendable {
 
     let owner: StoreThreadMarker.Owner
     let options: Options
-    let events: EventHub
+    let eventHub: EventHub
     private let readers: WorkerPool
     private let writers: WorkerPool
     /// Opening, then downloads and uploads.
@@ -108,12 +110,17 @@ public final class ODataStore: @unchecked Sendable {
         self.options = options
         let identity = IdentityToken()
         owner = StoreThreadMarker.Owner(identity)
-        events = EventHub(changeInterval: options.changeEventInterval, owner: owner)
+        eventHub = EventHub(changeInterval: options.changeEventInterval, owner: owner)
         readers = WorkerPool(name: "reads", threadCount: max(1, options.readThreads), owner: owner)
         writers = WorkerPool(name: "writes", threadCount: 1, owner: owner)
         syncLane = WorkerPool(name: "sync", threadCount: 1, owner: owner)
         ownerToken = identity
     }
+
+    /// A store its caller forgot to close closes here, as ``close()`` would. This may run on one of
+    /// the store's own threads (the last reference was dropped in a completion or an event
+    /// handler): closing then leaves that thread to end on its own instead of waiting for it.
+    deinit { close() }
 
     /// Keeps the identity object alive as long as the store, so no other store gets its owner value.
     private let ownerToken: IdentityToken
@@ -121,7 +128,7 @@ public final class ODataStore: @unchecked Sendable {
     /// Starts opening a store and returns at once; see the type's documentation.
     public static func open(_ options: Options) -> ODataStore {
         let store = ODataStore(options: options)
-        store.events.post(.stateChanged(.opening))
+        store.eventHub.post(.stateChanged(.opening))
         store.syncLane.submit { [store] in store.runOpening() }
         return store
     }
@@ -133,8 +140,8 @@ public final class ODataStore: @unchecked Sendable {
     /// ``StoreSubscription/cancel()`` (or ``unsubscribe(_:)``) to stop.
     @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (StoreEvent) -> Void) -> StoreSubscription {
-        let id = events.subscribe(handler)
-        return StoreSubscription(id: id, hub: events)
+        let id = eventHub.subscribe(handler)
+        return StoreSubscription(id: id, hub: eventHub)
     }
 
     public func unsubscribe(_ subscription: StoreSubscription) { subscription.cancel() }
@@ -157,14 +164,14 @@ public final class ODataStore: @unchecked Sendable {
         running?.cancel()
         let closedError = Self.closedError
         for job in heldJobs where job.handle.begin() {
-            events.run { job.fail(closedError) }
+            eventHub.run { job.fail(closedError) }
         }
         syncLane.shutDown()
         writers.shutDown()
         readers.shutDown()
         opened?.offline?.close()
-        events.post(.stateChanged(.closed))
-        events.shutDown()
+        eventHub.post(.stateChanged(.closed))
+        eventHub.shutDown()
     }
 
     static let closedError = ODataError(.misuse, "the store is closed")
@@ -209,7 +216,7 @@ public final class ODataStore: @unchecked Sendable {
         switch next {
         case .hold: break
         case .run(let store): dispatch(job, on: store)
-        case .fail(let error): if job.handle.begin() { events.run { job.fail(error) } }
+        case .fail(let error): if job.handle.begin() { eventHub.run { job.fail(error) } }
         }
     }
 
@@ -232,7 +239,7 @@ public final class ODataStore: @unchecked Sendable {
             job.run(store)
             job.handle.finish()
         }
-        if !accepted, job.handle.begin() { events.run { job.fail(Self.closedError) } }
+        if !accepted, job.handle.begin() { eventHub.run { job.fail(Self.closedError) } }
     }
 
     /// Adds a local write to the open group, or starts a group with its runner on the write lane.
@@ -254,7 +261,7 @@ public final class ODataStore: @unchecked Sendable {
                 if openWriteGroup === newGroup { openWriteGroup = nil }
                 return newGroup.jobs
             }
-            for member in jobs where member.handle.begin() { events.run { member.fail(Self.closedError) } }
+            for member in jobs where member.handle.begin() { eventHub.run { member.fail(Self.closedError) } }
         }
     }
 
@@ -337,7 +344,7 @@ public final class ODataStore: @unchecked Sendable {
             return true
         }
         guard started else { throw Self.closedError }
-        events.post(.stateChanged(state))
+        eventHub.post(.stateChanged(state))
         defer {
             let reopened = lock.withLock { () -> Bool in
                 runningSync = nil
@@ -349,7 +356,7 @@ public final class ODataStore: @unchecked Sendable {
                     return false
                 }
             }
-            if reopened { events.post(.stateChanged(.open)) }
+            if reopened { eventHub.post(.stateChanged(.open)) }
         }
         return try body()
     }
@@ -376,7 +383,7 @@ public final class ODataStore: @unchecked Sendable {
             currentState = state
             return true
         }
-        if changed { events.post(.stateChanged(state)) }
+        if changed { eventHub.post(.stateChanged(state)) }
     }
 
     /// Runs the held requests in the order issued, then lets requests run as they come.
@@ -387,7 +394,7 @@ public final class ODataStore: @unchecked Sendable {
             currentState = .open
             return true
         }
-        if stillOpening { events.post(.stateChanged(.open)) }
+        if stillOpening { eventHub.post(.stateChanged(.open)) }
         while true {
             let batch: [StoreJob]? = lock.withLock {
                 guard case .opening = phase else { return nil }
@@ -432,8 +439,8 @@ public final class ODataStore: @unchecked Sendable {
             return held
         }
         guard let heldJobs else { return }
-        events.post(.openFailed(error))
-        events.post(.stateChanged(.closed))
+        eventHub.post(.openFailed(error))
+        eventHub.post(.stateChanged(.closed))
         for job in heldJobs where job.handle.begin() { job.fail(error) }
     }
 }

@@ -24,8 +24,8 @@ public final class OfflineStore: @unchecked Sendable {
     private let localWriteCache = LocalWriteCache()
     /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
     let readShapes = ReadShapeCounter()
-    /// Resolutions of creates kept across writes (see ``CreateResolutionCache``).
-    let resolutions = CreateResolutionCache()
+    /// Resolutions of reads and creates kept across requests (see ``RequestResolutionCache``).
+    let resolutions = RequestResolutionCache()
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -199,7 +199,7 @@ public final class OfflineStore: @unchecked Sendable {
                              headers: OfflineAnswerHeaders.write(outcome))
     }
 
-    /// Resolves requests to this store: its URL limits, its kept resolutions of creates.
+    /// Resolves requests to this store: its URL limits, its kept resolutions of reads and creates.
     func resolver() -> RequestResolver {
         RequestResolver(model: model, dialect: dialect, limits: currentRequestLimits, cache: resolutions)
     }
@@ -236,7 +236,7 @@ public final class OfflineStore: @unchecked Sendable {
         let bound = try request.boundForOfflineStore()
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits
-        let result = try file.withReadConnection { db, attachment throws(ODataError) -> ReadResult in
+        let result = try file.withReadConnection(snapshot: !LocalReader.isOneStatement(bound)) { db, attachment throws(ODataError) -> ReadResult in
             try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
         }
         return StoreResponse(status: result.status, contentType: result.contentType, body: result.body,

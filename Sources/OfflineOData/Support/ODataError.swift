@@ -6,59 +6,78 @@
 /// (URLs, `$filter`, `$metadata`), where it was wrong.
 public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. The raw values are the C `ood_status` values and never change.
-    public enum Code: Int32, Sendable, CaseIterable {
+    ///
+    /// An open set, like `URLError.Code` and GRDB's `ResultCode`: a struct with a static member
+    /// per code, so a later version can add codes without breaking anyone's `switch`. Switch on it
+    /// as on an enum, with a `default:` for the codes a program does not handle (or does not know
+    /// yet):
+    ///
+    /// ```swift
+    /// switch error.code {
+    /// case .network, .http: retryLater()
+    /// case .aborted: break
+    /// default: show(error)
+    /// }
+    /// ```
+    public struct Code: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        public let rawValue: Int32
+
+        /// Any value, a code of a later version included; ``cName`` says `OOD_UNKNOWN` for one
+        /// this version does not know.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
         /// Something the engine did not expect: a bug, reported instead of a crash.
-        case internalError = 1
+        public static let internalError = Code(rawValue: 1)
         /// The caller used the API wrongly: a NULL or empty argument, a closed handle, a wrong state.
-        case misuse = 2
+        public static let misuse = Code(rawValue: 2)
         /// A store file could not be opened or created at the given path.
-        case cannotOpen = 3
+        public static let cannotOpen = Code(rawValue: 3)
         /// The file exists but is not an OfflineOData store (or is a store from a newer version).
-        case notAStore = 4
+        public static let notAStore = Code(rawValue: 4)
         /// SQLite reported an error while reading or writing the store.
-        case storage = 5
+        public static let storage = Code(rawValue: 5)
         /// A `$metadata` document is malformed or inconsistent.
-        case metadata = 6
+        public static let metadata = Code(rawValue: 6)
         /// A URL or an expression in it is not well formed; ``ODataError/offset`` says where.
-        case syntax = 7
+        public static let syntax = Code(rawValue: 7)
         /// A well-formed request names something the model does not have, or has the wrong types.
-        case semantic = 8
+        public static let semantic = Code(rawValue: 8)
         /// The request is valid OData but this store does not do it (a function import offline).
-        case unsupported = 9
+        public static let unsupported = Code(rawValue: 9)
         /// The service could not be reached, or the connection failed.
-        case network = 10
+        public static let network = Code(rawValue: 10)
         /// The service answered with an HTTP error status.
-        case http = 11
+        public static let http = Code(rawValue: 11)
         /// The addressed entity or resource does not exist.
-        case notFound = 12
+        public static let notFound = Code(rawValue: 12)
         /// A write breaks a constraint of the model (nullability, length, key).
-        case constraint = 13
+        public static let constraint = Code(rawValue: 13)
         /// A callback asked to stop, or the operation was cancelled.
-        case aborted = 14
+        public static let aborted = Code(rawValue: 14)
         /// The store is busy: a callback called back into its own store, or another upload of the
         /// same store file runs (in this process or another).
-        case busy = 15
+        public static let busy = Code(rawValue: 15)
 
-        /// The name of the matching `ood_status` value in `offline_odata.h`.
-        public var cName: String {
-            switch self {
-            case .internalError: "OOD_ERROR"
-            case .misuse: "OOD_MISUSE"
-            case .cannotOpen: "OOD_CANTOPEN"
-            case .notAStore: "OOD_NOTASTORE"
-            case .storage: "OOD_STORAGE"
-            case .metadata: "OOD_METADATA"
-            case .syntax: "OOD_SYNTAX"
-            case .semantic: "OOD_SEMANTIC"
-            case .unsupported: "OOD_UNSUPPORTED"
-            case .network: "OOD_NETWORK"
-            case .http: "OOD_HTTP"
-            case .notFound: "OOD_NOTFOUND"
-            case .constraint: "OOD_CONSTRAINT"
-            case .aborted: "OOD_ABORTED"
-            case .busy: "OOD_BUSY"
-            }
-        }
+        /// Every code this version knows, in C order, each with its `ood_status` name.
+        private static let known: [(code: Code, cName: String)] = [
+            (.internalError, "OOD_ERROR"), (.misuse, "OOD_MISUSE"), (.cannotOpen, "OOD_CANTOPEN"),
+            (.notAStore, "OOD_NOTASTORE"), (.storage, "OOD_STORAGE"), (.metadata, "OOD_METADATA"),
+            (.syntax, "OOD_SYNTAX"), (.semantic, "OOD_SEMANTIC"), (.unsupported, "OOD_UNSUPPORTED"),
+            (.network, "OOD_NETWORK"), (.http, "OOD_HTTP"), (.notFound, "OOD_NOTFOUND"),
+            (.constraint, "OOD_CONSTRAINT"), (.aborted, "OOD_ABORTED"), (.busy, "OOD_BUSY"),
+        ]
+
+        /// The codes this version knows (a later version may add more).
+        public static var allCases: [Code] { known.map(\.code) }
+
+        /// Whether this version knows the code (a raw value from a newer library may not be).
+        public var isKnown: Bool { Self.known.contains { $0.code == self } }
+
+        /// The name of the matching `ood_status` value in `offline_odata.h`; `OOD_UNKNOWN` for a
+        /// code this version does not know.
+        public var cName: String { Self.known.first { $0.code == self }?.cName ?? "OOD_UNKNOWN" }
+
+        public var description: String { cName }
     }
 
     public var code: Code

@@ -1,9 +1,17 @@
 // The offline loop from Swift: open a store on a service with a defining request (a new store
-// downloads it), read offline, create an agency offline, upload it.
+// downloads it), read offline into Codable values, create an agency offline from one, upload it,
+// and watch the store's events as an AsyncSequence meanwhile.
 //
 //   swift run quickstart [SERVICE_ROOT]        (or set OOD_SERVICE)
 import Foundation  // getenv, exit
-import OfflineOData
+import OfflineODataFoundation
+
+struct Agency: Codable {
+    var agencynum: String
+    var name: String
+    var city: String
+    var country: String
+}
 
 guard let service = CommandLine.arguments.dropFirst().first ?? getenv("OOD_SERVICE").map({ String(cString: $0) }) else {
     print("usage: quickstart SERVICE_ROOT (or set OOD_SERVICE)")
@@ -13,17 +21,26 @@ var options = ODataStore.Options(path: "quickstart-swift.store", serviceRoot: se
 options.definingRequests = [DefiningRequest(name: "Agencies", url: "TravelagencyCollection?$filter=country eq 'US'")]
 // Returns at once; requests wait until the store is open and its first download is in.
 let store = ODataStore.open(options)
-defer { store.close() }
+// The events end when the store closes.
+let watcher = Task {
+    for await event in store.events {
+        if case .entitySetsChanged(let sets) = event { print("changed: \(sets.sorted())") }
+    }
+}
+var failed = false
 do {
-    let read = try await store.get("TravelagencyCollection?$filter=city eq 'New York'&$select=name")
-    print("read offline:", read.text)
-    let body = #"{"agencynum":"99000104","name":"Quickstart Swift","city":"New York","country":"US"}"#
-    let created = try await store.create("TravelagencyCollection", body: Array(body.utf8))
+    let agencies = try await store.entities("TravelagencyCollection?$filter=city eq 'New York'", as: Agency.self)
+    print("read offline:", agencies.map(\.name).joined(separator: ", "))
+    let agency = Agency(agencynum: "99000104", name: "Quickstart Swift", city: "New York", country: "US")
+    let created = try await store.create("TravelagencyCollection", from: agency)
     print("created offline: HTTP \(created.status)")
-    let upload = try await store.upload()
+    let upload = try await store.upload(onProgress: { print("upload progress: \($0.sent + $0.archived) of \($0.total)") })
     print("uploaded: \(upload.sent) sent, \(upload.archived) refused")
-    if upload.archived > 0 { exit(1) }
+    failed = upload.archived > 0
 } catch {
     print("failed: \(error)")
-    exit(1)
+    failed = true
 }
+store.close()
+await watcher.value
+exit(failed ? 1 : 0)

@@ -31,9 +31,14 @@ struct EntityRowWriter {
     private var baseLayout: EntityLayout?
 
     private let cache: LayoutCache?
+    /// Where a kept read keeps its base layout between answers.
+    private let kept: KeptLayout?
 
-    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?, cache: LayoutCache? = nil) {
+    init(model: MetadataModel, dialect: Dialect, serviceRoot: String, query: SQLQuery, select: [[String]]?, cache: LayoutCache? = nil,
+         kept: KeptLayout? = nil) {
         self.cache = cache
+        self.kept = kept
+        baseLayout = kept?.layout
         self.model = model
         self.dialect = dialect
         self.serviceRoot = serviceRoot
@@ -75,7 +80,10 @@ struct EntityRowWriter {
             layout = known
         } else {
             layout = self.layout(for: concreteType)
-            if isBaseType { baseLayout = layout }
+            if isBaseType {
+                baseLayout = layout
+                kept?.layout = layout
+            }
         }
         let id = row.int(at: idColumn)
         writer.beginObject()

@@ -6,6 +6,8 @@ import Glibc
 struct ReadPlan {
     var main: SQLQuery?
     var count: SQLQuery?
+    /// The statements hold the instant of `now()`, so they answer this read only (see ``ReadPlanCache``).
+    var readsClock = false
 }
 
 /// Entry point of the translation stage: a bound read to its statements.
@@ -20,16 +22,20 @@ enum ReadTranslation {
         case .collection:
             var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options)
+            plan.readsClock = translator.readsClock
             if request.options.includeCount {
                 var counter = SQLTranslator(schema: schema, now: now, names: names)
                 plan.count = try counter.countQuery(path, request.options)
+                plan.readsClock = plan.readsClock || counter.readsClock
             }
         case .entity:
             var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options)
+            plan.readsClock = translator.readsClock
         case .property(let propertyPath, _):
             var translator = SQLTranslator(schema: schema, now: now, names: names)
             plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
+            plan.readsClock = translator.readsClock
         case .count:
             // `/$count` counts the collection its `$filter` leaves (URL Conventions §4.8): paging
             // options do not apply to it, so a request with them is refused, not half obeyed.
@@ -39,6 +45,7 @@ enum ReadTranslation {
             }
             var counter = SQLTranslator(schema: schema, now: now, names: names)
             plan.count = try counter.countQuery(path, request.options)
+            plan.readsClock = counter.readsClock
         default:
             throw ODataError(.unsupported, "this request is not a read of stored entities")
         }

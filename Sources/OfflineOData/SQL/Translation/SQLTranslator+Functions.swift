@@ -53,7 +53,9 @@ extension SQLTranslator {
         case .time: return "substr(\(arg(0)), 12, 16)"
         case .totaloffsetminutes: return "ood_instant_offset(\(arg(0)))"
         case .totalseconds: return arg(0)
-        case .now: return parameters.add(SQLValue.text(now))
+        case .now:
+            readsClock = true
+            return parameters.add(SQLValue.text(now))
         case .mindatetime: return parameters.add(SQLValue.text("0001-01-01T00:00:00.0000000Z"))
         case .maxdatetime: return parameters.add(SQLValue.text("9999-12-31T23:59:59.9999999Z"))
         case .round, .floor, .ceiling:

@@ -11,6 +11,8 @@ struct SQLTranslator {
     let schema: StoreSchema
     /// `now()` for this read, canonical UTC text; fixed once so the whole statement sees one instant.
     let now: String
+    /// Whether the SQL holds `now` (a `now()` in the read): such a translation is not reused.
+    var readsClock = false
     var parameters = SQLParameters()
     private var aliasCounter = 0
     /// How deep ``sql(_:_:_:)`` is nested now; see ``maxExpressionDepth``.

@@ -11,6 +11,8 @@
 /// run on the caller's thread (a request cancelled before it started).
 final class EventHub: @unchecked Sendable {
     typealias Handler = @Sendable (StoreEvent) -> Void
+    /// Runs once when the hub has delivered its last event (the store closed).
+    typealias EndHandler = @Sendable () -> Void
 
     private enum Item {
         case event(StoreEvent)
@@ -26,7 +28,9 @@ final class EventHub: @unchecked Sendable {
     private var pendingSets: Set<String> = []
     private var hasQueuedChanges = false
     private var lastChangeDelivery = -Double.infinity
-    private var subscribers: [(id: Int, handler: Handler)] = []
+    private var subscribers: [(id: Int, handler: Handler, onEnd: EndHandler?)] = []
+    /// Set once the last event was delivered: later subscribers end at once.
+    private var hasEnded = false
     private var nextID = 1
     private var isStopping = false
     private var worker: WorkerPool?
@@ -37,14 +41,22 @@ final class EventHub: @unchecked Sendable {
         worker?.submit { [self] in deliverLoop() }
     }
 
-    /// Adds `handler`; returns the id that ``unsubscribe(_:)`` takes.
-    func subscribe(_ handler: @escaping Handler) -> Int {
-        state.withLock {
+    /// Adds `handler`; returns the id that ``unsubscribe(_:)`` takes. `onEnd` runs once, after the
+    /// last event the hub delivers (at once when the hub has already stopped), unless the
+    /// subscriber is removed first.
+    func subscribe(_ handler: @escaping Handler, onEnd: EndHandler? = nil) -> Int {
+        let (id, endsNow) = state.withLock { () -> (Int, Bool) in
             defer { nextID += 1 }
-            subscribers.append((nextID, handler))
-            return nextID
+            if hasEnded { return (nextID, true) }
+            subscribers.append((nextID, handler, onEnd))
+            return (nextID, false)
         }
+        if endsNow { onEnd?() }
+        return id
     }
+
+    /// How many subscribers there are (for tests).
+    var subscriberCount: Int { state.withLock { subscribers.count } }
 
     /// Removes a subscriber; events already being delivered to it may still arrive.
     func unsubscribe(_ id: Int) {
@@ -126,11 +138,24 @@ final class EventHub: @unchecked Sendable {
                     }
                 }
             }
-            guard let next else { return }
+            guard let next else {
+                endSubscriptions()
+                return
+            }
             if let call = next.1 { call() }
             if let event = next.0 {
                 for handler in next.2 { handler(event) }
             }
         }
+    }
+
+    /// Tells every subscriber that no event follows (the store closed), once.
+    private func endSubscriptions() {
+        let ends = state.withLock { () -> [EndHandler] in
+            hasEnded = true
+            defer { subscribers.removeAll() }
+            return subscribers.compactMap(\.onEnd)
+        }
+        for end in ends { end() }
     }
 }

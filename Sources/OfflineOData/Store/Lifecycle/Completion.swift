@@ -16,9 +16,9 @@ extension ODataStore {
     func enqueue<T: Sendable>(planning: @escaping @Sendable (OpenedStore) -> (StoreJob.Lane, @Sendable (OpenedStore, RequestHandle) throws(ODataError) -> T),
                               completion: @escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle {
         let handle = RequestHandle()
-        let events = self.events
+        let eventHub = self.eventHub
         handle.onAbort {
-            events.run { completion(.failure(ODataError(.aborted, "the request was cancelled before it ran"))) }
+            eventHub.run { completion(.failure(ODataError(.aborted, "the request was cancelled before it ran"))) }
         }
         submit(StoreJob(handle: handle, plan: { opened in
             let (lane, work) = planning(opened)

@@ -29,7 +29,7 @@ final class OpenedStore: Sendable {
     }
 
     /// Resolves `request` once (see ``RequestResolver``), with the offline store's URL limits and
-    /// its kept resolutions of creates when there is one.
+    /// its kept resolutions of reads and creates when there is one.
     /// - Throws: ``ODataError/Code/misuse`` for a method the store does not take.
     func resolve(_ request: ODataRequest) throws(ODataError) -> ResolvedRequest {
         resolve(request, method: try RequestMethod(parsing: request.method))

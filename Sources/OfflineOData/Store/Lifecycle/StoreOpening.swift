@@ -36,7 +36,7 @@ struct StoreOpening {
                                                                   serviceRoot: options.serviceRoot,
                                                                   acceptsEmptyFile: options.acceptsEmptyFile)
             offline = opened
-            if let findings = opened.file.recoveryFindings { store.events.post(.uncleanShutdownChecked(findings)) }
+            if let findings = opened.file.recoveryFindings { store.eventHub.post(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
                 try adopt(options, into: opened, created: created)
             } catch {
@@ -99,21 +99,21 @@ struct StoreOpening {
     private func firstDownload(_ names: [String], of offline: OfflineStore, opened: OpenedStore,
                                isFirst: Bool) throws(ODataError) {
         store.setOpeningState(.downloading)
-        let events = store.events
+        let eventHub = store.eventHub
         do throws(ODataError) {
             for name in names {
                 _ = try offline.download(subset: [name], pageSize: store.options.pageSize,
                                          cancellation: store.openingCancellation) { progress in
-                    events.post(.downloadProgress(progress))
+                    eventHub.post(.downloadProgress(progress))
                     return true
                 }
-                events.postChanges(opened.entitySets(ofDefiningRequest: name))
+                eventHub.postChanges(opened.entitySets(ofDefiningRequest: name))
             }
         } catch {
-            events.post(.downloadFinished(error))
+            eventHub.post(.downloadFinished(error))
             throw error
         }
-        events.post(.downloadFinished(nil))
-        if isFirst { events.post(.firstDownloadComplete) }
+        eventHub.post(.downloadFinished(nil))
+        if isFirst { eventHub.post(.firstDownloadComplete) }
     }
 }

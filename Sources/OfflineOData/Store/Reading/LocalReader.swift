@@ -13,6 +13,8 @@ public final class LocalReader {
     let statements = StatementCache()
     let layouts = LayoutCache()
     let names = SQLNameCache()
+    /// Reads understood before, by URL (see ``ReadPlanCache``).
+    let plans = ReadPlanCache()
     /// Where the shapes of the reads are counted, for automatic indexes; nil counts nothing.
     var readShapes: ReadShapeCounter?
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
@@ -35,6 +37,16 @@ public final class LocalReader {
     /// Parses and binds `url`, rejecting what the offline store does not answer.
     public func bind(url: String) throws(ODataError) -> BoundRequest {
         try Self.readable(ResolvedRequest.answerableOffline(RequestResolver(parser: parser, binder: binder).bind(url)))
+    }
+
+    /// Whether `request` is answered by one statement (no `$count` beside the entities, no
+    /// `$expand`), so it needs no read transaction of its own to see one state of the store.
+    static func isOneStatement(_ request: BoundRequest) -> Bool {
+        switch request.target {
+        case .count: return true
+        case .collection, .entity, .property: return request.options.expand.isEmpty && !request.options.includeCount
+        default: return false
+        }
     }
 
     /// `request`, unless it addresses what the store itself serves rather than its entities.
@@ -70,18 +82,47 @@ public final class LocalReader {
         return (plan.main ?? plan.count)?.sql ?? ""
     }
 
+    /// Reads `url`: parsed, bound and translated only when this reader has not kept it.
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
-        try read(bind(url: url), url: url, on: db)
+        if let kept = plans.entry(for: url) { return try read(kept, on: db) }
+        return try read(bind(url: url), url: url, on: db)
     }
 
-    /// Reads the bound request `bound` (of `url`, for the V2 answer's entity URIs): translate,
-    /// step, write JSON; it is not parsed or bound again.
+    /// Reads the bound request `bound` (of `url`, for the V2 answer's entity URIs): translate
+    /// (unless kept), step, write JSON; it is not parsed or bound again.
     func read(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        let understood: ReadPlanCache.Entry
+        if let kept = plans.entry(for: url) {
+            understood = kept
+        } else {
+            understood = try understand(bound, url: url)
+            plans.keep(understood, for: url)
+        }
+        return try read(understood, on: db)
+    }
+
+    private func read(_ understood: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        if let shape = understood.shape { readShapes?.record(shape) }
         do {
-            return try answer(bound, url: url, on: db)
+            return try answer(understood, on: db)
         } catch {
             throw Self.requestFault(error)
         }
+    }
+
+    /// The statements, shape and path of the bound read of `url`.
+    private func understand(_ bound: BoundRequest, url: String) throws(ODataError) -> ReadPlanCache.Entry {
+        let request = try Self.readable(bound)
+        let plan: ReadPlan
+        do {
+            plan = try ReadTranslation.plan(request, schema: schema, names: names)
+        } catch {
+            throw Self.requestFault(error)
+        }
+        var pathEnd = url.utf8.endIndex
+        if let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { pathEnd = mark }
+        return ReadPlanCache.Entry(request: request, plan: plan, shape: ReadShape.of(request, schema: schema),
+                                   pathText: String(url[..<pathEnd]))
     }
 
     /// A division or modulo by zero in the data (`Price div Seats` where Seats is 0) is a fault
@@ -97,19 +138,16 @@ public final class LocalReader {
                           + "the store, which OData makes an error of the request")
     }
 
-    private func answer(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
-        let request = try Self.readable(bound)
-        let plan = try ReadTranslation.plan(request, schema: schema, names: names)
-        readShapes?.record(request, schema: schema)
-        let pathText = String(url.prefix { $0 != "?" && $0 != "#" })
+    private func answer(_ understood: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        let request = understood.request, plan = understood.plan, pathText = understood.pathText
         switch request.target {
         case .count:
             guard let count = plan.count else { throw ODataError(.internalError, "no count statement") }
             return ReadResult(body: Array(String(try runCount(count, on: db)).utf8), contentType: ReadResult.textContentType)
         case .collection:
-            return try readCollection(request, plan, on: db)
+            return try readCollection(request, plan, kept: understood.layout, on: db)
         case .entity:
-            return try readEntity(request, plan, on: db, pathText: pathText)
+            return try readEntity(request, plan, kept: understood.layout, on: db, pathText: pathText)
         case .property(let path, let rawValue):
             return try readProperty(request, plan, path: path, rawValue: rawValue, on: db, pathText: pathText)
         default:

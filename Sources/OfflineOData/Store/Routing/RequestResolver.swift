@@ -9,10 +9,10 @@
 struct RequestResolver: Sendable {
     let parser: ODataURLParser
     let binder: ODataBinder
-    /// Resolutions of creates kept across writes, or nil to resolve every request afresh.
-    let cache: CreateResolutionCache?
+    /// Resolutions of reads and creates kept across requests, or nil to resolve every request afresh.
+    let cache: RequestResolutionCache?
 
-    init(model: MetadataModel, dialect: Dialect, limits: ODataURLParser.Limits, cache: CreateResolutionCache? = nil) {
+    init(model: MetadataModel, dialect: Dialect, limits: ODataURLParser.Limits, cache: RequestResolutionCache? = nil) {
         parser = ODataURLParser(dialect: dialect, limits: limits)
         binder = ODataBinder(model: model, dialect: dialect)
         self.cache = cache
@@ -31,7 +31,7 @@ struct RequestResolver: Sendable {
     }
 
     func resolve(method: RequestMethod, url: String) -> ResolvedRequest {
-        if let cache, CreateResolutionCache.keeps(method) {
+        if let cache, RequestResolutionCache.keeps(method) {
             return cache.resolution(of: url, method: method, limits: parser.limits) { resolveAfresh(method: method, url: url) }
         }
         return resolveAfresh(method: method, url: url)
@@ -104,36 +104,5 @@ struct RequestResolver: Sendable {
         case .batch: return .batch
         case .unknown(let reason): return .unknown(reason: reason)
         }
-    }
-}
-
-/// Resolutions of creates (POST) by URL, kept across writes: a burst of creates names the same
-/// collection, and parsing and binding its URL again costs more than SQLite's insert. Only
-/// successes are kept, each with the parser limits it was made under, so a kept resolution is the
-/// one a fresh resolution would give (the model and dialect are fixed for a store).
-final class CreateResolutionCache: Sendable {
-    /// Entries before the cache is emptied: creates on more URLs simply resolve again.
-    private static let limit = 64
-    private struct Key: Hashable {
-        var url: String
-        var limits: ODataURLParser.Limits
-    }
-    private let kept = Protected<[Key: ResolvedRequest]>([:])
-
-    /// Whether resolutions of `method` are kept: creates only (updates and deletes name a
-    /// different key each time).
-    static func keeps(_ method: RequestMethod) -> Bool { method == .post }
-
-    func resolution(of url: String, method: RequestMethod, limits: ODataURLParser.Limits,
-                    _ resolve: () -> ResolvedRequest) -> ResolvedRequest {
-        let key = Key(url: url, limits: limits)
-        if let found = kept.withLock({ $0[key] }) { return found }
-        let made = resolve()
-        guard case .success = made.binding else { return made }
-        kept.withLock { entries in
-            if entries.count >= Self.limit { entries.removeAll() }
-            entries[key] = made
-        }
-        return made
     }
 }

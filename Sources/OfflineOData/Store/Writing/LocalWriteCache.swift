@@ -2,7 +2,7 @@
 /// of a create's insert, of its read-back and of the key lookup.
 ///
 /// A burst of creates has bodies of the same shape, and assembling the SQL text again costs more
-/// than SQLite's own work for the insert (the URL's resolution is kept by ``CreateResolutionCache``).
+/// than SQLite's own work for the insert (the URL's resolution is kept by ``RequestResolutionCache``).
 /// Everything kept is derived from the table alone (the model and the dialect are fixed for a
 /// store), so a kept answer is the answer a fresh computation would give; failures are never kept.
 /// The store keeps one instance, used only under the write connection's lock

@@ -51,6 +51,26 @@ import Testing
         #expect(routed.parses == 1 && routed.binds == 1, "mixed: \(routed)")
     }
 
+    /// The lean read path (issue 23): a read that repeats keeps its resolution, so the same URL read
+    /// again is neither parsed nor bound, and answers the same.
+    @Test func aRepeatedReadIsParsedAndBoundOnce() throws {
+        let url = "TravelagencyCollection?$filter=city eq 'parse-once-again'"
+        var answers: [[UInt8]] = []
+        let counted = try counting("parse-once-again") { store in
+            for _ in 0..<3 { answers.append(try store.executeAndWait(ODataRequest(url: url)).body) }
+            answers.append(try store.waitFor { store.execute(ODataRequest(url: url), completion: $0) }.body)
+        }
+        #expect(counted.parses == 1 && counted.binds == 1, "four reads: \(counted)")
+        #expect(Set(answers).count == 1)
+        // A URL that does not bind is not kept: each read reports its error afresh.
+        let refused = try counting("parse-once-refused") { store in
+            for _ in 0..<2 {
+                #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "TravelagencyCollection?$filter=nope eq 'parse-once-refused'")) }
+            }
+        }
+        #expect(refused.parses == 2, "\(refused)")
+    }
+
     @Test func anOfflineWriteIsOneParseAndOneBind() throws {
         let update = try counting("PO000001", mixed: true) { store in
             let answer = try store.waitFor { store.execute(ODataRequest(method: "PATCH", url: "TravelagencyCollection('PO000001')",

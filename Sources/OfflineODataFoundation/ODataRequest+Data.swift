@@ -1,0 +1,16 @@
+import FoundationEssentials
+import OfflineOData
+
+// Request and answer bodies as `Data`, beside the engine's byte arrays.
+
+extension ODataRequest {
+    /// A request whose body is `body` (JSON, as ``ODataRequest/body``).
+    public init(method: String, url: String, body: Data, headers: [HTTPHeader] = [], transactionID: String? = nil) {
+        self.init(method: method, url: url, body: [UInt8](body), headers: headers, transactionID: transactionID)
+    }
+}
+
+extension StoreResponse {
+    /// The body as `Data`.
+    public var data: Data { Data(body) }
+}
