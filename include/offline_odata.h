@@ -677,7 +677,9 @@ typedef enum ood_event_kind {
     OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
     OOD_EVENT_REQUEST_FAILED = 9,           /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
     OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10 /**< {"findings":[{"check","message"}]}: the store file was not
-                                                 closed cleanly, and opening ran SQLite's quick check */
+                                                 closed cleanly, and opening ran SQLite's quick check
+                                                 (posted before anyone subscribed, it goes to the first
+                                                 subscriber) */
 } ood_event_kind;
 
 /**

@@ -31,6 +31,9 @@ final class EventHub: @unchecked Sendable {
     private var subscribers: [(id: Int, handler: Handler, onEnd: EndHandler?)] = []
     /// Set once the last event was delivered: later subscribers end at once.
     private var hasEnded = false
+    /// Events of the store's opening posted while nobody was subscribed (``postOpening(_:)``),
+    /// kept for the first subscriber.
+    private var unseenOpeningEvents: [StoreEvent] = []
     private var nextID = 1
     private var isStopping = false
     private var worker: WorkerPool?
@@ -49,6 +52,13 @@ final class EventHub: @unchecked Sendable {
             defer { nextID += 1 }
             if hasEnded { return (nextID, true) }
             subscribers.append((nextID, handler, onEnd))
+            if !unseenOpeningEvents.isEmpty {
+                // Before anything queued: they happened first.
+                let opening = unseenOpeningEvents
+                unseenOpeningEvents = []
+                items.insert(.call({ for event in opening { handler(event) } }), at: 0)
+                state.broadcast()
+            }
             return (nextID, false)
         }
         if endsNow { onEnd?() }
@@ -68,6 +78,21 @@ final class EventHub: @unchecked Sendable {
             guard !isStopping else { return }
             items.append(.event(event))
             state.broadcast()
+        }
+    }
+
+    /// Posts an event of the store's opening (the check after an unclean shutdown). An app opens
+    /// a store without waiting and subscribes after, which may be after the opening posted it:
+    /// with nobody subscribed yet, the event waits for the first subscriber instead of being lost.
+    func postOpening(_ event: StoreEvent) {
+        state.withLock {
+            guard !isStopping else { return }
+            if subscribers.isEmpty {
+                unseenOpeningEvents.append(event)
+            } else {
+                items.append(.event(event))
+                state.broadcast()
+            }
         }
     }
 

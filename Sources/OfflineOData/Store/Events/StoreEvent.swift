@@ -40,6 +40,7 @@ public enum StoreEvent: Sendable, Equatable {
     case requestFailed(ArchivedRequest)
     /// The store file was not closed cleanly (its last user died with it open) and opening ran
     /// SQLite's quick check on it; these are its findings, empty when sound (a damaged store
-    /// does not open: ``openFailed`` lists them).
+    /// does not open: ``openFailed`` lists them). Posted before anyone subscribed (the app
+    /// subscribes after an open it did not wait for), it goes to the first subscriber.
     case uncleanShutdownChecked([StoreFinding])
 }

@@ -36,7 +36,7 @@ struct StoreOpening {
                                                                   serviceRoot: options.serviceRoot,
                                                                   acceptsEmptyFile: options.acceptsEmptyFile)
             offline = opened
-            if let findings = opened.file.recoveryFindings { store.eventHub.post(.uncleanShutdownChecked(findings)) }
+            if let findings = opened.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
                 try adopt(options, into: opened, created: created)
             } catch {
