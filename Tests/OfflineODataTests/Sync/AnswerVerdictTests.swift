@@ -29,6 +29,16 @@ import Testing
         #expect(AnswerVerdict(Self.answer(204), to: Self.keyed, keyColumns: Self.key) == .applied)
     }
 
+    @Test(arguments: ["http://h/login", "http://h/FlightCollection('9')", "http://h/TravelagencyCollection",
+                      "http://h/TravelagencyCollection()"])
+    func aCreatesLocationThatNamesNoEntityOfItsSetIsNoProof(location: String) {
+        guard case .noProof = AnswerVerdict(Self.answer(201, "", [("Location", location)]), to: Self.keyless,
+                                            keyColumns: Self.key) else {
+            Issue.record("a 201 with Location '\(location)' was taken as proof of the create")
+            return
+        }
+    }
+
     @Test(arguments: [
         (answer(200, "<html>log in</html>", [("Content-Type", "text/html; charset=utf-8")]), "text/html"),
         (answer(200, #"{"name":"#, [("Content-Type", "application/json")]), "not complete JSON"),

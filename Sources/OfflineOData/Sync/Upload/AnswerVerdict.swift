@@ -63,7 +63,7 @@ enum AnswerVerdict: Equatable {
     /// - A body, when there is one, must be a JSON object (the entity, V4 or V2's `{"d":...}`);
     ///   a page in another format (a login page, an error page of a proxy) is no proof.
     /// - A create must say which entity it made: the entity in the body with its key, or a
-    ///   `Location` (V4 also `OData-EntityId`) header; a create whose body gave the key needs
+    ///   `Location` (V4 also `OData-EntityId`) header naming an entity of the set by key; a create whose body gave the key needs
     ///   neither (its answer may be a 204, or an entity without the key).
     static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn],
                              dialect: Dialect, document parsed: inout JSONValue?) -> String? {
@@ -86,7 +86,13 @@ enum AnswerVerdict: Equatable {
         guard asciiUppercased(request.method) == "POST", !keyColumns.isEmpty else { return nil }
         // The key must be one the store can take, or the create is recorded without the entity it made.
         if let entity, ServerAssignedKey.key(in: entity, keyColumns: keyColumns, dialect: dialect) != nil { return nil }
-        if response.header("Location")?.isEmpty == false || response.header("OData-EntityId")?.isEmpty == false { return nil }
+        // A URL that names no entity of the set (another set, no key, a page of a proxy) proves nothing,
+        // and the create's entity would keep the key the store gave it.
+        // The created entity's set: the queue's record of it, else the URL's (a create through a
+        // navigation makes an entity of the navigation's set).
+        let entitySet = request.entitySet ?? String(request.url.prefix { $0 != "(" && $0 != "?" && $0 != "/" })
+        if let location = response.header("Location") ?? response.header("OData-EntityId"),
+           ServerAssignedKey.locationNamesAnEntity(location, of: entitySet) { return nil }
         if Self.bodyGivesKey(request, keyColumns: keyColumns) { return nil }
         return entity == nil
             ? "\(what()) names no entity: no body and no Location header"

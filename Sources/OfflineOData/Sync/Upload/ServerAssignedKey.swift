@@ -36,13 +36,25 @@ struct ServerAssignedKey {
         return served
     }
 
+    /// The last segment of a created entity's URL, `Set(key)`: the same whatever root or host the
+    /// service wrote before it.
+    static func entitySegment(ofLocation location: String) -> String {
+        let path = location.split(separator: "?").first.map(String.init) ?? location
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// Whether `location` names an entity of `entitySet` by key (`…/Set(key)`), as a create's
+    /// answer must when it has no entity: the key itself is read when the answer is recorded.
+    static func locationNamesAnEntity(_ location: String, of entitySet: String) -> Bool {
+        let segment = entitySegment(ofLocation: location)
+        return segment.hasPrefix(entitySet + "(") && segment.hasSuffix(")") && segment.count > entitySet.count + 2
+    }
+
     /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered
     /// without the entity; does nothing when the header does not name an entity of this set.
     func adopt(location: String, model: MetadataModel, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
         guard !table.keyColumns.isEmpty else { return }
-        // The last segment, `Set(key)`: the same whatever root or host the service wrote before it.
-        let path = location.split(separator: "?").first.map(String.init) ?? location
-        let segment = path.split(separator: "/").last.map(String.init) ?? path
+        let segment = Self.entitySegment(ofLocation: location)
         guard let parsed = try? ODataURLParser(dialect: dialect).parse(segment),
               let bound = try? ODataBinder(model: model, dialect: dialect).bind(parsed),
               let target = bound.path, target.entitySet == table.entitySet, target.steps.isEmpty, target.rootKey != nil else { return }
