@@ -10,6 +10,13 @@ func requireAPIStore(_ function: String, _ store: OpaquePointer?) throws(ODataEr
     return try StoreHandle.from(store).requireStore(function)
 }
 
+/// The store behind a handle for a function that talks to the service, or the misuse error
+/// (also when the store's file keeps no service root and no options gave one).
+func requireServiceStore(_ function: String, _ store: OpaquePointer?) throws(ODataError) -> ODataStore {
+    guard let store else { throw ODataError(.misuse, "\(function): store is NULL") }
+    return try StoreHandle.from(store).requireService(function)
+}
+
 /// Hands `text` to C as an owned string through `out`.
 func handOut(_ text: String, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws(ODataError) {
     guard let copy = ownedCString(text) else { throw ODataError(.internalError, "out of memory") }

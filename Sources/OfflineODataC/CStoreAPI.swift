@@ -108,7 +108,7 @@ public func cDownloadWith(_ store: OpaquePointer?, _ subset: UnsafePointer<Unsaf
 /// ones, with their delta links or (`full`) whole.
 private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool,
                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) {
-    let target = try requireAPIStore(function, store)
+    let target = try requireServiceStore(function, store)
     let reporter = CProgress(function: progress, payload: payload)
     _ = try target.waitFor { completion in
         target.download(subset: subset, delta: !full, stoppingWhen: { step in reporter.stops(step.entities, step.expectedEntities) },
@@ -122,7 +122,7 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
     sent?.pointee = 0
     archived?.pointee = 0
     return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_upload", store)
+        let target = try requireServiceStore("ood_upload", store)
         let reporter = CProgress(function: progress, payload: payload)
         let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
         let outcome = try target.waitFor { completion in
