@@ -5,7 +5,7 @@
 '0.1.0'
 
 The main names: :class:`Store` (``Store(path, ...)`` or ``Store.open(...)``: a store that answers
-requests), :class:`StoreFile` (a store file's own questions), :class:`OfflineStore`,
+requests), :class:`StoreFile` (the same store, opened from its file alone), :class:`OfflineStore`,
 :class:`OnlineStore`, :class:`Mode`, :class:`StoreOptions`, :class:`Entity` (what reads give, with
 typed values), :class:`Result`, :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C

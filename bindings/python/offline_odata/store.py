@@ -2,8 +2,8 @@
 
 ``Store(path, ...)`` (or ``Store.open(...)``) opens a store that answers OData requests
 (``ood_store_open_with``): offline from its file, online from its service, or both (mixed mode).
-:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed. A store file
-opened for its file questions only is a :class:`~offline_odata.StoreFile`.
+:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed, and
+:class:`~offline_odata.StoreFile` the same store opened from its file alone (``ood_store_open``).
 
 Reads give typed values (see :mod:`offline_odata.values`): the store's ``$metadata`` is turned into
 converter tables once (:class:`~offline_odata.schema.Schema`), on the first typed read.
