@@ -184,9 +184,10 @@ typedef struct ood_store ood_store;
  * the service (a defining request never downloaded stays so until ood_download()). Download,
  * upload and re-download need the service root the file keeps (it keeps the one it was first opened
  * with): without one they fail with OOD_MISUSE, saying to open with ood_store_open_with() and a
- * service root. A file with no model yet (a new one made here) answers the file-level questions
- * (format version, path, check); its requests fail with OOD_MISUSE, saying to open it with
- * ood_store_open_with() and its $metadata or a service root. Settings of the options (mode,
+ * service root. A file with no model yet (a new one made here), or one whose store does not open,
+ * answers the file-level questions (format version, path, check); its requests fail with
+ * OOD_MISUSE (or the error its store failed with), saying to open it with ood_store_open_with()
+ * and its $metadata or a service root. Settings of the options (mode,
  * authentication, headers, limits, $batch uploads) take their defaults here.
  *
  * A new store is an SQLite database in WAL mode with a format-version table, made whole or not at
