@@ -1,0 +1,115 @@
+import Testing
+@testable import OfflineOData
+
+/// The upload's preview against a scripted service: what it shows is what the upload then sends,
+/// it sends and changes nothing, credentials are masked, requests in doubt are settled first.
+@Suite struct UploadPreviewTests {
+    typealias Fixture = UploaderTests.Fixture
+
+    static func previewer(_ f: Fixture, options: HTTPOptions = HTTPOptions(), batch: Bool = false) throws -> UploadPreviewer {
+        UploadPreviewer(transport: try HTTPTransport(options: options), serviceRoot: f.server.baseURL + "/svc/", dialect: .v4,
+                        file: f.store.file, schema: f.store.schema, batch: batch)
+    }
+
+    static func queue(_ f: Fixture) throws -> [QueuedRequest] { try f.store.file.queuedRequests() }
+
+    @Test func theUploadSendsWhatThePreviewShowedInOrder() throws {
+        let f = try Fixture(UploaderTests.service)
+        try f.seed("00000001")
+        try f.seed("00000002")
+        _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
+        _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000002')")
+        let before = try Self.queue(f)
+        let preview = try Self.previewer(f).preview()
+        #expect(f.server.requests.isEmpty)
+        #expect(try Self.queue(f) == before)
+        #expect(preview.steps.map(\.kind) == [.csrfFetch, .send, .send, .send])
+        #expect(preview.steps.map(\.requestIDs) == [[], [1], [2], [3]])
+
+        #expect(try f.uploader().upload() == UploadOutcome(sent: 3, archived: 0))
+        let received = f.server.requests
+        #expect(received.count == preview.requests.count)
+        for (shown, sent) in zip(preview.requests, received) {
+            #expect(shown.method == sent.method)
+            #expect(shown.url == f.server.baseURL + sent.target)
+            #expect(shown.body.map { Array($0.utf8) } ?? [] == sent.body)
+            for header in shown.headers {
+                switch header.shown {
+                case .exact: #expect(sent.header(header.name) == header.value, "\(header.name)")
+                case .placeholder: #expect(header.value == UploadPreviewPlaceholder.csrfToken && sent.header(header.name) == "t1")
+                case .masked: Issue.record("nothing to mask: \(header.name)")
+                }
+            }
+            // Every header sent is shown, except libcurl's own.
+            let shownNames = Set(shown.headers.map { $0.name.lowercased() })
+            let unshown = sent.headers.map { $0.name.lowercased() }.filter { !shownNames.contains($0) }
+            #expect(Set(unshown).isSubset(of: ["host", "content-length", "accept-encoding"]), "\(unshown)")
+        }
+    }
+
+    @Test func credentialsAreMasked() throws {
+        let f = try Fixture(UploaderTests.service)
+        _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
+        var options = HTTPOptions()
+        options.authentication = .basic(user: "alice", password: "s3cret-pw")
+        options.headers = [HTTPHeader("X-API-Key", "key-123"), HTTPHeader("X-Tenant", "north")]
+        options.cookies = [HTTPHeader("sid", "cookie-456")]
+        let preview = try Self.previewer(f, options: options).preview()
+        let text = preview.jsonText
+        for secret in ["s3cret-pw", "alice", "key-123", "cookie-456"] { #expect(!text.contains(secret), "\(secret)") }
+        let headers = try #require(preview.steps.last?.request?.headers)
+        func shown(_ name: String) -> PreviewHeader? { headers.first { $0.name == name } }
+        #expect(shown("Authorization") == PreviewHeader(name: "Authorization", value: "Basic ***", shown: .masked))
+        #expect(shown("X-API-Key") == PreviewHeader(name: "X-API-Key", value: "***", shown: .masked))
+        #expect(shown("Cookie") == PreviewHeader(name: "Cookie", value: "sid=***", shown: .masked))
+        #expect(shown("X-Tenant") == PreviewHeader(name: "X-Tenant", value: "north", shown: .exact))
+        options.authentication = .bearer(token: "tok-789")
+        let bearer = try Self.previewer(f, options: options).preview()
+        #expect(!bearer.jsonText.contains("tok-789"))
+        #expect(bearer.steps.last?.request?.headers.contains(PreviewHeader(name: "Authorization", value: "Bearer ***", shown: .masked)) == true)
+    }
+
+    @Test func requestsInDoubtAreSettledFirstAndNothingIsMarked() throws {
+        let f = try Fixture(UploaderTests.service)
+        try f.seed("00000001")
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
+        // A create whose key the service assigns cannot be found out: it would go to the error archive.
+        try f.store.file.withConnection { db throws(ODataError) in
+            try RequestQueueTable.markInDoubt(ids: [1], in: db)
+        }
+        let before = try Self.queue(f)
+        let preview = try Self.previewer(f).preview()
+        #expect(try Self.queue(f) == before)
+        #expect(preview.steps.map(\.kind) == [.settle, .csrfFetch, .send])
+        #expect(preview.steps.first?.request?.method == "GET")
+        #expect(preview.steps.first?.request?.url == f.server.baseURL + "/svc/TravelagencyCollection('00000001')")
+        #expect(preview.steps.first?.requestIDs == [1])
+    }
+
+    @Test func aBatchShowsItsChangeSetsAndTheBodyTheUploadBuilds() throws {
+        let f = try Fixture(UploaderTests.service)
+        try f.seed("00000001")
+        _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('N1')", body: Array(#"{"city":"Oslo"}"#.utf8))
+        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
+        let preview = try Self.previewer(f, batch: true).preview()
+        #expect(preview.steps.map(\.kind) == [.csrfFetch, .batch])
+        let batch = try #require(preview.steps.last)
+        #expect(batch.changeSets == [[1, 2], [3]])
+        let request = try #require(batch.request)
+        #expect(request.method == "POST" && request.url == f.server.baseURL + "/svc/$batch")
+        #expect(request.headers.first == PreviewHeader(name: "Content-Type", value: "multipart/mixed; boundary=batch_ood_1"))
+        // The body is the builder's, with the boundaries made from the queue ids.
+        let chunk = try Self.queue(f)
+        let plan = ChangeSetPlan.plan(chunk, groupByTransaction: false, contentIDReferences: true)
+        #expect(request.body == String(decoding: try BatchRequestBuilder().build(plan).body, as: UTF8.self))
+        #expect(request.body?.contains("--changeset_ood_3\r\n") == true)
+    }
+
+    @Test func anEmptyQueueHasNoSteps() throws {
+        let f = try Fixture(UploaderTests.service)
+        #expect(try Self.previewer(f).preview().steps.isEmpty)
+        #expect(f.server.requests.isEmpty)
+    }
+}
