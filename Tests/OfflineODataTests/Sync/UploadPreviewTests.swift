@@ -107,6 +107,48 @@ import Testing
         #expect(request.body?.contains("--changeset_ood_3\r\n") == true)
     }
 
+    @Test func repeatableRequestsShowTheirFirstSentDateAsAPlaceholderUntilSentThenExactly() throws {
+        let folder = TemporaryFolder()
+        let store = try OfflineStore.create(path: folder.file("r.store"), metadata: RepeatableRequestsTests.metadata(
+            containerAnnotation: RepeatableRequestsTests.supported))
+        defer { store.close() }
+        let attempts = Counter()
+        // The first PATCH's answer is lost: the next upload sends it again with the same id and date.
+        let server = try TestHTTPServer { request in
+            if request.header("X-CSRF-Token") == "Fetch" { return .text(200, "") }
+            return attempts.increment() == 1 ? .cut(announced: 64, body: Array("{".utf8)) : .text(204, "")
+        }
+        defer { server.stop() }
+        try store.file.withConnection { db throws(ODataError) in
+            try db.prepare(#"INSERT INTO "es/TravelagencyCollection" (agencynum, name) VALUES ('00000001', 'A')"#).run([])
+        }
+        _ = try store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
+        let root = server.baseURL + "/svc/"
+        func previewed() throws -> [PreviewHeader] {
+            let preview = try UploadPreviewer(transport: try HTTPTransport(), serviceRoot: root, dialect: .v4, file: store.file,
+                                              schema: store.schema).preview()
+            #expect(preview.steps.map(\.kind) == [.csrfFetch, .send])
+            return preview.steps.last?.request?.headers.filter { $0.name.hasPrefix("Repeatability-") } ?? []
+        }
+        let fresh = try previewed()
+        #expect(fresh == [
+            PreviewHeader(name: "Repeatability-Request-ID", value: "<client id>-1-<first-sent date>", shown: .placeholder),
+            PreviewHeader(name: "Repeatability-Client-ID", value: "<client id>", shown: .placeholder),
+            PreviewHeader(name: "Repeatability-First-Sent", value: "<first-sent date>", shown: .placeholder)])
+        // The preview made no client id: the first upload does.
+        #expect(try store.file.withConnection { db throws(ODataError) in
+            try StoreInfoTable.value(RepeatableRequests.clientIDKey, in: db)
+        } == nil)
+        let uploader = Uploader(transport: try HTTPTransport(), serviceRoot: root, dialect: .v4, file: store.file, schema: store.schema)
+        #expect(throws: ODataError.self) { try uploader.upload() }
+        // In doubt and repeatable: no read first, the same headers again, now known.
+        let retry = try previewed()
+        #expect(retry.allSatisfy { $0.shown == .exact } && retry.count == 3)
+        #expect(try uploader.upload() == UploadOutcome(sent: 1, archived: 0))
+        let sent = try #require(server.requests.last { $0.method == "PATCH" })
+        for header in retry { #expect(sent.header(header.name) == header.value, "\(header.name)") }
+    }
+
     @Test func anEmptyQueueHasNoSteps() throws {
         let f = try Fixture(UploaderTests.service)
         #expect(try Self.previewer(f).preview().steps.isEmpty)
