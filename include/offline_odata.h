@@ -35,7 +35,7 @@
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_upload, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -667,6 +667,26 @@ OOD_API ood_status ood_download_with(ood_store *store, const char *const *subset
  *         cannot be made (a read-only folder).
  */
 OOD_API ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
+
+/**
+ * What ood_upload() would send now, in order, as JSON; nothing is sent and nothing in the store
+ * changes (also while another upload runs). The batching is the options' (ood_options_set_batch).
+ * {"batch","steps":[{"kind","requestIDs","note","request","changeSets"}]}: "kind" is "settle" (a
+ * request in doubt is found out first: its entity is read), "archive" (requests in doubt that
+ * cannot be found out go to the error archive; "request" is null), "read" (an entity is read for
+ * the ETag a change needs), "csrfFetch", "send" (one queued request) or "batch" ("changeSets" lists
+ * the queue ids of each change set). "request" is {"method","url","headers":[{"name","value","shown"}],"body"}
+ * (the engine's and the configured headers, then User-Agent, Authorization and Cookie; not Host,
+ * Content-Length, Accept-Encoding); "shown" is "exact", "masked" (a credential, shown as ***)
+ * or "placeholder" (known only during the upload: the CSRF token, an ETag an earlier answer or
+ * a read brings, a first-sent date; written <...>, also inside a $batch body). The answers are
+ * assumed to apply each request.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments, a store opened with ood_store_open() or one
+ *         without a service root; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_upload_preview(ood_store *store, char **json);
 
 /** @} */
 

@@ -476,6 +476,8 @@ public:
     }
     std::string error_archive() { return ask0(ood_error_archive); }
     std::string request_queue() { return ask0(ood_request_queue); }
+    /// What upload() would send now, in order; nothing is sent (see ood_upload_preview).
+    std::string upload_preview() { return ask0(ood_upload_preview); }
     std::string metadata() { return ask0(ood_metadata); }
     std::string undo(std::string_view url) { return ask(ood_undo, url); }
     std::string redownload(std::string_view url) { return ask(ood_redownload, url); }

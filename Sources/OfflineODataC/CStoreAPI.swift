@@ -134,3 +134,19 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
         archived?.pointee = outcome.archived
     }
 }
+
+@_cdecl("ood_upload_preview")
+public func cUploadPreview(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_upload_preview: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_upload_preview", store)
+        // The same batching as ood_upload: the options' (ood_options_set_batch).
+        let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
+        let preview = try target.waitFor { completion in
+            target.previewUpload(batch: batching != nil, batchSize: batching?.size ?? 100,
+                                 groupByTransaction: batching?.groupsByTransaction ?? false, completion: completion)
+        }
+        try handOut(preview.jsonText, to: json)
+    }
+}

@@ -316,6 +316,20 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(queue && strstr(queue, "\"transactionID\":\"tx-1\"") != NULL);
     CHECK(queue && strstr(strstr(queue, "\"transactionID\":\"tx-1\"") + 1, "\"transactionID\":\"tx-1\"") != NULL);
     ood_string_free(queue);
+    /* The preview of that upload: one $batch with the transaction's change set; nothing leaves the queue. */
+    char *preview = NULL;
+    CHECK(ood_upload_preview(store, &preview) == OOD_OK && preview != NULL);
+    CHECK(preview && strstr(preview, "\"batch\":true") != NULL);
+    CHECK(preview && strstr(preview, "\"kind\":\"batch\"") != NULL);
+    CHECK(preview && strstr(preview, "POST TravelagencyCollection HTTP/1.1") != NULL && strstr(preview, "99000079") != NULL);
+    /* One change set of the two requests: [[id,id]]. */
+    const char *sets = preview ? strstr(preview, "\"changeSets\":[[") : NULL;
+    const char *comma = sets ? strchr(sets, ',') : NULL, *closing = sets ? strchr(sets, ']') : NULL;
+    CHECK(comma != NULL && closing != NULL && comma < closing);
+    ood_string_free(preview);
+    CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
+    CHECK(queue && strstr(queue, "99000078") != NULL && strstr(queue, "99000079") != NULL);
+    ood_string_free(queue);
     long sent = -1, archived = -1;
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
 

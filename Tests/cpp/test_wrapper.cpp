@@ -97,6 +97,10 @@ void test_the_offline_loop(std::atomic<int> &upload_finished) {
     CHECK(created.status() == 201);
     CHECK(created.location().has_value() && *created.location() == service_root + "TravelagencyCollection('99000301')");
     CHECK(store.request_queue().find("99000301") != std::string::npos);
+    // The upload's preview: the create, sent alone after the CSRF fetch; nothing leaves the queue.
+    std::string preview = store.upload_preview();
+    CHECK(preview.find(R"("kind":"send")") != std::string::npos && preview.find("99000301") != std::string::npos);
+    CHECK(store.request_queue().find("99000301") != std::string::npos);
 
     // A syntax error: status, message and the offset of the fault.
     ood::Error error = thrown_by([&] { store.get("TravelagencyCollection?$filter=name eq"); });

@@ -265,6 +265,38 @@ public final class HTTPTransport: @unchecked Sendable {
         return result
     }
 
+    /// The headers `request` would go out with, credentials masked (``CredentialHeaders``): the
+    /// list handed to libcurl (``requestHeaders(for:)``, as ``send(_:cancellation:onBody:)`` makes
+    /// it), then those libcurl writes from the options: `User-Agent`, `Authorization` and `Cookie`
+    /// (the configured cookies; those the service sets during the session are not known before).
+    /// `Host`, `Content-Length` and `Accept-Encoding` are libcurl's and not listed. For an upload's
+    /// preview; nothing is sent.
+    func headersAsSent(for request: HTTPRequest) -> [(header: HTTPHeader, masked: Bool)] {
+        lock.withLock {
+            // The configured headers are masked by name; the request's own are the engine's (the
+            // preview shows its CSRF token as a placeholder).
+            var result = requestHeaders(for: request).map { header -> (header: HTTPHeader, masked: Bool) in
+                let configured = !request.headers.contains { asciiLowercased($0.name) == asciiLowercased(header.name) }
+                return configured && CredentialHeaders.isCredential(header.name)
+                    ? (HTTPHeader(header.name, CredentialHeaders.mask), true) : (header, false)
+            }
+            func has(_ name: String) -> Bool { result.contains { asciiLowercased($0.header.name) == name } }
+            if !has("user-agent") { result.append((HTTPHeader("User-Agent", options.userAgent), false)) }
+            if !has("authorization") {
+                switch options.authentication {
+                case .basic: result.append((HTTPHeader("Authorization", "Basic " + CredentialHeaders.mask), true))
+                case .bearer: result.append((HTTPHeader("Authorization", "Bearer " + CredentialHeaders.mask), true))
+                case nil: break
+                }
+            }
+            if !options.cookies.isEmpty {
+                let cookie = options.cookies.map { "\($0.name)=\(CredentialHeaders.mask)" }.joined(separator: "; ")
+                result.append((HTTPHeader("Cookie", cookie), true))
+            }
+            return result
+        }
+    }
+
     private func transferError(_ code: CURLcode, detail: String, request: HTTPRequest, transfer: Transfer) -> ODataError {
         let target = "\(request.method) \(redactedURL(request.url))"
         switch code {

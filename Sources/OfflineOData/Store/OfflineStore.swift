@@ -474,6 +474,18 @@ public final class OfflineStore: @unchecked Sendable {
         }
     }
 
+    /// What ``upload(batch:batchSize:groupByTransaction:cancellation:progress:)`` with the same
+    /// arguments would send, in order (see ``UploadPreviewer``): nothing is sent and nothing in the
+    /// store changes, so it also works on a read-only store and while another upload runs.
+    ///
+    /// - Throws: ``ODataError/Code/misuse`` for a batch size below 1 or a store without a service root.
+    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false) throws(ODataError) -> UploadPreview {
+        guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                   file: file, schema: schema, batch: batch, batchSize: batchSize,
+                                   groupByTransaction: groupByTransaction).preview()
+    }
+
     /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.
     public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 

@@ -28,6 +28,7 @@ from .futures import RequestFuture, _Pending, _PendingRequest
 from .options import Mode, Options, PathLike, _pairs
 from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
+from .upload_preview import UploadPreview
 from .values import body_json
 
 if TYPE_CHECKING:
@@ -524,6 +525,18 @@ class Store(StoreHandle):
         finally:
             self._end()
         return UploadResult(sent.value, archived.value)
+
+    def preview_upload(self) -> UploadPreview:
+        """What :meth:`upload` would send now, in order, with the store's batching (``batch=``):
+        each step's HTTP request with its headers (credentials masked as ``***``; values only the
+        upload knows, such as the CSRF token or an ETag an earlier answer brings, as ``<...>``
+        placeholders) and body, the ``$batch`` bodies with their change sets. Nothing is sent and
+        nothing in the store changes.
+
+        Raises:
+            MisuseError: the store has no service root.
+        """
+        return UploadPreview._from_json(self._json_object(_capi.ood_upload_preview))
 
     # ---- events and questions ------------------------------------------------------------
 
