@@ -1,6 +1,6 @@
 import COfflineODataHeader
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // What the C functions of the store API share: checked arguments and owned strings.
 

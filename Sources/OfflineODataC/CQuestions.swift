@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // The questions a C caller asks a store: explain, status, the queues, the model; undo and re-download.
 

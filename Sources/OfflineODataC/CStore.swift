@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `ood_options_set_batch`: the queue goes in `$batch` requests of at most `size` requests.
 struct UploadBatching {

@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // The store API from C: opening, routing, download and upload.
 

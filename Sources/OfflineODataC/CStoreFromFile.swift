@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // `ood_store_open`: a store opened from its file alone.
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The `$batch` request body, byte for byte, and how queued requests are grouped into change sets.
 @Suite struct BatchRequestBuilderTests {

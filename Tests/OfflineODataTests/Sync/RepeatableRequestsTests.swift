@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Repeatable requests: sent only where `$metadata` declares them, with an id and a first-sent
 /// date that a retry (after a lost answer) repeats unchanged, alone and inside `$batch`.
