@@ -101,20 +101,10 @@ import Testing
         return store
     }
 
-    static func ids(_ store: OfflineStore, _ url: String) throws -> [Int64] {
-        let response = try store.execute(method: "GET", url: url)
-        guard case .array(let rows)? = try JSONValue.parse(response.body)["value"] else { return [] }
-        return rows.compactMap { $0["ID"]?.int64Value }
-    }
-
-    static func plan(_ store: OfflineStore, _ url: String) throws -> String {
-        try store.explain(url: url).plan.joined(separator: "; ")
-    }
-
     /// The answers as OData defines them, computed from the data: each URL's ids against `expected`.
     static func expectAnswers(_ store: OfflineStore, _ cases: [(String, [Int64])]) throws {
         for (url, expected) in cases {
-            let answer = try ids(store, url)
+            let answer = try IndexPlanTests.ids(store, url)
             #expect(answer == expected, "\(url): \(answer.count) ids, expected \(expected.count)")
         }
     }
@@ -133,7 +123,7 @@ import Testing
             ("Customers?$filter=Orders/any(o: o/Lines/any(l: l/Quantity eq 12))", ["es/Lines/index/Quantity (Quantity=?)"]),
         ]
         for (url, indexes) in cases {
-            let plan = try Self.plan(store, url)
+            let plan = try IndexPlanTests.plan(store, url)
             for index in indexes { #expect(plan.contains("USING INDEX \(index)"), "\(url): \(plan)") }
             // The outer table is searched through an index, never read whole.
             #expect(!plan.contains("SCAN t0"), "\(url): \(plan)")
@@ -145,9 +135,9 @@ import Testing
         let store = try Self.makeStore(folder, Self.data(customers: 3000))
         defer { store.close() }
         // Amount has no index: the orders are read once, their customers found by key.
-        let anyPlan = try Self.plan(store, "Customers?$filter=Orders/any(o: o/Amount eq 500)")
+        let anyPlan = try IndexPlanTests.plan(store, "Customers?$filter=Orders/any(o: o/Amount eq 500)")
         #expect(anyPlan.contains("LIST SUBQUERY") && !anyPlan.contains("CORRELATED"), "\(anyPlan)")
-        let pathPlan = try Self.plan(store, "Orders?$filter=Customer/Country eq 'US'")
+        let pathPlan = try IndexPlanTests.plan(store, "Orders?$filter=Customer/Country eq 'US'")
         #expect(pathPlan.contains("LIST SUBQUERY") && !pathPlan.contains("CORRELATED"), "\(pathPlan)")
     }
 
