@@ -68,8 +68,8 @@ extension SQLTranslator {
                                         _ test: (inout SQLTranslator, BoundMember, [ScopeAlias]) throws(ODataError) -> String) throws(ODataError) -> String {
         var terms: [String] = []
         if let cast = castCondition(member.casts, hop: hop, table: table, alias: alias) { terms.append(cast) }
-        if member.navigations.indices.contains(hop) {
-            terms.append(try semiJoin(member.navigations[hop], source: alias) { (translator: inout SQLTranslator, next: String, nextTable: EntitySetTable) throws(ODataError) -> String in
+        if let navigation = member.navigations.dropFirst(hop).first {
+            terms.append(try semiJoin(navigation, source: alias) { (translator: inout SQLTranslator, next: String, nextTable: EntitySetTable) throws(ODataError) -> String in
                 try translator.semiJoinChain(member, hop: hop + 1, alias: next, table: nextTable, scopes, test)
             })
         } else {
@@ -77,7 +77,7 @@ extension SQLTranslator {
             let own = BoundMember(scope: scopes.count, navigations: [], propertyPath: member.propertyPath)
             terms.append(try test(&self, own, scopes + [.entity(alias: alias, table: table)]))
         }
-        return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")"
+        return Self.conjunction(terms)
     }
 
     /// `Orders/any(o: ...)` directly on an entity, in a ``Position/condition``: the entity's key
@@ -94,7 +94,13 @@ extension SQLTranslator {
             inner.append(.entity(alias: alias, table: table))
             return try translator.sql(predicate, inner, .condition)
         })
-        return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")"
+        return Self.conjunction(terms)
+    }
+
+    /// `a AND b ...` in parentheses, or the one term alone.
+    private static func conjunction(_ terms: [String]) -> String {
+        if terms.count == 1, let only = terms.first { return only }
+        return "(" + terms.joined(separator: " AND ") + ")"
     }
 
     /// Whether an operand is a value of the request alone (a literal, negated or not), the same
