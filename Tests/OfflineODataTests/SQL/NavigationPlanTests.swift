@@ -216,4 +216,52 @@ import Testing
              orders { customer in customer?.isVip == true && (ordersOf[customer?.id ?? 0] ?? []).contains { $0.amount > 900 } }),
         ])
     }
+
+    /// Teams and members, many to many without a referential constraint: the links are in
+    /// `ood_link`, some written from the team's side, some from the member's (its partner).
+    static let linkMetadata = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
+      <edmx:DataServices>
+        <Schema Namespace="Link" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+          <EntityType Name="Team">
+            <Key><PropertyRef Name="ID"/></Key>
+            <Property Name="ID" Type="Edm.Int64" Nullable="false"/>
+            <NavigationProperty Name="Members" Type="Collection(Link.Member)" Partner="Teams"/>
+          </EntityType>
+          <EntityType Name="Member">
+            <Key><PropertyRef Name="ID"/></Key>
+            <Property Name="ID" Type="Edm.Int64" Nullable="false"/>
+            <Property Name="Name" Type="Edm.String"/>
+            <NavigationProperty Name="Teams" Type="Collection(Link.Team)" Partner="Members"/>
+          </EntityType>
+          <EntityContainer Name="Container">
+            <EntitySet Name="Teams" EntityType="Link.Team"><NavigationPropertyBinding Path="Members" Target="Members"/></EntitySet>
+            <EntitySet Name="Members" EntityType="Link.Member"><NavigationPropertyBinding Path="Teams" Target="Teams"/></EntitySet>
+          </EntityContainer>
+        </Schema>
+      </edmx:DataServices>
+    </edmx:Edmx>
+    """
+
+    @Test func linksWrittenFromEitherSideAnswerAnyAsASemiJoin() throws {
+        let store = try ReadTestStore(metadata: Self.linkMetadata)
+        for id in Int64(1)...4 { try store.insert("Teams", [("ID", .integer(id))]) }
+        for (id, name) in [(Int64(1), "ann"), (2, "bob"), (3, "cy")] { try store.insert("Members", [("ID", .integer(id)), ("Name", .text(name))]) }
+        try store.insert("Members", [("ID", .integer(4)), ("Name", .text("ann"))], change: "deleted")
+        // Team 1 - ann and bob (from the team's side), team 2 - ann (from the member's side),
+        // team 3 - cy (from the member's), team 4 - the deleted ann only.
+        try store.link("Teams", 1, "Members", "Members", 1)
+        try store.link("Teams", 1, "Members", "Members", 2)
+        try store.link("Members", 1, "Teams", "Teams", 2)
+        try store.link("Members", 3, "Teams", "Teams", 3)
+        try store.link("Teams", 4, "Members", "Members", 4)
+        let url = "Teams?$filter=Members/any(m: m/Name eq 'ann')"
+        #expect(try store.reader.translatedSQL(url: url).contains("UNION ALL"))
+        #expect(try store.ids(url) == [1, 2])
+        #expect(try store.ids("Teams?$filter=not Members/any(m: m/Name eq 'ann')") == [3, 4])
+        #expect(try store.ids("Teams?$filter=Members/any()") == [1, 2, 3])
+        #expect(try store.ids("Members?$filter=Teams/any(t: t/ID ge 2)") == [1, 3])
+        #expect(try store.ids("Members?$filter=Teams/all(t: t/ID eq 1)") == [2])
+    }
 }
