@@ -45,7 +45,7 @@ extension SQLTranslator {
         case .function(let function, let arguments):
             return try functionSQL(function, arguments, type: expression.type, scopes)
         case .in(let operand, let items):
-            if position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
+            if semiJoins, position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
                let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
                    try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
                                                       type: expression.type, range: expression.range), inner, .condition)
@@ -73,7 +73,7 @@ extension SQLTranslator {
             }
             return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
         case .lambda(let lambda):
-            if position == .condition, let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
+            if semiJoins, position == .condition, let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
             return try lambdaSQL(lambda, scopes)
         case .count(let source):
             return try countSQL(source, scopes)
@@ -238,7 +238,7 @@ extension SQLTranslator {
             default: return "0"
             }
         }
-        if position == .condition, op != .ne, let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
+        if semiJoins, position == .condition, op != .ne, let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
         let type = commonType(lhs.type, rhs.type)
         let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
         let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""

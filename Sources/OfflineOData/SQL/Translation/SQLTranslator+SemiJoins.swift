@@ -9,7 +9,8 @@
 /// true of a null value (`eq` a value, `gt`, `in` without null; not `ne`, not `eq null`), whose
 /// other side is a value from the request. Elsewhere (`not`, `ne`, `all`, a value of a `case`)
 /// the correlated subquery stays, with OData's null semantics: a missing target is a null path,
-/// `all` over an empty collection is true.
+/// `all` over an empty collection is true. Not in a read with `$top` or `$skip` either
+/// (``semiJoins``).
 extension SQLTranslator {
     /// `source` related to a row of the navigation's target set for which `body` (given that row's
     /// alias and table) holds: `source.fk IN (SELECT target.key ...)` over the constrained columns,
