@@ -200,5 +200,6 @@ private func median(_ values: [Double]) -> Double {
 
 
 func removeDatabase(_ path: String) {
-    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    // `-writer`: the record of the store's writing handle (WriteHolder), left when the store closes.
+    for suffix in ["", "-wal", "-shm", "-writer"] { unlink(path + suffix) }
 }

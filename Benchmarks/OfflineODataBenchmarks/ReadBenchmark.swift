@@ -65,7 +65,7 @@ func readBenchmark() throws {
 }
 
 /// `read-scale N`: the reads of ``scaleReads(store:plain:count:automatic:)`` on stores of N
-/// entities with codes (`make bench-10m` runs 1,000,000 and 10,000,000 here; `make bench` runs
+/// entities with codes, then ``navigationScaleReads(count:)`` (`make bench-10m` runs 1,000,000 and 10,000,000 here; `make bench` runs
 /// the first three at 1,000,000 in `read`).
 func readScaleBenchmark(_ arguments: [String]) throws {
     guard let text = arguments.first, let count = Int(String(text.filter { $0 != "_" })), count >= 1000 else {
@@ -78,6 +78,7 @@ func readScaleBenchmark(_ arguments: [String]) throws {
     let plain = try makePlainDatabase(path: plainPath, count: count, codes: true)
     defer { sqlite3_close_v2(plain) }
     try scaleReads(store: store, plain: plain, count: count, automatic: true)
+    try navigationScaleReads(count: count)
 }
 
 /// The reads whose cost must follow the answer, not the store (issue 23), each through the store
@@ -114,12 +115,8 @@ func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic
         print("read \(size) (f): the engine made " + made.map { "\($0.name) (\($0.origin.rawValue): \($0.reason))" }.joined(separator: ", "))
         guard made.contains(where: { $0.properties == ["Code"] }) else { throw BenchmarkError("no automatic index on Code was made") }
     }
-    var options = ODataStore.Options(path: store.file.path)
-    options.mode = .offline
-    options.downloadsOnFirstOpen = false  // loaded, not downloaded: there is no service to ask
-    let api = ODataStore.open(options)
+    let api = try openOffline(store.file.path)
     defer { api.close() }
-    try api.waitUntilOpen()
     for read in reads {
         print("read \(size) \(read.label): plan: " + (try store.explain(url: read.url).plan.joined(separator: "; ")))
         let plainTime = try floor(plain, read.plainSQL, read.parameters, iterations: 2_000) { sink &+= $0 }
@@ -131,6 +128,17 @@ func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic
                        baseline: ("plain SQLite with the index, stepped", plainTime / 1000), budget: "≤ 3× and flat from 1M to 10M")
     }
     if sink == 42 { print("") }
+}
+
+/// A second handle of the store file at `path` through the store API, as an app opens it: offline,
+/// without a first download (the store was loaded, there is no service to ask).
+func openOffline(_ path: String) throws -> ODataStore {
+    var options = ODataStore.Options(path: path)
+    options.mode = .offline
+    options.downloadsOnFirstOpen = false
+    let api = ODataStore.open(options)
+    try api.waitUntilOpen()
+    return api
 }
 
 /// An offline store of `count` agencies made by the engine: created with the declared index
@@ -230,7 +238,7 @@ private func queryPlan(_ db: OpaquePointer, _ sql: String) -> String {
 }
 
 /// The floor: one prepared statement, rebound and stepped, each column read by its type.
-private func floor(_ db: OpaquePointer, _ sql: String, _ parameters: [FloorParameter], iterations: Int, samples: Int = 21,
+func floor(_ db: OpaquePointer, _ sql: String, _ parameters: [FloorParameter], iterations: Int, samples: Int = 21,
                    _ sink: (Int) -> Void) throws -> Double {
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }

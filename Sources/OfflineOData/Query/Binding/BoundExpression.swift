@@ -130,12 +130,23 @@ package struct BoundMember: Sendable {
     /// The property path in the final entity (`["Address", "City"]`); empty for a lambda variable
     /// over a primitive collection, which denotes the item itself.
     package var propertyPath: [String]
+    /// Type-cast segments on the way (`Nav.Vip/Level`, `Customer/Nav.Vip/Level`): an entity that
+    /// is not of the cast's type makes the whole path null, as OData says.
+    package var casts: [BoundTypeCast] = []
+}
+
+/// A type-cast segment of a path: the entity reached after `hop` navigations (0: the range
+/// variable's own) must be of one of `types` (the cast's type and those derived from it).
+package struct BoundTypeCast: Sendable, Equatable {
+    package var hop: Int
+    package var types: [String]
 }
 
 /// What a lambda or `$count` ranges over.
 package enum BoundCollectionSource: Sendable {
     /// Related entities: from a range variable through to-one navigations, then the to-many one.
-    case navigation(scope: Int, path: [BoundNavigation], collection: BoundNavigation)
+    /// `casts` are those on the way to the collection (their hops count the to-one navigations).
+    case navigation(scope: Int, path: [BoundNavigation], collection: BoundNavigation, casts: [BoundTypeCast])
     /// The items of a collection property (stored as JSON).
     case items(BoundMember, element: PrimitiveType?)
 }

@@ -134,6 +134,18 @@ extension BoundRequest {
             writer.writeKey("path")
             writer.writeString((member.navigations.map(\.name) + member.propertyPath).joined(separator: "/"))
             if member.scope > 0 { writer.writeKey("scope"); writer.writeNumber(member.scope) }
+            if !member.casts.isEmpty {
+                // Each cast: the navigations before it and the types it admits.
+                writer.writeKey("casts")
+                writer.beginArray()
+                for cast in member.casts {
+                    writer.beginObject()
+                    writer.writeKey("hop"); writer.writeNumber(cast.hop)
+                    writer.writeKey("types"); writer.writeValue(.array(cast.types.map { .string($0) }))
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
         case .comparison(let op, let lhs, let rhs):
             binary("comparison", op.rawValue, lhs, rhs)
         case .arithmetic(let op, let lhs, let rhs):

@@ -45,6 +45,7 @@ extension ExpressionBinder {
         var type = startType
         var navigations: [BoundNavigation] = []
         var propertyPath: [String] = []
+        var casts: [BoundTypeCast] = []
         var complex: ComplexType?
         var index = segments.startIndex
         while index < segments.endIndex {
@@ -60,7 +61,7 @@ extension ExpressionBinder {
                 }
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
-                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                                                 navigations: navigations, propertyPath: propertyPath, casts: casts, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -73,14 +74,14 @@ extension ExpressionBinder {
                 if propertyPath.isEmpty { propertyPath = [name] } else { propertyPath.append(name) }
                 // Only the property's type is read: copying the whole property costs a dozen retains.
                 if let leaf = try leafOrContinue(type.type.properties[own].type, named: name, segments: segments, index: index, scope: scope,
-                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                                                 navigations: navigations, propertyPath: propertyPath, casts: casts, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
             if segments[index].argumentLists.isEmpty, let property = model.property(name, of: type.type) {
                 propertyPath.append(name)
                 if let leaf = try leafOrContinue(property.type, named: name, segments: segments, index: index, scope: scope,
-                                                 navigations: navigations, propertyPath: propertyPath, complex: &complex, range: range) { return leaf }
+                                                 navigations: navigations, propertyPath: propertyPath, casts: casts, complex: &complex, range: range) { return leaf }
                 index += 1
                 continue
             }
@@ -94,6 +95,9 @@ extension ExpressionBinder {
                     return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
                 }
                 if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.type.qualifiedName) {
+                    if derived.qualifiedName != type.type.qualifiedName {
+                        casts.append(BoundTypeCast(hop: navigations.count, types: binder.typesAdmitted(by: derived)))
+                    }
                     type = EntityTypeReference(derived)
                     index += 1
                     continue
@@ -109,7 +113,7 @@ extension ExpressionBinder {
                     throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
                 }
                 if bound.isCollection {
-                    let source = BoundCollectionSource.navigation(scope: scope, path: navigations, collection: bound)
+                    let source = BoundCollectionSource.navigation(scope: scope, path: navigations, collection: bound, casts: casts)
                     return try collectionOperation(source, variable: .entity(set: bound.targetSet, type: EntityTypeReference(target)),
                                                    after: segments[(index + 1)...], name: name, at: segment.range, range: range)
                 }
@@ -124,7 +128,7 @@ extension ExpressionBinder {
         if complex != nil {
             throw binder.semantic("a complex value cannot be used here; name one of its properties", at: range)
         }
-        return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)),
+        return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath, casts: casts)),
                                type: .entity(type.type.qualifiedName), range: range)
     }
 
@@ -139,8 +143,8 @@ extension ExpressionBinder {
     /// `complex`) to continue into a complex value.
     private mutating func leafOrContinue(_ reference: TypeReference, named name: String, segments: ArraySlice<PathSegmentSyntax>,
                                          index: Int, scope: Int, navigations: [BoundNavigation], propertyPath: [String],
-                                         complex: inout ComplexType?, range: SourceRange) throws(ODataError) -> BoundExpression? {
-        let member = BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath)
+                                         casts: [BoundTypeCast], complex: inout ComplexType?, range: SourceRange) throws(ODataError) -> BoundExpression? {
+        let member = BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath, casts: casts)
         let rest = segments[(index + 1)...]
         if reference.isCollection {
             let element = reference.primitiveType

@@ -45,6 +45,13 @@ extension SQLTranslator {
         case .function(let function, let arguments):
             return try functionSQL(function, arguments, type: expression.type, scopes)
         case .in(let operand, let items):
+            if semiJoins, position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
+               let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+                   try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
+                                                      type: expression.type, range: expression.range), inner, .condition)
+               }) {
+                return semiJoin
+            }
             let value = try sql(operand, scopes, .value)
             let collate = isDecimal(operand.type) ? " COLLATE \"OOD_DECIMAL\"" : ""
             var listed: [String] = []
@@ -66,6 +73,7 @@ extension SQLTranslator {
             }
             return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
         case .lambda(let lambda):
+            if semiJoins, position == .condition, let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
             return try lambdaSQL(lambda, scopes)
         case .count(let source):
             return try countSQL(source, scopes)
@@ -160,28 +168,40 @@ extension SQLTranslator {
         return alias
     }
 
-    /// A property value: a column of the range variable's row, or a scalar subquery along to-one navigations.
+    /// A property value: a column of the range variable's row, or a scalar subquery along to-one
+    /// navigations; null where a type-cast segment names a type the entity is not of.
     mutating func memberSQL(_ member: BoundMember, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
         guard scopes.indices.contains(member.scope) else { throw ODataError(.internalError, "range variable \(member.scope) is missing") }
         switch scopes[member.scope] {
         case .item(let alias):
             return "\(alias).value"
         case .entity(let alias, let table):
-            return try memberSQL(navigations: member.navigations[...], propertyPath: member.propertyPath, alias: alias, table: table)
+            return try memberSQL(navigations: member.navigations[...], propertyPath: member.propertyPath, casts: member.casts,
+                                 alias: alias, table: table)
         }
     }
 
-    private mutating func memberSQL(navigations: ArraySlice<BoundNavigation>, propertyPath: [String], alias: String,
-                                    table: EntitySetTable) throws(ODataError) -> String {
-        guard let navigation = navigations.first else {
-            if propertyPath.isEmpty { return "\(alias).\"_ood_id\"" }
-            return "\(alias).\(try column(table, propertyPath).quotedName)"
+    private mutating func memberSQL(navigations: ArraySlice<BoundNavigation>, propertyPath: [String], casts: [BoundTypeCast],
+                                    alias: String, table: EntitySetTable) throws(ODataError) -> String {
+        let hop = navigations.startIndex
+        var value: String
+        if let navigation = navigations.first {
+            let target = try self.table(navigation.targetSet)
+            let next = newAlias()
+            let inner = try memberSQL(navigations: navigations.dropFirst(), propertyPath: propertyPath, casts: casts, alias: next, table: target)
+            let condition = try related(navigation, source: alias, target: next)
+            value = "(SELECT \(inner) FROM \(target.quotedName) AS \(next) WHERE \(condition) AND \(Self.notDeleted(next)) LIMIT 1)"
+        } else {
+            value = propertyPath.isEmpty ? "\(alias).\"_ood_id\"" : "\(alias).\(try column(table, propertyPath).quotedName)"
         }
-        let target = try self.table(navigation.targetSet)
-        let next = newAlias()
-        let inner = try memberSQL(navigations: navigations.dropFirst(), propertyPath: propertyPath, alias: next, table: target)
-        let condition = try related(navigation, source: alias, target: next)
-        return "(SELECT \(inner) FROM \(target.quotedName) AS \(next) WHERE \(condition) AND \(Self.notDeleted(next)) LIMIT 1)"
+        if let condition = castCondition(casts, hop: hop, table: table, alias: alias) { value = "(CASE WHEN \(condition) THEN \(value) END)" }
+        return value
+    }
+
+    /// The type tests of the cast segments at `hop` of a path, on the entity `alias`; nil without any.
+    mutating func castCondition(_ casts: [BoundTypeCast], hop: Int, table: EntitySetTable, alias: String) -> String? {
+        let tests = casts.filter { $0.hop == hop }.map { typeCondition($0.types, table: table, alias: alias) }
+        return tests.isEmpty ? nil : tests.joined(separator: " AND ")
     }
 
     // MARK: Comparison and arithmetic
@@ -218,6 +238,7 @@ extension SQLTranslator {
             default: return "0"
             }
         }
+        if semiJoins, position == .condition, op != .ne, let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
         let type = commonType(lhs.type, rhs.type)
         let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
         let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""
@@ -233,6 +254,28 @@ extension SQLTranslator {
             }
             let test = "\(left)\(collate) \(symbol) \(right)"
             return position == .condition ? "(\(test))" : "coalesce(\(test), 0)"
+        }
+    }
+
+    /// A comparison of a member through navigations with a value of the request as semi-joins
+    /// (``navigationSemiJoin(_:_:test:)``); nil when it is not one. `ne` is not passed here: it is
+    /// true of a null value.
+    private mutating func navigationComparison(_ op: ComparisonOperator, _ lhs: BoundExpression, _ rhs: BoundExpression,
+                                               _ scopes: [ScopeAlias]) throws(ODataError) -> String? {
+        let memberOnLeft: Bool
+        let member: BoundMember
+        if case .member(let left) = lhs.kind, Self.isRequestValue(rhs) {
+            memberOnLeft = true
+            member = left
+        } else if case .member(let right) = rhs.kind, Self.isRequestValue(lhs) {
+            memberOnLeft = false
+            member = right
+        } else {
+            return nil
+        }
+        return try navigationSemiJoin(member, scopes) { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+            let moved = BoundExpression(.member(own), type: memberOnLeft ? lhs.type : rhs.type, range: memberOnLeft ? lhs.range : rhs.range)
+            return try translator.comparison(op, memberOnLeft ? moved : lhs, memberOnLeft ? rhs : moved, inner, .condition)
         }
     }
 

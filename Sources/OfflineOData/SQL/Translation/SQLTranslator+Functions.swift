@@ -114,17 +114,18 @@ extension SQLTranslator {
             let collection = try memberSQL(member, scopes)
             let alias = newAlias("j")
             return try body(&self, "json_each(\(collection)) AS \(alias)", .item(alias: alias), "1")
-        case .navigation(let scope, let path, let navigation):
-            guard scopes.indices.contains(scope), case .entity(let start, _) = scopes[scope] else {
+        case .navigation(let scope, let path, let navigation, let casts):
+            guard scopes.indices.contains(scope), case .entity(let start, let startTable) = scopes[scope] else {
                 throw ODataError(.internalError, "range variable \(scope) is not an entity")
             }
             var parent = start
             var wrappers: [(String, String)] = []
-            for step in path {
+            for (index, step) in path.enumerated() {
                 let table = try self.table(step.targetSet)
                 let alias = newAlias()
-                let condition = try related(step, source: parent, target: alias)
-                wrappers.append(("\(table.quotedName) AS \(alias)", "\(condition) AND \(Self.notDeleted(alias))"))
+                var condition = try related(step, source: parent, target: alias) + " AND " + Self.notDeleted(alias)
+                if let cast = castCondition(casts, hop: index + 1, table: table, alias: alias) { condition += " AND " + cast }
+                wrappers.append(("\(table.quotedName) AS \(alias)", condition))
                 parent = alias
             }
             let target = try self.table(navigation.targetSet)
@@ -134,6 +135,8 @@ extension SQLTranslator {
             for (from, condition) in wrappers.reversed() {
                 text = "coalesce((SELECT \(text) FROM \(from) WHERE \(condition) LIMIT 1), 0)"
             }
+            // A cast the entity itself fails is a null path, like a missing target: no items.
+            if let cast = castCondition(casts, hop: 0, table: startTable, alias: start) { text = "(CASE WHEN \(cast) THEN \(text) ELSE 0 END)" }
             return text
         }
     }

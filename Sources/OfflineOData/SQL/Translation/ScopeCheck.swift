@@ -181,7 +181,9 @@ enum ScopeCheck {
         switch expression.kind {
         case .literal(let value): return "lit(\(value))"
         case .null: return "null"
-        case .member(let member): return "m\(member.scope)(\(member.navigations.map(\.name).joined(separator: "/"))|\(member.propertyPath.joined(separator: "/")))"
+        case .member(let member):
+            let casts = member.casts.map { "@\($0.hop):\($0.types.joined(separator: ","))" }.joined()
+            return "m\(member.scope)(\(member.navigations.map(\.name).joined(separator: "/"))|\(member.propertyPath.joined(separator: "/"))\(casts))"
         case .comparison, .and, .or, .arithmetic: return shape(expression)
         case .not(let a): return "not(\(shape(a)))"
         case .negate(let a): return "neg(\(shape(a)))"

@@ -183,6 +183,11 @@ import Testing
         #expect(conditional?["kind"]?.stringValue == "case")
         #expect(conditional?["clauses"]?.arrayValue?.first?["condition"]?["kind"]?.stringValue == "isof")
         #expect(conditional?["clauses"]?.arrayValue?.first?["value"]?["kind"]?.stringValue == "cast")
+        // A type-cast segment of a path: after how many navigations, and the types it admits.
+        let path = try JSONValue.parse(try bind("Bookings?$filter=Agency/Test.SpecialAgency/Perk eq 'gym'").jsonDescription())
+        let cast = (path["options"] ?? path)["filter"]?["left"]?["casts"]?.arrayValue?.first
+        #expect(cast?["hop"]?.int64Value == 1)
+        #expect(cast?["types"]?.arrayValue?.compactMap(\.stringValue) == ["Test.SpecialAgency"])
     }
 
     @Test func valuesAreBoundParametersNotSQLText() throws {
