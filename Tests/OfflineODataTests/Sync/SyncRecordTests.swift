@@ -184,6 +184,28 @@ import Testing
         #expect(try store.execute(method: "GET", url: "TravelagencyCollection/$count").body != Array("0".utf8))
     }
 
+    @Test func theStoreAPIReportsTheRecordInItsStatusAndLog() async throws {
+        let backend = try TestBackend.start(.v4)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        var options = ODataStore.Options(path: folder.file("api.store"), serviceRoot: backend.serviceRoot)
+        options.metadata = FlightSample.v4Metadata
+        options.definingRequests = [FlightSample.usAgencies]
+        let store = ODataStore.open(options)
+        defer { store.close() }
+        _ = try await store.download()
+        let status = try await store.status()
+        let sync = try #require(status.sync)
+        #expect(sync.downloads.map(\.definingRequest) == ["Agencies"] && sync.downloads.allSatisfy { $0.outcome == .succeeded })
+        #expect(try await store.syncStatistics() == sync)
+        #expect(status.jsonText.contains(#""sync":{"downloads":[{"definingRequest":"Agencies""#))
+        // The open's first download and this one: two entries, newest first.
+        let log = try await store.syncLog()
+        #expect(log.count == 2 && log[0].id > log[1].id && log.allSatisfy { $0.kind == .download })
+        #expect(try await store.syncLog(limit: 1) == [log[0]])
+        #expect(SyncLogEntry.jsonText([log[0]]).hasPrefix(#"[{"id":\#(log[0].id),"at":""#))
+    }
+
     @Test func secondsSinceReadsTheStoresTimestamps() {
         #expect(secondsSince("2000-01-01T00:00:00.000Z").map { $0 > 788_000_000 } == true)
         #expect(secondsSince(utcTimestamp()).map { $0 >= 0 && $0 < 5 } == true)
