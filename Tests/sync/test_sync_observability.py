@@ -53,7 +53,7 @@ def check_download_in_status_and_log(tool, make_store, server, version):
 
     text = tool("status", path).stdout
     assert "last downloads: 1" in text and "succeeded" in text and f"{served}/{served}" in text
-    assert "last upload: none" in text
+    assert "last upload: none" in text and "in doubt: 0 queued, 0 archived" in text
     table = tool("log", path).stdout
     assert table.startswith("log: 1 entry\n") and "download" in table and "Agencies" in table
 
@@ -73,6 +73,7 @@ def test_an_upload_with_a_refusal_shows_in_the_log_and_the_archive_count(tool, m
     for body in ({"agencynum": "99000530", "name": "Seen", "country": "US"},
                  {"agencynum": taken, "name": "Clash", "country": "US"}):
         assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", json.dumps(body)).returncode == 0
+    assert "oldest queued request: 20" in tool("status", path).stdout
     waiting = status(tool, path)["sync"]
     assert waiting["queuedRequests"] == 2 and 0 <= waiting["oldestQueuedAgeSeconds"] < 60
     assert parse(waiting["oldestQueuedAt"]) <= datetime.now(timezone.utc)

@@ -2,7 +2,7 @@ import OfflineOData
 
 /// The human forms of the sync statistics and the sync log, for `status` and `log`.
 
-/// Prints the last download of each defining request, the queue's age and the last upload.
+/// Prints the last download of each defining request, the queue's age, what is in doubt and the last upload.
 func printSyncStatistics(_ sync: SyncStatistics) {
     print("last downloads: \(sync.downloads.count)")
     var table = TextTable("NAME", "OUTCOME", "ENTITIES", "BYTES", "PAGES", "TIME", "FINISHED AT", "LAST SUCCESS")
@@ -16,11 +16,11 @@ func printSyncStatistics(_ sync: SyncStatistics) {
     for download in sync.downloads {
         if let message = download.message { print("  \(download.definingRequest): \(message)") }
     }
-    var queue = "queue: \(counted(sync.queuedRequests, "request"))"
+    // The queue's and the archive's sizes are printed above them (printQueue, printErrorArchive).
     if let oldest = sync.oldestQueuedAt {
-        queue += ", the oldest queued at \(oldest) (\(sync.oldestQueuedAgeSeconds.map { "\($0) s ago" } ?? "age unknown"))"
+        print("oldest queued request: \(oldest) (\(sync.oldestQueuedAgeSeconds.map { "\($0) s ago" } ?? "age unknown"))")
     }
-    print(queue + "; \(sync.queuedInDoubt) in doubt; error archive: \(sync.archivedRequests) (\(sync.archivedInDoubt) in doubt)")
+    print("in doubt: \(sync.queuedInDoubt) queued, \(sync.archivedInDoubt) archived")
     guard let upload = sync.lastUpload else {
         print("last upload: none")
         return
