@@ -95,7 +95,7 @@ ctest: cmake-build
 pytest: cmake-build backends-venv wheel $(MYPY_STAMP)
 	OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q Tests/tool Tests/demo
 	OOD_LIBRARY=$(LIBRARY) $(PYTHON) -m pytest -q Tests/readme
-	$(PYTHON) -m pytest -q Tests/packaging
+	OOD_SWIFT_MODULES=$(SWIFT_SCRATCH)/release/Modules $(PYTHON) -m pytest -q Tests/packaging
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) OFFLINE_ODATA_SWIFT_SCRATCH=$(SWIFT_SCRATCH) OOD_WHEEL_DIR=$(WHEEL_DIR) \
 	    PYTHONPATH=bindings/python $(PYTHON) -m pytest -q bindings/python/tests
 

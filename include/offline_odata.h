@@ -35,7 +35,7 @@
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_upload, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -177,8 +177,18 @@ OOD_API void ood_string_free(char *s);
 typedef struct ood_store ood_store;
 
 /**
- * Opens the store file at `path` for file-level questions (its format version, its path),
- * creating it if there is no file there. For requests, use ood_store_open_with().
+ * Opens the store at `path` as its file describes it, creating the file if there is none there.
+ * The handle is the one kind every function takes: the file's saved $metadata, defining requests,
+ * indexes and service root serve offline reads, local writes, the queue, the error archive, status,
+ * explain and check, as with ood_store_open_with() giving only the path. Opening sends nothing to
+ * the service (a defining request never downloaded stays so until ood_download()). Download,
+ * upload and re-download need the service root the file keeps (it keeps the one it was first opened
+ * with): without one they fail with OOD_MISUSE, saying to open with ood_store_open_with() and a
+ * service root. A file with no model yet (a new one made here), or one whose store does not open,
+ * answers the file-level questions (format version, path, check); its requests fail with
+ * OOD_MISUSE (or the error its store failed with), saying to open it with ood_store_open_with()
+ * and its $metadata or a service root. Settings of the options (mode,
+ * authentication, headers, limits, $batch uploads) take their defaults here.
  *
  * A new store is an SQLite database in WAL mode with a format-version table, made whole or not at
  * all (built beside the path and moved into place), and only where no file is: a file that is there
@@ -462,12 +472,12 @@ OOD_API ood_status ood_store_open_async(const ood_options *options, ood_completi
  * entities, the first page's count kept), within the limits of ood_options_set_limits(); one page
  * at a time: ood_request_page().
  *
- * @param store A store from ood_store_open_with() or ood_store_open_async().
+ * @param store A store from any of the open functions.
  * @param method The HTTP method.
  * @param url Relative to the service root, in the service's dialect.
  * @param body The JSON body of a create or update, or NULL.
  * @param[out] out Receives the answer, or NULL on failure.
- * @return OOD_OK; OOD_MISUSE for NULL arguments or a store opened with ood_store_open(); OOD_BUSY
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store whose file has no model; OOD_BUSY
  *         when called from a callback of the same store; the request's error otherwise.
  * Ownership: the result is the caller's; release it with ood_result_free().
  * Thread safety: any thread.
@@ -625,7 +635,8 @@ OOD_API ood_status ood_route_json(ood_store *store, const char *method, const ch
  * is called after each page with the entities so far of the defining request being downloaded.
  *
  * @return OOD_OK; OOD_ABORTED when `progress` asked to stop; OOD_NETWORK or OOD_HTTP when the
- *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback.
+ *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback;
+ *         OOD_MISUSE for a store that knows no service root (see ood_store_open()).
  */
 OOD_API ood_status ood_download(ood_store *store, ood_progress progress, void *payload);
 
@@ -649,12 +660,33 @@ OOD_API ood_status ood_download_with(ood_store *store, const char *const *subset
  *
  * @param[out] sent Receives how many requests the service accepted; may be NULL.
  * @param[out] archived Receives how many went to the error archive (refused); may be NULL.
- * @return OOD_OK; OOD_ABORTED when `progress` asked to stop (the rest stays queued); OOD_NETWORK
+ * @return OOD_OK; OOD_MISUSE for a store that knows no service root (see ood_store_open());
+ *         OOD_ABORTED when `progress` asked to stop (the rest stays queued); OOD_NETWORK
  *         or OOD_HTTP when the service cannot take the queue now (it stays queued); OOD_BUSY from a callback
  *         or when another upload of the same store file runs; OOD_CANTOPEN when the upload lock file
  *         cannot be made (a read-only folder).
  */
 OOD_API ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
+
+/**
+ * What ood_upload() would send now, in order, as JSON; nothing is sent and nothing in the store
+ * changes (also while another upload runs). The batching is the options' (ood_options_set_batch).
+ * {"batch","steps":[{"kind","requestIDs","note","request","changeSets"}]}: "kind" is "settle" (a
+ * request in doubt is found out first: its entity is read), "archive" (requests in doubt that
+ * cannot be found out go to the error archive; "request" is null), "read" (an entity is read for
+ * the ETag a change needs), "csrfFetch", "send" (one queued request) or "batch" ("changeSets" lists
+ * the queue ids of each change set). "request" is {"method","url","headers":[{"name","value","shown"}],"body"}
+ * (the engine's and the configured headers, then User-Agent, Authorization and Cookie; not Host,
+ * Content-Length, Accept-Encoding); "shown" is "exact", "masked" (a credential, shown as ***)
+ * or "placeholder" (known only during the upload: the CSRF token, an ETag an earlier answer or
+ * a read brings, a first-sent date; written <...>, also inside a $batch body). The answers are
+ * assumed to apply each request.
+ *
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments, a store opened with ood_store_open() or one
+ *         without a service root; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_upload_preview(ood_store *store, char **json);
 
 /** @} */
 
@@ -696,7 +728,7 @@ typedef void (*ood_event_callback)(int kind, const char *details_json, void *pay
  * coalesced: at most one per quarter second, and one per defining request during a download.
  *
  * @param[out] out Receives the subscription; release it with ood_subscription_free() to stop.
- * @return OOD_OK; OOD_MISUSE for NULL arguments or a store opened with ood_store_open().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store whose file has no model.
  * Thread safety: any thread, also from inside a callback.
  */
 OOD_API ood_status ood_subscribe(ood_store *store, ood_event_callback callback, void *payload, ood_subscription **out);
@@ -751,8 +783,8 @@ OOD_API ood_status ood_store_sync_log(ood_store *store, long long limit, char **
  * Checks the store file: SQLite's integrity check (its quick check when `quick` is non-zero) and
  * the engine's own invariants (every entity with local changes has its queued or archived
  * request and every queued request its entity; what the defining requests hold, the links and the
- * saved original values point to entities that are there). Works on handles of ood_store_open()
- * and ood_store_open_with().
+ * saved original values point to entities that are there). Works on every handle, also one whose
+ * file has no model or did not open as a store (then SQLite's check only).
  *
  * @param[out] json Receives a JSON array of {"check","message"}, "[]" for a sound store; "check" is
  *         "sqlite", "queue", "membership", "link" or "original". Release it with ood_string_free().

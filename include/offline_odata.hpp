@@ -320,11 +320,11 @@ private:
     std::unique_ptr<ood_call, void (*)(ood_call *)> handle_;
 };
 
-/// An open store (ood_store_open_with): requests, download, upload, events, questions. Closed when
-/// destroyed. Move-only; a handle may be shared by threads as the C rules say.
+/// An open store: requests, download, upload, events, questions, however it was opened (one kind
+/// of handle). Closed when destroyed. Move-only; a handle may be shared by threads as the C rules say.
 class Store {
 public:
-    /// Opens a store as `options` say and waits until it is open.
+    /// Opens a store as `options` say and waits until it is open (ood_store_open_with).
     static Store open(const Options &options) {
         auto subscriptions = std::make_unique<SubscriptionStates>();  // before the handle: nothing to leak
         ood_store *raw = nullptr;
@@ -332,9 +332,10 @@ public:
         return Store(raw, std::move(subscriptions));
     }
 
-    /// Opens (or creates) a store file for file-level questions only (ood_store_open): its format
-    /// version and path. Requests need open().
-    static Store open_file(std::string_view path) {
+    /// Opens the store at `path` as its file describes it (ood_store_open): its saved model,
+    /// defining requests and service root; a new file is made, answering the file-level questions
+    /// until it is opened with options giving its $metadata or a service root.
+    static Store open(std::string_view path) {
         auto subscriptions = std::make_unique<SubscriptionStates>();
         ood_store *raw = nullptr;
         check(ood_store_open(detail::c_text(path).c_str(), &raw));
@@ -481,6 +482,8 @@ public:
     }
     std::string error_archive() { return ask0(ood_error_archive); }
     std::string request_queue() { return ask0(ood_request_queue); }
+    /// What upload() would send now, in order; nothing is sent (see ood_upload_preview).
+    std::string upload_preview() { return ask0(ood_upload_preview); }
     std::string metadata() { return ask0(ood_metadata); }
     std::string undo(std::string_view url) { return ask(ood_undo, url); }
     std::string redownload(std::string_view url) { return ask(ood_redownload, url); }

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `filter-bind`: median time to parse and bind a request with a typical three-clause `$filter`
 /// (issue 4's budget: ≤ 5 µs), and to parse, bind and translate it to SQL, each against parsing

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `filter-bind-loop N [parse]`: parses and binds `filter-bind`'s request N times and prints
 /// nothing else, for instruction counts under `valgrind --tool=callgrind`, which do not depend on

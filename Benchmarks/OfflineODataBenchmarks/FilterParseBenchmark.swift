@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `filter-parse`: median time to parse a typical three-clause `$filter` into the syntax tree
 /// (parse only; binding and SQL translation come later and share the 5 µs budget).

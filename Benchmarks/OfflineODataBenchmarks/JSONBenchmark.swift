@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `json`: the JSON layer on an OData V4 page, each figure next to a floor measured in the same run.
 ///

@@ -2,7 +2,7 @@ import CLibXML2
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// Building the model of large `$metadata` documents against libxml2 alone parsing the same bytes.
 ///

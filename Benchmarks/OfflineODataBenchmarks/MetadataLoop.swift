@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `metadata-loop FIXTURE N [baseline]`: builds the model of the fixture N times (with `baseline`,
 /// runs the benchmark's xmlTextReader loop instead) and prints nothing else, for instruction

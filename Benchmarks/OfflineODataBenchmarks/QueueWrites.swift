@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `queue-writes STORE COUNT [TRANSACTION_SIZE]`: not a benchmark but the set-up of
 /// `Benchmarks/python/batch_upload.py`: queues COUNT changes in an existing store through

@@ -1,5 +1,5 @@
 import CSQLite
-import OfflineOData
+@_spi(Tool) import OfflineOData
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 #if canImport(Glibc)
 import Glibc
 #endif

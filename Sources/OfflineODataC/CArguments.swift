@@ -1,6 +1,6 @@
 import COfflineODataHeader
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // What the C functions of the store API share: checked arguments and owned strings.
 
@@ -8,6 +8,13 @@ import OfflineOData
 func requireAPIStore(_ function: String, _ store: OpaquePointer?) throws(ODataError) -> ODataStore {
     guard let store else { throw ODataError(.misuse, "\(function): store is NULL") }
     return try StoreHandle.from(store).requireStore(function)
+}
+
+/// The store behind a handle for a function that talks to the service, or the misuse error
+/// (also when the store's file keeps no service root and no options gave one).
+func requireServiceStore(_ function: String, _ store: OpaquePointer?) throws(ODataError) -> ODataStore {
+    guard let store else { throw ODataError(.misuse, "\(function): store is NULL") }
+    return try StoreHandle.from(store).requireService(function)
 }
 
 /// Hands `text` to C as an owned string through `out`.

@@ -1,6 +1,6 @@
 import COfflineODataHeader
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// What an `ood_subscription *` points to: the engine's subscription, cancelled when freed.
 final class SubscriptionHandle {

@@ -1,5 +1,5 @@
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 import Synchronization
 
 /// The headers of an answer (or of a refusal), handed to C by name as borrowed strings.

@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// What an `ood_options *` points to: the Swift options being filled in, copied when a store opens.
 final class OptionsHandle {

@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // The questions a C caller asks a store: explain, status, the queues, the model; undo and re-download.
 
@@ -135,7 +135,7 @@ public func cRedownload(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                         _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
     json?.pointee = nil
     return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_redownload", store)
+        let target = try requireServiceStore("ood_redownload", store)
         let address = try text("ood_redownload", "url", url)
         let outcome = try target.waitFor { completion in target.redownloadEntity(url: address, completion: completion) }
         if let json { try handOut(outcome.jsonText, to: json) }

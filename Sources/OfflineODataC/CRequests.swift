@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), with
 // extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`), as

@@ -1,6 +1,6 @@
 import COfflineODataHeader
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// What an `ood_result *` points to: an answer with its body as a NUL-terminated copy.
 final class ResultHandle {

@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `ood_options_set_batch`: the queue goes in `$batch` requests of at most `size` requests.
 struct UploadBatching {
@@ -10,36 +10,61 @@ struct UploadBatching {
 
 /// What an `ood_store *` points to: a retained box around the engine's store.
 ///
-/// `ood_store_open` makes a file-level handle (`file`); `ood_store_open_with` and
-/// `ood_store_open_async` make a store-API handle (`store`, with the path it was given).
+/// There is one kind of handle. `ood_store_open_with` and `ood_store_open_async` open the store as
+/// their options say; `ood_store_open` opens it as its file describes it (`CStoreFromFile.swift`).
+/// Only a file that cannot serve requests (a new one, with no service model yet) leaves the handle
+/// holding the bare file (`file`), for the file-level questions; its requests fail saying why.
 final class StoreHandle {
     let file: StoreFile?
     let store: ODataStore?
     let path: String?
     /// From the options: how `ood_upload` sends the queue.
     let uploadBatching: UploadBatching?
+    /// Why a handle holding the bare file serves no requests: the error its store opened with.
+    let requestsRefusal: ODataError?
+    /// A store opened from its file alone (no options to name a service) whose file keeps no
+    /// service root: its downloads and uploads have nowhere to go.
+    let lacksServiceRoot: Bool
 
-    init(file: StoreFile) {
+    init(file: StoreFile, requestsRefusal: ODataError) {
         self.file = file
         store = nil
         path = file.path
         uploadBatching = nil
+        self.requestsRefusal = requestsRefusal
+        lacksServiceRoot = false
     }
 
-    init(store: ODataStore, path: String?, uploadBatching: UploadBatching?) {
+    init(store: ODataStore, path: String?, uploadBatching: UploadBatching?, lacksServiceRoot: Bool = false) {
         file = nil
         self.store = store
         self.path = path
         self.uploadBatching = uploadBatching
+        requestsRefusal = nil
+        self.lacksServiceRoot = lacksServiceRoot
     }
 
-    /// The store API behind the handle, or the misuse error for a file-level handle.
+    /// The store API behind the handle, or the error of a handle holding the bare file.
     func requireStore(_ function: String) throws(ODataError) -> ODataStore {
         guard let store else {
-            throw ODataError(.misuse, "\(function): the store was opened with ood_store_open, which serves file-level "
-                             + "questions only; open it with ood_store_open_with for requests")
+            let reason = requestsRefusal?.message ?? "it did not open"
+            throw ODataError(requestsRefusal?.code ?? .misuse,
+                             "\(function): the store file '\(path ?? "")' serves file-level questions only (\(reason)): open it "
+                             + "with options giving its $metadata or a service root (ood_store_open_with)")
         }
         return store
+    }
+
+    /// The store API behind the handle, for a function that talks to the service (download,
+    /// upload, re-download): a store opened from a file that keeps no service root fails here,
+    /// naming what is missing, rather than deep in the engine.
+    func requireService(_ function: String) throws(ODataError) -> ODataStore {
+        let target = try requireStore(function)
+        if lacksServiceRoot {
+            throw ODataError(.misuse, "\(function): the store file '\(path ?? "")' keeps no service root, so there is no service "
+                             + "to talk to: open it with options giving one (ood_store_open_with, ood_options_set_service_root)")
+        }
+        return target
     }
 
     /// The format version of the handle's file.
@@ -73,8 +98,7 @@ public func cStoreOpen(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointe
     guard let path else { return misuse("ood_store_open: path is NULL") }
     guard let out else { return misuse("ood_store_open: out is NULL") }
     return bridge { () throws(ODataError) in
-        let file = try StoreFile(path: String(cString: path))
-        out.pointee = StoreHandle(file: file).retainedPointer()
+        out.pointee = try StoreHandle.opening(file: String(cString: path)).retainedPointer()
     }
 }
 

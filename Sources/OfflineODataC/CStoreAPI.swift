@@ -1,5 +1,5 @@
 import COfflineODataHeader
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // The store API from C: opening, routing, download and upload.
 
@@ -108,7 +108,7 @@ public func cDownloadWith(_ store: OpaquePointer?, _ subset: UnsafePointer<Unsaf
 /// ones, with their delta links or (`full`) whole.
 private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool,
                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) {
-    let target = try requireAPIStore(function, store)
+    let target = try requireServiceStore(function, store)
     let reporter = CProgress(function: progress, payload: payload)
     _ = try target.waitFor { completion in
         target.download(subset: subset, delta: !full, stoppingWhen: { step in reporter.stops(step.entities, step.expectedEntities) },
@@ -122,7 +122,7 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
     sent?.pointee = 0
     archived?.pointee = 0
     return bridge { () throws(ODataError) in
-        let target = try requireAPIStore("ood_upload", store)
+        let target = try requireServiceStore("ood_upload", store)
         let reporter = CProgress(function: progress, payload: payload)
         let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
         let outcome = try target.waitFor { completion in
@@ -132,5 +132,21 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
         }
         sent?.pointee = outcome.sent
         archived?.pointee = outcome.archived
+    }
+}
+
+@_cdecl("ood_upload_preview")
+public func cUploadPreview(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_upload_preview: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_upload_preview", store)
+        // The same batching as ood_upload: the options' (ood_options_set_batch).
+        let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
+        let preview = try target.waitFor { completion in
+            target.previewUpload(batch: batching != nil, batchSize: batching?.size ?? 100,
+                                 groupByTransaction: batching?.groupsByTransaction ?? false, completion: completion)
+        }
+        try handOut(preview.jsonText, to: json)
     }
 }

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 @_cdecl("ood_version")
 public func cVersion() -> UnsafePointer<CChar>? {

@@ -1,6 +1,6 @@
 import COfflineODataHeader
 import Glibc
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// The per-thread error state behind `ood_error_message()` and `ood_error_offset()`.
 ///

@@ -1,4 +1,4 @@
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// What the engine makes of a service's answer once the transport has it: the input is an HTTP
 /// answer as text (a status line, header lines, an empty line, the body) and goes through the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// One harness: consumes an input and must never crash, whatever the bytes.
 typealias FuzzHarness = @Sendable (UnsafeRawBufferPointer) -> Void

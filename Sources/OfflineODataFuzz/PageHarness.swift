@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// The download's page reading and writing: the input is one page of a defining request's answer
 /// (JSON, whatever the service sends), loaded into a V4 and a V2 store in memory as the answer of

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// The URL parser and binder: the input, as UTF-8 text, is parsed in both dialects and bound
 /// against the flight sample's model of that dialect. Errors are fine; traps are not.

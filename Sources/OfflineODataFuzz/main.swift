@@ -2,7 +2,7 @@ import CLibFuzzer
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 // `offline-odata-fuzz`: libFuzzer harnesses for the engine's parsers.
 //

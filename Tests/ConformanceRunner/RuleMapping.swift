@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// How the runner treats one ABNF rule: which parser entry point checks it, or why it is skipped.
 enum RuleTreatment {

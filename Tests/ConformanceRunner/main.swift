@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `swift run offline-odata-conformance`: runs the OASIS ABNF test cases (4.01 YAML) and the 4.0
 /// corpus (jaystack `cases.json`) through the model-free parser and compares against the floor in

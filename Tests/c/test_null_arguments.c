@@ -240,6 +240,9 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_error_archive(store, NULL), "json");
     MISUSE(ood_request_queue(NULL, &json), "store");
     MISUSE(ood_request_queue(store, NULL), "json");
+    MISUSE(ood_upload_preview(NULL, &json), "store");
+    CHECK(json == NULL);
+    MISUSE(ood_upload_preview(store, NULL), "json");
     long deleted = 4;
     MISUSE(ood_error_archive_delete(NULL, -1, &deleted), "store");
     CHECK(deleted == 0);

@@ -1,8 +1,10 @@
 /* The C test of the store API (open, requests, route, download, upload, callbacks) against the
- * real V4 test service, whose root is the last argument (Tests/scripts/with_backend.sh starts it). */
+ * real V4 test service, whose root is the last argument (Tests/scripts/with_backend.sh starts it);
+ * the first argument is the flight sample's $metadata, for a store made without a service. */
 #define _DEFAULT_SOURCE /* mkdtemp, usleep */
 #include "offline_odata.h"
 #include "check.h"
+#include "read_file.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,6 +13,8 @@
 
 static char folder[] = "/tmp/ood-c-api-XXXXXX";
 static const char *service_root = NULL;
+/* The flight sample's $metadata (the first argument), for a store made without a service. */
+static char *sample_metadata = NULL;
 
 /* A completion's outcome, handed from the library's thread to the test's. */
 typedef struct {
@@ -203,7 +207,7 @@ static void test_null_and_wrong_handles(void) {
     CHECK(ood_undo(NULL, "X('1')", NULL) == OOD_MISUSE);
     CHECK(ood_redownload(NULL, "X('1')", NULL) == OOD_MISUSE);
 
-    /* A file-level handle (ood_store_open) does not take requests. */
+    /* A new file opened with ood_store_open has no model yet: it answers file-level questions only. */
     char path[512];
     snprintf(path, sizeof path, "%s/file-level.store", folder);
     ood_store *file_level = NULL;
@@ -311,6 +315,20 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
     CHECK(queue && strstr(queue, "\"transactionID\":\"tx-1\"") != NULL);
     CHECK(queue && strstr(strstr(queue, "\"transactionID\":\"tx-1\"") + 1, "\"transactionID\":\"tx-1\"") != NULL);
+    ood_string_free(queue);
+    /* The preview of that upload: one $batch with the transaction's change set; nothing leaves the queue. */
+    char *preview = NULL;
+    CHECK(ood_upload_preview(store, &preview) == OOD_OK && preview != NULL);
+    CHECK(preview && strstr(preview, "\"batch\":true") != NULL);
+    CHECK(preview && strstr(preview, "\"kind\":\"batch\"") != NULL);
+    CHECK(preview && strstr(preview, "POST TravelagencyCollection HTTP/1.1") != NULL && strstr(preview, "99000079") != NULL);
+    /* One change set of the two requests: [[id,id]]. */
+    const char *sets = preview ? strstr(preview, "\"changeSets\":[[") : NULL;
+    const char *comma = sets ? strchr(sets, ',') : NULL, *closing = sets ? strchr(sets, ']') : NULL;
+    CHECK(comma != NULL && closing != NULL && comma < closing);
+    ood_string_free(preview);
+    CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
+    CHECK(queue && strstr(queue, "99000078") != NULL && strstr(queue, "99000079") != NULL);
     ood_string_free(queue);
     long sent = -1, archived = -1;
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
@@ -619,6 +637,82 @@ static void test_a_failed_open_fails_every_request(void) {
     ood_options_free(options);
 }
 
+/* Issue 22: one kind of handle. A store made and downloaded with options, closed, and reopened with
+ * ood_store_open(path) alone answers as the file describes it: an offline read of the download, a
+ * local write, its status, and an upload to the service root the file keeps. */
+static void test_a_store_reopened_from_its_file_alone(void) {
+    ood_options *options = flight_options("from-file.store", OOD_MODE_MIXED);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    ood_store_close(store);
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/from-file.store", folder);
+    store = NULL;
+    CHECK(ood_store_open(path, &store) == OOD_OK && store != NULL);
+    ood_result *result = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=country eq 'US'", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && strstr(ood_result_body(result, NULL), "\"country\":\"US\"") != NULL);
+    ood_result_free(result);
+    int online = -1;
+    CHECK(ood_route(store, "GET", "TravelagencyCollection", &online, NULL) == OOD_OK && online == 0);
+    CHECK(ood_request(store, "POST", "TravelagencyCollection",
+                      "{\"agencynum\":\"99000077\",\"name\":\"From File\",\"city\":\"Boston\",\"country\":\"US\"}",
+                      &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 201);
+    ood_result_free(result);
+    char *json = NULL;
+    CHECK(ood_store_status(store, &json) == OOD_OK && json != NULL);
+    CHECK(strstr(json, "\"queuedRequests\":1") != NULL && strstr(json, "\"serviceRoot\":\"http") != NULL);
+    CHECK(strstr(json, "\"Agencies\"") != NULL);
+    ood_string_free(json);
+    long sent = -1, archived = -1;
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
+/* A store made from $metadata alone keeps no service root: reopened with ood_store_open(path), it
+ * reads, writes and tells its status, and its upload and download fail saying what is missing. */
+static void test_a_store_file_without_a_service_root(void) {
+    CHECK(sample_metadata != NULL);
+    if (!sample_metadata) return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/no-root.store", folder);
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_metadata(options, sample_metadata) == OOD_OK);
+    CHECK(ood_options_add_defining_request(options, "Agencies", "TravelagencyCollection") == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    ood_store_close(store);
+
+    store = NULL;
+    CHECK(ood_store_open(path, &store) == OOD_OK && store != NULL);
+    ood_result *result = NULL;
+    CHECK(ood_request(store, "POST", "TravelagencyCollection",
+                      "{\"agencynum\":\"99000078\",\"name\":\"No Root\",\"city\":\"Boston\",\"country\":\"US\"}",
+                      &result) == OOD_OK);
+    ood_result_free(result);
+    result = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection('99000078')", NULL, &result) == OOD_OK);
+    CHECK(ood_result_status(result) == 200 && strstr(ood_result_body(result, NULL), "No Root") != NULL);
+    ood_result_free(result);
+    char *json = NULL;
+    CHECK(ood_store_status(store, &json) == OOD_OK && json != NULL);
+    CHECK(strstr(json, "\"queuedRequests\":1") != NULL && strstr(json, "\"serviceRoot\":null") != NULL);
+    ood_string_free(json);
+    long sent = -1;
+    CHECK(ood_upload(store, NULL, NULL, &sent, NULL) == OOD_MISUSE && sent == 0);
+    CHECK(strstr(ood_error_message(), "ood_upload") != NULL && strstr(ood_error_message(), "no service root") != NULL);
+    CHECK(strstr(ood_error_message(), "ood_options_set_service_root") != NULL);
+    CHECK(ood_download(store, NULL, NULL) == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "ood_store_open_with") != NULL);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
 /* How many entities of the agency sample a collection answer holds (each has one "agencynum"). */
 static int agencies_in(const ood_result *result) {
     int count = 0;
@@ -723,10 +817,11 @@ static void test_the_maximum_metadata_size(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
+        fprintf(stderr, "usage: %s [METADATA_XML] SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
         return 2;
     }
     service_root = argv[argc - 1];
+    if (argc >= 3) sample_metadata = read_file(argv[1]);
     if (!mkdtemp(folder)) {
         perror("mkdtemp");
         return 2;
@@ -737,6 +832,8 @@ int main(int argc, char **argv) {
     test_headers_cancel_metadata_undo_and_batch();
     test_declared_indexes();
     test_a_failed_open_fails_every_request();
+    test_a_store_reopened_from_its_file_alone();
+    test_a_store_file_without_a_service_root();
     test_the_maximum_response_size();
     test_the_maximum_metadata_size();
     test_pages_of_online_reads();
@@ -744,5 +841,6 @@ int main(int argc, char **argv) {
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    free(sample_metadata);
     return check_summary("c_store_api");
 }

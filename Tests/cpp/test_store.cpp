@@ -42,7 +42,7 @@ int main() {
     const std::string path = std::string(folder) + "/raii.store";
 
     {
-        ood::Store store = ood::Store::open_file(path);
+        ood::Store store = ood::Store::open(path);
         CHECK(store.format_version() == 8);
         CHECK(store.path() == path);
         // A store file without a model takes no requests: a misuse, thrown.
@@ -52,10 +52,10 @@ int main() {
     }
 
     std::string message;
-    CHECK(status_thrown_by([&] { ood::Store::open_file(std::string(folder) + "/missing/x.store"); }, &message)
+    CHECK(status_thrown_by([&] { ood::Store::open(std::string(folder) + "/missing/x.store"); }, &message)
           == OOD_CANTOPEN);
     CHECK(message.find("cannot open") != std::string::npos && message.find("OOD_CANTOPEN") != std::string::npos);
-    CHECK(status_thrown_by([] { ood::Store::open_file(""); }) == OOD_MISUSE);
+    CHECK(status_thrown_by([] { ood::Store::open(""); }) == OOD_MISUSE);
 
     CHECK(std::string(ood_version()) == OOD_VERSION);
 

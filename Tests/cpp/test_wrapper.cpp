@@ -1,5 +1,5 @@
 // The C++17 wrapper (include/offline_odata.hpp) against the real V4 test service, whose root is the
-// last argument (Tests/scripts/with_backend.sh starts it): RAII handles that move and never copy,
+// last argument (Tests/scripts/with_backend.sh starts it; the first is the flight sample's $metadata): RAII handles that move and never copy,
 // ood::Error with status, message, offset and the HTTP status and headers of a refusal,
 // std::function progress and event callbacks, std::future answers.
 #include "offline_odata.hpp"
@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -38,6 +40,8 @@ static_assert(!std::is_copy_constructible_v<ood::Call> && std::is_move_construct
 
 std::string folder;
 std::string service_root;
+// The flight sample's $metadata (the first argument), for a store made without a service.
+std::string sample_metadata;
 
 bool ends_with(std::string_view text, std::string_view end) {
     return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
@@ -93,6 +97,10 @@ void test_the_offline_loop(std::atomic<int> &upload_finished) {
     CHECK(created.status() == 201);
     CHECK(created.location().has_value() && *created.location() == service_root + "TravelagencyCollection('99000301')");
     CHECK(store.request_queue().find("99000301") != std::string::npos);
+    // The upload's preview: the create, sent alone after the CSRF fetch; nothing leaves the queue.
+    std::string preview = store.upload_preview();
+    CHECK(preview.find(R"("kind":"send")") != std::string::npos && preview.find("99000301") != std::string::npos);
+    CHECK(store.request_queue().find("99000301") != std::string::npos);
 
     // A syntax error: status, message and the offset of the fault.
     ood::Error error = thrown_by([&] { store.get("TravelagencyCollection?$filter=name eq"); });
@@ -143,6 +151,41 @@ void test_the_offline_loop(std::atomic<int> &upload_finished) {
     subscription.end();
 }
 
+// Issue 22: one kind of handle. A store made and downloaded with options, reopened with
+// Store::open(path) alone, answers as its file describes it: an offline read, a local write, its
+// status and an upload to the service root the file keeps.
+void test_a_store_reopened_from_its_file_alone() {
+    ood::Store::open(flight_options("from-file.store", OOD_MODE_MIXED)).close();
+    ood::Store store = ood::Store::open(folder + "/from-file.store");
+    CHECK(store.get("TravelagencyCollection?$filter=country eq 'US'").body().find("\"country\":\"US\"") != std::string_view::npos);
+    CHECK(store.route("GET", "TravelagencyCollection").find("\"destination\":\"offline\"") != std::string::npos);
+    std::string body = R"({"agencynum":"99000304","name":"From File C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    std::string status = store.status();
+    CHECK(status.find("\"queuedRequests\":1") != std::string::npos && status.find("\"serviceRoot\":\"http") != std::string::npos);
+    ood::Store::UploadCounts counts = store.upload();
+    CHECK(counts.sent == 1 && counts.archived == 0);
+}
+
+// A store made from $metadata alone keeps no service root: reopened from its file, it reads, writes
+// and tells its status, and its upload fails saying what is missing.
+void test_a_store_file_without_a_service_root() {
+    CHECK(!sample_metadata.empty());
+    std::string path = folder + "/no-root.store";
+    ood::Options options;
+    options.path(path).metadata(sample_metadata).defining_request("Agencies", "TravelagencyCollection");
+    ood::Store::open(options).close();
+    ood::Store store = ood::Store::open(path);
+    std::string body = R"({"agencynum":"99000305","name":"No Root C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    CHECK(store.get("TravelagencyCollection('99000305')").body().find("No Root C++") != std::string_view::npos);
+    CHECK(store.status().find("\"serviceRoot\":null") != std::string::npos);
+    ood::Error error = thrown_by([&] { store.upload(); });
+    CHECK(error.status() == OOD_MISUSE && error.message().find("no service root") != std::string::npos);
+    CHECK(error.message().find("ood_options_set_service_root") != std::string::npos);
+    CHECK(store.request_queue().find("99000305") != std::string::npos);
+}
+
 void test_refusals_online() {
     ood::Store store = ood::Store::open(flight_options("", OOD_MODE_ONLINE));
     std::string body = R"({"agencynum":"99000302","name":"Wrapper Online","country":"US"})";
@@ -178,10 +221,16 @@ void test_refusals_online() {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [METADATA_XML] SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
         return 2;
     }
     service_root = argv[argc - 1];
+    if (argc >= 3) {
+        std::ifstream file(argv[1], std::ios::binary);
+        std::stringstream text;
+        text << file.rdbuf();
+        sample_metadata = text.str();
+    }
     char pattern[] = "/tmp/ood-cpp-wrapper-XXXXXX";
     if (mkdtemp(pattern) == nullptr) return 2;
     folder = pattern;
@@ -192,6 +241,8 @@ int main(int argc, char **argv) {
         test_the_offline_loop(upload_finished);
         CHECK(upload_finished.load() >= 1);
         test_refusals_online();
+        test_a_store_reopened_from_its_file_alone();
+        test_a_store_file_without_a_service_root();
     } catch (const ood::Error &error) {
         ++failed;
         std::fprintf(stderr, "unexpected ood::Error: %s (HTTP %d)\n", error.what(), error.http_status());

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Errors never contain credentials: user names, passwords and tokens travel in curl options,
 /// never in URLs or messages, and a URL's user-info part is removed before it is quoted.
-public final class HTTPTransport: @unchecked Sendable {
+package final class HTTPTransport: @unchecked Sendable {
     private let lock = Lock()
     /// Guarded by `lock`.
     private var handle: UnsafeMutableRawPointer?
@@ -25,7 +25,7 @@ public final class HTTPTransport: @unchecked Sendable {
     private let cookies: UnsafeMutableRawPointer
 
     /// - Throws: ``ODataError/Code/misuse`` for options ``HTTPOptions/validate()`` refuses.
-    public init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
+    package init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
         try options.validate()
         guard curlGlobalInitialization == CURLE_OK else {
             throw ODataError(.network, "libcurl could not be initialized")
@@ -47,10 +47,10 @@ public final class HTTPTransport: @unchecked Sendable {
     }
 
     /// The options in force.
-    public var currentOptions: HTTPOptions { lock.withLock { options } }
+    package var currentOptions: HTTPOptions { lock.withLock { options } }
 
     /// Replaces the options (headers, cookies, credentials, timeouts) for the requests after this call.
-    public func update(_ newOptions: HTTPOptions) {
+    package func update(_ newOptions: HTTPOptions) {
         lock.withLock { options = newOptions }
     }
 
@@ -62,7 +62,7 @@ public final class HTTPTransport: @unchecked Sendable {
     ///     `body` stays empty); returning false stops the transfer with ``ODataError/Code/aborted``.
     /// - Throws: ``ODataError/Code/network`` when the service cannot be reached, the connection
     ///   breaks or a timeout passes; ``ODataError/Code/aborted`` when cancelled or stopped.
-    public func send(
+    package func send(
         _ request: HTTPRequest,
         cancellation: HTTPCancellation? = nil,
         onBody: ((UnsafeRawBufferPointer) -> Bool)? = nil
@@ -265,6 +265,38 @@ public final class HTTPTransport: @unchecked Sendable {
         return result
     }
 
+    /// The headers `request` would go out with, credentials masked (``CredentialHeaders``): the
+    /// list handed to libcurl (``requestHeaders(for:)``, as ``send(_:cancellation:onBody:)`` makes
+    /// it), then those libcurl writes from the options: `User-Agent`, `Authorization` and `Cookie`
+    /// (the configured cookies; those the service sets during the session are not known before).
+    /// `Host`, `Content-Length` and `Accept-Encoding` are libcurl's and not listed. For an upload's
+    /// preview; nothing is sent.
+    func headersAsSent(for request: HTTPRequest) -> [(header: HTTPHeader, masked: Bool)] {
+        lock.withLock {
+            // The configured headers are masked by name; the request's own are the engine's (the
+            // preview shows its CSRF token as a placeholder).
+            var result = requestHeaders(for: request).map { header -> (header: HTTPHeader, masked: Bool) in
+                let configured = !request.headers.contains { asciiLowercased($0.name) == asciiLowercased(header.name) }
+                return configured && CredentialHeaders.isCredential(header.name)
+                    ? (HTTPHeader(header.name, CredentialHeaders.mask), true) : (header, false)
+            }
+            func has(_ name: String) -> Bool { result.contains { asciiLowercased($0.header.name) == name } }
+            if !has("user-agent") { result.append((HTTPHeader("User-Agent", options.userAgent), false)) }
+            if !has("authorization") {
+                switch options.authentication {
+                case .basic: result.append((HTTPHeader("Authorization", "Basic " + CredentialHeaders.mask), true))
+                case .bearer: result.append((HTTPHeader("Authorization", "Bearer " + CredentialHeaders.mask), true))
+                case nil: break
+                }
+            }
+            if !options.cookies.isEmpty {
+                let cookie = options.cookies.map { "\($0.name)=\(CredentialHeaders.mask)" }.joined(separator: "; ")
+                result.append((HTTPHeader("Cookie", cookie), true))
+            }
+            return result
+        }
+    }
+
     private func transferError(_ code: CURLcode, detail: String, request: HTTPRequest, transfer: Transfer) -> ODataError {
         let target = "\(request.method) \(redactedURL(request.url))"
         switch code {
@@ -290,14 +322,14 @@ public final class HTTPTransport: @unchecked Sendable {
 }
 
 /// Cancels a request from any thread.
-public final class HTTPCancellation: Sendable {
+@_spi(Tool) public final class HTTPCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
     /// Cancelling it cancels this one too (a download's background fetch follows the download's).
     private let parent: HTTPCancellation?
-    public init() { parent = nil }
+    package init() { parent = nil }
     init(following parent: HTTPCancellation?) { self.parent = parent }
-    public func cancel() { flag.store(true, ordering: .relaxed) }
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
+    package func cancel() { flag.store(true, ordering: .relaxed) }
+    package var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
 }
 
 /// Where a transfer's body goes as it arrives, instead of the response's `body`.

@@ -1,7 +1,7 @@
 /// Builds the absolute URLs the engine sends: a store's relative URLs against its service root,
 /// and the links services return (`@odata.nextLink` may be relative), percent-encoding what a URL
 /// may not contain (the spaces and quotes of `$filter=country eq 'US'`).
-public enum ServiceURL {
+package enum ServiceURL {
     /// `relative` resolved against `serviceRoot`; an absolute URL is returned as it is.
     static func resolve(_ relative: String, against serviceRoot: String) -> String {
         if hasScheme(relative) { return encoded(relative) }
@@ -18,7 +18,7 @@ public enum ServiceURL {
 
     /// Throws the misuse error unless `root` is an absolute URL, the one form a service root takes.
     /// Every entry point that takes a service root (the store options, the C API) checks with this.
-    public static func checkServiceRoot(_ root: String) throws(ODataError) {
+    package static func checkServiceRoot(_ root: String) throws(ODataError) {
         guard hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(redactedURL(root))'") }
         // `user:password@` would be kept in the store file and shown wherever the root is.
         if let userInfo = userInfo(of: root), userInfo.contains(":") {

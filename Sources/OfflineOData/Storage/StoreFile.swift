@@ -13,18 +13,18 @@ internal import CSQLite
 /// One write connection, serialized by a lock, and a pool of read connections that run beside it
 /// (``ReadConnectionPool``), so a `StoreFile` may be used from any thread and reads do not wait
 /// for a download's transaction.
-public final class StoreFile: @unchecked Sendable {
+@_spi(Tool) public final class StoreFile: @unchecked Sendable {
     /// The path the store was opened with.
-    public let path: String
+    package let path: String
     /// The database file's absolute path as SQLite resolved it; nil for an in-memory store.
     /// Names the file's sidecars that are not SQLite's own (``UploadLock``).
     let databaseFilePath: String?
     /// Whether the store opened for reads only (the file or its folder is write-protected).
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// What SQLite's quick check found when the store opened after its last user ended without
     /// closing it (a crash, kill -9): nil after a clean close, empty when the check found nothing.
     /// A damaged store does not open (the check's findings are the error).
-    public let recoveryFindings: [StoreFinding]?
+    @_spi(Tool) public let recoveryFindings: [StoreFinding]?
     /// Serializes the uses of the write connection. Recursive: a group of local writes holds it
     /// for its one transaction while each write takes it again (see ``SQLiteConnection/transaction(_:)``).
     private let lock = Lock(recursive: true)
@@ -40,7 +40,7 @@ public final class StoreFile: @unchecked Sendable {
     /// - Throws: ``ODataError`` with ``ODataError/Code/misuse`` for an empty path,
     ///   ``ODataError/Code/cannotOpen`` when the path cannot be opened or created, and
     ///   ``ODataError/Code/notAStore`` when the file is not an OfflineOData store.
-    public convenience init(path: String) throws(ODataError) {
+    @_spi(Tool) public convenience init(path: String) throws(ODataError) {
         try self.init(path: path, acceptsEmptyFile: false)
     }
 
@@ -49,7 +49,7 @@ public final class StoreFile: @unchecked Sendable {
     ///
     /// - Throws: as ``init(path:)``; ``ODataError/Code/notAStore`` names an empty file when it is
     ///   not accepted, ``ODataError/Code/storage`` a store damaged by a crash.
-    public init(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
+    @_spi(Tool) public init(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
         guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
         guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
         let inMemory = Self.isInMemory(path)
@@ -113,7 +113,7 @@ public final class StoreFile: @unchecked Sendable {
     }
 
     /// The store file's format version (``StoreFormat/currentVersion`` once opened).
-    public func formatVersion() throws(ODataError) -> Int {
+    @_spi(Tool) public func formatVersion() throws(ODataError) -> Int {
         try withConnection { db throws(ODataError) in
             guard let text = try db.scalarText("SELECT value FROM ood_store_info WHERE key = ?1", [.text("format_version")]),
                   let version = Int(text)
@@ -123,35 +123,35 @@ public final class StoreFile: @unchecked Sendable {
     }
 
     /// The journal mode SQLite reports (`wal` for a file store).
-    public func journalMode() throws(ODataError) -> String {
+    @_spi(Tool) public func journalMode() throws(ODataError) -> String {
         try withConnection { db throws(ODataError) in try db.scalarText("PRAGMA journal_mode") ?? "" }
     }
 
     /// The defining requests, in the order they were given.
-    public func definingRequests() throws(ODataError) -> [DefiningRequest] {
+    package func definingRequests() throws(ODataError) -> [DefiningRequest] {
         try withReadConnection { db, _ throws(ODataError) in try DefiningRequestTable.all(in: db) }
     }
 
     /// Replaces the defining requests. A request kept under the same name and URL keeps its
     /// download state; names must be unique and URLs non-empty.
-    public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
+    package func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
         try withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in try DefiningRequestTable.replace(with: requests, in: db) }
         }
     }
 
     /// The requests waiting to be uploaded, in upload order.
-    public func queuedRequests() throws(ODataError) -> [QueuedRequest] {
+    @_spi(Tool) public func queuedRequests() throws(ODataError) -> [QueuedRequest] {
         try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.all(in: db) }
     }
 
     /// The requests the service refused, with its answers.
-    public func errorArchive() throws(ODataError) -> [ArchivedRequest] {
+    @_spi(Tool) public func errorArchive() throws(ODataError) -> [ArchivedRequest] {
         try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.archived(in: db) }
     }
 
     /// Closes the store. Later calls throw ``ODataError/Code/misuse``; closing twice is harmless.
-    public func close() {
+    @_spi(Tool) public func close() {
         lock.withLock {
             connection?.close()
             connection = nil

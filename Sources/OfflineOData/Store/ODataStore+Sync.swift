@@ -100,6 +100,27 @@ extension ODataStore {
             upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction, completion: completion)
         }
     }
+    /// What ``upload(batch:batchSize:groupByTransaction:progress:completion:)`` with the same
+    /// arguments would send, in order; nothing is sent or changed. See
+    /// ``OfflineStore/previewUpload(batch:batchSize:groupByTransaction:)``.
+    @discardableResult
+    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                              completion: @escaping @Sendable (Result<UploadPreview, ODataError>) -> Void) -> RequestHandle {
+        // On the sync lane: after an upload issued before it, so it shows what is left.
+        enqueue(lane: { _ in .sync }, { opened, _ throws(ODataError) in
+            let offline = try opened.requireOffline("an upload's preview")
+            guard opened.online != nil else { throw ODataError(.misuse, "an upload needs the service root, and this store has none") }
+            return try offline.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction)
+        }, completion: completion)
+    }
+
+    public func previewUpload(batch: Bool = false, batchSize: Int = 100,
+                              groupByTransaction: Bool = false) async throws(ODataError) -> UploadPreview {
+        try await awaitResult { completion in
+            previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction, completion: completion)
+        }
+    }
+
     /// Reads one entity from the service again, addressed by its key; see
     /// ``OfflineStore/redownloadEntity(url:cancellation:)``. It runs on the sync lane, one at a time
     /// with downloads and uploads (it asks the service, and must not hold up local writes while it

@@ -56,7 +56,7 @@ public final class ODataStore: @unchecked Sendable {
         /// The limits on a read's URL (a request is not trusted to be small): its length in bytes
         /// (1 MiB by default), nesting (100) and binary operators in one expression (20,000, which
         /// bounds a `$filter`); a longer or deeper one is refused with ``ODataError/Code/syntax``.
-        public var requestLimits = LocalReader.defaultParserLimits
+        public var requestLimits: URLLimits = LocalReader.defaultParserLimits
         /// Asked of V4 services with `Prefer: odata.maxpagesize` during downloads.
         public var pageSize: Int?
         /// Whether opening a store whose defining requests were never downloaded downloads them

@@ -4,14 +4,14 @@
 /// after a download, when the store closes, or when the app asks.
 extension OfflineStore {
     /// Reads of one shape after which it gets an index (10).
-    public static let automaticIndexThreshold = 10
+    package static let automaticIndexThreshold = 10
 
     /// Writes down the read shapes counted so far and makes an index for each shape seen at least
     /// `threshold` times that no index serves yet (none whose leading properties are the
     /// shape's). Returns the indexes made, which status lists as automatic with the reason.
     /// Takes the write lock while it makes them (reads go on; a write waits).
     @discardableResult
-    public func createAutomaticIndexes(threshold: Int = OfflineStore.automaticIndexThreshold) throws(ODataError) -> [StoreIndex] {
+    package func createAutomaticIndexes(threshold: Int = OfflineStore.automaticIndexThreshold) throws(ODataError) -> [StoreIndex] {
         guard threshold >= 1 else { throw ODataError(.misuse, "the threshold of automatic indexes must be at least 1, not \(threshold)") }
         try saveReadShapes()
         let (candidates, existing) = try file.withConnection { db throws(ODataError) in

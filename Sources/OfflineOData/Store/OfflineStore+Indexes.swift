@@ -6,7 +6,7 @@ extension OfflineStore {
     /// nothing. Making an index reads the whole table once (seconds at ten million entities).
     ///
     /// - Throws: ``ODataError/Code/misuse`` naming a declaration that does not fit the model.
-    public func declareIndexes(_ declarations: [IndexDeclaration]) throws(ODataError) {
+    package func declareIndexes(_ declarations: [IndexDeclaration]) throws(ODataError) {
         guard !declarations.isEmpty else { return }
         var resolved: [ResolvedIndex] = []
         for declaration in declarations { resolved.append(try declaration.resolved(in: schema)) }
@@ -18,7 +18,7 @@ extension OfflineStore {
     }
 
     /// The indexes the store made beyond its key's (declared and automatic), by entity set.
-    public func indexes() throws(ODataError) -> [StoreIndex] {
+    @_spi(Tool) public func indexes() throws(ODataError) -> [StoreIndex] {
         try file.withReadConnection { db, _ throws(ODataError) in try IndexTable.all(in: db) }
     }
 

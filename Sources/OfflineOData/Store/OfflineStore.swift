@@ -3,11 +3,11 @@
 /// A store is made once from a `$metadata` document (``create(path:metadata:dialect:definingRequests:serviceRoot:)``),
 /// which it keeps, so that ``open(path:)`` needs no service. It speaks one OData dialect, the
 /// service's: V2 stores accept V2 URL syntax and answer in V2 JSON, V4 stores likewise.
-public final class OfflineStore: @unchecked Sendable {
-    public let file: StoreFile
-    public let model: MetadataModel
-    public let schema: StoreSchema
-    public let dialect: Dialect
+@_spi(Tool) public final class OfflineStore: @unchecked Sendable {
+    @_spi(Tool) public let file: StoreFile
+    @_spi(Tool) public let model: MetadataModel
+    @_spi(Tool) public let schema: StoreSchema
+    @_spi(Tool) public let dialect: Dialect
 
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
@@ -51,7 +51,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
-    public static func create(path: String, metadata: String, dialect: Dialect? = nil,
+    @_spi(Tool) public static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
                               acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
@@ -98,7 +98,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
-    public static func open(path: String) throws(ODataError) -> OfflineStore {
+    @_spi(Tool) public static func open(path: String) throws(ODataError) -> OfflineStore {
         try open(file: try StoreFile(path: path))
     }
 
@@ -124,7 +124,7 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Opens the store at `path`, or makes it when the file is missing or holds no model yet
     /// (`metadata` is asked for only then). Returns whether it was made.
-    public static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
+    package static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
                                     definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
                                     acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: OfflineStore, created: Bool) {
         let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
@@ -143,13 +143,13 @@ public final class OfflineStore: @unchecked Sendable {
     }
 
     /// The service root recorded at creation, if any.
-    public func serviceRoot() throws(ODataError) -> String? {
+    @_spi(Tool) public func serviceRoot() throws(ODataError) -> String? {
         readerLock.withLock { cachedServiceRoot }
     }
 
     /// Changes where downloads and uploads go, in the file: from now on, for every session.
     /// The delta links of the old root are dropped with it, so the next download is a full one.
-    public func setServiceRoot(_ root: String) throws(ODataError) {
+    package func setServiceRoot(_ root: String) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
         try file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
@@ -165,7 +165,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// or when it has no root yet (``setServiceRoot(_:)``); otherwise the file's root stays, as for
     /// a tool command's `--service`, and delta links stored for another service are not followed
     /// there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
-    public func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
+    @_spi(Tool) public func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
         let stored = try serviceRoot()
         if stored == root { return }
@@ -181,17 +181,17 @@ public final class OfflineStore: @unchecked Sendable {
         file.invalidateReadAttachments()
     }
 
-    public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
+    @_spi(Tool) public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
 
     /// Replaces the defining requests, after checking each against the model.
-    public func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
+    package func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
         for request in requests { try DefiningRequestCheck.check(request, model: model, dialect: dialect) }
         try file.setDefiningRequests(requests)
     }
 
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
-    public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
+    @_spi(Tool) public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
         let outcome = try write(resolved, body: body, transactionID: transactionID)
@@ -213,7 +213,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// "Inside" is proven from the filters (conjunctions of comparisons, `in` lists, keys); a read
     /// outside every defining request can still return entities that another request brought, but
     /// it may miss entities the service has.
-    public func explain(url: String) throws(ODataError) -> StoreExplanation {
+    @_spi(Tool) public func explain(url: String) throws(ODataError) -> StoreExplanation {
         let definingRequests = try definingRequests()
         // The read is bound once, each defining request once: 1 + k binds for k defining requests.
         let resolver = resolver()
@@ -281,7 +281,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///   ``ODataError/Code/unsupported`` for operations. Nothing is changed or queued then.
     ///   - transactionID: requests with the same id are uploaded in one change set by
     ///     `upload(batch: true, groupByTransaction: true)`.
-    public func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
+    package func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
         try write(resolver().resolve(method: method, url: url), body: body, transactionID: transactionID)
     }
 
@@ -296,14 +296,14 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Reverts the local changes of the entity at `url` (addressed by its key): see ``LocalUndo``.
     /// - Throws: ``ODataError/Code/notFound`` when the store has no such entity; the URL's errors.
-    public func undoPendingChanges(url: String) throws(ODataError) -> UndoOutcome {
+    package func undoPendingChanges(url: String) throws(ODataError) -> UndoOutcome {
         let undo = LocalUndo(model: model, schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try undo.undo(url: url, on: db) }
     }
 
     /// Sets the limits on a read's URL (its length, nesting and operators; see
     /// ``ODataStore/Options/requestLimits``), for the reads that start after.
-    public func setRequestLimits(_ limits: ODataURLParser.Limits) {
+    package func setRequestLimits(_ limits: ODataURLParser.Limits) {
         readerLock.withLock { requestLimits = limits }
     }
 
@@ -311,7 +311,7 @@ public final class OfflineStore: @unchecked Sendable {
 
     /// Sets timeouts, TLS, credentials, headers and cookies for the requests to the service; takes
     /// effect for the next request, also while a download or an upload runs.
-    public func setHTTPOptions(_ options: HTTPOptions) {
+    @_spi(Tool) public func setHTTPOptions(_ options: HTTPOptions) {
         transportLock.withLock {
             httpOptions = options
             transport?.update(options)
@@ -345,7 +345,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// - Parameters:
     ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
     ///   - progress: after every page; returning false stops the download (``ODataError/Code/aborted``).
-    public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
+    @_spi(Tool) public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
                          cancellation: HTTPCancellation? = nil,
                          progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> [DownloadOutcome] {
         let all = try definingRequests()
@@ -416,7 +416,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// before and the pages lack is removed, as after a full download.
     ///
     /// - Returns: the number of entities the pages held, expanded ones included.
-    public func load(pages: [[UInt8]], definingRequest name: String, fullRefresh: Bool = false) throws(ODataError) -> Int {
+    package func load(pages: [[UInt8]], definingRequest name: String, fullRefresh: Bool = false) throws(ODataError) -> Int {
         var remaining = pages[...]
         return try load(definingRequest: name, fullRefresh: fullRefresh) { () throws(ODataError) -> [UInt8]? in remaining.popFirst() }
     }
@@ -424,7 +424,7 @@ public final class OfflineStore: @unchecked Sendable {
     /// ``load(pages:definingRequest:fullRefresh:)`` with the pages asked for one at a time
     /// (`nextPage` returns nil after the last, and may read each from a file): memory holds one
     /// page, whatever the number of pages.
-    public func load(definingRequest name: String, fullRefresh: Bool = false,
+    @_spi(Tool) public func load(definingRequest name: String, fullRefresh: Bool = false,
                      nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> Int {
         guard let request = try definingRequests().first(where: { $0.name == name }) else {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
@@ -443,7 +443,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///
     /// - Throws: ``ODataError/Code/notFound`` when the archive has no request `id`.
     @discardableResult
-    public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
+    @_spi(Tool) public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
         let actions = ErrorArchiveActions(schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try actions.discard(id: id, on: db) }
     }
@@ -463,7 +463,7 @@ public final class OfflineStore: @unchecked Sendable {
     ///   - groupByTransaction: requests with the same transaction id go in one change set, applied
     ///     or refused together; otherwise each request is its own change set (requests on the
     ///     same entity always share one).
-    public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+    @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
@@ -494,11 +494,23 @@ public final class OfflineStore: @unchecked Sendable {
         }
     }
 
+    /// What ``upload(batch:batchSize:groupByTransaction:cancellation:progress:)`` with the same
+    /// arguments would send, in order (see ``UploadPreviewer``): nothing is sent and nothing in the
+    /// store changes, so it also works on a read-only store and while another upload runs.
+    ///
+    /// - Throws: ``ODataError/Code/misuse`` for a batch size below 1 or a store without a service root.
+    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false) throws(ODataError) -> UploadPreview {
+        guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
+        return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                   file: file, schema: schema, batch: batch, batchSize: batchSize,
+                                   groupByTransaction: groupByTransaction).preview()
+    }
+
     /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.
-    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
+    package func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
     /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
-    public func close() {
+    @_spi(Tool) public func close() {
         try? saveReadShapes()
         file.close()
     }

@@ -1,5 +1,5 @@
 import Testing
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// ``ODataError/Code`` is an open set: codes of a later version are values too, and `switch`
 /// works with a `default`.

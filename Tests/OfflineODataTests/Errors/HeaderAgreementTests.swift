@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The hand-written header and the engine must agree: status values and version numbers.
 @Suite struct HeaderAgreementTests {

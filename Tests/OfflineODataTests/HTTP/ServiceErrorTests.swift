@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A service's error message is quoted, never trusted: no terminal escape sequences, a size cap.
 @Suite struct ServiceErrorTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Documents that must be rejected: the OASIS counterexamples and broken documents of our own,
 /// each with the line of the fault and a message that names it. A document is never half accepted.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Issue 20: references in attribute values are expanded in one pass, in time linear in what
 /// they expand to (libxml2's own join was quadratic: a 242 KB document took 14 s), and an

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The fuzz seed corpus (`Tests/Fuzz/metadata-corpus`) replays through the reader entry point the
 /// fuzz harness uses, so that crashes found once stay fixed without building the fuzzer.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Element counts of fixture documents against counts taken independently of this reader:
 /// Python's `xml.etree`, counting elements by local name in the CSDL namespaces, e.g.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Every `$metadata` document among the shared fixtures is read, and the element counts of the
 /// documents below match counts taken independently (Python `xml.etree`, counting elements by

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// What the model keeps: V2 associations as navigation, facets, ETags, media entities,
 /// annotations and `sap:` attributes as data, function import signatures.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A document read with two threads (parsed ahead, ``XMLParseAhead``, and checked partly beside
 /// the validation, ``DetachedCheck``) reads exactly as one read with one: the same model, the same

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Entity sets, keys, navigation, function imports (V2 and V4), action imports and bound
 /// operations are told apart, on a V2 fixture (ODataDemo) and a V4 one (TripPin).

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// What the SAX2 recording hands the CSDL reader, pinned to what libxml2's tree (read through
 /// `xmlTextReader`) gave before: references in attribute values expanded, texts split where the

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The codec on a model with one property of every kind the store keeps.
 @Suite struct EDMValueCodecTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Malformed input fails with `.syntax` at the offset of the fault in the ORIGINAL text.
 @Suite("Query: error offsets")

@@ -1,4 +1,4 @@
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A compact text form of expression trees, for comparing grouping without comparing JSON.
 ///

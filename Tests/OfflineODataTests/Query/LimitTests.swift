@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Depth and length limits end in a `.syntax` error, never a crash or a stack overflow.
 @Suite("Query: limits")

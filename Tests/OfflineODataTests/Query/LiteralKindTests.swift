@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Literal kinds against the jaystack primitive cases: the kind must admit the expected EDM type.
 @Suite("Query: literal kinds", .needsFixtures)

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Issue 20: a `$filter` of any shape up to the URL size limit is answered or refused with a
 /// clear error, never a crash. Long chains of one operator are bound and translated without

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Operator precedence and grouping, against the auth0 expected ASTs and against the spec's table.
 @Suite("Query: precedence and grouping", .needsFixtures)

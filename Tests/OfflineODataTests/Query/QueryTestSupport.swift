@@ -1,4 +1,4 @@
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The error a parse throws, or nil when it succeeds.
 func parseError<T>(_ body: () throws(ODataError) -> T) -> ODataError? {

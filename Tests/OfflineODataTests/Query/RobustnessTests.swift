@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Random and mutated inputs through every entry point: each must return a tree or an
 /// `ODataError`, never trap. (A deterministic generator keeps failures reproducible.)

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The syntax tree a binder will walk: segments, argument lists, options, lambdas and ranges.
 @Suite("Query: tree shape")

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The V2 dialect: its own literals, functions and options, and clear rejections both ways.
 @Suite("Query: V2 dialect")

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Automatic indexes (issue 23): the shapes of reads are counted, a shape seen often enough gets
 /// an index outside the request path, status says why, and the answers stay the same.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// SQLite compares table names without case; OData does not. Entity sets whose names differ only
 /// in case keep their entities apart.

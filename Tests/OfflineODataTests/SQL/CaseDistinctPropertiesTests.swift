@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// SQLite compares column names without case; OData does not. Properties whose names differ only
 /// in case (simple, key, complex leaves, a derived type's, one like a system column) each keep

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Plans that use the key and declared indexes (issue 23): what SQLite's plan says for each read
 /// shape, that the answers keep OData's order, and that declarations are checked and kept.

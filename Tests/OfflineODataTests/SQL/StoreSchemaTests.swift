@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 @Suite(.needsFixtures) struct StoreSchemaTests {
     private func schema(_ fixture: String) throws -> StoreSchema {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// `ood_cast`'s conversions between stored forms (OData 4.01 `cast`, issue 23): literal forms to
 /// and from strings, numbers towards zero and range-checked, null where no cast is possible.

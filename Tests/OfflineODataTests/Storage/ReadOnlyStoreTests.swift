@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A write-protected store opens for reads; writes, downloads and uploads say "read-only".
 /// File modes do not bind root: as root these run through the tool and binding tests instead

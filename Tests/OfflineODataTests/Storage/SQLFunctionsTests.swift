@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 @Suite struct SQLFunctionsTests {
     private func connection() throws -> SQLiteConnection {

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// `check()`: SQLite's integrity check and the engine's own invariants; and the quick check of a
 /// store its last user left open (a crash).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A store is made only where no file is, and whole: a file that is there is never silently
 /// replaced, and a creation cut short leaves nothing that cannot be opened.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// What a store file keeps from other users and from itself: new files are the owner's alone, and
 /// no password enters the file through the service root.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The headers of answers: what `StoreResponse.header` finds, and the headers an offline answer
 /// has as a service would send them (an entity's `ETag`, a create's `Location`).

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The JSON summary of `$metadata` that the C API (`ood_metadata`) and the bindings hand out.
 @Suite struct ModelSummaryJSONTests {

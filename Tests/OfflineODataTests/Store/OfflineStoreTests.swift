@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 @Suite(.needsFixtures) struct OfflineStoreTests {
     static let v4Metadata = Fixtures.text("apache-olingo-odata4/trippin/trippin.xml") ?? ""

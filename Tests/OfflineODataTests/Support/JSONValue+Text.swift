@@ -1,4 +1,4 @@
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 extension JSONValue {
     /// A scalar's text as the fixtures mean it: a string's value, a number's digits,

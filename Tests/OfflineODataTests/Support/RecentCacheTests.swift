@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The read path's bounded caches keep what was used within the last generation and drop the rest.
 @Suite struct RecentCacheTests {

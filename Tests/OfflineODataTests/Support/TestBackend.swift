@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Why a test backend could not be started or asked something.
 struct TestBackendError: Error, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The real test services start from Swift and answer (Tests/backends/README.md).
 @Suite struct TestBackendTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// What an answer means for the request it answers: only proof of success takes a request out of
 /// the queue; refusals are archived by kind; "not now" and lost answers keep it.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The `$batch` request body, byte for byte, and how queued requests are grouped into change sets.
 @Suite struct BatchRequestBuilderTests {
@@ -12,7 +12,7 @@ import Testing
 
     @Test func writesChangeSetsWithContentIDsReferencesAndIfMatch() throws {
         let plan = ChangeSetPlan.plan([Self.post, Self.patchNew, Self.delete], groupByTransaction: false, contentIDReferences: true)
-        let built = try BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
+        let built = try BatchRequestBuilder(makeBoundary: { kind, _ in "\(kind)_b" }).build(plan)
         #expect(built.contentType == "multipart/mixed; boundary=batch_b")
         let expected = """
             --batch_b
@@ -80,7 +80,7 @@ import Testing
     @Test func aBoundaryInABodyIsReplaced() throws {
         let request = QueuedRequest(id: 1, method: "POST", url: "A", body: #"{"name":"batch_b changeset_b"}"#)
         let plan = ChangeSetPlan.plan([request], groupByTransaction: false, contentIDReferences: true)
-        let built = try BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan)
+        let built = try BatchRequestBuilder(makeBoundary: { kind, _ in "\(kind)_b" }).build(plan)
         #expect(built.contentType != "multipart/mixed; boundary=batch_b")
         let text = String(decoding: built.body, as: UTF8.self)
         #expect(!text.contains("boundary=changeset_b\r\n") && !text.hasPrefix("--batch_b\r\n"))

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A sink that reads the paging fields of V4 and V2 pages and counts their entities.
 struct RecordingSink: PageSink {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Repeatable requests: sent only where `$metadata` declares them, with an id and a first-sent
 /// date that a retry (after a lost answer) repeats unchanged, alone and inside `$batch`.
@@ -85,7 +85,7 @@ import Testing
         var post = BatchRequestBuilderTests.post
         post.firstSent = "Tue, 24 Nov 2026 03:00:00 GMT"
         let plan = ChangeSetPlan.plan([post, BatchRequestBuilderTests.delete], groupByTransaction: false, contentIDReferences: true)
-        let text = String(decoding: try BatchRequestBuilder(makeBoundary: { "\($0)_b" }).build(plan, headers: repeatable.headers(for:)).body,
+        let text = String(decoding: try BatchRequestBuilder(makeBoundary: { kind, _ in "\(kind)_b" }).build(plan, headers: repeatable.headers(for:)).body,
                           as: UTF8.self)
         #expect(text.contains("POST TravelagencyCollection HTTP/1.1\r\nAccept: application/json\r\nContent-Type: application/json\r\n"
             + "Repeatability-Request-ID: c0ffee-1-Tue24Nov2026030000GMT\r\nRepeatability-Client-ID: c0ffee\r\n"

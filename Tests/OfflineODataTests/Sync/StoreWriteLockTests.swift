@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A write that waits in vain for the store's write lock says what holds it and how long it
 /// waited; a download that runs out of room says which defining request and what it stored.

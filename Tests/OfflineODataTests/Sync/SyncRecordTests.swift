@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The store's record of its syncs (issue 25): the last download of each defining request, the
 /// last upload, the queue's age, and the bounded sync log, against the real test services.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Issue 20: the service is not trusted. Links and redirects stay on the service's origin, answers
 /// have a size limit, and no header or cookie can carry a line break.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// One upload at a time per store file (issue 19, point 2): the lock itself, and two store
 /// handles on one file uploading to the real V4 service.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The upload against a scripted service: order, headers, CSRF, answers recorded, faults.
 @Suite struct UploaderTests {

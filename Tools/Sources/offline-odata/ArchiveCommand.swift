@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata archive STORE [--requeue ID [--body JSON] | --delete ID | --delete-all |
 /// --redownload URL [service options]] [--json]`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata download STORE [--subset NAME,...] [--full]`.
 struct DownloadCommand: ParsableCommand {

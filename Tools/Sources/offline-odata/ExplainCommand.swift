@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata explain STORE URL [--json]`.
 struct ExplainCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// Whether anything exists at `path`.
 func fileExists(_ path: String) -> Bool {

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// Prints one JSON document on standard output: every `--json` goes through here, so each
 /// subcommand's output is exactly one line that `json.loads` or `jq` can read.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata log STORE [--limit N] [--json]`.
 struct LogCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata metadata FILE [--json]`: reads a `$metadata` document and summarises it.
 struct MetadataCommand: ParsableCommand {

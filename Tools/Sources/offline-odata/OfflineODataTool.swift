@@ -2,7 +2,7 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata`: the engine from the command line. One file per subcommand.
 @main

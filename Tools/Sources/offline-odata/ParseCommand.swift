@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata parse --metadata FILE [--v2|--v4] URL [--json]`.
 struct ParseCommand: ParsableCommand {

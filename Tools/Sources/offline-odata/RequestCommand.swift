@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata request STORE [--method M] URL [--body JSON] [--mode offline|online|mixed] [--one-page]`:
 /// one OData request on the store, the service, or whichever the router picks. All pages are the

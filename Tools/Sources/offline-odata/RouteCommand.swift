@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata route STORE URL [--method M] [--service URL] [--json]`.
 struct RouteCommand: ParsableCommand {

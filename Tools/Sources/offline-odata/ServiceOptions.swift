@@ -2,7 +2,7 @@ import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `--service`, `--user`, `--token`, `--header`, `--cookie`, the limits: how a subcommand reaches the service.
 ///

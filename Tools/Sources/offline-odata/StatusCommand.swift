@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata status STORE [--json]`.
 struct StatusCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 extension StoreCommand {
     /// `offline-odata store check STORE [--quick] [--json]`.

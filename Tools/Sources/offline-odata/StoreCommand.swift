@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata store ...`: store files.
 struct StoreCommand: ParsableCommand {

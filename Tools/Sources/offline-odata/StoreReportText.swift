@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// The human forms of what a store reports, shared by `status`, `archive` and `store info`, so a
 /// queued request, an archived one or a defining request reads the same in each.

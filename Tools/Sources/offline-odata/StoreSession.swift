@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `--mode`: which store answers a request (the engine's ``WorkingMode``).
 enum ToolMode: String, ExpressibleByArgument, CaseIterable {

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// The human forms of the sync statistics and the sync log, for `status` and `log`.
 

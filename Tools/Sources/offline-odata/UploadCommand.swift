@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata upload STORE`.
 struct UploadCommand: ParsableCommand {
@@ -23,6 +23,14 @@ struct UploadCommand: ParsableCommand {
                   --timeout 60
               offline-odata upload travel.store --batch --batch-size 200 \\
                   --group-by-transaction
+              offline-odata upload travel.store --batch --dry-run
+
+            With --dry-run nothing is sent and nothing in the store changes: it prints the HTTP requests \
+            the upload would send now, in order (with --batch the $batch bodies and their change sets), \
+            with their headers: credentials masked (***), and values only the upload can know shown as \
+            <placeholders> (the CSRF token, an ETag an earlier answer or a read brings, a first-sent \
+            date). Requests in doubt are shown settled first. --json prints it as one JSON object \
+            {"batch","steps":[{"kind","requestIDs","note","request","changeSets"}]}.
 
             With --batch the queue goes in $batch requests of at most --batch-size requests, each \
             request its own change set (requests on the same entity share one), or one change set \
@@ -42,7 +50,8 @@ struct UploadCommand: ParsableCommand {
             Exit codes: 0 every queued request was applied by the service; 3 the queue was worked \
             through but some requests went to the error archive (refused, in conflict, or in doubt: \
             see 'offline-odata archive'); 1 the upload stopped (the message says why; nothing is lost), \
-            also when another upload of the same store is running; 64 a usage error.
+            also when another upload of the same store is running; 64 a usage error. With --dry-run: 0, or 1 \
+            when the preview cannot be made.
             """
     )
 
@@ -63,6 +72,9 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "Print the outcome as one line of JSON.")
     var json = false
 
+    @Flag(help: "Send nothing: print the requests the upload would send, in order.")
+    var dryRun = false
+
     /// The exit code of an upload that worked through the queue with some requests archived.
     static let archivedExitCode: Int32 = 3
 
@@ -71,6 +83,11 @@ struct UploadCommand: ParsableCommand {
             let store = try openExistingStore(path: path)
             defer { store.close() }
             try store.applyServiceOptions(service)
+            if dryRun {
+                let preview = try store.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction)
+                print(json ? preview.jsonText : UploadPreviewText.text(preview))
+                return
+            }
             var bar = ProgressBar()
             let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction) { progress in
                 bar.show("uploading", done: progress.sent + progress.archived, total: progress.total)

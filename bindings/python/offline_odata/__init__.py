@@ -5,9 +5,9 @@
 '0.1.0'
 
 The main names: :class:`Store` (``Store(path, ...)`` or ``Store.open(...)``: a store that answers
-requests), :class:`StoreFile` (a store file's own questions), :class:`OfflineStore`,
+requests), :class:`StoreFile` (the same store, opened from its file alone), :class:`OfflineStore`,
 :class:`OnlineStore`, :class:`Mode`, :class:`StoreOptions`, :class:`Entity` (what reads give, with
-typed values), :class:`Result`, :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
+typed values), :class:`Result`, :class:`UploadPreview` (what ``Store.preview_upload`` gives), :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
 status, all derived from :class:`OfflineODataError`.
 """
@@ -37,11 +37,12 @@ from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, 
 from .store import OfflineStore, OnlineStore, Store
 from .store_file import StoreFile
 from .sync_record import SYNC_LOG_CAPACITY, DownloadStatistics, SyncLogEntry, SyncStatistics, UploadStatistics
+from .upload_preview import PreviewHeader, PreviewRequest, UploadPreview, UploadPreviewStep
 
 __all__ = [
     "version", "version_number", "Store", "StoreFile", "OfflineStore", "OnlineStore", "Mode", "Options",
     "StoreOptions", "Entity",
-    "Result", "Route", "UploadResult", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "Route", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",

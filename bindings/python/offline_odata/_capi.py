@@ -268,6 +268,8 @@ ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void
 ood_store_sync_log = _declare("ood_store_sync_log", c_int, [c_void_p, c_longlong, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive(ood_store *store, char **json);
 ood_error_archive = _declare("ood_error_archive", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_upload_preview(ood_store *store, char **json);
+ood_upload_preview = _declare("ood_upload_preview", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_request_queue(ood_store *store, char **json);
 ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);

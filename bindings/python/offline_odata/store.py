@@ -2,8 +2,8 @@
 
 ``Store(path, ...)`` (or ``Store.open(...)``) opens a store that answers OData requests
 (``ood_store_open_with``): offline from its file, online from its service, or both (mixed mode).
-:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed. A store file
-opened for its file questions only is a :class:`~offline_odata.StoreFile`.
+:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed, and
+:class:`~offline_odata.StoreFile` the same store opened from its file alone (``ood_store_open``).
 
 Reads give typed values (see :mod:`offline_odata.values`): the store's ``$metadata`` is turned into
 converter tables once (:class:`~offline_odata.schema.Schema`), on the first typed read.
@@ -29,6 +29,7 @@ from .options import Mode, Options, PathLike, _pairs
 from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
 from .sync_record import SyncLogEntry, SyncStatistics
+from .upload_preview import UploadPreview
 from .values import body_json
 
 if TYPE_CHECKING:
@@ -525,6 +526,18 @@ class Store(StoreHandle):
         finally:
             self._end()
         return UploadResult(sent.value, archived.value)
+
+    def preview_upload(self) -> UploadPreview:
+        """What :meth:`upload` would send now, in order, with the store's batching (``batch=``):
+        each step's HTTP request with its headers (credentials masked as ``***``; values only the
+        upload knows, such as the CSRF token or an ETag an earlier answer brings, as ``<...>``
+        placeholders) and body, the ``$batch`` bodies with their change sets. Nothing is sent and
+        nothing in the store changes.
+
+        Raises:
+            MisuseError: the store has no service root.
+        """
+        return UploadPreview._from_json(self._json_object(_capi.ood_upload_preview))
 
     # ---- events and questions ------------------------------------------------------------
 

@@ -1,23 +1,28 @@
-"""A store file opened for file questions only: :class:`StoreFile`."""
+"""A store opened from its file alone: :class:`StoreFile`."""
 import os
 from ctypes import byref, c_void_p
 
 from . import _capi
-from ._handle import StoreHandle
 from .options import PathLike
+from .store import Store
 
 
-class StoreFile(StoreHandle):
-    """A store file opened (or created, empty of data) for its file questions: :attr:`path` and
-    :attr:`format_version`. It answers no requests: :class:`~offline_odata.Store` does.
+class StoreFile(Store):
+    """The store at a path, opened as its file describes it (``ood_store_open``): its saved
+    ``$metadata``, defining requests, indexes and service root, with no options. It is a
+    :class:`~offline_odata.Store` like any other: reads, local writes, the queue, :meth:`status`,
+    :meth:`check`, and downloads and uploads when the file keeps its service root (else they raise
+    :class:`~offline_odata.MisuseError` saying to open it with ``service_root``). Opening sends
+    nothing to the service. Where no file is, it makes one that answers only :attr:`path`,
+    :attr:`format_version` and :meth:`check` until opened with its ``metadata`` or a ``service_root``.
 
-    >>> with StoreFile("travel.store") as file:                           # doctest: +SKIP
-    ...     file.format_version
-    7
+    >>> with StoreFile("travel.store") as store:                          # doctest: +SKIP
+    ...     store.format_version, len(store.entities("TravelagencyCollection"))
+    (7, 24)
     """
 
     def __init__(self, path: PathLike) -> None:
-        """Opens (or creates) the store file at ``path``.
+        """Opens (or creates) the store at ``path``.
 
         Raises:
             TypeError: ``path`` is not a str or path-like.

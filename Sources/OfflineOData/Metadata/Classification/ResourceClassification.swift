@@ -1,7 +1,7 @@
 /// What a resource path addresses, decided against the model. The stores route on this: the
 /// offline store answers entity sets and singletons (with keys and navigation), and refuses
 /// function imports, action imports and bound operations, which go to the service.
-public enum ResourceClassification: Sendable, Hashable {
+package enum ResourceClassification: Sendable, Hashable {
     /// An entity set, possibly with a key, navigation, a property and `$count`/`$value`/`$ref`.
     case entitySet(EntityPath)
     /// A singleton, possibly with navigation.
@@ -21,56 +21,56 @@ public enum ResourceClassification: Sendable, Hashable {
 }
 
 /// A path that starts at an entity set or singleton and addresses entities (or a property of one).
-public struct EntityPath: Sendable, Hashable {
+package struct EntityPath: Sendable, Hashable {
     /// The entity set or singleton the path starts at.
-    public var root: String
+    package var root: String
     /// The root's entity type (qualified).
-    public var rootType: String
+    package var rootType: String
     /// The key predicate on the root, as written (`1`, `ID=1,Name='x'`); nil for the whole set.
-    public var key: String?
-    public var navigation: [NavigationStep] = []
+    package var key: String?
+    package var navigation: [NavigationStep] = []
     /// The entity type addressed at the end (after navigation and type casts).
-    public var targetType: String
+    package var targetType: String
     /// The entity set the addressed entities live in; nil for containment or an unbound target.
-    public var targetEntitySet: String?
+    package var targetEntitySet: String?
     /// Whether the path addresses a collection of entities.
-    public var isCollection: Bool
+    package var isCollection: Bool
     /// Structural property segments after the entities (`Address/City`), empty when none.
-    public var propertyPath: [String] = []
+    package var propertyPath: [String] = []
     /// `$count`, `$value` or `$ref` at the end, if present.
-    public var suffix: String?
+    package var suffix: String?
 }
 
 /// One navigation step of an ``EntityPath``.
-public struct NavigationStep: Sendable, Hashable {
-    public var property: String
+package struct NavigationStep: Sendable, Hashable {
+    package var property: String
     /// A key predicate on a collection-valued navigation (`Orders(3)`), as written.
-    public var key: String?
-    public var targetType: String
-    public var targetEntitySet: String?
-    public var multiplicity: Multiplicity
+    package var key: String?
+    package var targetType: String
+    package var targetEntitySet: String?
+    package var multiplicity: Multiplicity
 }
 
-public struct FunctionImportCall: Sendable, Hashable {
-    public var name: String
+package struct FunctionImportCall: Sendable, Hashable {
+    package var name: String
     /// V4: the qualified name of the imported function.
-    public var function: String?
-    public var httpMethod: String
+    package var function: String?
+    package var httpMethod: String
     /// The raw text inside the parentheses, if any.
-    public var parameters: String?
+    package var parameters: String?
 }
 
-public struct ActionImportCall: Sendable, Hashable {
-    public var name: String
-    public var action: String
+package struct ActionImportCall: Sendable, Hashable {
+    package var name: String
+    package var action: String
 }
 
-public struct BoundOperationCall: Sendable, Hashable {
-    public var kind: Operation.Kind
+package struct BoundOperationCall: Sendable, Hashable {
+    package var kind: Operation.Kind
     /// The qualified name of the operation.
-    public var operation: String
+    package var operation: String
     /// What the operation is bound to.
-    public var binding: EntityPath
+    package var binding: EntityPath
     /// The raw text inside the parentheses, if any.
-    public var parameters: String?
+    package var parameters: String?
 }

@@ -2,7 +2,7 @@
 extension MetadataModel {
     /// Classifies a path given as text (`Products(1)/Supplier`, `GetProductsByRating(rating=3)`),
     /// split by ``ResourcePathSplitter``.
-    public func classify(path: String) -> ResourceClassification {
+    package func classify(path: String) -> ResourceClassification {
         switch ResourcePathSplitter.split(path) {
         case .success(let segments): classify(segments)
         case .failure(let error): .unknown(reason: error.reason)
@@ -11,7 +11,7 @@ extension MetadataModel {
 
     /// Classifies resource path segments: entity set (with key and navigation), singleton,
     /// function import, action import, bound operation, `$metadata`, `$batch`, or unknown.
-    public func classify(_ segments: [ResourceSegment]) -> ResourceClassification {
+    package func classify(_ segments: [ResourceSegment]) -> ResourceClassification {
         guard let first = segments.first else { return .unknown(reason: "the path is empty") }
         let rest = segments.dropFirst()
         switch first.name {

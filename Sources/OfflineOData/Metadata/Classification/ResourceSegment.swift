@@ -3,13 +3,13 @@
 ///
 /// The classifier takes these so that it does not depend on the URL parser, which is written
 /// separately; ``ResourcePathSplitter`` makes them from a plain path for everyone else.
-public struct ResourceSegment: Sendable, Hashable {
-    public var name: String
+package struct ResourceSegment: Sendable, Hashable {
+    package var name: String
     /// The raw text inside `(...)` (a key predicate or an operation's parameters), nil without parentheses.
-    public var keyPredicate: String?
-    public var hasParentheses: Bool
+    package var keyPredicate: String?
+    package var hasParentheses: Bool
 
-    public init(name: String, keyPredicate: String? = nil, hasParentheses: Bool? = nil) {
+    package init(name: String, keyPredicate: String? = nil, hasParentheses: Bool? = nil) {
         self.name = name
         self.keyPredicate = keyPredicate
         self.hasParentheses = hasParentheses ?? (keyPredicate != nil)
@@ -21,9 +21,9 @@ public struct ResourceSegment: Sendable, Hashable {
 /// A simple splitter, not the URL parser: `/` separates segments outside single quotes and
 /// parentheses; a segment is a name, optionally followed by `(...)`. A leading `/` and a query
 /// (`?...`) are ignored. Percent-decoding is the caller's business.
-public enum ResourcePathSplitter {
+package enum ResourcePathSplitter {
     /// The segments, or the reason the path cannot be split.
-    public static func split(_ path: String) -> Result<[ResourceSegment], ResourcePathError> {
+    package static func split(_ path: String) -> Result<[ResourceSegment], ResourcePathError> {
         ParseBindCounter.noteParse(of: path)
         var bytes = Array(path.utf8)
         if let query = firstIndexOutsideQuotes(of: UInt8(ascii: "?"), in: bytes) { bytes.removeSubrange(query...) }
@@ -91,6 +91,6 @@ public enum ResourcePathSplitter {
 }
 
 /// Why a resource path could not be split into segments.
-public struct ResourcePathError: Error, Sendable, Hashable {
-    public var reason: String
+package struct ResourcePathError: Error, Sendable, Hashable {
+    package var reason: String
 }

@@ -14,7 +14,7 @@ public struct Annotation: Sendable, Hashable {
     public internal(set) var annotations: [Annotation] = []
     public internal(set) var sourceLine: SourceLine
 
-    public init(term: String, qualifier: String? = nil, value: AnnotationExpression? = nil, sourceLine: SourceLine = .unknown) {
+    package init(term: String, qualifier: String? = nil, value: AnnotationExpression? = nil, sourceLine: SourceLine = .unknown) {
         self.term = term
         self.qualifier = qualifier
         self.value = value
@@ -32,7 +32,7 @@ public struct AnnotationExpression: Sendable, Hashable {
     public internal(set) var attributes: [XMLAttribute] = []
     public internal(set) var children: [AnnotationExpression] = []
 
-    public init(kind: String, value: String? = nil, attributes: [XMLAttribute] = [], children: [AnnotationExpression] = []) {
+    package init(kind: String, value: String? = nil, attributes: [XMLAttribute] = [], children: [AnnotationExpression] = []) {
         self.kind = kind
         self.value = value
         self.attributes = attributes
@@ -50,7 +50,7 @@ public struct XMLAttribute: Sendable, Hashable {
     public internal(set) var name: String
     public internal(set) var value: String
 
-    public init(namespace: String = "", prefix: String = "", name: String, value: String) {
+    package init(namespace: String = "", prefix: String = "", name: String, value: String) {
         self.namespace = namespace
         self.prefix = prefix
         self.name = name

@@ -29,5 +29,5 @@ public struct Facets: Sendable, Hashable {
     /// `DefaultValue` as written in the document (a literal in the type's canonical form).
     public internal(set) var defaultValue: String?
 
-    public init() {}
+    package init() {}
 }

@@ -12,7 +12,7 @@ public struct Property: Annotatable, Sendable, Hashable {
 
     public var isNullable: Bool { facets.isNullable }
 
-    public init(name: String, type: TypeReference, facets: Facets = Facets(), sourceLine: SourceLine = .unknown) {
+    package init(name: String, type: TypeReference, facets: Facets = Facets(), sourceLine: SourceLine = .unknown) {
         self.name = name
         self.type = type
         self.facets = facets

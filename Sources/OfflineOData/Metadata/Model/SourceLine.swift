@@ -6,7 +6,7 @@ public struct SourceLine: Sendable, Hashable {
     /// 1-based line of the element's start tag; 0 when unknown (a model built in code).
     public var line: Int
 
-    public init(_ line: Int) { self.line = line }
+    package init(_ line: Int) { self.line = line }
 
     public static let unknown = SourceLine(0)
 }

@@ -29,7 +29,7 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
     public internal(set) var isCollection: Bool
     public internal(set) var kind: Kind
 
-    public init(name: String, isCollection: Bool = false, kind: Kind = .unresolved) {
+    package init(name: String, isCollection: Bool = false, kind: Kind = .unresolved) {
         self.name = name
         self.isCollection = isCollection
         self.kind = kind

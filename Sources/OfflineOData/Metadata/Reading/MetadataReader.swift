@@ -15,21 +15,21 @@
 /// large"); entity references in attribute values may expand to at most 64 MiB plus 16 bytes per
 /// byte of the document, nested at most 40 deep (see `XMLRecording.expansionBudget`). Reading takes
 /// time linear in the document and in what its references expand to.
-public enum MetadataReader {
+@_spi(Tool) public enum MetadataReader {
     /// Choices about what a reader accepts.
-    public struct Options: Sendable, Hashable {
+    @_spi(Tool) public struct Options: Sendable, Hashable {
         /// Whether a type name in the reserved `Edm` namespace that no OData version defines
         /// (`Edm.Float`, seen in real SAP test services) is kept as ``TypeReference/Kind/unknownEdmType``
         /// instead of rejecting the document. On by default: such a name cannot be a dangling
         /// reference to one of the document's own types, and losing the whole service for one
         /// property helps nobody; a store refuses to use the property instead.
-        public var acceptsUnknownEdmTypes: Bool = true
+        package var acceptsUnknownEdmTypes: Bool = true
         /// Whether defects that real services publish and that leave the rest of the model usable
         /// are errors. Off by default: they are then listed in ``MetadataModel/diagnostics`` and
         /// the model holds nothing that depends on them. See ``MetadataModel/diagnostics``.
-        public var isStrict: Bool = false
+        @_spi(Tool) public var isStrict: Bool = false
 
-        public init(acceptsUnknownEdmTypes: Bool = true, isStrict: Bool = false) {
+        @_spi(Tool) public init(acceptsUnknownEdmTypes: Bool = true, isStrict: Bool = false) {
             self.acceptsUnknownEdmTypes = acceptsUnknownEdmTypes
             self.isStrict = isStrict
         }
@@ -37,7 +37,7 @@ public enum MetadataReader {
 
     /// Reads and validates a document given as bytes (UTF-8 or any encoding its XML declaration names;
     /// a UTF-8 byte order mark is fine).
-    public static func read(_ bytes: [UInt8], options: Options = Options()) throws(ODataError) -> MetadataModel {
+    @_spi(Tool) public static func read(_ bytes: [UInt8], options: Options = Options()) throws(ODataError) -> MetadataModel {
         let result: Result<MetadataModel, ODataError> = bytes.withUnsafeBytes { buffer in
             Result { () throws(ODataError) in try read(buffer, options: options) }
         }
@@ -45,12 +45,12 @@ public enum MetadataReader {
     }
 
     /// Reads and validates a document given as text.
-    public static func read(_ text: String, options: Options = Options()) throws(ODataError) -> MetadataModel {
+    @_spi(Tool) public static func read(_ text: String, options: Options = Options()) throws(ODataError) -> MetadataModel {
         try read(Array(text.utf8), options: options)
     }
 
     /// Reads and validates a document in memory that stays valid for the duration of the call.
-    public static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
+    package static func read(_ bytes: UnsafeRawBufferPointer, options: Options = Options()) throws(ODataError) -> MetadataModel {
         try read(bytes, options: options, threads: .bySize)
     }
 

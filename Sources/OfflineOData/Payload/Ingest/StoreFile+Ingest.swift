@@ -3,7 +3,7 @@
 /// ``IngestSession`` itself, page by page as they arrive.
 extension StoreFile {
     /// Creates the tables and indexes of `schema` that the store does not have yet.
-    public func createTables(for schema: StoreSchema) throws(ODataError) {
+    package func createTables(for schema: StoreSchema) throws(ODataError) {
         try withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
                 for statement in schema.createStatements { try db.execute(statement) }
@@ -16,7 +16,7 @@ extension StoreFile {
     /// result and the request's entities they do not contain are removed. `onPage` is called after
     /// each page with its index and summary (progress, timing).
     @discardableResult
-    public func ingest(pages: [[UInt8]], definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema,
+    package func ingest(pages: [[UInt8]], definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema,
                        dialect: Dialect, fullRefresh: Bool,
                        onPage: ((Int, PageSummary) -> Void)? = nil) throws(ODataError) -> [PageSummary] {
         var remaining = pages[...]
@@ -29,7 +29,7 @@ extension StoreFile {
     /// written is in memory, so loading ten million entities from files takes no more memory
     /// than a download of them.
     @discardableResult
-    public func ingest(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
+    package func ingest(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
                        fullRefresh: Bool, onPage: ((Int, PageSummary) -> Void)? = nil,
                        nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> [PageSummary] {
         try withConnection { db throws(ODataError) in

@@ -2,7 +2,7 @@ extension ODataError {
     /// The binder reports offsets in UTF-8 bytes of the URL (its syntax tree's ``SourceRange``s);
     /// callers hold the text and convert them to characters (Unicode scalars), as the parser does,
     /// so a URL with raw non-ASCII text underlines the right place.
-    public func convertingByteOffset(in url: String) -> ODataError {
+    package func convertingByteOffset(in url: String) -> ODataError {
         guard let offset else { return self }
         var characters = 0
         var bytes = 0

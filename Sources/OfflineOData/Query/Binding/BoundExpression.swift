@@ -1,9 +1,9 @@
 /// A `$filter` or `$orderby` expression after binding: names resolved, types known, literals in
 /// their stored form. Booleans follow OData's two-valued logic; the translator makes SQL agree.
-public struct BoundExpression: Sendable {
+package struct BoundExpression: Sendable {
     /// Only the recursive cases (and the large `count` payload) are boxed: literals and members,
     /// the most common leaves, cost no allocation of their own.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A literal, already converted to the stored form of ``BoundExpression/type``.
         case literal(BoundValue)
         case null
@@ -41,12 +41,12 @@ public struct BoundExpression: Sendable {
         case conditional([BoundClause])
     }
 
-    public var kind: Kind
-    public var type: BoundType
+    package var kind: Kind
+    package var type: BoundType
     /// Where the expression was written in the original URL.
-    public var range: SourceRange
+    package var range: SourceRange
 
-    public init(_ kind: Kind, type: BoundType, range: SourceRange) {
+    package init(_ kind: Kind, type: BoundType, range: SourceRange) {
         self.kind = kind
         self.type = type
         self.range = range
@@ -54,16 +54,16 @@ public struct BoundExpression: Sendable {
 }
 
 /// One `condition:value` clause of a bound `case(...)`.
-public struct BoundClause: Sendable {
-    public var condition: BoundExpression
-    public var value: BoundExpression
+package struct BoundClause: Sendable {
+    package var condition: BoundExpression
+    package var value: BoundExpression
 }
 
-public enum ComparisonOperator: String, Sendable { case eq, ne, gt, ge, lt, le }
+package enum ComparisonOperator: String, Sendable { case eq, ne, gt, ge, lt, le }
 
-public enum ArithmeticOperator: String, Sendable { case add, sub, mul, div, divby, mod }
+package enum ArithmeticOperator: String, Sendable { case add, sub, mul, div, divby, mod }
 
-public enum LocalStateTest: Sendable {
+package enum LocalStateTest: Sendable {
     /// Created offline and not yet uploaded.
     case isLocal
     /// Any pending local change (created, updated or deleted).
@@ -94,7 +94,7 @@ extension LocalStateTest {
 }
 
 /// The type of a bound expression.
-public enum BoundType: Sendable, Equatable, CustomStringConvertible {
+package enum BoundType: Sendable, Equatable, CustomStringConvertible {
     case primitive(PrimitiveType)
     case enumeration(String)
     /// The `null` literal, which fits any type.
@@ -105,12 +105,12 @@ public enum BoundType: Sendable, Equatable, CustomStringConvertible {
     /// A complex value or an untyped one: not comparable.
     case other(String)
 
-    public var primitive: PrimitiveType? {
+    package var primitive: PrimitiveType? {
         if case .primitive(let type) = self { return type }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .primitive(let type): type.rawValue
         case .enumeration(let name): name
@@ -123,28 +123,28 @@ public enum BoundType: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A property reached from a range variable: `$it` is scope 0, each lambda variable the next.
-public struct BoundMember: Sendable {
-    public var scope: Int
+package struct BoundMember: Sendable {
+    package var scope: Int
     /// To-one navigations followed before the property (`Agency/City`).
-    public var navigations: [BoundNavigation]
+    package var navigations: [BoundNavigation]
     /// The property path in the final entity (`["Address", "City"]`); empty for a lambda variable
     /// over a primitive collection, which denotes the item itself.
-    public var propertyPath: [String]
+    package var propertyPath: [String]
 }
 
 /// What a lambda or `$count` ranges over.
-public enum BoundCollectionSource: Sendable {
+package enum BoundCollectionSource: Sendable {
     /// Related entities: from a range variable through to-one navigations, then the to-many one.
     case navigation(scope: Int, path: [BoundNavigation], collection: BoundNavigation)
     /// The items of a collection property (stored as JSON).
     case items(BoundMember, element: PrimitiveType?)
 }
 
-public struct BoundLambda: Sendable {
-    public var quantifier: LambdaSyntax.Quantifier
-    public var source: BoundCollectionSource
+package struct BoundLambda: Sendable {
+    package var quantifier: LambdaSyntax.Quantifier
+    package var source: BoundCollectionSource
     /// The scope number of the lambda variable inside the predicate.
-    public var scope: Int
+    package var scope: Int
     /// nil for `any()`.
-    public var predicate: BoundExpression?
+    package var predicate: BoundExpression?
 }

@@ -1,25 +1,25 @@
 /// A navigation property resolved to the entity sets at both ends and to how the store joins them.
-public struct BoundNavigation: Sendable, Equatable {
-    public var name: String
-    public var sourceSet: String
-    public var sourceType: String
-    public var targetSet: String
-    public var targetType: String
-    public var isCollection: Bool
-    public var join: NavigationJoin
+package struct BoundNavigation: Sendable, Equatable {
+    package var name: String
+    package var sourceSet: String
+    package var sourceType: String
+    package var targetSet: String
+    package var targetType: String
+    package var isCollection: Bool
+    package var join: NavigationJoin
 }
 
 /// How the rows of two entity sets are related.
-public enum NavigationJoin: Sendable, Equatable {
+package enum NavigationJoin: Sendable, Equatable {
     /// Referential constraints: pairs of (source property, target property) that must be equal.
     case columns([ColumnPair])
     /// No referential constraint: the store's link table `ood_link` records the pairs, written from
     /// the source (`navigation`) or from the partner's side (`partner`, when the model names one).
     case linkTable(navigation: String, partner: String?)
 
-    public struct ColumnPair: Sendable, Equatable {
-        public var source: String
-        public var target: String
+    package struct ColumnPair: Sendable, Equatable {
+        package var source: String
+        package var target: String
     }
 }
 

@@ -1,7 +1,7 @@
 /// A bound request as JSON, for people and tools (`offline-odata parse`): what the binder made of
 /// a URL, with every name resolved, every type known and every literal in its stored form.
 extension BoundRequest {
-    public func jsonDescription() -> [UInt8] {
+    @_spi(Tool) public func jsonDescription() -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("target")

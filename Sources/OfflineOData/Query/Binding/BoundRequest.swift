@@ -1,8 +1,8 @@
 /// A request after binding: every name resolved against the model, every literal typed and in its
 /// stored form. It is what the SQL translation and the store's router work from.
-public struct BoundRequest: Sendable {
+@_spi(Tool) public struct BoundRequest: Sendable {
     /// What the resource path addresses.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// The service document (empty path).
         case serviceDocument
         case metadata
@@ -19,60 +19,60 @@ public struct BoundRequest: Sendable {
         case property(path: [String], rawValue: Bool)
     }
 
-    public var target: Target
+    package var target: Target
     /// The entities addressed; nil for the service document, `$metadata`, `$batch` and operations.
-    public var path: BoundPath?
-    public var options: BoundQueryOptions
+    package var path: BoundPath?
+    package var options: BoundQueryOptions
 }
 
 /// The entity-addressing part of a resource path: `People('a')/Trips(1)/PlanItems`.
-public struct BoundPath: Sendable {
-    public var rootSet: String
-    public var rootKey: [BoundKeyValue]?
-    public var steps: [BoundPathStep]
+package struct BoundPath: Sendable {
+    package var rootSet: String
+    package var rootKey: [BoundKeyValue]?
+    package var steps: [BoundPathStep]
     /// The entity set that holds the addressed entities and its (possibly cast) entity type.
-    public var entitySet: String
-    public var entityType: String
+    package var entitySet: String
+    package var entityType: String
     /// Concrete type names an entity must have after a type cast (`_ood_type`); nil without a cast.
-    public var castTypes: [String]?
-    public var isCollection: Bool
+    package var castTypes: [String]?
+    package var isCollection: Bool
 }
 
-public struct BoundPathStep: Sendable {
-    public var navigation: BoundNavigation
-    public var key: [BoundKeyValue]?
+package struct BoundPathStep: Sendable {
+    package var navigation: BoundNavigation
+    package var key: [BoundKeyValue]?
 }
 
 /// One key property's value: `People('russellwhyte')` or `Orders(OrderID=1,Item=2)`.
-public struct BoundKeyValue: Sendable, Equatable {
-    public var property: String
-    public var type: PrimitiveType
-    public var value: BoundValue
+package struct BoundKeyValue: Sendable, Equatable {
+    package var property: String
+    package var type: PrimitiveType
+    package var value: BoundValue
 }
 
 /// The bound system query options of a request or of an expanded navigation.
-public struct BoundQueryOptions: Sendable {
-    public var filter: BoundExpression?
+package struct BoundQueryOptions: Sendable {
+    package var filter: BoundExpression?
     /// `$search`, which narrows the entities as `$filter` does.
-    public var search: BoundSearch?
-    public var orderBy: [BoundOrderBy] = []
-    public var top: Int64?
-    public var skip: Int64?
+    package var search: BoundSearch?
+    package var orderBy: [BoundOrderBy] = []
+    package var top: Int64?
+    package var skip: Int64?
     /// nil: every structural property; otherwise the selected property paths (complex paths allowed).
-    public var select: [[String]]?
-    public var expand: [BoundExpand] = []
+    package var select: [[String]]?
+    package var expand: [BoundExpand] = []
     /// `$count=true` (V4) or `$inlinecount=allpages` (V2).
-    public var includeCount: Bool = false
-    public init() {}
+    package var includeCount: Bool = false
+    package init() {}
 }
 
-public struct BoundOrderBy: Sendable {
-    public var expression: BoundExpression
-    public var descending: Bool
+package struct BoundOrderBy: Sendable {
+    package var expression: BoundExpression
+    package var descending: Bool
 }
 
 /// `$expand=Nav(...)`: the navigation and the options applied to each parent's related entities.
-public struct BoundExpand: Sendable {
-    public var navigation: BoundNavigation
-    public var options: BoundQueryOptions
+package struct BoundExpand: Sendable {
+    package var navigation: BoundNavigation
+    package var options: BoundQueryOptions
 }

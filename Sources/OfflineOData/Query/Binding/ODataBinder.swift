@@ -5,18 +5,18 @@
 /// for the ASCII text that RFC 3986 URLs are; ``ODataError/convertingByteOffset(in:)`` turns them
 /// into character offsets, as `LocalReader` does); what is valid OData but beyond an offline store
 /// (`$apply`, `$skiptoken`, singletons) is `.unsupported`.
-public struct ODataBinder: Sendable {
-    public let model: MetadataModel
-    public let dialect: Dialect
+@_spi(Tool) public struct ODataBinder: Sendable {
+    package let model: MetadataModel
+    package let dialect: Dialect
     /// Deepest nesting of `$expand` levels accepted.
-    public var maxExpandDepth = 8
+    package var maxExpandDepth = 8
 
-    public init(model: MetadataModel, dialect: Dialect) {
+    @_spi(Tool) public init(model: MetadataModel, dialect: Dialect) {
         self.model = model
         self.dialect = dialect
     }
 
-    public func bind(_ syntax: ODataRequestSyntax) throws(ODataError) -> BoundRequest {
+    @_spi(Tool) public func bind(_ syntax: ODataRequestSyntax) throws(ODataError) -> BoundRequest {
         ParseBindCounter.noteBind(against: model)
         let segments = syntax.path.segments
         guard let first = segments.first else {

@@ -14,35 +14,20 @@ import Glibc
 /// `$apply`). Every limit is checked: input longer than ``Limits/maxLength``, nested deeper than
 /// ``Limits/maxDepth`` or with more binary operators in one expression than ``Limits/maxOperators``
 /// is an error, not a crash.
-public struct ODataURLParser: Sendable {
-    public struct Limits: Sendable, Hashable {
-        /// Maximum nesting of parentheses, operators, paths and nested options.
-        public var maxDepth: Int
-        /// Maximum input length in UTF-8 bytes (default 65,536 = 64 KiB).
-        public var maxLength: Int
-        /// Maximum binary operators (`and`, `or`, `eq`, `add`, ...) in one expression (default
-        /// 20,000). A chain of one operator, `a and b and c ...`, is parsed in a loop, but its tree
-        /// is as deep as the chain is long, and freeing such a tree recurses once per level: a
-        /// chain of 100,000 overflowed a thread's stack. The limit keeps every tree shallow enough.
-        public var maxOperators: Int
+@_spi(Tool) public struct ODataURLParser: Sendable {
+    /// The parser's limits are the store's public request limits (``ODataStore/Options/requestLimits``).
+    @_spi(Tool) public typealias Limits = URLLimits
 
-        public init(maxDepth: Int = 100, maxLength: Int = 65_536, maxOperators: Int = 20_000) {
-            self.maxDepth = maxDepth
-            self.maxLength = maxLength
-            self.maxOperators = maxOperators
-        }
-    }
+    package let dialect: Dialect
+    package let limits: Limits
 
-    public let dialect: Dialect
-    public let limits: Limits
-
-    public init(dialect: Dialect = .v4, limits: Limits = Limits()) {
+    @_spi(Tool) public init(dialect: Dialect = .v4, limits: Limits = Limits()) {
         self.dialect = dialect
         self.limits = limits
     }
 
     /// `path[?query][#fragment]`, relative to the service root.
-    public func parse(_ url: String) throws(ODataError) -> ODataRequestSyntax {
+    @_spi(Tool) public func parse(_ url: String) throws(ODataError) -> ODataRequestSyntax {
         ParseBindCounter.noteParse(of: url)
         // Not through `run`'s closure: its generic result was the request copied once more.
         let bytes = try checkedBytes(url)
@@ -86,26 +71,26 @@ public struct ODataURLParser: Sendable {
     }
 
     /// The resource path alone.
-    public func parseResourcePath(_ path: String) throws(ODataError) -> ResourcePathSyntax {
+    package func parseResourcePath(_ path: String) throws(ODataError) -> ResourcePathSyntax {
         try run(path) { bytes throws(ODataError) in
             try ResourcePathParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, maxOperators: limits.maxOperators).parse(from: 0, to: bytes.count)
         }
     }
 
     /// A query string without the `?`: `$filter=...&$top=5&@p=1&custom=x`.
-    public func parseQueryOptions(_ query: String) throws(ODataError) -> QueryOptionsSyntax {
+    package func parseQueryOptions(_ query: String) throws(ODataError) -> QueryOptionsSyntax {
         try run(query) { bytes throws(ODataError) in
             try QueryStringParser(original: bytes, dialect: dialect, maxDepth: limits.maxDepth, maxOperators: limits.maxOperators).parse(from: 0, to: bytes.count)
         }
     }
 
     /// The value of `$filter` (any common expression).
-    public func parseFilter(_ expression: String) throws(ODataError) -> ExpressionSyntax {
+    package func parseFilter(_ expression: String) throws(ODataError) -> ExpressionSyntax {
         try withParser(expression) { parser throws(ODataError) in try parser.parseWholeExpression() }
     }
 
     /// The value of `$orderby`.
-    public func parseOrderBy(_ value: String) throws(ODataError) -> [OrderByItemSyntax] {
+    package func parseOrderBy(_ value: String) throws(ODataError) -> [OrderByItemSyntax] {
         try withParser(value) { parser throws(ODataError) in
             try parser.rejectLeadingSpace()
             let items = try parser.parseOrderByItems()
@@ -115,7 +100,7 @@ public struct ODataURLParser: Sendable {
     }
 
     /// The value of `$select`.
-    public func parseSelect(_ value: String) throws(ODataError) -> [SelectItemSyntax] {
+    package func parseSelect(_ value: String) throws(ODataError) -> [SelectItemSyntax] {
         try withParser(value) { parser throws(ODataError) in
             let items = try parser.parseSelectItems()
             try parser.expectEnd()
@@ -124,7 +109,7 @@ public struct ODataURLParser: Sendable {
     }
 
     /// The value of `$expand`.
-    public func parseExpand(_ value: String) throws(ODataError) -> [ExpandItemSyntax] {
+    package func parseExpand(_ value: String) throws(ODataError) -> [ExpandItemSyntax] {
         try withParser(value) { parser throws(ODataError) in
             let items = try parser.parseExpandItems()
             try parser.expectEnd()
@@ -133,7 +118,7 @@ public struct ODataURLParser: Sendable {
     }
 
     /// The value of `$search`.
-    public func parseSearch(_ value: String) throws(ODataError) -> SearchSyntax {
+    package func parseSearch(_ value: String) throws(ODataError) -> SearchSyntax {
         try run(value) { bytes throws(ODataError) in
             let text = try DecodedText(bytes, from: 0, to: bytes.count)
             var search = SearchParser(text: text, position: 0, end: text.count, nested: false, maxDepth: limits.maxDepth)
@@ -142,7 +127,7 @@ public struct ODataURLParser: Sendable {
     }
 
     /// One literal on its own (`'O''Neil'`, `2012-09-03`, `binary'Zm9v'`, `1.5M` in V2).
-    public func parseLiteral(_ value: String) throws(ODataError) -> LiteralSyntax {
+    package func parseLiteral(_ value: String) throws(ODataError) -> LiteralSyntax {
         try withParser(value) { parser throws(ODataError) in
             guard let literal = try LiteralReader.literal(parser.token, in: parser.text, dialect: dialect) else {
                 throw parser.error("literal expected, found \(parser.describe(parser.token))", at: parser.token)

@@ -1,8 +1,8 @@
 /// A `$filter`/`$orderby` expression as written, with no types: the binder gives it meaning.
-public struct ExpressionSyntax: Sendable, Equatable {
+package struct ExpressionSyntax: Sendable, Equatable {
     /// Only the recursive cases are boxed: literals and paths, the most common leaves, cost no
     /// allocation of their own.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case literal(LiteralSyntax)
         /// `@p` on its own; its value is a query option of the same name (or an annotation, which
         /// only the binder can tell).
@@ -25,33 +25,33 @@ public struct ExpressionSyntax: Sendable, Equatable {
         case conditional([ConditionalClauseSyntax])
     }
 
-    public var kind: Kind
-    public var range: SourceRange
+    package var kind: Kind
+    package var range: SourceRange
 
-    public init(_ kind: Kind, range: SourceRange) {
+    package init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
     }
 }
 
 /// One `condition:value` clause of `case(...)`.
-public struct ConditionalClauseSyntax: Sendable, Equatable {
-    public var condition: ExpressionSyntax
-    public var value: ExpressionSyntax
+package struct ConditionalClauseSyntax: Sendable, Equatable {
+    package var condition: ExpressionSyntax
+    package var value: ExpressionSyntax
 
-    public init(condition: ExpressionSyntax, value: ExpressionSyntax) {
+    package init(condition: ExpressionSyntax, value: ExpressionSyntax) {
         self.condition = condition
         self.value = value
     }
 }
 
 /// One `"name": value` member of a JSON object in an expression.
-public struct JSONMemberSyntax: Sendable, Equatable {
-    public var name: String
-    public var value: ExpressionSyntax
-    public var range: SourceRange
+package struct JSONMemberSyntax: Sendable, Equatable {
+    package var name: String
+    package var value: ExpressionSyntax
+    package var range: SourceRange
 
-    public init(name: String, value: ExpressionSyntax, range: SourceRange) {
+    package init(name: String, value: ExpressionSyntax, range: SourceRange) {
         self.name = name
         self.value = value
         self.range = range
@@ -59,7 +59,7 @@ public struct JSONMemberSyntax: Sendable, Equatable {
 }
 
 /// The binary operators, from loosest to tightest binding (URL Conventions §5.1.1.x).
-public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
+package enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
     case or, and
     case eq, ne
     case gt, ge, lt, le
@@ -68,7 +68,7 @@ public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
     case has, `in`
 
     /// Higher binds tighter. `has` and `in` are primary-level operators in the spec's table.
-    public var precedence: Int {
+    package var precedence: Int {
         switch self {
         case .or: 1
         case .and: 2
@@ -81,14 +81,14 @@ public enum BinaryOperator: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-public enum UnaryOperator: String, Sendable, Equatable {
+package enum UnaryOperator: String, Sendable, Equatable {
     case not
     /// Arithmetic `-x`. A minus written right before a number is part of the literal instead.
     case negate
 }
 
 /// The canonical functions; geo.* functions are rejected as unsupported by the parser.
-public enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
+package enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
     // string and collection
     case contains, startswith, endswith, length, indexof, substring, tolower, toupper, trim, concat
     case matchesPattern
@@ -105,7 +105,7 @@ public enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
     case hassubset, hassubsequence
 
     /// Argument counts the spec allows. Checked syntactically so `length()` fails where it is written.
-    public var arity: ClosedRange<Int> {
+    package var arity: ClosedRange<Int> {
         switch self {
         case .now, .mindatetime, .maxdatetime: 0...0
         case .length, .tolower, .toupper, .trim, .year, .month, .day, .hour, .minute, .second,
@@ -122,8 +122,8 @@ public enum CanonicalFunction: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A path through members: `Address/City`, `$it/Orders/$count`, `d/any(x:x/Price gt 1)`.
-public struct MemberPathSyntax: Sendable, Equatable {
-    public enum Root: Sendable, Equatable {
+package struct MemberPathSyntax: Sendable, Equatable {
+    package enum Root: Sendable, Equatable {
         /// The first segment names a member of the current instance (or a lambda variable).
         case implicit
         case it
@@ -133,23 +133,23 @@ public struct MemberPathSyntax: Sendable, Equatable {
         case alias(String)
     }
 
-    public var root: Root
-    public var segments: [PathSegmentSyntax]
+    package var root: Root
+    package var segments: [PathSegmentSyntax]
 
-    public init(root: Root, segments: [PathSegmentSyntax]) {
+    package init(root: Root, segments: [PathSegmentSyntax]) {
         self.root = root
         self.segments = segments
     }
 }
 
 /// `any(x: predicate)` or `all(x: predicate)`; `any()` has neither variable nor predicate.
-public struct LambdaSyntax: Sendable, Equatable {
-    public enum Quantifier: String, Sendable, Equatable { case any, all }
-    public var quantifier: Quantifier
-    public var variable: String?
-    public var predicate: ExpressionSyntax?
+package struct LambdaSyntax: Sendable, Equatable {
+    package enum Quantifier: String, Sendable, Equatable { case any, all }
+    package var quantifier: Quantifier
+    package var variable: String?
+    package var predicate: ExpressionSyntax?
 
-    public init(quantifier: Quantifier, variable: String?, predicate: ExpressionSyntax?) {
+    package init(quantifier: Quantifier, variable: String?, predicate: ExpressionSyntax?) {
         self.quantifier = quantifier
         self.variable = variable
         self.predicate = predicate

@@ -2,9 +2,9 @@
 ///
 /// It keeps the raw text (for messages and for exact round trips), the value where it can be
 /// worked out without a model, and its ``Kind``, which fixes the EDM types a binder may give it.
-public struct LiteralSyntax: Sendable, Equatable {
+package struct LiteralSyntax: Sendable, Equatable {
     /// The lexical class of a literal. The binder turns it into an EDM type (see ``defaultEdmTypeName``).
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case null
         case boolean(Bool)
         /// An integer without suffix. V4: Edm.Int32 if it fits, else Edm.Int64 (the binder may promote
@@ -40,12 +40,12 @@ public struct LiteralSyntax: Sendable, Equatable {
         case enumeration(typeName: String, value: String)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The literal exactly as the decoded URL wrote it (after percent-decoding).
-    public var text: String
-    public var range: SourceRange
+    package var text: String
+    package var range: SourceRange
 
-    public init(kind: Kind, text: String, range: SourceRange) {
+    package init(kind: Kind, text: String, range: SourceRange) {
         self.kind = kind
         self.text = text
         self.range = range
@@ -53,7 +53,7 @@ public struct LiteralSyntax: Sendable, Equatable {
 
     /// The EDM type the OData rules give this literal when nothing else constrains it, for the
     /// binder's first guess: V4 integers are Edm.Int32 when they fit, else Edm.Int64.
-    public var defaultEdmTypeName: String? {
+    package var defaultEdmTypeName: String? {
         switch kind {
         case .null: nil
         case .boolean: "Edm.Boolean"
@@ -77,7 +77,7 @@ public struct LiteralSyntax: Sendable, Equatable {
     /// Every EDM type the spec's literal rules let this literal denote, for the binder to pick from
     /// against the other operand: `255` may be Byte, SByte (no), Int16, Int32, Int64, Decimal, Single
     /// or Double; `3.14` Decimal, Double or Single; an unprefixed `'...'` also an enum or a Duration.
-    public var compatibleEdmTypeNames: [String] {
+    package var compatibleEdmTypeNames: [String] {
         switch kind {
         case .null: return []
         case .integer(let value):

@@ -1,11 +1,11 @@
 /// A whole relative request URL, parsed: `resource/path?query#fragment`.
-public struct ODataRequestSyntax: Sendable, Equatable {
-    public var path: ResourcePathSyntax
-    public var options: QueryOptionsSyntax
+@_spi(Tool) public struct ODataRequestSyntax: Sendable, Equatable {
+    package var path: ResourcePathSyntax
+    package var options: QueryOptionsSyntax
     /// Text after a raw `#` (context URLs such as `$metadata#Customers`), undecoded and unparsed.
-    public var fragment: String?
+    package var fragment: String?
 
-    public init(path: ResourcePathSyntax, options: QueryOptionsSyntax, fragment: String?) {
+    package init(path: ResourcePathSyntax, options: QueryOptionsSyntax, fragment: String?) {
         self.path = path
         self.options = options
         self.fragment = fragment
@@ -13,11 +13,11 @@ public struct ODataRequestSyntax: Sendable, Equatable {
 }
 
 /// The resource path: `Categories(1)/Products/$count`. An empty path addresses the service document.
-public struct ResourcePathSyntax: Sendable, Equatable {
-    public var segments: [PathSegmentSyntax]
-    public var range: SourceRange
+package struct ResourcePathSyntax: Sendable, Equatable {
+    package var segments: [PathSegmentSyntax]
+    package var range: SourceRange
 
-    public init(segments: [PathSegmentSyntax], range: SourceRange) {
+    package init(segments: [PathSegmentSyntax], range: SourceRange) {
         self.segments = segments
         self.range = range
     }

@@ -4,9 +4,9 @@
 /// same: a name followed by parenthesized ``ArgumentListSyntax`` groups. The binder decides whether a
 /// name is an entity set, a property, a type cast or a function, and whether a group is a key
 /// predicate or a parameter list. Groups are kept in order: `F(x=1)(2)` has two.
-public struct PathSegmentSyntax: Sendable, Equatable {
+package struct PathSegmentSyntax: Sendable, Equatable {
     /// Names, the common case, are stored inline; only the large or recursive payloads are boxed.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// An identifier or a qualified name (`Model.Customer`, `Model.*`, `*`).
         case name(String)
         /// A key written as its own segment (4.01 key-as-segment), `Customers/1`.
@@ -32,26 +32,26 @@ public struct PathSegmentSyntax: Sendable, Equatable {
         indirect case lambda(LambdaSyntax)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Parenthesized groups written right after the segment: key predicates or function arguments.
-    public var argumentLists: [ArgumentListSyntax]
+    package var argumentLists: [ArgumentListSyntax]
     /// Nested options of `$count(...)` in an expression (`Products/$count($filter=Price gt 5) gt 2`).
-    public var countOptions: QueryOptionsSyntax? {
+    package var countOptions: QueryOptionsSyntax? {
         get { countOptionsBox?.value }
         set { countOptionsBox = newValue.map(OptionsBox.init) }
     }
-    public var range: SourceRange
+    package var range: SourceRange
     /// Boxed, because the options are large and rare while segments are copied often.
     private var countOptionsBox: OptionsBox?
 
-    public init(_ kind: Kind, argumentLists: [ArgumentListSyntax] = [], countOptions: QueryOptionsSyntax? = nil, range: SourceRange) {
+    package init(_ kind: Kind, argumentLists: [ArgumentListSyntax] = [], countOptions: QueryOptionsSyntax? = nil, range: SourceRange) {
         self.kind = kind
         self.argumentLists = argumentLists
         self.range = range
         countOptionsBox = countOptions.map(OptionsBox.init)
     }
 
-    public static func == (lhs: PathSegmentSyntax, rhs: PathSegmentSyntax) -> Bool {
+    package static func == (lhs: PathSegmentSyntax, rhs: PathSegmentSyntax) -> Bool {
         lhs.kind == rhs.kind && lhs.argumentLists == rhs.argumentLists && lhs.range == rhs.range
             && lhs.countOptions == rhs.countOptions
     }
@@ -64,23 +64,23 @@ final class OptionsBox: Sendable {
 }
 
 /// `(...)` after a path segment: `()`, `(1)`, `('a')`, `(ID=1,Size=5)`, `(color=@c)`.
-public struct ArgumentListSyntax: Sendable, Equatable {
-    public var arguments: [ArgumentSyntax]
-    public var range: SourceRange
+package struct ArgumentListSyntax: Sendable, Equatable {
+    package var arguments: [ArgumentSyntax]
+    package var range: SourceRange
 
-    public init(arguments: [ArgumentSyntax], range: SourceRange) {
+    package init(arguments: [ArgumentSyntax], range: SourceRange) {
         self.arguments = arguments
         self.range = range
     }
 }
 
 /// One argument: positional (`(1)`) when `name` is nil, named (`ID=1`) otherwise.
-public struct ArgumentSyntax: Sendable, Equatable {
-    public var name: String?
-    public var value: ExpressionSyntax
-    public var range: SourceRange
+package struct ArgumentSyntax: Sendable, Equatable {
+    package var name: String?
+    package var value: ExpressionSyntax
+    package var range: SourceRange
 
-    public init(name: String?, value: ExpressionSyntax, range: SourceRange) {
+    package init(name: String?, value: ExpressionSyntax, range: SourceRange) {
         self.name = name
         self.value = value
         self.range = range

@@ -1,6 +1,6 @@
 /// A `$search` expression: words and phrases joined by `AND` (also implicit), `OR` and `NOT`.
-public struct SearchSyntax: Sendable, Equatable {
-    public indirect enum Kind: Sendable, Equatable {
+package struct SearchSyntax: Sendable, Equatable {
+    package indirect enum Kind: Sendable, Equatable {
         case word(String)
         case phrase(String)
         case not(SearchSyntax)
@@ -8,10 +8,10 @@ public struct SearchSyntax: Sendable, Equatable {
         case or(SearchSyntax, SearchSyntax)
     }
 
-    public var kind: Kind
-    public var range: SourceRange
+    package var kind: Kind
+    package var range: SourceRange
 
-    public init(_ kind: Kind, range: SourceRange) {
+    package init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
     }

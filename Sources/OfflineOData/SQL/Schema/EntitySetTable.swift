@@ -8,33 +8,33 @@
 /// - `_ood_etag`: the ETag the service last sent;
 /// - `_ood_change`: the pending local change, NULL when none (see ``LocalChange``);
 /// - `_ood_error`: 1 when an uploaded change of the entity was refused and sits in the error archive.
-public struct EntitySetTable: Sendable {
+@_spi(Tool) public struct EntitySetTable: Sendable {
     /// The entity set's name in the model.
-    public let entitySet: String
+    @_spi(Tool) public let entitySet: String
     /// The qualified name of the set's entity type.
-    public let entityType: String
+    package let entityType: String
     /// The SQL table name (`es/TravelagencyCollection`), quoted where used.
-    public let name: String
+    package let name: String
     /// Every stored value, the set's type's first (in declaration order, inherited first).
-    public let columns: [StoredColumn]
+    package let columns: [StoredColumn]
     /// The key, in key order; empty when the type has no usable key.
-    public let keyColumns: [StoredColumn]
+    package let keyColumns: [StoredColumn]
     /// Columns on the dependent side of a referential constraint: indexed for `$expand` joins.
-    public let foreignKeyColumns: [StoredColumn]
+    package let foreignKeyColumns: [StoredColumn]
 
     /// ``name`` quoted for SQL text (kept: every statement on the table names it).
-    public let quotedName: String
+    package let quotedName: String
     /// The system columns a response row starts with (``SQLQuery/systemColumns``), then every
     /// stored column: the row a create answers with.
     let responseRowColumns: String
 
     /// The column of a property path (`["Address", "City"]`), if it is stored as one column.
-    public func column(path: [String]) -> StoredColumn? {
+    package func column(path: [String]) -> StoredColumn? {
         columnsByName[path.joined(separator: "/")]
     }
 
     /// The column named by a `/`-joined path.
-    public func column(named name: String) -> StoredColumn? { columnsByName[name] }
+    package func column(named name: String) -> StoredColumn? { columnsByName[name] }
 
     /// The SQL text for the column named `name` (its OData name): its ``StoredColumn/quotedName``,
     /// which is not always `name` quoted (case-distinct names, see ``StoreSchema``).
@@ -91,7 +91,7 @@ public struct EntitySetTable: Sendable {
 }
 
 /// A pending local change of an entity, as `_ood_change` records it.
-public enum LocalChange: String, Sendable {
+package enum LocalChange: String, Sendable {
     /// Created offline, not yet uploaded.
     case created
     /// Changed offline (PATCH, PUT or MERGE), not yet uploaded.

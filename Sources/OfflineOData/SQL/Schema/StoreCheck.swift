@@ -111,7 +111,7 @@ extension StoreFile {
     /// Checks the store: SQLite's integrity check (`quick_check` when `quick`) and the engine's
     /// own invariants (``StoreCheck``). Empty when the store is sound.
     /// A file too damaged to read at all gives SQLite's error as its one finding.
-    public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] {
+    @_spi(Tool) public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] {
         do {
             return try withReadConnection { db, _ throws(ODataError) in try StoreCheck.run(on: db, quick: quick) }
         } catch where error.code == .storage || error.code == .notAStore {

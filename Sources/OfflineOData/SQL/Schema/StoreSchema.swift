@@ -15,8 +15,8 @@
 /// - Stream properties and media resources are not stored (the offline store has no media).
 /// - An entity type without a usable key (real documents have them) gives a table without a key
 ///   index: its entities are read as a collection and cannot be addressed by key.
-public struct StoreSchema: Sendable {
-    public let tables: [EntitySetTable]
+@_spi(Tool) public struct StoreSchema: Sendable {
+    @_spi(Tool) public let tables: [EntitySetTable]
     /// The model the tables come from (the upload asks it, say, which sets take repeatable requests).
     let model: MetadataModel
     private let tablesByEntitySet: [String: EntitySetTable]
@@ -32,7 +32,7 @@ public struct StoreSchema: Sendable {
     ///   (``StoredColumn/keepsOffset``); false for stores made before that form.
     /// - Throws: ``ODataError/Code/metadata`` when the model has no entity container, or a
     ///   property uses the reserved prefix `_ood_`.
-    public init(model: MetadataModel, keepingInstantOffsets: Bool = true) throws(ODataError) {
+    package init(model: MetadataModel, keepingInstantOffsets: Bool = true) throws(ODataError) {
         guard let container = model.entityContainer else {
             throw ODataError(.metadata, "the $metadata document has no entity container, so there is nothing to store")
         }
@@ -61,7 +61,7 @@ public struct StoreSchema: Sendable {
         tablesByEntitySet = byName
     }
 
-    public func table(forEntitySet name: String) -> EntitySetTable? { tablesByEntitySet[name] }
+    package func table(forEntitySet name: String) -> EntitySetTable? { tablesByEntitySet[name] }
 
     /// `CREATE TABLE IF NOT EXISTS` statements for every table and index.
     var createStatements: [String] { tables.flatMap(\.createStatements) }

@@ -1,8 +1,8 @@
 /// How the store keeps one value of an entity: a primitive property, a leaf of a complex property
 /// (complex properties are flattened so `$filter` reaches their fields), or a collection.
-public struct StoredColumn: Sendable, Hashable {
+package struct StoredColumn: Sendable, Hashable {
     /// What the column holds, which decides its SQL type, its collation and its codec.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// One primitive value, in the stored form of ``StorageForm``.
         case primitive(PrimitiveType)
         /// An enum member's name (`Sales`), with the enum's qualified type name.
@@ -12,28 +12,28 @@ public struct StoredColumn: Sendable, Hashable {
     }
 
     /// The property path from the entity: `["Address", "City"]`.
-    public let path: [String]
-    public let content: Content
+    package let path: [String]
+    package let content: Content
     /// Whether the model allows null here (a leaf of a nullable complex property is nullable).
-    public let isNullable: Bool
+    package let isNullable: Bool
     /// `MaxLength` in characters, when the model states a number.
-    public let maxLength: Int?
+    package let maxLength: Int?
     /// The entity type that declares the property: the set's type, or a type derived from it.
-    public let declaringType: String
+    package let declaringType: String
     /// The property as the model declares it (for a complex leaf: the leaf property).
-    public let property: Property
+    package let property: Property
     /// An `Edm.DateTimeOffset` column that keeps each value's offset after its UTC form
     /// (``StoredInstant``), under the `OOD_INSTANT` collation. False in stores made before that.
-    public var keepsOffset = false
+    package var keepsOffset = false
 
     /// The property path joined by `/` (identifiers never contain `/`): the column's OData name,
     /// which payloads, request bodies and saved values use. Kept, not computed: a local write asks
     /// for it several times per column.
-    public let name: String
+    package let name: String
     /// The column's name in SQL: ``name``, or `name~2` when an earlier column of the table has the
     /// same name but for case (SQLite compares names without case; OData does not). Only SQL text
     /// uses it, through ``quotedName``.
-    public let sqlName: String
+    package let sqlName: String
 
     /// `sqlName` defaults to the joined path (``StoreSchema`` gives another to a name that differs
     /// from an earlier one's only in case).
@@ -51,16 +51,16 @@ public struct StoredColumn: Sendable, Hashable {
     }
 
     /// The column's SQL name, quoted for SQL text.
-    public var quotedName: String { quoteIdentifier(sqlName) }
+    package var quotedName: String { quoteIdentifier(sqlName) }
 
     /// The primitive type of a primitive column.
-    public var primitiveType: PrimitiveType? {
+    package var primitiveType: PrimitiveType? {
         if case .primitive(let type) = content { return type }
         return nil
     }
 
     /// The SQL declaration: type affinity and, for numbers kept as text, the numeric collation.
-    public var sqlDeclaration: String {
+    package var sqlDeclaration: String {
         switch content {
         case .primitive(.dateTimeOffset) where keepsOffset: "TEXT COLLATE \(SQLFunctions.instantCollation)"
         case .primitive(let type): StorageForm.of(type).sqlDeclaration
@@ -70,7 +70,7 @@ public struct StoredColumn: Sendable, Hashable {
 }
 
 /// How each primitive type is kept in SQLite, so that SQL comparisons give OData's answers.
-public enum StorageForm: Sendable, Equatable {
+package enum StorageForm: Sendable, Equatable {
     /// 64-bit integers: all integer types, and Boolean as 0/1.
     case integer
     /// IEEE doubles: Double and Single.
@@ -86,7 +86,7 @@ public enum StorageForm: Sendable, Equatable {
     /// Kept as its JSON text, not comparable in `$filter`: geo types, streams.
     case opaqueJSON
 
-    public static func of(_ type: PrimitiveType) -> StorageForm {
+    package static func of(_ type: PrimitiveType) -> StorageForm {
         switch type {
         case .boolean, .byte, .sByte, .int16, .int32, .int64: .integer
         case .double, .single: .real

@@ -81,13 +81,13 @@ struct SQLQuery {
 
 /// What the store runs for a read, for an explain call: the SQL text and its parameters shown as
 /// SQL literals (for reading only; the statement itself binds them).
-public struct ReadExplanation: Sendable, Equatable, CustomStringConvertible {
-    public var sql: String
-    public var parameters: [String]
+package struct ReadExplanation: Sendable, Equatable, CustomStringConvertible {
+    package var sql: String
+    package var parameters: [String]
     /// The statement that counts the result, when the read asks for a count.
-    public var countSQL: String?
+    package var countSQL: String?
 
-    public var description: String {
+    package var description: String {
         var text = sql
         if !parameters.isEmpty { text += "\n-- parameters: " + parameters.enumerated().map { "?\($0.offset + 1)=\($0.element)" }.joined(separator: ", ") }
         if let countSQL { text += "\n-- count: " + countSQL }

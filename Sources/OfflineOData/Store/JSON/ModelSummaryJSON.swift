@@ -4,7 +4,7 @@
 /// the service (function and action imports) with their HTTP method, parameters and return type.
 extension MetadataModel {
     /// `{"version","namespaces","entitySets":[...],"singletons":[...],"functionImports":[...],"actionImports":[...]}`.
-    public var summaryJSONText: String {
+    package var summaryJSONText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("version"); writer.writeString(version.rawValue)

@@ -2,7 +2,7 @@
 /// shared by the command-line tool's `--json` output and the C API, so both say the same.
 extension StoreExplanation {
     /// `{"sql","parameters","countSQL","insideScope","definingRequests","plan"}`.
-    public var jsonText: String {
+    @_spi(Tool) public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("sql"); writer.writeString(sql)
@@ -18,7 +18,7 @@ extension StoreExplanation {
 
 extension Route {
     /// `{"destination","reason","coveringRequests"}`; destination is offline or online.
-    public var jsonText: String {
+    @_spi(Tool) public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("destination"); writer.writeString(destination.rawValue)
@@ -31,7 +31,7 @@ extension Route {
 
 extension UndoOutcome {
     /// `{"entitySet","action","droppedRequests"}`; action is removed, restored, unmarked or nothing.
-    public var jsonText: String {
+    package var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("entitySet"); writer.writeString(entitySet)
@@ -44,7 +44,7 @@ extension UndoOutcome {
 
 extension RedownloadOutcome {
     /// `{"entitySet","action"}`; action is updated or removed.
-    public var jsonText: String {
+    @_spi(Tool) public var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("entitySet"); writer.writeString(entitySet)
@@ -57,7 +57,7 @@ extension RedownloadOutcome {
 extension ArchivedRequest {
     /// `{"id","kind","method","url","httpStatus","message","failedAt"}`; `kind` is "refused",
     /// "conflict" or "inDoubt" (``ArchiveKind``).
-    public func write(to writer: inout JSONWriter) {
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(request.id)
         writer.writeKey("kind"); writer.writeString(kind.rawValue)
@@ -70,7 +70,7 @@ extension ArchivedRequest {
     }
 
     /// A JSON array of `requests`.
-    public static func jsonText(_ requests: [ArchivedRequest]) -> String {
+    @_spi(Tool) public static func jsonText(_ requests: [ArchivedRequest]) -> String {
         var writer = JSONWriter()
         writer.beginArray()
         for entry in requests { entry.write(to: &writer) }
@@ -82,7 +82,7 @@ extension ArchivedRequest {
 extension QueuedRequest {
     /// `{"id","method","url","body","entitySet","transactionID","createdAt","state"}`; `state` is
     /// "pending" or "inDoubt" (``QueueState``).
-    public func write(to writer: inout JSONWriter) {
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
         writer.writeKey("method"); writer.writeString(method)
@@ -96,7 +96,7 @@ extension QueuedRequest {
     }
 
     /// A JSON array of `requests`.
-    public static func jsonText(_ requests: [QueuedRequest]) -> String {
+    package static func jsonText(_ requests: [QueuedRequest]) -> String {
         var writer = JSONWriter()
         writer.beginArray()
         for request in requests { request.write(to: &writer) }
@@ -107,7 +107,7 @@ extension QueuedRequest {
 
 extension DefiningRequest {
     /// A JSON array of `requests`: `{"name","url","lastDownload","hasDeltaLink"}` each.
-    public static func write(_ requests: [DefiningRequest], to writer: inout JSONWriter) {
+    @_spi(Tool) public static func write(_ requests: [DefiningRequest], to writer: inout JSONWriter) {
         writer.beginArray()
         for request in requests {
             writer.beginObject()
@@ -124,7 +124,7 @@ extension DefiningRequest {
 extension StoreIndex {
     /// A JSON array of `indexes`: `{"entitySet","properties":[...],"name","origin","reason","createdAt"}`
     /// each; origin is "declared" or "automatic".
-    public static func write(_ indexes: [StoreIndex], to writer: inout JSONWriter) {
+    @_spi(Tool) public static func write(_ indexes: [StoreIndex], to writer: inout JSONWriter) {
         writer.beginArray()
         for index in indexes {
             writer.beginObject()
@@ -144,7 +144,7 @@ extension StoreStatus {
     /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload","hasDeltaLink"}],`
     /// `"indexes":[{"entitySet","properties","name","origin","reason","createdAt"}],"sync":{...} or null}` (see
     /// ``SyncStatistics/write(to:)``).
-    public var jsonText: String {
+    package var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.writeKey("state"); writer.writeString(state.rawValue)
@@ -164,7 +164,7 @@ extension StoreStatus {
 
 extension StoreEvent {
     /// A stable number per kind of event (the C header's `ood_event_kind`).
-    public var kindNumber: Int32 {
+    package var kindNumber: Int32 {
         switch self {
         case .stateChanged: 1
         case .openFailed: 2
@@ -183,7 +183,7 @@ extension StoreEvent {
     /// `{"definingRequest","pages","entities","expectedEntities","bytes"}`, `{"sent","archived","total"}`,
     /// `{"entitySets":[...]}`, an archived request, `{"findings":[{"check","message"}]}`; `{}` for
     /// "first download complete".
-    public var jsonText: String {
+    package var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
         switch self {
@@ -227,14 +227,14 @@ extension StoreEvent {
 
 extension StoreFinding {
     /// A JSON array of `findings`, each `{"check","message"}`; `[]` for a sound store.
-    public static func jsonText(_ findings: [StoreFinding]) -> String {
+    @_spi(Tool) public static func jsonText(_ findings: [StoreFinding]) -> String {
         var writer = JSONWriter()
         write(findings, to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// Writes `findings` as a JSON array of `{"check","message"}`.
-    public static func write(_ findings: [StoreFinding], to writer: inout JSONWriter) {
+    package static func write(_ findings: [StoreFinding], to writer: inout JSONWriter) {
         writer.beginArray()
         for finding in findings {
             writer.beginObject()

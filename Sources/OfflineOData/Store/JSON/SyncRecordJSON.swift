@@ -6,7 +6,7 @@ extension SyncStatistics {
     /// `"bytes","pages","durationMs","expectedEntities","outcome","message","finishedAt","lastSuccessAt"}`,
     /// the last upload `{"sent","archived","bytes","durationMs","outcome","message","finishedAt","lastSuccessAt"}`
     /// or null.
-    public func write(to writer: inout JSONWriter) {
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("downloads")
         writer.beginArray()
@@ -49,7 +49,7 @@ extension SyncStatistics {
         writer.endObject()
     }
 
-    public var jsonText: String {
+    package var jsonText: String {
         var writer = JSONWriter()
         write(to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
@@ -67,7 +67,7 @@ extension SyncStatistics {
 extension SyncLogEntry {
     /// `{"id","at","kind","definingRequest","requestID","entities","bytes","remaining","durationMs","outcome","message"}`;
     /// kind is download, upload or refusal.
-    public func write(to writer: inout JSONWriter) {
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
         writer.writeKey("at"); writer.writeString(at)
@@ -84,7 +84,7 @@ extension SyncLogEntry {
     }
 
     /// A JSON array of `entries`.
-    public static func jsonText(_ entries: [SyncLogEntry]) -> String {
+    package static func jsonText(_ entries: [SyncLogEntry]) -> String {
         var writer = JSONWriter()
         writer.beginArray()
         for entry in entries { entry.write(to: &writer) }

@@ -11,15 +11,15 @@
 ///
 /// Modifying requests carry SAP Gateway's CSRF token, fetched once and again when it expires.
 /// ETags are the caller's: give `If-Match` in `headers` where the service asks for one.
-public final class OnlineStore: @unchecked Sendable {
-    public let serviceRoot: String
-    public let dialect: Dialect
+package final class OnlineStore: @unchecked Sendable {
+    package let serviceRoot: String
+    package let dialect: Dialect
     let transport: HTTPTransport
     /// The token of the session, shared by the modifying requests; guarded by `csrfLock`.
     private var csrf = CSRFToken()
     private let csrfLock = Lock()
 
-    public init(serviceRoot: String, dialect: Dialect, transport: HTTPTransport) throws(ODataError) {
+    package init(serviceRoot: String, dialect: Dialect, transport: HTTPTransport) throws(ODataError) {
         try ServiceURL.checkServiceRoot(serviceRoot)
         self.serviceRoot = serviceRoot.hasSuffix("/") ? serviceRoot : serviceRoot + "/"
         self.dialect = dialect
@@ -27,7 +27,7 @@ public final class OnlineStore: @unchecked Sendable {
     }
 
     /// Fetches the service's `$metadata` document.
-    public static func fetchMetadata(serviceRoot: String, transport: HTTPTransport,
+    package static func fetchMetadata(serviceRoot: String, transport: HTTPTransport,
                                      cancellation: HTTPCancellation? = nil) throws(ODataError) -> String {
         try ServiceURL.checkServiceRoot(serviceRoot)
         let url = ServiceURL.resolve("$metadata", against: serviceRoot)
@@ -48,7 +48,7 @@ public final class OnlineStore: @unchecked Sendable {
     ///   ``ODataError/Code/network`` when the service cannot be reached, for an absolute URL or a next
     ///   link off the service's origin, and for more pages or bytes than ``HTTPOptions`` allows,
     ///   ``ODataError/Code/aborted`` when cancelled.
-    public func execute(method: String, url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
+    package func execute(method: String, url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
                         followsNextLinks: Bool = true, cancellation: HTTPCancellation? = nil) throws(ODataError) -> StoreResponse {
         let verb = asciiUppercased(method)
         guard !verb.isEmpty, verb.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {

@@ -2,12 +2,12 @@
 /// in the store's dialect (V4 JSON, or V2 JSON with `d`, `results`, `__metadata`, `__deferred`).
 ///
 /// Not thread-safe: the store calls it under its own lock, with the connection it owns.
-public final class LocalReader {
-    public let model: MetadataModel
-    public let schema: StoreSchema
-    public let dialect: Dialect
+package final class LocalReader {
+    package let model: MetadataModel
+    package let schema: StoreSchema
+    package let dialect: Dialect
     /// The service root, ending in `/`, for V4 context URLs and V2 `__metadata.uri`.
-    public let serviceRoot: String
+    package let serviceRoot: String
     let parser: ODataURLParser
     let binder: ODataBinder
     let statements = StatementCache()
@@ -22,9 +22,9 @@ public final class LocalReader {
 
     /// The limits on a read's URL unless the store is given others (``ODataStore/Options/requestLimits``):
     /// 1 MiB of URL, 100 levels of nesting, 20,000 operators in one expression.
-    public static let defaultParserLimits = ODataURLParser.Limits(maxDepth: 100, maxLength: 1 << 20)
+    package static let defaultParserLimits = ODataURLParser.Limits(maxDepth: 100, maxLength: 1 << 20)
 
-    public init(model: MetadataModel, schema: StoreSchema, dialect: Dialect, serviceRoot: String,
+    package init(model: MetadataModel, schema: StoreSchema, dialect: Dialect, serviceRoot: String,
                 parserLimits: ODataURLParser.Limits = LocalReader.defaultParserLimits) {
         self.model = model
         self.schema = schema
@@ -35,7 +35,7 @@ public final class LocalReader {
     }
 
     /// Parses and binds `url`, rejecting what the offline store does not answer.
-    public func bind(url: String) throws(ODataError) -> BoundRequest {
+    package func bind(url: String) throws(ODataError) -> BoundRequest {
         try Self.readable(ResolvedRequest.answerableOffline(RequestResolver(parser: parser, binder: binder).bind(url)))
     }
 
@@ -60,24 +60,24 @@ public final class LocalReader {
     }
 
     /// The SQL the store runs for `url`, with its parameters.
-    public func explain(url: String) throws(ODataError) -> ReadExplanation {
+    package func explain(url: String) throws(ODataError) -> ReadExplanation {
         try ReadTranslation.explain(bind(url: url), schema: schema)
     }
 
     /// Reads `url` from the store in `file`, under the file's connection lock.
-    public func read(url: String, in file: StoreFile) throws(ODataError) -> ReadResult {
+    package func read(url: String, in file: StoreFile) throws(ODataError) -> ReadResult {
         try file.withConnection { db throws(ODataError) in try read(url: url, on: db) }
     }
 
     /// Whether every entity `url` can return is one the defining request `definingRequest` brings
     /// (proven from the filters; false means "not proven", see `ScopeCheck`).
-    public func isInsideScope(url: String, definingRequest: String) throws(ODataError) -> Bool {
+    package func isInsideScope(url: String, definingRequest: String) throws(ODataError) -> Bool {
         ScopeCheck.isInside(read: try bind(url: url), defining: try bind(url: definingRequest))
     }
 
     /// The main statement's SQL for `url` (parse, bind and translate, nothing run): for tools and
     /// benchmarks that want the translation alone.
-    public func translatedSQL(url: String) throws(ODataError) -> String {
+    package func translatedSQL(url: String) throws(ODataError) -> String {
         let plan = try ReadTranslation.plan(bind(url: url), schema: schema, names: names)
         return (plan.main ?? plan.count)?.sql ?? ""
     }

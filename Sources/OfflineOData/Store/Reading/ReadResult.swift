@@ -1,11 +1,11 @@
 /// The answer to a local read: the body (OData JSON, or text for `$count` and `$value`), its
 /// content type and the HTTP status a service would have given.
-public struct ReadResult: Sendable, Equatable {
-    public var body: [UInt8]
-    public var contentType: String
-    public var status: Int
+package struct ReadResult: Sendable, Equatable {
+    package var body: [UInt8]
+    package var contentType: String
+    package var status: Int
 
-    public init(body: [UInt8], contentType: String, status: Int = 200) {
+    package init(body: [UInt8], contentType: String, status: Int = 200) {
         self.body = body
         self.contentType = contentType
         self.status = status

@@ -4,7 +4,7 @@ extension ODataURLParser.Limits {
     /// Those two bound recursion (the parser's, and the freeing of a tree as deep as its chain
     /// of one operator), which the defaults keep within a thread's stack: they can be lowered,
     /// not raised.
-    public func checkForStore() throws(ODataError) {
+    package func checkForStore() throws(ODataError) {
         let ceiling = LocalReader.defaultParserLimits
         guard maxLength > 0, maxDepth > 0, maxOperators > 0 else {
             throw ODataError(.misuse, "a request limit must be above 0")

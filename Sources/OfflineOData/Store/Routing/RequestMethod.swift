@@ -1,6 +1,6 @@
 /// The HTTP method of a request to the store, decided once from the caller's text: every later
 /// step (route, lane, read or write) asks this value rather than comparing strings again.
-public enum RequestMethod: String, Sendable, CaseIterable {
+package enum RequestMethod: String, Sendable, CaseIterable {
     case get = "GET"
     case post = "POST"
     case put = "PUT"
@@ -13,7 +13,7 @@ public enum RequestMethod: String, Sendable, CaseIterable {
     ///
     /// - Throws: ``ODataError/Code/misuse`` for any other method: the store answers OData reads
     ///   and writes only.
-    public init(parsing text: String) throws(ODataError) {
+    package init(parsing text: String) throws(ODataError) {
         // The exact spelling first: upper-casing makes a new string, for each request.
         guard let method = RequestMethod(rawValue: text) ?? RequestMethod(rawValue: asciiUppercased(text)) else {
             throw ODataError(.misuse, "'\(text)' is not a request method the store takes (GET, POST, PUT, PATCH, MERGE or DELETE)")
@@ -22,5 +22,5 @@ public enum RequestMethod: String, Sendable, CaseIterable {
     }
 
     /// Whether the request only reads; every other method writes.
-    public var isRead: Bool { self == .get }
+    package var isRead: Bool { self == .get }
 }

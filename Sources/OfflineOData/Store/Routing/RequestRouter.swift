@@ -38,16 +38,16 @@ public struct Route: Sendable, Equatable {
 /// "Covered" is decided by collection, as SAP's stores do, not by filter: a read of a covered set
 /// outside a defining request's filter goes offline and answers what the store holds (see
 /// ``OfflineStore/explain(url:)`` for whether a read lies inside the scope).
-public struct RequestRouter: Sendable {
-    public let mode: WorkingMode
-    public let hasOfflineStore: Bool
-    public let hasOnlineStore: Bool
+package struct RequestRouter: Sendable {
+    package let mode: WorkingMode
+    package let hasOfflineStore: Bool
+    package let hasOnlineStore: Bool
     private let model: MetadataModel
     private let dialect: Dialect
     /// For each entity set a defining request brings, the names of those requests.
     private let coveredSets: [String: [String]]
 
-    public init(mode: WorkingMode, model: MetadataModel, dialect: Dialect, definingRequests: [DefiningRequest],
+    package init(mode: WorkingMode, model: MetadataModel, dialect: Dialect, definingRequests: [DefiningRequest],
                 hasOfflineStore: Bool, hasOnlineStore: Bool) {
         self.mode = mode
         self.model = model
@@ -66,17 +66,17 @@ public struct RequestRouter: Sendable {
     }
 
     /// The entity sets the defining requests bring, with the requests that bring each.
-    public var coveredEntitySets: [String: [String]] { coveredSets }
+    package var coveredEntitySets: [String: [String]] { coveredSets }
 
     /// Where `method` on `url` (relative to the service root) goes; the method does not change
     /// the route. Resolves the URL first: a store routes the ``ResolvedRequest`` it already has.
-    public func route(method: String, url: String) -> Route {
+    package func route(method: String, url: String) -> Route {
         let resolver = RequestResolver(model: model, dialect: dialect, limits: LocalReader.defaultParserLimits)
         return route(resolver.resolve(method: (try? RequestMethod(parsing: method)) ?? .get, url: url))
     }
 
     /// Where `request` goes, from what it addresses (no parsing here).
-    public func route(_ request: ResolvedRequest) -> Route {
+    package func route(_ request: ResolvedRequest) -> Route {
         switch mode {
         case .online:
             return Route(destination: .online, reason: "the store works online: every request goes to the service")

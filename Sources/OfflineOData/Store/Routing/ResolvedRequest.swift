@@ -1,12 +1,12 @@
 /// A request understood once: its method, its URL parsed and bound against the model, and what it
 /// addresses. The router, the lane, the offline store's reader and writer and the online store's
 /// change announcement all work from this one value (issue 22: one request, one parse).
-public struct ResolvedRequest: Sendable {
-    public let method: RequestMethod
+package struct ResolvedRequest: Sendable {
+    package let method: RequestMethod
     /// Relative to the service root, as the caller gave it (absolute for a next link).
-    public let url: String
+    package let url: String
     /// What the URL addresses, for routing and for the entity set a write changes.
-    public let resource: RequestResource
+    package let resource: RequestResource
     /// The binder's answer: the bound request, or the error (with its offset) the offline store
     /// reports should the request go there. A request the service answers needs no binding.
     let binding: Result<BoundRequest, ODataError>
@@ -19,7 +19,7 @@ public struct ResolvedRequest: Sendable {
     }
 
     /// Whether the request only reads.
-    public var isRead: Bool { method.isRead }
+    package var isRead: Bool { method.isRead }
 
     /// The bound request, for the offline store: the binder's error when binding failed, and the
     /// one refusal of operations (the offline store never runs a function or an action).
@@ -38,7 +38,7 @@ public struct ResolvedRequest: Sendable {
 
 /// What a request's URL addresses, from the bound request (or, for a URL the binder refuses, from
 /// the model's path classifier; see ``RequestResolver``).
-public enum RequestResource: Sendable, Equatable {
+package enum RequestResource: Sendable, Equatable {
     /// A collection of entities of `entitySet` (an entity set, a to-many navigation).
     case collection(entitySet: String)
     /// One entity (by key, through a to-one navigation, or a singleton).
@@ -57,7 +57,7 @@ public enum RequestResource: Sendable, Equatable {
     case unknown(reason: String)
 
     /// The entity set whose entities the request reads or changes, when it addresses entities.
-    public var entitySet: String? {
+    package var entitySet: String? {
         switch self {
         case .collection(let set), .entity(let set), .count(let set), .property(let set): set
         default: nil
@@ -66,9 +66,9 @@ public enum RequestResource: Sendable, Equatable {
 }
 
 /// An operation a request calls, with its kind for the route's reason.
-public struct OperationResource: Sendable, Equatable {
-    public enum Kind: String, Sendable { case functionImport = "function import", actionImport = "action import", bound = "bound operation" }
-    public var kind: Kind
+package struct OperationResource: Sendable, Equatable {
+    package enum Kind: String, Sendable { case functionImport = "function import", actionImport = "action import", bound = "bound operation" }
+    package var kind: Kind
     /// The import's name, or the bound operation's qualified name.
-    public var name: String
+    package var name: String
 }

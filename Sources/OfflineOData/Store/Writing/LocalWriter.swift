@@ -1,17 +1,17 @@
 /// What a local write did.
-public struct WriteOutcome: Sendable, Equatable {
+package struct WriteOutcome: Sendable, Equatable {
     /// The HTTP status the service would answer: 201 for a create, 204 otherwise.
-    public var status: Int
-    public var entitySet: String
+    package var status: Int
+    package var entitySet: String
     /// The local identity of the entity written.
-    public var entityID: Int64
+    package var entityID: Int64
     /// The queued request that will make the same change on the service.
-    public var queueID: Int64
+    package var queueID: Int64
     /// For a create: the entity as stored, as the service answers a create (V4 JSON with its
     /// context, or V2 `{"d": ...}`), provisional key and pending state included; else empty.
-    public var body: [UInt8] = []
+    package var body: [UInt8] = []
     /// For a create: the entity's absolute address (`Location`), its key as stored; else nil.
-    public var location: String? = nil
+    package var location: String? = nil
 }
 
 /// Applies POST, PUT, PATCH, MERGE (V2) and DELETE to the store's tables and appends the request

@@ -33,9 +33,7 @@ struct CSRFToken {
     mutating func refresh(_ transport: HTTPTransport, serviceRoot: String, cancellation: HTTPCancellation?) throws(ODataError) {
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "GET", url: serviceRoot,
-                                                      headers: [HTTPHeader(Self.header, "Fetch"), HTTPHeader("Accept", "application/json")]),
-                                          cancellation: cancellation)
+            response = try transport.send(UploadRequests.csrfFetch(serviceRoot: serviceRoot), cancellation: cancellation)
         } catch {
             var error = error
             error.message = "fetching a CSRF token failed: " + error.message

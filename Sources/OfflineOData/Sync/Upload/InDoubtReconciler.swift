@@ -46,8 +46,12 @@ struct InDoubtReconciler {
         let doubtful = try file.withConnection { db throws(ODataError) in try RequestQueueTable.inDoubt(in: db) }
         var outcome = Outcome()
         for group in Self.byEntity(doubtful) {
-            if group.allSatisfy({ repeatable.applies(to: $0) && $0.firstSent != nil }) { continue }
-            let finding = try find(group, cancellation: cancellation)
+            let finding: Finding
+            switch approach(to: group) {
+            case .sendAgain: continue
+            case .needsDecision(let reason): finding = .needsDecision(reason)
+            case .read(let table, let entityID): finding = try find(group, table: table, entityID: entityID, cancellation: cancellation)
+            }
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
                     switch finding {
@@ -91,17 +95,35 @@ struct InDoubtReconciler {
         return groups
     }
 
-    private func find(_ group: [QueuedRequest], cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
+    /// How a group of requests in doubt on one entity is settled, decided before anything is sent
+    /// (the upload's preview shows it, ``UploadPreviewer``).
+    enum Approach {
+        /// Repeatable requests: sent again with the same `Repeatability-Request-ID`.
+        case sendAgain
+        /// The entity is read by its key, and what it has decides.
+        case read(table: EntitySetTable, entityID: Int64)
+        /// Nothing can be found out: the group goes to the error archive as in doubt.
+        case needsDecision(String)
+    }
+
+    func approach(to group: [QueuedRequest]) -> Approach {
+        if group.allSatisfy({ repeatable.applies(to: $0) && $0.firstSent != nil }) { return .sendAgain }
         guard let first = group.first, let setName = first.entitySet, let entityID = first.entityID,
               let table = schema.table(forEntitySet: setName) else {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
         }
-        let creates = asciiUppercased(first.method) == "POST"
-        if creates && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
+        if asciiUppercased(first.method) == "POST" && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
             return .needsDecision(Self.unknown(first, "the service assigns the created entity's key and does not take "
                 + "repeatable requests, so the engine cannot find out whether it created the entity; sending it again "
                 + "might create it twice. Re-send it (requeue) or discard it"))
         }
+        return .read(table: table, entityID: entityID)
+    }
+
+    private func find(_ group: [QueuedRequest], table: EntitySetTable, entityID: Int64,
+                      cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
+        guard let first = group.first else { return .notApplied }
+        let creates = asciiUppercased(first.method) == "POST"
         let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                            transport: transport, file: file, cancellation: cancellation)
         guard let served else {

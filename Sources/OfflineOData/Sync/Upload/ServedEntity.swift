@@ -94,13 +94,7 @@ extension ServedEntity {
         guard let url = try file.withConnection({ db throws(ODataError) in try keyURL(entityID: entityID, of: table, dialect: dialect, in: db) }) else {
             throw ODataError(.notFound, "\(table.entitySet): the store has no key for entity \(entityID) to read it by")
         }
-        var headers = [HTTPHeader("Accept", "application/json")]
-        switch dialect {
-        case .v2: headers += [HTTPHeader("DataServiceVersion", "2.0"), HTTPHeader("MaxDataServiceVersion", "2.0")]
-        case .v4: headers += [HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01")]
-        }
-        let response = try transport.send(HTTPRequest(method: "GET", url: ServiceURL.resolve(url, against: serviceRoot), headers: headers),
-                                          cancellation: cancellation)
+        let response = try transport.send(UploadRequests(serviceRoot: serviceRoot, dialect: dialect).read(url), cancellation: cancellation)
         if response.status == 404 { return nil }
         guard (200..<300).contains(response.status) else {
             var error = transport.serviceError(response, request: "GET \(url)")

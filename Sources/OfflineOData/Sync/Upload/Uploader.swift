@@ -142,17 +142,7 @@ struct Uploader {
 
     private func send(_ request: QueuedRequest, csrf: String?, extraHeaders: [HTTPHeader],
                       cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
-        var headers = [HTTPHeader("Accept", "application/json")]
-        if request.body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-        switch dialect {
-        case .v2: headers += [HTTPHeader("DataServiceVersion", "2.0"), HTTPHeader("MaxDataServiceVersion", "2.0")]
-        case .v4: headers += [HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01")]
-        }
-        if let etag = request.etag, request.method != "POST" { headers.append(HTTPHeader("If-Match", etag)) }
-        if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
-        headers += extraHeaders
-        return try transport.send(HTTPRequest(method: request.method, url: ServiceURL.resolve(request.url, against: serviceRoot),
-                                              headers: headers, body: request.body.map { Array($0.utf8) }),
-                                  cancellation: cancellation)
+        try transport.send(UploadRequests(serviceRoot: serviceRoot, dialect: dialect).single(request, csrf: csrf, extraHeaders: extraHeaders),
+                           cancellation: cancellation)
     }
 }

@@ -5,7 +5,7 @@
 /// notation (``ExactDecimal/description``), which is compared here digit by digit. Text in any other
 /// form (an exponent, garbage) falls back to ``ExactDecimal`` parsing; text that is no number at
 /// all sorts after every number, by its bytes.
-public func compareDecimalText(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+package func compareDecimalText(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
     guard let a = PlainDecimal(lhs), let b = PlainDecimal(rhs) else {
         return compareDecimalFallback(lhs, rhs)
     }

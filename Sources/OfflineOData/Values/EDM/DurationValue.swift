@@ -3,15 +3,15 @@
 /// OData durations use days, hours, minutes and seconds only (`P1DT2H30M15.5S`), so a duration is
 /// exactly a number of seconds. The store keeps that number as decimal text with the `OOD_DECIMAL`
 /// collation, so durations compare and sort by length.
-public struct DurationValue: Sendable, Equatable {
+package struct DurationValue: Sendable, Equatable {
     /// The length in seconds, exact (fractions down to the digits given).
-    public var seconds: ExactDecimal
+    package var seconds: ExactDecimal
 
-    public init(seconds: ExactDecimal) { self.seconds = seconds }
+    package init(seconds: ExactDecimal) { self.seconds = seconds }
 
     /// Parses `[-]P[nD][T[nH][nM][n[.n]S]]`. Nil for years or months (not OData durations) and for
     /// anything else malformed.
-    public init?(iso text: String) {
+    package init?(iso text: String) {
         var bytes = Array(text.utf8)[...]
         var negative = false
         if bytes.first == UInt8(ascii: "-") {
@@ -60,7 +60,7 @@ public struct DurationValue: Sendable, Equatable {
     }
 
     /// ISO 8601 with the largest units first: `P1DT2H30M15.5S`, `PT0S` for zero.
-    public var isoText: String {
+    package var isoText: String {
         guard !seconds.isZero else { return "PT0S" }
         let magnitude = seconds.isNegative ? -seconds : seconds
         let whole = magnitude.truncated()

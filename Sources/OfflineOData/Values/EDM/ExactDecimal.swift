@@ -4,28 +4,28 @@
 /// holds (`Decimal(31,14)` is common in SAP services). The store keeps their text, compares them
 /// numerically (``compareDecimalText(_:_:)``, the `OOD_DECIMAL` collation) and evaluates `$filter`
 /// arithmetic on them with this type. Division keeps ``divisionDigits`` significant digits.
-public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvertible {
+package struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvertible {
     /// True for values below zero (never for zero).
-    public private(set) var isNegative: Bool
+    package private(set) var isNegative: Bool
     /// The digits, most significant first, without leading zeros (empty for zero).
     private var digits: [UInt8]
     /// How many of `digits` are after the decimal point (trailing zeros removed).
     private var scale: Int
 
     /// Significant digits kept by division: 34, as IEEE 754 decimal128 and OData's default precision.
-    public static let divisionDigits = 34
+    package static let divisionDigits = 34
 
-    public static let zero = ExactDecimal(isNegative: false, digits: [], scale: 0)
+    package static let zero = ExactDecimal(isNegative: false, digits: [], scale: 0)
 
     /// The most digits a value written out may have (before and after the point together): text
     /// with more is no decimal this engine takes, so no value costs more than this to store or
     /// to compute with (the arithmetic is quadratic in the digits).
-    public static let longestDigits = 1_000
+    package static let longestDigits = 1_000
 
     /// Digits before the point, written out (`1e3` has 4); 0 for a value below one.
-    public var integerDigits: Int { max(digits.count - scale, 0) }
+    package var integerDigits: Int { max(digits.count - scale, 0) }
     /// Digits after the point (trailing zeros not counted).
-    public var fractionDigits: Int { max(scale, 0) }
+    package var fractionDigits: Int { max(scale, 0) }
 
     private init(isNegative: Bool, digits: [UInt8], scale: Int) {
         self.isNegative = isNegative
@@ -34,7 +34,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
         normalize()
     }
 
-    public init(_ value: Int64) {
+    package init(_ value: Int64) {
         var magnitude = value.magnitude
         var reversed: [UInt8] = []
         while magnitude > 0 {
@@ -46,12 +46,12 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
 
     /// Parses decimal text: an optional sign, digits with an optional point, an optional exponent
     /// (`-12.50`, `.5`, `1e-3`). Nil for anything else, or an exponent beyond ±10,000.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         self.init(utf8: text.utf8)
     }
 
     /// Parses decimal text given as UTF-8 bytes; see ``init(_:)``.
-    public init?<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) {
+    package init?<Bytes: Collection<UInt8>>(utf8 bytes: Bytes) {
         var negative = false
         var digits: [UInt8] = []
         var scale = 0
@@ -129,10 +129,10 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
         }
     }
 
-    public var isZero: Bool { digits.isEmpty }
+    package var isZero: Bool { digits.isEmpty }
 
     /// Plain notation, no exponent: `-1234.5`, `0.001`, `0`.
-    public var description: String {
+    package var description: String {
         if digits.isEmpty { return "0" }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count + 3 + max(0, scale - digits.count))
@@ -154,14 +154,14 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// The nearest `Double`, for comparisons with `Edm.Double` values.
-    public var doubleValue: Double { Double(description) ?? .nan }
+    package var doubleValue: Double { Double(description) ?? .nan }
 
     // MARK: - Comparison
 
-    public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool { compare(lhs, rhs) < 0 }
+    package static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool { compare(lhs, rhs) < 0 }
 
     /// -1, 0 or 1.
-    public static func compare(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
+    package static func compare(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
         if lhs.isNegative != rhs.isNegative { return lhs.isNegative ? -1 : 1 }
         let magnitude = compareMagnitude(lhs, rhs)
         return lhs.isNegative ? -magnitude : magnitude
@@ -185,13 +185,13 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
 
     // MARK: - Arithmetic
 
-    public static prefix func - (value: ExactDecimal) -> ExactDecimal {
+    package static prefix func - (value: ExactDecimal) -> ExactDecimal {
         var result = value
         if !result.digits.isEmpty { result.isNegative.toggle() }
         return result
     }
 
-    public static func + (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal {
+    package static func + (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal {
         let scale = max(lhs.scale, rhs.scale)
         let a = lhs.digitsScaled(to: scale)
         let b = rhs.digitsScaled(to: scale)
@@ -205,9 +205,9 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
         return ExactDecimal(isNegative: rhs.isNegative, digits: subtractDigits(b, a), scale: scale)
     }
 
-    public static func - (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal { lhs + (-rhs) }
+    package static func - (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal { lhs + (-rhs) }
 
-    public static func * (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal {
+    package static func * (lhs: ExactDecimal, rhs: ExactDecimal) -> ExactDecimal {
         if lhs.digits.isEmpty || rhs.digits.isEmpty { return .zero }
         var product = [Int](repeating: 0, count: lhs.digits.count + rhs.digits.count)
         for (i, a) in lhs.digits.enumerated().reversed() {
@@ -224,7 +224,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// `lhs / rhs` to ``divisionDigits`` significant digits (truncated); nil when `rhs` is zero.
-    public static func divide(_ lhs: ExactDecimal, by rhs: ExactDecimal) -> ExactDecimal? {
+    package static func divide(_ lhs: ExactDecimal, by rhs: ExactDecimal) -> ExactDecimal? {
         if rhs.digits.isEmpty { return nil }
         if lhs.digits.isEmpty { return .zero }
         // Long division of the integers lhs.digits / rhs.digits, with extra zeros for precision.
@@ -259,7 +259,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// Rounded to an integer: half away from zero (OData `round`).
-    public func rounded() -> ExactDecimal {
+    package func rounded() -> ExactDecimal {
         guard scale > 0 else { return self }
         let integerCount = digits.count - scale
         let firstDropped = integerCount >= 0 && integerCount < digits.count ? digits[integerCount] : 0
@@ -271,7 +271,7 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// The integer part (towards zero).
-    public func truncated() -> ExactDecimal {
+    package func truncated() -> ExactDecimal {
         guard scale > 0 else { return self }
         let integerCount = digits.count - scale
         guard integerCount > 0 else { return .zero }
@@ -279,13 +279,13 @@ public struct ExactDecimal: Sendable, Equatable, Comparable, CustomStringConvert
     }
 
     /// The greatest integer not above the value (OData `floor`).
-    public func floor() -> ExactDecimal {
+    package func floor() -> ExactDecimal {
         let integer = truncated()
         return isNegative && integer != self ? integer - ExactDecimal(1) : integer
     }
 
     /// The least integer not below the value (OData `ceiling`).
-    public func ceiling() -> ExactDecimal {
+    package func ceiling() -> ExactDecimal {
         let integer = truncated()
         return !isNegative && integer != self ? integer + ExactDecimal(1) : integer
     }

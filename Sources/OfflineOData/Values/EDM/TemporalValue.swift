@@ -4,19 +4,19 @@
 /// The store keeps these values as text in a canonical form whose byte order is the order of the
 /// instants (``canonicalText``), so SQLite compares them correctly with no function call and
 /// can use an index: `DateTimeOffset` values that differ only in their offset compare equal.
-public struct TemporalValue: Sendable, Equatable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int = 0
-    public var minute: Int = 0
-    public var second: Int = 0
+package struct TemporalValue: Sendable, Equatable {
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int = 0
+    package var minute: Int = 0
+    package var second: Int = 0
     /// Fractions of a second in units of 100 ns (0 ... 9,999,999), OData's finest precision.
-    public var ticks: Int = 0
+    package var ticks: Int = 0
     /// Minutes east of UTC.
-    public var offsetMinutes: Int = 0
+    package var offsetMinutes: Int = 0
 
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
+    package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
                 ticks: Int = 0, offsetMinutes: Int = 0) {
         self.year = year
         self.month = month
@@ -33,7 +33,7 @@ public struct TemporalValue: Sendable, Equatable {
     /// Parses ISO 8601 as OData writes it: `YYYY-MM-DD`, `YYYY-MM-DDThh:mm[:ss[.fffffff]]` with an
     /// optional `Z` or `±hh:mm` (no offset means UTC, as V2 `Edm.DateTime` has none). Digits past
     /// the seventh of a fraction are dropped. Nil for anything else or an impossible date.
-    public init?(iso text: String) {
+    package init?(iso text: String) {
         var scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4), scanner.take("-"),
               let month = scanner.number(digits: 2), scanner.take("-"),
@@ -65,7 +65,7 @@ public struct TemporalValue: Sendable, Equatable {
     }
 
     /// Parses a time of day, `hh:mm[:ss[.fffffff]]`, on the date 0001-01-01 (UTC).
-    public init?(timeOfDay text: String) {
+    package init?(timeOfDay text: String) {
         guard let value = TemporalValue(iso: "0001-01-01T" + text), value.offsetMinutes == 0,
               !text.contains("Z"), !text.contains("+")
         else { return nil }
@@ -74,7 +74,7 @@ public struct TemporalValue: Sendable, Equatable {
 
     /// Parses V2 JSON's `/Date(milliseconds)/` or `/Date(milliseconds±minutes)/`. The milliseconds
     /// count from the Unix epoch in UTC; the offset only says where the value was shown.
-    public init?(v2JSON text: String) {
+    package init?(v2JSON text: String) {
         guard text.hasPrefix("/Date("), text.hasSuffix(")/") else { return nil }
         let inner = text.dropFirst(6).dropLast(2)
         var millisecondsText = inner
@@ -95,7 +95,7 @@ public struct TemporalValue: Sendable, Equatable {
     }
 
     /// The UTC instant `milliseconds` after the Unix epoch, shown at `offsetMinutes`.
-    public init(epochMilliseconds milliseconds: Int64, offsetMinutes: Int = 0) {
+    package init(epochMilliseconds milliseconds: Int64, offsetMinutes: Int = 0) {
         let totalSeconds = floorDivide(milliseconds, 1000)
         let localSeconds = totalSeconds + Int64(offsetMinutes) * 60
         let days = floorDivide(localSeconds, 86_400)
@@ -114,16 +114,16 @@ public struct TemporalValue: Sendable, Equatable {
     // MARK: - Conversions
 
     /// Seconds from the Unix epoch to this instant (UTC).
-    public var epochSeconds: Int64 {
+    package var epochSeconds: Int64 {
         daysSinceEpoch(year: year, month: month, day: day) * 86_400
             + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes) * 60
     }
 
     /// Milliseconds from the Unix epoch to this instant (UTC), as V2 JSON writes it.
-    public var epochMilliseconds: Int64 { epochSeconds * 1000 + Int64(ticks / 10_000) }
+    package var epochMilliseconds: Int64 { epochSeconds * 1000 + Int64(ticks / 10_000) }
 
     /// The same instant in UTC.
-    public var utc: TemporalValue {
+    package var utc: TemporalValue {
         guard offsetMinutes != 0 else { return self }
         var result = TemporalValue(epochMilliseconds: epochSeconds * 1000)
         result.ticks = ticks
@@ -131,7 +131,7 @@ public struct TemporalValue: Sendable, Equatable {
     }
 
     /// `YYYY-MM-DDThh:mm:ss.fffffffZ` in UTC, fixed width: the stored form, ordered as the instants.
-    public var canonicalText: String {
+    package var canonicalText: String {
         let value = utc
         // Written byte by byte: every downloaded instant passes here.
         return paddedText([(value.year, 4, "-"), (value.month, 2, "-"), (value.day, 2, "T"), (value.hour, 2, ":"),
@@ -139,26 +139,26 @@ public struct TemporalValue: Sendable, Equatable {
     }
 
     /// `YYYY-MM-DD`: the stored and written form of `Edm.Date`.
-    public var dateText: String { paddedText([(year, 4, "-"), (month, 2, "-"), (day, 2, nil)]) }
+    package var dateText: String { paddedText([(year, 4, "-"), (month, 2, "-"), (day, 2, nil)]) }
 
     /// `hh:mm:ss[.fffffff]`, trailing zeros of the fraction dropped: `Edm.TimeOfDay` as written.
-    public var timeOfDayText: String {
+    package var timeOfDayText: String {
         "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))" + fractionText
     }
 
     /// `hh:mm:ss.fffffff`, fixed width: the stored form of `Edm.TimeOfDay`.
-    public var canonicalTimeOfDayText: String {
+    package var canonicalTimeOfDayText: String {
         "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(ticks, 7))"
     }
 
     /// ISO 8601 as V4 JSON writes a `DateTimeOffset`: in UTC with `Z`, fraction only when not zero.
-    public var isoText: String {
+    package var isoText: String {
         let value = utc
         return "\(value.dateText)T\(pad(value.hour, 2)):\(pad(value.minute, 2)):\(pad(value.second, 2))\(value.fractionText)Z"
     }
 
     /// V2 JSON: `/Date(ms)/`, with `+hhmm`-style minutes offset when `withOffset` (DateTimeOffset).
-    public func v2JSONText(withOffset: Bool) -> String {
+    package func v2JSONText(withOffset: Bool) -> String {
         guard withOffset else { return "/Date(\(epochMilliseconds))/" }
         return "/Date(\(epochMilliseconds)+0000)/"
     }

@@ -3,7 +3,7 @@
 /// Strings, keys and numbers are not copied out of the input: they come as a ``JSONToken`` (a byte
 /// range into the reader's input), so walking a page of entities allocates nothing until the caller
 /// asks for a value (``JSONReader/decodedString(_:)``, ``JSONReader/int64(_:)`` and friends).
-public enum JSONEvent: Equatable, Sendable {
+package enum JSONEvent: Equatable, Sendable {
     /// `{`: members follow, each a ``key(_:)`` and then its value, up to ``objectEnd``.
     case objectStart
     /// `}`
@@ -29,15 +29,15 @@ public enum JSONEvent: Equatable, Sendable {
 /// Where a string, key or number sits in the reader's input.
 ///
 /// A token only means something to the reader that produced it.
-public struct JSONToken: Equatable, Hashable, Sendable {
+package struct JSONToken: Equatable, Hashable, Sendable {
     /// The byte range in the input: for strings and keys the text between the quotes (still
     /// escaped), for numbers the number's text.
-    public let range: Range<Int>
+    package let range: Range<Int>
     /// For strings and keys: the text contains at least one backslash escape, so its bytes differ
     /// from its value. Unescaped strings can be compared and copied byte for byte.
-    public let hasEscapes: Bool
+    package let hasEscapes: Bool
     /// For numbers: the text has neither a fraction nor an exponent (`-12`, `0`, `12345678901234567890`).
-    public let isInteger: Bool
+    package let isInteger: Bool
 
     init(range: Range<Int>, hasEscapes: Bool = false, isInteger: Bool = false) {
         self.range = range

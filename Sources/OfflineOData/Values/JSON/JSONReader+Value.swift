@@ -4,7 +4,7 @@ extension JSONReader {
     ///
     /// Builds with an explicit stack, never recursion. With ``Options/rejectsDuplicateKeys`` an
     /// object with a repeated key is a syntax error at the second key's offset.
-    public mutating func readValue() throws(ODataError) -> JSONValue {
+    package mutating func readValue() throws(ODataError) -> JSONValue {
         // Finished children wait on one flat stack; each open container remembers where its
         // children start. Keys of open objects wait on a second stack.
         var values: [JSONValue] = []
@@ -60,16 +60,27 @@ extension JSONReader {
 }
 
 extension JSONValue {
-    /// Parses one complete JSON document (a leading UTF-8 byte order mark is allowed).
+    /// Parses one complete JSON document (a leading UTF-8 byte order mark is allowed), such as
+    /// an answer's body, with the reader's default limits.
     ///
     /// - Throws: ``ODataError/Code/syntax`` with the byte offset of the fault.
-    public static func parse(_ bytes: [UInt8], options: JSONReader.Options = JSONReader.Options()) throws(ODataError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(ODataError) -> JSONValue {
+        try parse(bytes, options: JSONReader.Options())
+    }
+
+    /// Parses one complete JSON document from text, with the reader's default limits.
+    public static func parse(_ text: String) throws(ODataError) -> JSONValue {
+        try parse(text, options: JSONReader.Options())
+    }
+
+    /// Parses one complete JSON document with the given limits (the reader is not public API).
+    package static func parse(_ bytes: [UInt8], options: JSONReader.Options) throws(ODataError) -> JSONValue {
         var reader = JSONReader(bytes: bytes, options: options)
         return try reader.readDocument()
     }
 
-    /// Parses one complete JSON document from text.
-    public static func parse(_ text: String, options: JSONReader.Options = JSONReader.Options()) throws(ODataError) -> JSONValue {
+    /// Parses one complete JSON document from text with the given limits.
+    package static func parse(_ text: String, options: JSONReader.Options) throws(ODataError) -> JSONValue {
         var reader = JSONReader(text: text, options: options)
         return try reader.readDocument()
     }

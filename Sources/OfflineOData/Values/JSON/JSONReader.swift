@@ -37,20 +37,20 @@
 /// this keeps the hot loops free of "need more bytes" states, and memory stays flat across pages.
 /// The reader copies the page once on creation (see ``JSONInput``), so the caller's buffer can be
 /// reused at once; tokens stay valid as long as the reader (or a copy of it) lives.
-public struct JSONReader: Sendable {
+package struct JSONReader: Sendable {
     /// Limits the reader enforces.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// How many arrays and objects may be open at once. Deeper input is a syntax error.
         ///
         /// The reader itself handles any depth; the limit exists because ``JSONValue`` trees are
         /// compared and released recursively, so values much deeper than a few thousand levels would
         /// use a lot of call stack.
-        public var maximumDepth: Int
+        package var maximumDepth: Int
         /// When true, ``readValue()`` (and ``JSONValue/parse(_:options:)``) reject an object with
         /// two members of the same name; when false, they keep both.
-        public var rejectsDuplicateKeys: Bool
+        package var rejectsDuplicateKeys: Bool
 
-        public init(maximumDepth: Int = 512, rejectsDuplicateKeys: Bool = false) {
+        package init(maximumDepth: Int = 512, rejectsDuplicateKeys: Bool = false) {
             self.maximumDepth = maximumDepth
             self.rejectsDuplicateKeys = rejectsDuplicateKeys
         }
@@ -73,7 +73,7 @@ public struct JSONReader: Sendable {
     }
 
     let input: JSONInput
-    public let options: Options
+    package let options: Options
     private var position: Int
     private var state: State = .documentStart
     private var containers: [Container] = []
@@ -81,17 +81,17 @@ public struct JSONReader: Sendable {
     private var failure: ODataError?
 
     /// A reader over a copy of `bytes`.
-    public init(bytes: [UInt8], options: Options = Options()) {
+    package init(bytes: [UInt8], options: Options = Options()) {
         self.init(input: bytes.withUnsafeBytes { JSONInput($0) }, options: options)
     }
 
     /// A reader over a copy of the bytes at `bytes` (for buffers that come from C, such as libcurl's).
-    public init(copying bytes: UnsafeRawBufferPointer, options: Options = Options()) {
+    package init(copying bytes: UnsafeRawBufferPointer, options: Options = Options()) {
         self.init(input: JSONInput(bytes), options: options)
     }
 
     /// A reader over the UTF-8 of `text`.
-    public init(text: String, options: Options = Options()) {
+    package init(text: String, options: Options = Options()) {
         var text = text
         self.init(input: text.withUTF8 { JSONInput(UnsafeRawBufferPointer($0)) }, options: options)
     }
@@ -106,20 +106,20 @@ public struct JSONReader: Sendable {
     }
 
     /// The byte offset where the next event's text starts (or whitespace before it).
-    public var offset: Int { position }
+    package var offset: Int { position }
 
     /// How many arrays and objects are open.
-    public var depth: Int { containers.count }
+    package var depth: Int { containers.count }
 
     /// The input's length in bytes.
-    public var inputCount: Int { input.count }
+    package var inputCount: Int { input.count }
 
     // MARK: - Events
 
     /// Reads the next event. After the top-level value it returns ``JSONEvent/end`` (again and again).
     ///
     /// - Throws: ``ODataError/Code/syntax`` with the offset of the fault, for malformed input.
-    public mutating func next() throws(ODataError) -> JSONEvent {
+    package mutating func next() throws(ODataError) -> JSONEvent {
         if let event = peeked {
             peeked = nil
             return event
@@ -134,7 +134,7 @@ public struct JSONReader: Sendable {
     }
 
     /// The next event, without consuming it.
-    public mutating func peek() throws(ODataError) -> JSONEvent {
+    package mutating func peek() throws(ODataError) -> JSONEvent {
         if let event = peeked { return event }
         let event = try next()
         peeked = event
@@ -297,7 +297,7 @@ public struct JSONReader: Sendable {
     /// member's key, or nil after consuming the object's ``JSONEvent/objectEnd``.
     ///
     /// - Throws: ``ODataError/Code/syntax`` for malformed input, or when the next event is neither.
-    public mutating func nextKey() throws(ODataError) -> JSONToken? {
+    package mutating func nextKey() throws(ODataError) -> JSONToken? {
         let offset = position
         switch try next() {
         case .key(let token): return token
@@ -309,7 +309,7 @@ public struct JSONReader: Sendable {
     /// Inside an array (after ``JSONEvent/arrayStart`` or after an element): returns true when
     /// another element follows (which the next call to ``next()``, ``readValue()`` or
     /// ``skipValue()`` reads), or false after consuming the array's ``JSONEvent/arrayEnd``.
-    public mutating func nextElement() throws(ODataError) -> Bool {
+    package mutating func nextElement() throws(ODataError) -> Bool {
         if try peek() == .arrayEnd {
             peeked = nil
             return false
@@ -318,7 +318,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Skips the next value whole (after a key: the member's value), validating it on the way.
-    public mutating func skipValue() throws(ODataError) {
+    package mutating func skipValue() throws(ODataError) {
         let offset = position
         var open = 0
         repeat {
@@ -335,7 +335,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Reads the next value, which must be a string, and decodes it.
-    public mutating func readString() throws(ODataError) -> String {
+    package mutating func readString() throws(ODataError) -> String {
         let offset = position
         guard case .string(let token) = try next() else { throw .jsonSyntax("expected a string", at: offset) }
         return decodedString(token)
@@ -344,41 +344,41 @@ public struct JSONReader: Sendable {
     // MARK: - Token values
 
     /// Calls `body` with the raw bytes of `token` (still escaped for strings), without copying.
-    public func withBytes<R, E: Error>(of token: JSONToken, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    package func withBytes<R, E: Error>(of token: JSONToken, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         try body(input.slice(token.range))
     }
 
     /// The raw bytes of `token`, copied.
-    public func bytes(of token: JSONToken) -> [UInt8] { Array(input.slice(token.range)) }
+    package func bytes(of token: JSONToken) -> [UInt8] { Array(input.slice(token.range)) }
 
     /// The raw text of `token`: a number's exact text, or a string's text as written (escapes kept).
-    public func text(of token: JSONToken) -> String { String(decoding: input.slice(token.range), as: UTF8.self) }
+    package func text(of token: JSONToken) -> String { String(decoding: input.slice(token.range), as: UTF8.self) }
 
     /// The value of a string or key token, with escapes decoded.
-    public func decodedString(_ token: JSONToken) -> String {
+    package func decodedString(_ token: JSONToken) -> String {
         let bytes = input.slice(token.range)
         guard token.hasEscapes else { return String(decoding: bytes, as: UTF8.self) }
         return JSONStringDecoder.decode(bytes)
     }
 
     /// Whether a string or key token's value equals `text`, without allocating for unescaped tokens.
-    public func token(_ token: JSONToken, equals text: String) -> Bool {
+    package func token(_ token: JSONToken, equals text: String) -> Bool {
         if token.hasEscapes { return decodedString(token) == text }
         let bytes = input.slice(token.range)
         return text.utf8.withContiguousStorageIfAvailable { bytes.elementsEqual($0) } ?? bytes.elementsEqual(text.utf8)
     }
 
     /// A number token's exact text as a ``JSONNumber``; nil when `token` is not a number token.
-    public func number(_ token: JSONToken) -> JSONNumber? {
+    package func number(_ token: JSONToken) -> JSONNumber? {
         let bytes = input.slice(token.range)
         return JSONNumberGrammar.isValid(bytes) ? JSONNumber(validated: String(decoding: bytes, as: UTF8.self)) : nil
     }
 
     /// A number token as an exact `Int64`; nil when it has a fraction or exponent or does not fit.
-    public func int64(_ token: JSONToken) -> Int64? {
+    package func int64(_ token: JSONToken) -> Int64? {
         token.isInteger ? JSONNumberGrammar.int64(input.slice(token.range)) : nil
     }
 
     /// A number token as the nearest `Double`.
-    public func double(_ token: JSONToken) -> Double? { JSONNumberGrammar.double(input.slice(token.range)) }
+    package func double(_ token: JSONToken) -> Double? { JSONNumberGrammar.double(input.slice(token.range)) }
 }

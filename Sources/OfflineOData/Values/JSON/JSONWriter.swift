@@ -15,9 +15,9 @@
 /// writer.endObject()
 /// let body = try writer.finish()
 /// ```
-public struct JSONWriter: Sendable {
+@_spi(Tool) public struct JSONWriter: Sendable {
     /// What ``writeNumber(_:nonFinite:)-(Double,_)`` does with infinities and NaN, which JSON numbers cannot express.
-    public enum NonFiniteDoubles: Sendable {
+    package enum NonFiniteDoubles: Sendable {
         /// Throw ``ODataError/Code/misuse``.
         case fail
         /// Write `null`.
@@ -27,10 +27,10 @@ public struct JSONWriter: Sendable {
     }
 
     /// A key escaped once and reused: `"name":` as bytes.
-    public struct EncodedKey: Sendable {
+    package struct EncodedKey: Sendable {
         let bytes: [UInt8]
 
-        public init(_ name: String) {
+        package init(_ name: String) {
             var writer = JSONWriter(capacity: name.utf8.count + 8)
             writer.writeKey(name)
             bytes = writer.bytes
@@ -49,30 +49,30 @@ public struct JSONWriter: Sendable {
     private var hasValue = false
 
     /// A writer with room for `capacity` bytes before it first reallocates.
-    public init(capacity: Int = 4096) {
+    @_spi(Tool) public init(capacity: Int = 4096) {
         storage = []
         storage.reserveCapacity(max(capacity, 16))
     }
 
     /// A writer that appends to `bytes`.
-    public init(appendingTo bytes: [UInt8]) {
+    package init(appendingTo bytes: [UInt8]) {
         storage = bytes
         length = bytes.count
     }
 
     /// Everything written so far (a copy; ``finish()`` hands the buffer over without one).
-    public var bytes: [UInt8] { Array(storage[0..<length]) }
+    @_spi(Tool) public var bytes: [UInt8] { Array(storage[0..<length]) }
 
     /// How many bytes have been written.
-    public var count: Int { length }
+    package var count: Int { length }
 
     /// True when one complete top-level value has been written and every container is closed.
-    public var isComplete: Bool { depth == 0 && hasValue }
+    package var isComplete: Bool { depth == 0 && hasValue }
 
     /// Returns the document and leaves the writer empty.
     ///
     /// - Throws: ``ODataError/Code/misuse`` when a container is still open or nothing was written.
-    public mutating func finish() throws(ODataError) -> [UInt8] {
+    package mutating func finish() throws(ODataError) -> [UInt8] {
         guard isComplete else {
             throw ODataError(.misuse, depth > 0 ? "JSON writer finished with \(depth) unclosed containers" : "JSON writer finished without a value")
         }
@@ -158,7 +158,7 @@ public struct JSONWriter: Sendable {
     // MARK: - Containers
 
     /// Opens an object (`{`); write keys and values, then ``endObject()``.
-    public mutating func beginObject() {
+    @_spi(Tool) public mutating func beginObject() {
         beforeValue()
         writeByte(UInt8(ascii: "{"))
         needsComma = false
@@ -166,14 +166,14 @@ public struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost object (`}`).
-    public mutating func endObject() {
+    @_spi(Tool) public mutating func endObject() {
         writeByte(UInt8(ascii: "}"))
         needsComma = true
         depth &-= 1
     }
 
     /// Opens an array (`[`); write values, then ``endArray()``.
-    public mutating func beginArray() {
+    @_spi(Tool) public mutating func beginArray() {
         beforeValue()
         writeByte(UInt8(ascii: "["))
         needsComma = false
@@ -181,7 +181,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost array (`]`).
-    public mutating func endArray() {
+    @_spi(Tool) public mutating func endArray() {
         writeByte(UInt8(ascii: "]"))
         needsComma = true
         depth &-= 1
@@ -190,7 +190,7 @@ public struct JSONWriter: Sendable {
     // MARK: - Keys
 
     /// Writes an object member's name; the member's value comes next.
-    public mutating func writeKey(_ name: String) {
+    @_spi(Tool) public mutating func writeKey(_ name: String) {
         pendingComma = needsComma
         var name = name
         name.withUTF8 { writeQuoted($0) }
@@ -199,7 +199,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a key escaped beforehand (the fast way for keys repeated in every entity).
-    public mutating func writeKey(_ key: EncodedKey) {
+    package mutating func writeKey(_ key: EncodedKey) {
         pendingComma = needsComma
         key.bytes.withUnsafeBufferPointer { writeBytes(UnsafeRawBufferPointer($0)) }
         needsComma = false
@@ -208,14 +208,14 @@ public struct JSONWriter: Sendable {
     // MARK: - Scalars
 
     /// Writes a string value, escaped as RFC 8259 requires (see ``JSONStringEscaper``).
-    public mutating func writeString(_ value: String) {
+    @_spi(Tool) public mutating func writeString(_ value: String) {
         beforeValue()
         var value = value
         value.withUTF8 { writeQuoted($0) }
     }
 
     /// Writes UTF-8 text given as bytes (from SQLite or C). Ill-formed UTF-8 is written as U+FFFD.
-    public mutating func writeString(utf8 value: UnsafeBufferPointer<UInt8>) {
+    package mutating func writeString(utf8 value: UnsafeBufferPointer<UInt8>) {
         beforeValue()
         if JSONStringEscaper.isWellFormedUTF8(value) { return writeQuoted(value) }
         // Rare: repair through String, which replaces each ill-formed sequence with U+FFFD.
@@ -224,7 +224,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes an integer in decimal, exactly.
-    public mutating func writeNumber(_ value: Int64) {
+    @_spi(Tool) public mutating func writeNumber(_ value: Int64) {
         beforeValue()
         write(room: 20) { output in
             var magnitude = value.magnitude
@@ -251,12 +251,12 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes an integer in decimal, exactly.
-    public mutating func writeNumber(_ value: Int) { writeNumber(Int64(value)) }
+    @_spi(Tool) public mutating func writeNumber(_ value: Int) { writeNumber(Int64(value)) }
 
     /// Writes a double as the shortest text that reads back as the same double.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for an infinity or NaN when `nonFinite` is ``NonFiniteDoubles/fail``.
-    public mutating func writeNumber(_ value: Double, nonFinite: NonFiniteDoubles = .fail) throws(ODataError) {
+    package mutating func writeNumber(_ value: Double, nonFinite: NonFiniteDoubles = .fail) throws(ODataError) {
         guard value.isFinite else {
             switch nonFinite {
             case .fail: throw ODataError(.misuse, "JSON cannot represent the number \(value)")
@@ -272,7 +272,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a number exactly as its text.
-    public mutating func writeNumber(_ value: JSONNumber) {
+    @_spi(Tool) public mutating func writeNumber(_ value: JSONNumber) {
         beforeValue()
         var text = value.text
         text.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) }
@@ -282,7 +282,7 @@ public struct JSONWriter: Sendable {
     /// JSON number.
     ///
     /// - Throws: ``ODataError/Code/syntax`` when `text` is not a JSON number; nothing is written then.
-    public mutating func writeNumber(text: UnsafeBufferPointer<UInt8>) throws(ODataError) {
+    package mutating func writeNumber(text: UnsafeBufferPointer<UInt8>) throws(ODataError) {
         guard JSONNumberGrammar.isValid(text) else {
             throw ODataError(.syntax, "'\(String(decoding: text, as: UTF8.self))' is not a JSON number")
         }
@@ -291,7 +291,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes number text exactly, after checking it is a JSON number.
-    public mutating func writeNumber(text: String) throws(ODataError) {
+    package mutating func writeNumber(text: String) throws(ODataError) {
         var text = text
         let valid = text.withUTF8 { JSONNumberGrammar.isValid($0) }
         guard valid else { throw ODataError(.syntax, "'\(text)' is not a JSON number") }
@@ -300,7 +300,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `true` or `false`.
-    public mutating func writeBool(_ value: Bool) {
+    @_spi(Tool) public mutating func writeBool(_ value: Bool) {
         beforeValue()
         write(room: 5) { output in
             if value {
@@ -314,7 +314,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `null`.
-    public mutating func writeNull() {
+    @_spi(Tool) public mutating func writeNull() {
         beforeValue()
         write(room: 4) { output in
             output[0] = UInt8(ascii: "n"); output[1] = UInt8(ascii: "u"); output[2] = UInt8(ascii: "l"); output[3] = UInt8(ascii: "l")
@@ -326,19 +326,19 @@ public struct JSONWriter: Sendable {
 
     /// Writes a complete JSON value that is already encoded (an entity kept as JSON, say), placing
     /// the comma before it as for any value. The bytes are trusted, not checked.
-    public mutating func writeRaw(_ fragment: UnsafeRawBufferPointer) {
+    package mutating func writeRaw(_ fragment: UnsafeRawBufferPointer) {
         beforeValue()
         writeBytes(fragment)
     }
 
     /// Writes a complete, already encoded JSON value; see ``writeRaw(_:)-(UnsafeRawBufferPointer)``.
-    public mutating func writeRaw(_ fragment: [UInt8]) {
+    package mutating func writeRaw(_ fragment: [UInt8]) {
         beforeValue()
         fragment.withUnsafeBufferPointer { writeBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a tree value. Recursive: trees read by ``JSONReader`` are bounded by its depth limit.
-    public mutating func writeValue(_ value: JSONValue) {
+    @_spi(Tool) public mutating func writeValue(_ value: JSONValue) {
         switch value {
         case .null: writeNull()
         case .bool(let flag): writeBool(flag)
@@ -361,7 +361,7 @@ public struct JSONWriter: Sendable {
 
 extension JSONValue {
     /// The value as compact JSON (no whitespace), members in their order.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.writeValue(self)
         return (try? writer.finish()) ?? []

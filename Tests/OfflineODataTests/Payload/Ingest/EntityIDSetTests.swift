@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 @Suite struct EntityIDSetTests {
     /// Against `Set<Int64>`: dense runs (lists turning into bitmaps), sparse ids, removals, repeats.

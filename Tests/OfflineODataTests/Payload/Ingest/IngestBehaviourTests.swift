@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Ingest rules on a small model of our own: partial properties, pending local changes, full
 /// refresh, delta removals, failures and rollback.

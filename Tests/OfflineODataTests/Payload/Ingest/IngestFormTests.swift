@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The download's fast path from JSON text to stored values gives exactly what the codec gives,
 /// and leaves to the codec (nil) whatever it does not take, never accepting what the codec refuses.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The session's transaction handling and paging metadata.
 @Suite struct IngestSessionTests {

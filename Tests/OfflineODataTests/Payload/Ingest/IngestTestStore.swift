@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// An in-memory store with the tables of a model, for ingest tests.
 final class IngestTestStore {

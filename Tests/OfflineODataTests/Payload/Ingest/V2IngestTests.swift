@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// V2 verbose JSON pages from Apache Olingo V2's RefScenario, into a store from `refScenario.edmx`.
 @Suite(.needsFixtures) struct V2IngestTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// V4 pages from Apache Olingo's fixtures, each into a store built from its own `$metadata`.
 @Suite(.needsFixtures) struct V4IngestTests {

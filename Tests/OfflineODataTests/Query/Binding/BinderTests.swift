@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The binder against real V2 and V4 documents and the reader tests' model: resolution, typing,
 /// promotion, and errors with code, message and the offending token's offset.

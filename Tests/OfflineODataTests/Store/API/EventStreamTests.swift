@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// ``ODataStore/events`` as an `AsyncSequence`, and closing in `deinit`.
 @Suite struct EventStreamTests {

@@ -2,7 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Local writes queued one after the other commit together: one transaction (one fsync) for the
 /// group, each write in its own savepoint, each completion after the commit, in issue order.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The event of a store's opening (the check after an unclean shutdown) reaches an app that
 /// subscribes only after the opening: it waits for the first subscriber instead of being lost.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A request is understood once (issue 22): its URL is parsed and bound one time on its way from
 /// the store API to the answer, and routing, lane and read-or-write come from that one resolution.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Every surface stops a download or an upload when its progress callback answers true (C:
 /// non-zero, Python: a true value, Swift: `stoppingWhen`), against the sample V4 service.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The mixed-mode router's rules (DESIGN.md §4.3), on the flight sample's model.
 @Suite struct RequestRouterTests {

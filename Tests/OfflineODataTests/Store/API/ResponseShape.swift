@@ -1,4 +1,4 @@
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Compares two OData JSON answers by shape and values: what an application reading them sees.
 ///

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The bundled flight sample's `$metadata` documents (Examples/FlightSample/).
 enum FlightSample {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The store API over the store file's rules: an empty file is refused unless the options accept
 /// it, and `checkStore` checks the file.

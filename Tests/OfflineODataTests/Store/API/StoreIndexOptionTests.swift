@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// `ODataStore.Options.indexes`: declared indexes are made when the store opens, listed by
 /// status with their origin, and a bad one fails the open with a clear error.

@@ -2,7 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Opening without waiting, completions, cancellation, re-entrance and closing, on stores that
 /// need no service (the service-backed behaviours are in `StoreSeedBehaviourTests`).

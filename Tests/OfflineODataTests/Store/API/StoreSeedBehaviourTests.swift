@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The behaviours of DESIGN.md §4.3–§4.6, each named for its seed, on the real test services.
 @Suite(.serialized) struct StoreSeedBehaviourTests {

@@ -3,7 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Acceptance 3 of the store API: 8 threads issue 10,000 mixed reads and writes while two full
 /// downloads and an upload run, with callbacks that call back into the store. `make tsan` builds and runs

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 import OfflineODataFoundation
 
 /// The flight sample's agency, as an app would declare it.

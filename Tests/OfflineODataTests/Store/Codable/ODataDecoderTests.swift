@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Testing
-import OfflineOData
+@_spi(Tool) import OfflineOData
 @testable import OfflineODataFoundation
 
 /// The EDM value forms of V2 and V4 JSON, read into Swift types by ``ODataDecoder``.

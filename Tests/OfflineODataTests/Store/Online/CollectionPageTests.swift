@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Pages of a collection taken apart and joined (``CollectionPage``, ``JoinedCollection``), without a service.
 @Suite struct CollectionPageTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Reads sent to the service follow its pages (issue 21), on both real test services with pages
 /// smaller than the answer: odatapy (V4, `@odata.nextLink`) and mock-sap (V2, `__next`).

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The writer's zero-copy routes must give exactly what `EDMValueCodec` gives.
 @Suite struct FastValueFormTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// `$filter` through the whole read path, checked against answers worked out by hand with OData
 /// semantics, including the traps every peer translator fell into (BACKENDS-AND-PEERS.md §2.4).

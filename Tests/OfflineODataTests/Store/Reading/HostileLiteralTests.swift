@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Literals built to break SQL text (quotes, comments, statement separators, NUL, 100 KB strings)
 /// go through every operator and function: the answers must be right and the database unharmed.

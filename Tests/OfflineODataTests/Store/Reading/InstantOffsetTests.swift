@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// DateTimeOffset values keep their offset after their UTC form (``StoredInstant``): instants
 /// still compare and sort as instants, and the date and time functions read the value's own offset.

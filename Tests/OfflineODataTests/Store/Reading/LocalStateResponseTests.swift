@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// An entity's pending state is visible in responses (SAP's offline vocabulary, only when true)
 /// and queryable in `$filter`, in both dialects and in expanded entities.

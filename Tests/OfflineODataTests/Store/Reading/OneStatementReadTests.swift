@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A read answered by one statement runs without a transaction of its own (its statement is its
 /// snapshot); a read of several statements keeps one read transaction around them, so its count

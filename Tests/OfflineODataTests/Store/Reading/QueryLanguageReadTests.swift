@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The rest of the query language (issue 23) read from the reader tests' sample store, each
 /// expectation computed by hand from `ReadTestStore.sample()`: OData 4.01 `cast` and `isof` (on

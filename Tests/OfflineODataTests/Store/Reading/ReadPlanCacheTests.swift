@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A read that repeats is not translated again (issue 23's lean read path): the reader keeps its
 /// SQL by URL, runs it on the data as it is now, and keeps nothing that could answer wrongly.

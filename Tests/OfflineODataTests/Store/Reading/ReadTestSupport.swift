@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// A small V4 model with every shape the reader handles: decimals, instants, dates, a complex
 /// property, a collection, an enum, a derived type, a composite key, navigation with a referential

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Faults of the request that only the data or the path reveal (issue 23): a division by zero in
 /// the data, `/$count` with paging options.

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Key reads, navigation reads, properties, `$select`, `$expand`, and the V4 and V2 response shapes.
 @Suite struct ResponseShapeTests {

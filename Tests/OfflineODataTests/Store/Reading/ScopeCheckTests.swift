@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Whether a read is provably inside a defining request's scope.
 @Suite struct ScopeCheckTests {

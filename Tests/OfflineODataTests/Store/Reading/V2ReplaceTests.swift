@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// OData V2's `replace(string, find, replacement)` in an offline `$filter` (issue 23): every
 /// occurrence, case-sensitive, null in null out; V4 has no such function.

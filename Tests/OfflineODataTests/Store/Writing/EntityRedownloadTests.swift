@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Re-downloading one entity from the service (issue 19, point 5) against the real V4 service.
 @Suite(.serialized) struct EntityRedownloadTests {

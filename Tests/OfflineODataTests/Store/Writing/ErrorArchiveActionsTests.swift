@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The error archive's actions: requeue (corrected or not) and discard with what builds on it.
 @Suite struct ErrorArchiveActionsTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Undoing an entity's local changes: the queue, the error archive and the entity's values.
 @Suite struct LocalUndoTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Local writes on a store of the flight sample (V4), checked in its tables and its queue.
 @Suite struct LocalWriterTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Entities created offline without their key: the store makes one up, the create answers with
 /// the entity (so the caller learns it), later requests use it, and the service's key replaces it

@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// One document of the RFC 8259 table: valid with its value, or invalid with the error's offset
 /// and a fragment of its message.

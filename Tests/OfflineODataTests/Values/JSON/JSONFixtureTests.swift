@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The Apache Olingo OData V2 and V4 JSON payloads: each must parse, and survive write and re-read.
 @Suite(.needsFixtures) struct JSONFixtureTests {

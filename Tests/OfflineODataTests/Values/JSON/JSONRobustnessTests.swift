@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// Damaged input must give a syntax error with an offset inside the input: never a crash, never a
 /// document that was not there.

@@ -4,8 +4,10 @@
 /// part with its Content-ID, then the request line (URL relative to the service root), headers,
 /// an empty line and the JSON body. Lines end with CRLF, as RFC 2046 asks.
 struct BatchRequestBuilder {
-    /// Makes boundaries; random by default, fixed in tests that compare bytes.
-    var makeBoundary: (String) -> String = BatchRequestBuilder.randomBoundary
+    /// Makes a boundary from its kind (`batch`, `changeset`) and the queue id of the first request
+    /// it encloses. Made from the ids by default, so an upload's preview (``UploadPreviewer``)
+    /// shows the bytes the upload sends; fixed in tests that compare bytes.
+    var makeBoundary: (String, Int64) -> String = BatchRequestBuilder.boundary
 
     struct Built {
         var body: [UInt8]
@@ -19,10 +21,10 @@ struct BatchRequestBuilder {
     ///   write lines of its own into the batch, and sending without it would drop the concurrency check.
     func build(_ changeSets: [[PlannedRequest]], headers: (QueuedRequest) -> [HTTPHeader] = { _ in [] }) throws(ODataError) -> Built {
         let everyBody = changeSets.flatMap { $0.compactMap(\.request.body) }
-        let batch = unusedBoundary("batch", in: everyBody)
+        let batch = unusedBoundary("batch", changeSets.first?.first?.request.id ?? 0, in: everyBody)
         var text = ""
         for changeSet in changeSets {
-            let inner = unusedBoundary("changeset", in: everyBody)
+            let inner = unusedBoundary("changeset", changeSet.first?.request.id ?? 0, in: everyBody)
             text += "--\(batch)\r\n"
             text += "Content-Type: multipart/mixed; boundary=\(inner)\r\n\r\n"
             for planned in changeSet {
@@ -56,16 +58,19 @@ struct BatchRequestBuilder {
         return text
     }
 
-    /// A boundary that no body contains, so no body can end a part early.
-    private func unusedBoundary(_ kind: String, in bodies: [String]) -> String {
-        var candidate = makeBoundary(kind)
+    /// A boundary that no body contains, so no body can end a part early. Another is tried,
+    /// numbered, while one does (still the same for the same requests).
+    private func unusedBoundary(_ kind: String, _ firstID: Int64, in bodies: [String]) -> String {
+        var candidate = makeBoundary(kind, firstID)
         var attempt = 0
         while bodies.contains(where: { $0.contains(candidate) }) {
             attempt += 1
-            candidate = Self.randomBoundary("\(kind)\(attempt)")
+            candidate = makeBoundary("\(kind)\(attempt)", firstID)
         }
         return candidate
     }
 
-    static func randomBoundary(_ kind: String) -> String { "\(kind)_\(hexText(randomBytes(12)))" }
+    /// `batch_ood_12`: the kind and the first request's queue id; unique within one `$batch`
+    /// (each change set starts with another request).
+    static func boundary(_ kind: String, _ firstID: Int64) -> String { "\(kind)_ood_\(firstID)" }
 }

@@ -138,10 +138,21 @@ struct BatchUploader {
     /// end would cut in two is completed with the requests that follow it in the queue, so that its
     /// change set is sent whole (a transaction is all or nothing, whatever the batch size).
     private func nextChunk(in db: SQLiteConnection) throws(ODataError) -> [QueuedRequest] {
-        var chunk = try RequestQueueTable.first(max(batchSize, 1), in: db)
+        try Self.chunk(batchSize: batchSize, groupByTransaction: groupByTransaction,
+                       first: { limit throws(ODataError) in try RequestQueueTable.first(limit, in: db) },
+                       following: { id, limit throws(ODataError) in try RequestQueueTable.following(id: id, limit: limit, in: db) })
+    }
+
+    /// The chunk of one `$batch`, from the queue as `first` (its first n requests) and `following`
+    /// (at most n requests after an id) read it: the store's queue for the upload, the queued rows
+    /// in memory for its preview.
+    static func chunk(batchSize: Int, groupByTransaction: Bool,
+                      first: (Int) throws(ODataError) -> [QueuedRequest],
+                      following: (Int64, Int) throws(ODataError) -> [QueuedRequest]) throws(ODataError) -> [QueuedRequest] {
+        var chunk = try first(max(batchSize, 1))
         guard groupByTransaction else { return chunk }
         while let last = chunk.last, let transaction = last.transactionID, !transaction.isEmpty {
-            let more = try RequestQueueTable.following(id: last.id, limit: max(batchSize, 1), in: db)
+            let more = try following(last.id, max(batchSize, 1))
             let continuing = more.prefix { $0.transactionID == transaction }
             chunk += continuing
             if continuing.count < more.count || more.isEmpty { break }
@@ -150,18 +161,7 @@ struct BatchUploader {
     }
 
     private func send(_ built: BatchRequestBuilder.Built, csrf: String?, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
-        var headers = [HTTPHeader("Content-Type", built.contentType), HTTPHeader("Accept", "multipart/mixed")]
-        switch dialect {
-        case .v2: headers += [HTTPHeader("DataServiceVersion", "2.0"), HTTPHeader("MaxDataServiceVersion", "2.0")]
-        case .v4:
-            // Without it a V4 service may stop at the first failed change set and leave the rest unanswered.
-            headers += [HTTPHeader("OData-Version", "4.0"), HTTPHeader("OData-MaxVersion", "4.01"),
-                        HTTPHeader("Prefer", "odata.continue-on-error")]
-        }
-        if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
-        return try transport.send(HTTPRequest(method: "POST", url: ServiceURL.resolve("$batch", against: serviceRoot),
-                                              headers: headers, body: built.body),
-                                  cancellation: cancellation)
+        try transport.send(UploadRequests(serviceRoot: serviceRoot, dialect: dialect).batch(built, csrf: csrf), cancellation: cancellation)
     }
 
     // MARK: - Recording answers
