@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The upload's preview against a scripted service: what it shows is what the upload then sends,
 /// it sends and changes nothing, credentials are masked, requests in doubt are settled first.

@@ -2,13 +2,13 @@ extension UploadPreview {
     /// `{"batch","steps":[{"kind","requestIDs","note","request":{"method","url","headers":[{"name","value","shown"}],"body"}|null,
     /// "changeSets":[[id,...],...]}]}`; "shown" is "exact", "masked" or "placeholder". The tool's
     /// `upload --dry-run --json`, C's `ood_upload_preview` and Python's `preview_upload` read it.
-    public var jsonText: String {
+    @_spi(Tool) public var jsonText: String {
         var writer = JSONWriter()
         write(to: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    public func write(to writer: inout JSONWriter) {
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("batch"); writer.writeBool(batch)
         writer.writeKey("steps")
