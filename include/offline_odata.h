@@ -35,7 +35,7 @@
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -701,7 +701,7 @@ typedef struct ood_subscription ood_subscription;
 typedef enum ood_event_kind {
     OOD_EVENT_STATE_CHANGED = 1,            /**< {"state":"opening|downloading|open|uploading|closed"} */
     OOD_EVENT_OPEN_FAILED = 2,              /**< {"error":{"status":N,"message":"..."}} */
-    OOD_EVENT_DOWNLOAD_PROGRESS = 3,        /**< {"definingRequest","pages","entities","expectedEntities"} */
+    OOD_EVENT_DOWNLOAD_PROGRESS = 3,        /**< {"definingRequest","pages","entities","expectedEntities","bytes"} */
     OOD_EVENT_DOWNLOAD_FINISHED = 4,        /**< {} or {"error":{...}} */
     OOD_EVENT_FIRST_DOWNLOAD_COMPLETE = 5,  /**< {}: the first download of a new store is in */
     OOD_EVENT_UPLOAD_PROGRESS = 6,          /**< {"sent","archived","total"} */
@@ -753,12 +753,31 @@ OOD_API ood_status ood_explain(ood_store *store, const char *url, char **json);
 /**
  * The store's state, mode, service, file, queue length, archive length and defining requests, as
  * JSON: {"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[...],
- * "indexes":[{"entitySet","properties","name","origin","reason","createdAt"}]} (origin "declared" or "automatic").
+ * "indexes":[{"entitySet","properties","name","origin","reason","createdAt"}],"sync":{...}} (origin "declared" or
+ * "automatic"). "sync" (null for an online store) is what the store recorded of its syncs:
+ * {"downloads":[{"definingRequest","entities","bytes","pages","durationMs","expectedEntities","outcome","message",
+ * "finishedAt","lastSuccessAt"}],"queuedRequests","oldestQueuedAt","oldestQueuedAgeSeconds","queuedInDoubt",
+ * "archivedRequests","archivedInDoubt","lastUpload":{"sent","archived","bytes","durationMs","outcome","message",
+ * "finishedAt","lastSuccessAt"} or null}, one download per defining request (its last), "outcome" succeeded,
+ * failed or stopped.
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments; the error opening failed with; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_store_status(ood_store *store, char **json);
+
+/**
+ * The store's sync log, newest first: one entry per download of a defining request, per upload and
+ * per request the service refused, the newest 1000 kept (the oldest dropped first). A JSON array of
+ * {"id","at","kind","definingRequest","requestID","entities","bytes","remaining","durationMs","outcome","message"};
+ * "kind" is "download", "upload" or "refusal"; "remaining" is, for a download, what the service
+ * announced (@odata.count, __count) beyond what it received, for an upload the requests still queued.
+ *
+ * @param limit The newest `limit` entries; a negative limit gives them all.
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_store_sync_log(ood_store *store, long long limit, char **json);
 
 /**
  * Checks the store file: SQLite's integrity check (its quick check when `quick` is non-zero) and

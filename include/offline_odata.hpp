@@ -474,6 +474,12 @@ public:
         check(ood_store_check(handle_, quick ? 1 : 0, &json));
         return detail::take(json);
     }
+    /// The sync log, newest first; a negative limit gives every entry.
+    std::string sync_log(long long limit = -1) {
+        char *json = nullptr;
+        check(ood_store_sync_log(handle_, limit, &json));
+        return detail::take(json);
+    }
     std::string error_archive() { return ask0(ood_error_archive); }
     std::string request_queue() { return ask0(ood_request_queue); }
     /// What upload() would send now, in order; nothing is sent (see ood_upload_preview).

@@ -27,6 +27,19 @@ public func cStoreStatus(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<U
     }
 }
 
+@_cdecl("ood_store_sync_log")
+public func cStoreSyncLog(_ store: OpaquePointer?, _ limit: Int64,
+                          _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_store_sync_log: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_store_sync_log", store)
+        let wanted = limit < 0 ? nil : Int(limit)
+        let entries = try target.waitFor { completion in target.syncLog(limit: wanted, completion: completion) }
+        try handOut(SyncLogEntry.jsonText(entries), to: json)
+    }
+}
+
 @_cdecl("ood_store_check")
 public func cStoreCheck(_ store: OpaquePointer?, _ quick: Int32,
                         _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {

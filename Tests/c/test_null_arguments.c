@@ -230,6 +230,9 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_explain(store, "TravelagencyCollection", NULL), "json");
     MISUSE(ood_store_status(NULL, &json), "store");
     MISUSE(ood_store_status(store, NULL), "json");
+    MISUSE(ood_store_sync_log(NULL, -1, &json), "store");
+    CHECK(json == NULL);
+    MISUSE(ood_store_sync_log(store, 10, NULL), "json");
     MISUSE(ood_store_check(NULL, 0, &json), "store");
     CHECK(json == NULL);
     MISUSE(ood_store_check(store, 1, NULL), "json");

@@ -547,7 +547,23 @@ static void test_the_whole_loop(void) {
     CHECK(ood_explain(store, NULL, &json) == OOD_MISUSE);
     CHECK(ood_store_status(store, &json) == OOD_OK);
     CHECK(json != NULL && strstr(json, "\"state\":\"open\"") != NULL && strstr(json, "\"queuedRequests\":0") != NULL);
+    /* What the store recorded of its syncs: the last download (stopped by its progress callback)
+       and the upload of the create. */
+    CHECK(json != NULL && strstr(json, "\"sync\":{\"downloads\":[{\"definingRequest\":\"Agencies\"") != NULL);
+    CHECK(json != NULL && strstr(json, "\"outcome\":\"stopped\"") != NULL);
+    CHECK(json != NULL && strstr(json, "\"lastUpload\":{\"sent\":1,\"archived\":0") != NULL);
     ood_string_free(json);
+    /* The sync log, newest first: the stopped download last, the upload before it. */
+    CHECK(ood_store_sync_log(store, -1, &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"kind\":\"upload\",\"definingRequest\":null,\"requestID\":null,\"entities\":1") != NULL);
+    CHECK(json != NULL && strstr(json, "\"kind\":\"download\",\"definingRequest\":\"Agencies\"") != NULL);
+    ood_string_free(json);
+    CHECK(ood_store_sync_log(store, 1, &json) == OOD_OK);
+    CHECK(json != NULL && strstr(json, "\"outcome\":\"stopped\"") != NULL && strstr(json, "},{") == NULL);
+    ood_string_free(json);
+    CHECK(ood_store_sync_log(store, 0, &json) == OOD_OK && json != NULL && strcmp(json, "[]") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_sync_log(NULL, -1, &json) == OOD_MISUSE && json == NULL);
     CHECK(ood_error_archive(store, &json) == OOD_OK && json != NULL && strcmp(json, "[]") == 0);
     ood_string_free(json);
     long deleted = -1;

@@ -132,6 +132,11 @@ void test_the_offline_loop(std::atomic<int> &upload_finished) {
     CHECK(rethrown);
     store.download({"Agencies"}, true);
     CHECK(store.status().find("\"queuedRequests\":0") != std::string::npos);
+    // The sync log, newest first: the last download of Agencies succeeded.
+    std::string log = store.sync_log(1);
+    CHECK(log.find("\"kind\":\"download\",\"definingRequest\":\"Agencies\"") != std::string::npos);
+    CHECK(log.find("\"outcome\":\"succeeded\"") != std::string::npos);
+    CHECK(store.sync_log().find("\"kind\":\"upload\"") != std::string::npos);
     CHECK(store.check_store(true) == "[]");
     CHECK(store.route("GET", "TravelagencyCollection").find("\"destination\":\"offline\"") != std::string::npos);
 

@@ -26,7 +26,7 @@ import urllib.request
 
 import pytest
 
-from conftest import get_json, status, store_tables
+from conftest import get_json, status, status_without_sync, store_tables
 
 PAGE = ["--page-size", "5"]
 NEW_AGENCY = '{"agencynum":"99000001","name":"Offline Travel","city":"Rome","country":"IT","currency":"EUR"}'
@@ -115,7 +115,7 @@ def test_a_download_fault_on_page_2_leaves_the_previous_data_whole(action, optio
     first = tool("download", store, *PAGE)
     assert first.returncode == 0, first.stderr
     assert "40 entities in 8 pages" in first.stdout
-    before, status_before = store_tables(store), status(tool, store)
+    before, status_before = store_tables(store), status_without_sync(tool, store)
     # A change on page 1 of 8: the failed download reads it, and must not keep it.
     change_on_service(agency_url(v4, "00000001"), {"name": "Changed Behind The Store"})
     proxy.add(action, method="GET", match="^/TravelagencyCollection", nth=2, seconds=10)
@@ -139,7 +139,10 @@ def test_a_download_fault_on_page_2_leaves_the_previous_data_whole(action, optio
         assert f"found '=' (at offset {last['offset']})" in failed.stderr  # the byte the proxy broke
 
     assert store_tables(store) == before
-    assert status(tool, store) == status_before
+    assert status_without_sync(tool, store) == status_before
+    # The store recorded the failure, with its message (issue 25).
+    failure = status(tool, store)["sync"]["downloads"][0]
+    assert failure["definingRequest"] == "Agencies" and failure["outcome"] == "failed" and failure["message"]
 
     # The fault was one answer: the next download completes and takes the change.
     again = tool("download", store, "--full", *PAGE)

@@ -189,6 +189,20 @@ def test_the_progress_bar_is_drawn_on_standard_output_when_only_that_is_a_termin
     assert piped == ""
 
 
+def test_the_progress_bar_shows_bytes_rate_and_the_announced_total(tmp_path, tool, v4):
+    path = str(tmp_path / "counted.store")
+    created = tool("store", "create", path, "--metadata", FLIGHT_V4, "--service", v4.service_root,
+                   "--defining", "Agencies=TravelagencyCollection?$filter=country eq 'US'&$count=true")
+    assert created.returncode == 0, created.stderr
+    status, terminal, piped = run_on_terminal(["download", path, "--page-size", "2"], "stderr")
+    assert status == 0, terminal
+    served = int(piped.split()[2])  # "downloaded Agencies: N entities in P pages"
+    assert f"/{served} entities" in terminal, terminal  # the total the service announced (@odata.count)
+    assert " B, " in terminal or " KB, " in terminal, terminal  # the bytes so far
+    assert "entities/s" in terminal, terminal  # the rate
+    assert " s left" in terminal, terminal  # an estimate, before the last page
+
+
 def test_archive_requeues_a_corrected_create_and_discards_a_refused_one(tool, tmp_path, v4):
     path = make_store(tool, tmp_path, v4.service_root)
     online = tool("request", path, "--mode", "online", "TravelagencyCollection?$top=1&$select=agencynum")

@@ -36,9 +36,9 @@ def test_store_create_makes_a_store(tool, tmp_path):
     path = str(tmp_path / "new.store")
     result = tool("store", "create", path)
     assert result.returncode == 0, result.stderr
-    assert "created" in result.stdout and "format version 7" in result.stdout and "wal" in result.stdout
+    assert "created" in result.stdout and "format version 8" in result.stdout and "wal" in result.stdout
     connection = sqlite3.connect(path)
-    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "7"
+    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "8"
     connection.close()
     assert os.stat(path).st_mode & 0o777 == 0o600  # the user's data: readable by its owner only
 
@@ -161,7 +161,9 @@ def test_status_and_request_on_a_store_without_service(tool, tmp_path):
     assert tool("store", "create", path, "--metadata", FLIGHT_V4).returncode == 0
     data = json.loads(tool("status", path, "--json").stdout)
     assert data == {"serviceRoot": None, "queue": [], "errorArchive": [], "definingRequests": [], "indexes": [],
-                    "state": {"download": "none", "lastDownload": None, "queued": 0, "inDoubt": 0, "archived": 0}}
+                    "state": {"download": "none", "lastDownload": None, "queued": 0, "inDoubt": 0, "archived": 0},
+                    "sync": {"downloads": [], "queuedRequests": 0, "oldestQueuedAt": None, "oldestQueuedAgeSeconds": None,
+                             "queuedInDoubt": 0, "archivedRequests": 0, "archivedInDoubt": 0, "lastUpload": None}}
     assert tool("status", path).stdout.splitlines()[:2] == [
         "service: none (give one with --service and --save-service)", "state: no defining requests; nothing to upload"]
     created = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"1","name":"A"}')

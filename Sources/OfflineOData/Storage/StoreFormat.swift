@@ -136,5 +136,46 @@ enum StoreFormat {
             PRIMARY KEY (entity_set, properties)
         ) WITHOUT ROWID;
         """,
+        // 8: what the syncs did, for `status` and the log (``SyncStatisticsTable``, ``SyncLogTable``): the last download
+        //    of each defining request, the last upload (one row), and a bounded log of downloads,
+        //    uploads and refusals (``SyncLogTable/capacity`` rows, the oldest dropped first).
+        """
+        CREATE TABLE ood_download_statistics (
+            defining_request TEXT PRIMARY KEY NOT NULL,
+            entities INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            pages INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            expected_entities INTEGER,
+            outcome TEXT NOT NULL,
+            message TEXT,
+            finished_at TEXT NOT NULL,
+            last_success_at TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE ood_upload_statistics (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sent INTEGER NOT NULL,
+            archived INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            message TEXT,
+            finished_at TEXT NOT NULL,
+            last_success_at TEXT
+        );
+        CREATE TABLE ood_sync_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            defining_request TEXT,
+            request_id INTEGER,
+            entities INTEGER,
+            bytes INTEGER,
+            remaining INTEGER,
+            duration_ms INTEGER,
+            outcome TEXT NOT NULL,
+            message TEXT
+        );
+        """,
     ]
 }

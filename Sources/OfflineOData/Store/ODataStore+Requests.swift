@@ -160,7 +160,7 @@ extension ODataStore {
                                definingRequests: try offline?.definingRequests() ?? [],
                                queuedRequests: try offline?.file.queuedRequests().count ?? 0,
                                archivedRequests: try offline?.file.errorArchive().count ?? 0,
-                               indexes: try offline?.indexes() ?? [])
+                               indexes: try offline?.indexes() ?? [], sync: try offline?.syncStatistics())
         }, completion: completion)
     }
 
@@ -255,4 +255,7 @@ public struct StoreStatus: Sendable, Equatable {
     public var archivedRequests: Int
     /// The indexes the store made beyond its key's, declared or automatic.
     public var indexes: [StoreIndex] = []
+    /// The last downloads, the queue's depth and age, and the last upload; nil for a store that
+    /// works online only.
+    public var sync: SyncStatistics?
 }

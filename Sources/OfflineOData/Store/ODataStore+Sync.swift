@@ -143,3 +143,31 @@ extension ODataStore {
         try await awaitResult { completion in redownloadEntity(url: url, completion: completion) }
     }
 }
+
+/// The store's record of its syncs (see ``OfflineStore/syncStatistics()`` and ``OfflineStore/syncLog(limit:)``).
+extension ODataStore {
+    /// The last downloads, the queue's depth and age, what needs a decision and the last upload.
+    @discardableResult
+    public func syncStatistics(completion: @escaping @Sendable (Result<SyncStatistics, ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the sync statistics").syncStatistics()
+        }, completion: completion)
+    }
+
+    public func syncStatistics() async throws(ODataError) -> SyncStatistics {
+        try await awaitResult { completion in syncStatistics(completion: completion) }
+    }
+
+    /// The newest `limit` entries of the sync log (all when nil), newest first.
+    @discardableResult
+    public func syncLog(limit: Int? = nil,
+                        completion: @escaping @Sendable (Result<[SyncLogEntry], ODataError>) -> Void) -> RequestHandle {
+        enqueue(lane: { _ in .read }, { opened, _ throws(ODataError) in
+            try opened.requireOffline("the sync log").syncLog(limit: limit)
+        }, completion: completion)
+    }
+
+    public func syncLog(limit: Int? = nil) async throws(ODataError) -> [SyncLogEntry] {
+        try await awaitResult { completion in syncLog(limit: limit, completion: completion) }
+    }
+}

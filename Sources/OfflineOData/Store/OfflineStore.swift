@@ -365,27 +365,35 @@
             // A delta link of another service (the root changed since, or this session uses
             // another) is never followed there: this download is a full one.
             let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
+            // For the store's statistics and sync log (``recordDownload(_:startedAt:in:)``).
+            let started = WriteHolder.monotonicSeconds()
+            var reached: DownloadProgress?
             do throws(ODataError) {
                 let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
                     try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
                                           fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
                         var sink = session
-                        let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
-                                                              progress: progress)
+                        var outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation) { step in
+                            reached = step
+                            return progress(step)
+                        }
                         try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
+                        outcome.recordingProblem = recordDownload(outcome, startedAt: started, in: db)
                         return outcome
                     }
                 }
                 outcomes.append(outcome)
                 refreshStatistics(definingRequestURL: request.url)
                 recordDefiningRequestShape(request.url)
-            } catch where error.isDiskFull {
+            } catch {
+                let recorded = recordFailedDownload(of: request.name, error: error, reached: reached, startedAt: started)
+                guard error.isDiskFull else { throw recorded }
                 // Each defining request is its own transaction: say which one failed and which stay stored.
                 let stored = outcomes.isEmpty ? "none"
                     : chosen.prefix(outcomes.count).map { "'\($0.name)'" }.joined(separator: ", ")
-                var full = error
+                var full = recorded
                 full.message = "the download of defining request '\(request.name)' stopped, its previous data kept: "
-                    + "\(error.message); stored before it in this download: \(stored)"
+                    + "\(recorded.message); stored before it in this download: \(stored)"
                 throw full
             }
         }
@@ -463,14 +471,26 @@
         // One upload at a time per store file, across handles and processes: a second one would
         // send the same queued requests again.
         return try UploadLock.holding(for: file) { () throws(ODataError) -> UploadOutcome in
-            if batch {
-                let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
-                                             file: file, schema: schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
-                return try uploader.upload(cancellation: cancellation, progress: progress)
+            // For the store's statistics and sync log (``recordUpload(_:queuedBefore:archivedBefore:startedAt:)``).
+            let started = WriteHolder.monotonicSeconds()
+            let queuedBefore = try file.queuedRequests()
+            let archivedBefore = Set(try file.errorArchive().map(\.request.id))
+            let result: Result<UploadOutcome, ODataError>
+            do throws(ODataError) {
+                if batch {
+                    let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
+                                                 dialect: dialect, file: file, schema: schema, batchSize: batchSize,
+                                                 groupByTransaction: groupByTransaction)
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                } else {
+                    let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                                            file: file, schema: schema)
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                }
+            } catch {
+                result = .failure(error)
             }
-            let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
-                                    file: file, schema: schema)
-            return try uploader.upload(cancellation: cancellation, progress: progress)
+            return try recordUpload(result, queuedBefore: queuedBefore, archivedBefore: archivedBefore, startedAt: started).get()
         }
     }
 

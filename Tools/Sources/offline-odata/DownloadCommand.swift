@@ -21,7 +21,10 @@ struct DownloadCommand: ParsableCommand {
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
             final lines are printed, one per defining request: 'downloaded NAME: N entities in P pages'. \
-            With --json one line: {"downloads":[{"definingRequest","entities","pages","delta"}]}, or \
+            The bar shows entities, bytes, the rate and, when the service announced a total \
+            (@odata.count, V2 __count: ask for it with $count=true or $inlinecount=allpages in the defining \
+            request), the total and an estimate of the time left. With --json one line: \
+            {"downloads":[{"definingRequest","entities","pages","bytes","expectedEntities","delta"}]}, or \
             {"error":{"code","status","message"[,"httpStatus"]}} when a download failed (the message is \
             on standard error too).
 
@@ -53,13 +56,22 @@ struct DownloadCommand: ParsableCommand {
             defer { store.close() }
             try store.applyServiceOptions(service)
             var bar = ProgressBar()
+            var meter = TransferMeter()
+            var current: String?
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
             let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
+                if current != progress.definingRequest {
+                    current = progress.definingRequest
+                    meter.restart()
+                }
+                let noun = progress.entities == 1 ? "entity" : "entities"
                 bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
-                         detail: "\(progress.entities == 1 ? "entity" : "entities"), \(counted(progress.pages, "page"))")
+                         detail: "\(noun), " + meter.detail(done: progress.entities, total: progress.expectedEntities,
+                                                           bytes: progress.bytes, pages: progress.pages, noun: "entities"))
                 return true
             }
             bar.finish()
+            for problem in outcomes.compactMap(\.recordingProblem).prefix(1) { warn(problem) }
             if json {
                 printJSON { writer in
                     writer.beginObject()
@@ -70,6 +82,8 @@ struct DownloadCommand: ParsableCommand {
                         writer.writeKey("definingRequest"); writer.writeString(outcome.definingRequest)
                         writer.writeKey("entities"); writer.writeNumber(outcome.entities)
                         writer.writeKey("pages"); writer.writeNumber(outcome.pages)
+                        writer.writeKey("bytes"); writer.writeNumber(outcome.bytes)
+                        writer.writeKey("expectedEntities"); outcome.expectedEntities.map { writer.writeNumber($0) } ?? writer.writeNull()
                         writer.writeKey("delta"); writer.writeBool(outcome.isDelta)
                         writer.endObject()
                     }

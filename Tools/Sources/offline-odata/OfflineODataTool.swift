@@ -24,7 +24,7 @@ struct OfflineODataTool: ParsableCommand {
               offline-odata status travel.store --json
 
             Every subcommand has --help with examples. Read-only subcommands (metadata, parse, \
-            explain, route, status, archive, store info) print tables or text for people and one \
+            explain, route, status, log, archive, store info) print tables or text for people and one \
             JSON object with --json for scripts; request --json wraps the answer the same way.
 
             Service access (download, upload, request --mode online|mixed): --service URL, \
@@ -36,7 +36,7 @@ struct OfflineODataTool: ParsableCommand {
             64 the command line was wrong.
             """,
         version: OfflineODataVersion.string,
-        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, StatusCommand.self, ArchiveCommand.self]
+        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self]
     )
 
     /// Without a subcommand: the usage on standard error, and exit 64 (EX_USAGE), as for any
@@ -53,6 +53,12 @@ func exitWithError(_ error: ODataError) -> Never {
     var standardError = StandardErrorStream()
     print("error: \(error)", to: &standardError)
     OfflineODataTool.exit(withError: ExitCode(1))
+}
+
+/// Prints a warning on standard error: something went wrong that did not fail the command.
+func warn(_ message: String) {
+    var standardError = StandardErrorStream()
+    print("warning: \(message)", to: &standardError)
 }
 
 /// Standard error, for `print(_:to:)`.

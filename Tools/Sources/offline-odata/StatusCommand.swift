@@ -24,10 +24,19 @@ struct StatusCommand: ParsableCommand {
                "errorArchive": [{"id", "method", "url", "httpStatus", "message",
                                  "failedAt", "kind"}],
                "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}],
-               "indexes": [{"entitySet", "properties", "name", "origin", "reason", "createdAt"}]}
+               "indexes": [{"entitySet", "properties", "name", "origin", "reason", "createdAt"}],
+               "sync": {"downloads": [{"definingRequest", "entities", "bytes", "pages", "durationMs",
+                                       "expectedEntities", "outcome", "message", "finishedAt",
+                                       "lastSuccessAt"}],
+                        "queuedRequests", "oldestQueuedAt", "oldestQueuedAgeSeconds", "queuedInDoubt",
+                        "archivedRequests", "archivedInDoubt",
+                        "lastUpload": {"sent", "archived", "bytes", "durationMs", "outcome", "message",
+                                       "finishedAt", "lastSuccessAt"} or null}}
             where "download" is "none" without defining requests, "never" before the first \
             download, "partial" when some were never downloaded, and "lastDownload" the newest; an \
-            index's "origin" is "declared" (store create --index, or an app's option) or "automatic".
+            index's "origin" is "declared" (store create --index, or an app's option) or "automatic"; \
+            "sync" holds the last download of each defining request (its "outcome" succeeded, failed or \
+            stopped) and the last upload, kept in the store (see also 'offline-odata log').
 
             Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service; \
             64 a usage error.
@@ -49,6 +58,7 @@ struct StatusCommand: ParsableCommand {
             let requests = try store.definingRequests()
             let root = try store.serviceRoot()
             let indexes = try store.indexes()
+            let sync = try store.syncStatistics()
             let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
             if json {
                 printJSON { writer in
@@ -68,6 +78,8 @@ struct StatusCommand: ParsableCommand {
                     DefiningRequest.write(requests, to: &writer)
                     writer.writeKey("indexes")
                     StoreIndex.write(indexes, to: &writer)
+                    writer.writeKey("sync")
+                    sync.write(to: &writer)
                     writer.endObject()
                 }
                 return
@@ -78,6 +90,7 @@ struct StatusCommand: ParsableCommand {
             printErrorArchive(archive)
             printDefiningRequests(requests)
             printIndexes(indexes)
+            printSyncStatistics(sync)
         } catch {
             exitWithError(error)
         }

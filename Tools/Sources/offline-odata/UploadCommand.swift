@@ -94,6 +94,7 @@ struct UploadCommand: ParsableCommand {
                 return true
             }
             bar.finish()
+            if let problem = outcome.recordingProblem { warn(problem) }
             if json {
                 let queued = try store.file.queuedRequests().count
                 printJSON { writer in

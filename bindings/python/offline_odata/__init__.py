@@ -36,12 +36,14 @@ from .options import Mode, Options, StoreOptions
 from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
 from .store import OfflineStore, OnlineStore, Store
 from .store_file import StoreFile
+from .sync_record import SYNC_LOG_CAPACITY, DownloadStatistics, SyncLogEntry, SyncStatistics, UploadStatistics
 from .upload_preview import PreviewHeader, PreviewRequest, UploadPreview, UploadPreviewStep
 
 __all__ = [
     "version", "version_number", "Store", "StoreFile", "OfflineStore", "OnlineStore", "Mode", "Options",
     "StoreOptions", "Entity",
     "Result", "Route", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
     "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError",

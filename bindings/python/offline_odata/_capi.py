@@ -264,6 +264,8 @@ ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void
 ood_store_check = _declare("ood_store_check", c_int, [c_void_p, c_int, POINTER(c_void_p)], status=True)
 # ood_status ood_store_status(ood_store *store, char **json);
 ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_sync_log(ood_store *store, long long limit, char **json);
+ood_store_sync_log = _declare("ood_store_sync_log", c_int, [c_void_p, c_longlong, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive(ood_store *store, char **json);
 ood_error_archive = _declare("ood_error_archive", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_upload_preview(ood_store *store, char **json);

@@ -28,7 +28,7 @@ class EventKind(enum.IntEnum):
     OPEN_FAILED = 2
     """``{"error": {"status": N, "message": "..."}}``"""
     DOWNLOAD_PROGRESS = 3
-    """``{"definingRequest", "pages", "entities", "expectedEntities"}``"""
+    """``{"definingRequest", "pages", "entities", "expectedEntities", "bytes"}``"""
     DOWNLOAD_FINISHED = 4
     """``{}`` or ``{"error": {...}}``"""
     FIRST_DOWNLOAD_COMPLETE = 5

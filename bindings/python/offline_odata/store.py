@@ -28,6 +28,7 @@ from .futures import RequestFuture, _Pending, _PendingRequest
 from .options import Mode, Options, PathLike, _pairs
 from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
+from .sync_record import SyncLogEntry, SyncStatistics
 from .upload_preview import UploadPreview
 from .values import body_json
 
@@ -566,6 +567,36 @@ class Store(StoreHandle):
         and ``"indexes"``: ``{"entitySet", "properties", "name", "origin", "reason", "createdAt"}``
         each, origin ``"declared"`` or ``"automatic"``."""
         return self._json_object(_capi.ood_store_status)
+
+    def sync_statistics(self) -> SyncStatistics:
+        """What the store recorded of its syncs: the last download of each defining request
+        (entities, bytes, pages, duration, outcome, last success), the queue's depth and the age of
+        its oldest request, what is in doubt or archived, and the last upload. Kept in the store,
+        so it survives a restart.
+
+        Raises:
+            MisuseError: the store has no file (an online store).
+        """
+        sync = self.status().get("sync")
+        if sync is None:
+            raise misuse("sync_statistics: the store has no file, so it records no syncs")
+        return SyncStatistics._from_json(sync)
+
+    def sync_log(self, limit: Optional[int] = None) -> List[SyncLogEntry]:
+        """The sync log, newest first: one entry per download of a defining request, per upload and
+        per request the service refused (the newest :data:`SYNC_LOG_CAPACITY` are kept). ``limit``
+        gives only the newest so many.
+
+        Raises:
+            TypeError, ValueError: ``limit`` is not an int of 0 or more.
+            MisuseError: the store has no file.
+        """
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+            raise TypeError("limit must be an int or None")
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        entries = self._json_list(_capi.ood_store_sync_log, -1 if limit is None else limit)
+        return [SyncLogEntry._from_json(entry) for entry in entries]
 
     def check(self, quick: bool = False) -> List[Dict[str, Any]]:
         """Checks the store file: SQLite's integrity check (its quick check with ``quick``) and the

@@ -142,7 +142,8 @@ extension StoreIndex {
 
 extension StoreStatus {
     /// `{"state","mode","dialect","serviceRoot","path","queuedRequests","archivedRequests","definingRequests":[{"name","url","lastDownload","hasDeltaLink"}],`
-    /// `"indexes":[{"entitySet","properties","name","origin","reason","createdAt"}]}`.
+    /// `"indexes":[{"entitySet","properties","name","origin","reason","createdAt"}],"sync":{...} or null}` (see
+    /// ``SyncStatistics/write(to:)``).
     package var jsonText: String {
         var writer = JSONWriter()
         writer.beginObject()
@@ -155,6 +156,7 @@ extension StoreStatus {
         writer.writeKey("archivedRequests"); writer.writeNumber(archivedRequests)
         writer.writeKey("definingRequests"); DefiningRequest.write(definingRequests, to: &writer)
         writer.writeKey("indexes"); StoreIndex.write(indexes, to: &writer)
+        writer.writeKey("sync"); sync.map { $0.write(to: &writer) } ?? writer.writeNull()
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -178,7 +180,7 @@ extension StoreEvent {
     }
 
     /// The event's details as a JSON object: `{"state"}`, `{"error":{"status","message"}}`,
-    /// `{"definingRequest","pages","entities","expectedEntities"}`, `{"sent","archived","total"}`,
+    /// `{"definingRequest","pages","entities","expectedEntities","bytes"}`, `{"sent","archived","total"}`,
     /// `{"entitySets":[...]}`, an archived request, `{"findings":[{"check","message"}]}`; `{}` for
     /// "first download complete".
     package var jsonText: String {
@@ -196,6 +198,7 @@ extension StoreEvent {
             writer.writeKey("pages"); writer.writeNumber(progress.pages)
             writer.writeKey("entities"); writer.writeNumber(progress.entities)
             writer.writeKey("expectedEntities"); progress.expectedEntities.map { writer.writeNumber($0) } ?? writer.writeNull()
+            writer.writeKey("bytes"); writer.writeNumber(progress.bytes)
         case .uploadProgress(let progress):
             writer.writeKey("sent"); writer.writeNumber(progress.sent)
             writer.writeKey("archived"); writer.writeNumber(progress.archived)

@@ -35,6 +35,9 @@ struct Downloader {
         var followed: Set<LinkKey> = [LinkKey(url)]
         var pages = 0
         var entities = 0
+        // What the service sent and announced, for the progress and the store's statistics.
+        var bytes = 0
+        var expectedEntities: Int?
         var deltaLink: String?
         let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation)
         defer { fetcher.close() }
@@ -49,6 +52,7 @@ struct Downloader {
                 guard let body = fetched.body else {
                     throw transport.serviceError(fetched.response, request: "GET \(redactedURL(url))")
                 }
+                bytes += body.count
                 // Fetch the page after this one while this one is stored, unless this one is large:
                 // then its bytes alone bound the download's memory (``PageFetcher/readAheadLimit``).
                 // Only a link the download would follow: on the service's origin, not followed before.
@@ -71,13 +75,14 @@ struct Downloader {
             }
             pages += 1
             entities += summary.entities
+            expectedEntities = summary.count ?? expectedEntities
             if let link = summary.deltaLink {
                 try ServiceURL.checkSameOrigin(ServiceURL.resolve(link, against: serviceRoot), as: serviceRoot,
                                                what: "the delta link on page \(pages) of '\(request.name)'")
                 deltaLink = link
             }
             let report = DownloadProgress(definingRequest: request.name, pages: pages, entities: entities,
-                                          expectedEntities: summary.count, isDelta: isDelta)
+                                          expectedEntities: expectedEntities, isDelta: isDelta, bytes: bytes)
             guard progress(report) else {
                 throw ODataError(.aborted, "the download of '\(request.name)' was stopped after \(pages) pages")
             }
@@ -100,7 +105,7 @@ struct Downloader {
             }
         }
         return DownloadOutcome(definingRequest: request.name, pages: pages, entities: entities, isDelta: isDelta,
-                               deltaLink: deltaLink)
+                               deltaLink: deltaLink, bytes: bytes, expectedEntities: expectedEntities)
     }
 
     /// The request headers of every page: JSON, the protocol version, and for V4 the preferences.

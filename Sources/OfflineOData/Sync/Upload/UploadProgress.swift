@@ -16,6 +16,8 @@ public struct UploadOutcome: Sendable, Equatable {
     public var archived: Int
     /// Of ``archived``, the requests in doubt that need the user's decision (``ArchiveKind/inDoubt``).
     public var inDoubt: Int = 0
+    /// Set when the statistics or the sync log could not be written (the upload itself ran).
+    public var recordingProblem: String?
 
     public init(sent: Int, archived: Int, inDoubt: Int = 0) {
         self.sent = sent
