@@ -92,6 +92,7 @@ extension QueuedRequest {
         writer.writeKey("transactionID"); transactionID.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("createdAt"); writer.writeString(createdAt)
         writer.writeKey("state"); writer.writeString(state == .inDoubt ? "inDoubt" : "pending")
+        writer.writeKey("mergeable"); writer.writeBool(mergeable)
         writer.endObject()
     }
 

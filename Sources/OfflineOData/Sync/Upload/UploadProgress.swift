@@ -16,6 +16,9 @@ public struct UploadOutcome: Sendable, Equatable {
     public var archived: Int
     /// Of ``archived``, the requests in doubt that need the user's decision (``ArchiveKind/inDoubt``).
     public var inDoubt: Int = 0
+    /// Requests that left the queue before sending because the queue's compaction made them
+    /// unnecessary (merged into another request, or cancelled with their entity's create).
+    public var compacted: Int = 0
 
     public init(sent: Int, archived: Int, inDoubt: Int = 0) {
         self.sent = sent
