@@ -778,9 +778,10 @@ OOD_API ood_status ood_error_archive(ood_store *store, char **json);
 
 /**
  * The requests waiting for an upload, in upload order, as a JSON array of
- * {"id","method","url","body","entitySet","transactionID","createdAt","state"} (body and the others may
- * be null); "state" is "pending", or "sent" for a request sent whose answer was not recorded (the
- * next upload finds out whether the service applied it).
+ * {"id","method","url","body","entitySet","transactionID","createdAt","state","mergeable"} (body and the
+ * others may be null); "state" is "pending", or "sent" for a request sent whose answer was not recorded
+ * (the next upload finds out whether the service applied it); "mergeable" is false for a write made
+ * with ood_request_unmerged().
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.

@@ -79,13 +79,18 @@ import Testing
         #expect(try !f.exists("00000002"))
     }
 
-    @Test func laterRequestsOnAnEntityCarryTheETagTheServiceGaveTheEarlierOne() throws {
-        let f = try Fixture(Self.service)
+    /// A create and a PATCH of the new entity; a PATCH and a DELETE of a synced one.
+    static func queueCreateAndChanges(_ f: Fixture) throws {
         try f.seed("00000001")
         _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
         _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('N1')", body: Array(#"{"city":"Oslo"}"#.utf8))
         _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
         _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000001')")
+    }
+
+    @Test func laterRequestsOnAnEntityCarryTheETagTheServiceGaveTheEarlierOne() throws {
+        let f = try Fixture(Self.service)
+        try Self.queueCreateAndChanges(f)
         #expect(try f.uploader().upload() == UploadOutcome(sent: 4, archived: 0))
         let sent = f.server.requests.dropFirst().map { "\($0.method) \($0.header("If-Match") ?? "-")" }
         // The created entity's PATCH carries the POST's answer's ETag; the DELETE the PATCH's.
@@ -94,11 +99,7 @@ import Testing
 
     @Test func uploadCompactsTheQueueFirst() throws {
         let f = try Fixture(Self.service)
-        try f.seed("00000001")
-        _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
-        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('N1')", body: Array(#"{"city":"Oslo"}"#.utf8))
-        _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
-        _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000001')")
+        try Self.queueCreateAndChanges(f)
         var reports: [UploadProgress] = []
         let outcome = try f.uploader(compactsQueue: true).upload { reports.append($0); return true }
         #expect(outcome.sent == 2 && outcome.archived == 0 && outcome.compacted == 2)

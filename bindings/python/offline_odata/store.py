@@ -582,9 +582,10 @@ class Store(StoreHandle):
 
     def request_queue(self) -> List[Dict[str, Any]]:
         """The requests waiting for an upload, in upload order:
-        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"}`` each;
-        ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
-        recorded (the next upload finds out whether the service applied it)."""
+        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state", "mergeable"}``
+        each; ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
+        recorded (the next upload finds out whether the service applied it); ``"mergeable"`` is
+        False for a write made with ``mergeable=False``."""
         return self._json_list(_capi.ood_request_queue)
 
     def compact_queue(self) -> Dict[str, Any]:

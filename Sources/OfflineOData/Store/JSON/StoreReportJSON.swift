@@ -80,8 +80,9 @@ extension ArchivedRequest {
 }
 
 extension QueuedRequest {
-    /// `{"id","method","url","body","entitySet","transactionID","createdAt","state"}`; `state` is
-    /// "pending" or "inDoubt" (``QueueState``).
+    /// `{"id","method","url","body","entitySet","transactionID","createdAt","state","mergeable"}`;
+    /// `state` is "pending" or "inDoubt" (``QueueState``), `mergeable` false for a request the
+    /// queue's compaction leaves as it is.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
