@@ -13,8 +13,9 @@
 /// pending and never sent (nothing the in-doubt reconciliation relies on), the app did not mark
 /// either as not to be merged, both carry the same ETag, their bodies are flat JSON objects of
 /// property values (no links, no deep insert, no nested value), both belong to the same
-/// transaction and every request queued between them does too, and no request queued between
-/// them names the entity (its key values or its address: it may depend on it).
+/// transaction (or both to none: a transaction is applied or refused whole, so no request leaves
+/// or joins one), and no request queued between them names the entity (its key values or its
+/// address: it may depend on it; other requests, transactions included, neither see nor change it).
 ///
 /// ```swift
 /// let compaction = QueueCompaction.compact(queue, keyProperties: ["TravelagencyCollection": ["agencynum"]])
@@ -88,6 +89,10 @@ public struct QueueCompaction: Sendable, Equatable {
         return result
     }
 
+    private static func transaction(of request: QueuedRequest) -> String? {
+        request.transactionID.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private static func entity(of request: QueuedRequest) -> Entity? {
         guard let set = request.entitySet, let id = request.entityID else { return nil }
         return Entity(entitySet: set, entityID: id)
@@ -121,8 +126,8 @@ public struct QueueCompaction: Sendable, Equatable {
         case "PATCH", "MERGE", "DELETE": break
         default: return false   // a PUT replaces the whole entity: it starts a run of its own
         }
-        return references.sameTransaction(from: earlier, to: later)
-            && !references.isNamed(entity, between: earlier, and: later, requests: queue)
+        return transaction(of: a) == transaction(of: b)
+            && !references.isNamed(entity, between: earlier, and: later)
     }
 
     /// A request the compaction may join with others: pending, never sent, not marked by the app,

@@ -1,5 +1,5 @@
-/// Which queued requests may depend on an entity, and where transactions begin and end: what
-/// ``QueueCompaction`` must not join requests across.
+/// Which queued requests may depend on an entity: what ``QueueCompaction`` must not join an
+/// entity's requests across.
 ///
 /// A request names an entity when its URL or its body holds one of the entity's key values (a
 /// key predicate, a foreign key, a link's address): it may need the entity as it is at that
@@ -13,18 +13,8 @@ struct QueueReferences {
     private var unknown: [Int] = []
     /// Each entity's key values as tokens: from its requests' key predicates and its create's body.
     private var identities: [QueueCompaction.Entity: Set<String>] = [:]
-    /// For each position, the last position of the run of requests with the same transaction id.
-    private var transactionRunEnd: [Int] = []
 
     init(_ queue: [QueuedRequest], keyProperties: [String: [String]]) {
-        transactionRunEnd = Array(repeating: 0, count: queue.count)
-        var runEnd = queue.count - 1
-        for position in queue.indices.reversed() {
-            if position + 1 < queue.count, Self.transaction(of: queue[position]) != Self.transaction(of: queue[position + 1]) {
-                runEnd = position
-            }
-            transactionRunEnd[position] = runEnd
-        }
         for (position, request) in queue.enumerated() {
             var tokens = Self.tokens(ofURL: request.url)
             var readable = true
@@ -51,24 +41,14 @@ struct QueueReferences {
         }
     }
 
-    /// Whether the requests at `earlier` and `later` belong to the same transaction (or both to
-    /// none) and every request between them does too.
-    func sameTransaction(from earlier: Int, to later: Int) -> Bool {
-        transactionRunEnd.indices.contains(earlier) && transactionRunEnd[earlier] >= later
-    }
-
     /// Whether a request strictly between `earlier` and `later` (other than the entity's own) may
     /// depend on `entity`.
-    func isNamed(_ entity: QueueCompaction.Entity, between earlier: Int, and later: Int, requests: [QueuedRequest]) -> Bool {
+    func isNamed(_ entity: QueueCompaction.Entity, between earlier: Int, and later: Int) -> Bool {
         if Self.hasPosition(in: unknown, after: earlier, before: later) { return true }
         for token in identities[entity] ?? [] {
             if let positions = positionsByToken[token], Self.hasPosition(in: positions, after: earlier, before: later) { return true }
         }
         return false
-    }
-
-    private static func transaction(of request: QueuedRequest) -> String? {
-        request.transactionID.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Whether the ascending `positions` hold one strictly between `low` and `high`.
