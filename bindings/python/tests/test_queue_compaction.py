@@ -127,7 +127,7 @@ class Sequence:
         self.groups: List[List[Tuple[str, int, Optional[Dict[str, Any]], bool]]] = []
         wanted = rng.randint(2, 9)
         count = 0
-        while count < wanted:
+        while count < wanted and (alive or len(created) < 2):
             group = []
             for _ in range(rng.choice([2, 3]) if rng.random() < 0.25 else 1):
                 slot = rng.randrange(4)

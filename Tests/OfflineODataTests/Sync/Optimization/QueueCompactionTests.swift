@@ -28,6 +28,16 @@ import Testing
         #expect(result.cancelled.isEmpty)
     }
 
+    @Test func aCreateTakesNoUpdateToNull() {
+        let result = Self.compact([
+            Self.request(1, "POST", 1, #"{"ID":"k1","Name":"a","City":"x"}"#),
+            Self.request(2, "PATCH", 1, #"{"City":null}"#),
+            Self.request(3, "PATCH", 1, #"{"Name":"b"}"#),
+        ])
+        #expect(result.queue.map(\.id) == [1, 2], "the update to null stays an update; the later one joins it")
+        #expect(result.queue.last?.body == #"{"City":null,"Name":"b"}"#)
+    }
+
     @Test func consecutiveUpdatesMergePropertyByProperty() {
         let result = Self.compact([
             Self.request(1, "PATCH", 1, #"{"Name":"a","City":"x"}"#, etag: "W/\"1\""),

@@ -20,6 +20,11 @@ enum MergedBody {
         return true
     }
 
+    /// Whether a member of the JSON object `body` is null.
+    static func hasNull(_ body: String) -> Bool {
+        (try? JSONValue.parse(Array(body.utf8)).objectMembers)?.contains { $0.value.isNull } ?? false
+    }
+
     /// The first body with each later body's members written over it, property by property (a
     /// member the first lacks is added at the end); nil when a body is missing or not an object.
     ///

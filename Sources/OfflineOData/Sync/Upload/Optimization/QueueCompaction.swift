@@ -105,8 +105,11 @@ public struct QueueCompaction: Sendable, Equatable {
         var segments: [[Int]] = []
         var current: [Int] = []
         for position in chain {
-            if let previous = current.last,
-               !joins(previous, position, in: queue, entity: entity, references: references) {
+            if let previous = current.last, let start = current.first,
+               !joins(previous, position, in: queue, entity: entity, references: references)
+                || (queue[start].method == "POST" && queue[position].body.map(MergedBody.hasNull) == true) {
+                // A create given a null is not an update to null on every service (SAP Gateway
+                // stores an empty string for it): a create takes no update that sets a null.
                 segments.append(current)
                 current = []
             }
