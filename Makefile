@@ -184,7 +184,7 @@ bench: cmake-build backends-venv
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
 	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)
-	@echo "== Upload of $(COMPACTION_CHANGES) generated changes with and without queue compaction (V4 backend, \$$batch)"
+	@echo "== Upload of $(COMPACTION_CHANGES) generated changes with and without queue compaction (V4 backend)"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/compaction_upload.py \
 		$(COMPACTION_CHANGES) $(COMPACTION_ROUNDS)
 
