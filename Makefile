@@ -148,6 +148,10 @@ test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-ba
 # takes 70-95 ms per change set and more as the data grows: the benchmark queues its changes in
 # transactions of 100 and sends each as one change set (see Benchmarks/python/batch_upload.py).
 BATCH_CHANGES ?= 10000
+# Queue compaction (issue 25): a queue of this many generated changes, uploaded with and without
+# it in each of COMPACTION_ROUNDS rounds (the median is reported).
+COMPACTION_CHANGES ?= 10000
+COMPACTION_ROUNDS ?= 3
 
 bench: cmake-build backends-venv
 	@echo "== C ABI call overhead"
@@ -180,6 +184,9 @@ bench: cmake-build backends-venv
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
 	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)
+	@echo "== Upload of $(COMPACTION_CHANGES) generated changes with and without queue compaction (V4 backend)"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/compaction_upload.py \
+		$(COMPACTION_CHANGES) $(COMPACTION_ROUNDS)
 
 # Issue 23's scale: key range, declared-index filter and order with $top=20, and a filter on a
 # property the engine indexed itself after the read repeated, through the store API against plain

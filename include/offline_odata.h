@@ -36,7 +36,7 @@
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
  *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
- *   ood_error_archive_requeue, ood_request_queue, ood_metadata, ood_undo, ood_redownload) return
+ *   ood_error_archive_requeue, ood_request_queue, ood_queue_compact, ood_request_unmerged, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
  *
@@ -221,7 +221,7 @@ OOD_API ood_status ood_store_close(ood_store *store);
  * The format version of an open store file.
  *
  * @param store The store.
- * @param[out] out Receives the format version (7 for the stores this version makes or migrates;
+ * @param[out] out Receives the format version (9 for the stores this version makes or migrates;
  *        it grows by one with each migration), or 0 on failure.
  * @return OOD_OK; OOD_MISUSE if `store` or `out` is NULL; OOD_STORAGE on an SQLite failure.
  * Thread safety: any thread.
@@ -407,6 +407,15 @@ OOD_API ood_status ood_options_set_page_size(ood_options *options, int page_size
  */
 OOD_API ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
 
+/**
+ * Whether ood_upload() first compacts the request queue (non-zero, the default) or sends it as
+ * queued (0). Compaction (see ood_queue_compact()) sends fewer requests with the same result on
+ * the service.
+ *
+ * @return OOD_OK; OOD_MISUSE for NULL `options`.
+ */
+OOD_API ood_status ood_options_set_queue_compaction(ood_options *options, int enabled);
+
 /** @} */
 
 /** @name The store API: open, requests, download, upload
@@ -536,6 +545,19 @@ OOD_API ood_status ood_request_with_headers(ood_store *store, const char *method
 OOD_API ood_status ood_request_in_transaction(ood_store *store, const char *transaction_id, const char *method,
                                               const char *url, const char *body, const char *const *headers,
                                               ood_result **out);
+
+/**
+ * Like ood_request_in_transaction(), for an offline write whose queued request must be sent as it
+ * is: the queue's compaction (ood_queue_compact()) never merges it with the entity's other
+ * requests nor drops it.
+ *
+ * @param transaction_id The caller's name for the transaction, or NULL for none (not empty).
+ * @return As ood_request(); OOD_MISUSE also for an empty `transaction_id`.
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_request_unmerged(ood_store *store, const char *transaction_id, const char *method,
+                                        const char *url, const char *body, const char *const *headers,
+                                        ood_result **out);
 
 /** An asynchronous request started with ood_request_start(), for cancelling it. Opaque. */
 typedef struct ood_call ood_call;
@@ -807,14 +829,31 @@ OOD_API ood_status ood_error_archive(ood_store *store, char **json);
 
 /**
  * The requests waiting for an upload, in upload order, as a JSON array of
- * {"id","method","url","body","entitySet","transactionID","createdAt","state"} (body and the others may
- * be null); "state" is "pending", or "sent" for a request sent whose answer was not recorded (the
- * next upload finds out whether the service applied it).
+ * {"id","method","url","body","entitySet","transactionID","createdAt","state","mergeable"} (body and the
+ * others may be null); "state" is "pending", or "sent" for a request sent whose answer was not recorded
+ * (the next upload finds out whether the service applied it); "mergeable" is false for a write made
+ * with ood_request_unmerged().
  *
  * @param[out] json Receives the JSON; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file; OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_request_queue(ood_store *store, char **json);
+
+/**
+ * Compacts the request queue now, as each upload does first: a create followed by updates of its
+ * entity becomes one create with the final values, consecutive updates merge (later values win),
+ * updates followed by a delete become the delete, and a create followed by a delete disappears
+ * with everything between; never across a transaction boundary, a request that names the entity,
+ * a request marked with ood_request_unmerged(), one already sent, differing ETags or bodies with
+ * links or nested values. Durable and whole (one SQLite transaction).
+ *
+ * @param[out] json NULL, or receives what was done:
+ *   {"queued":N,"dropped":[ids],"replaced":[{"id","replaces":[ids]}],"cancelled":[{"entitySet","entityID"}]};
+ *   release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for a NULL store or a store without a file; OOD_BUSY while an upload
+ *   of the store runs, or from a callback.
+ */
+OOD_API ood_status ood_queue_compact(ood_store *store, char **json);
 
 /**
  * Discards one archived request (`id` from ood_error_archive()) or, with a negative `id`, all of

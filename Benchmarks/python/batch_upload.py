@@ -81,7 +81,7 @@ class TimingProxy:
                 self.wfile.write(data)
                 connection.close()
 
-            do_GET = do_POST = forward
+            do_GET = do_POST = do_PUT = do_PATCH = do_MERGE = do_DELETE = forward
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

@@ -162,6 +162,13 @@ public func cOptionsSetAcceptEmptyFile(_ options: OpaquePointer?, _ accept: Int3
     }
 }
 
+@_cdecl("ood_options_set_queue_compaction")
+public func cOptionsSetQueueCompaction(_ options: OpaquePointer?, _ enabled: Int32) -> ood_status {
+    setting("ood_options_set_queue_compaction", options, []) { handle, _ throws(ODataError) in
+        handle.options.compactsUploadQueue = enabled != 0
+    }
+}
+
 @_cdecl("ood_options_set_batch")
 public func cOptionsSetBatch(_ options: OpaquePointer?, _ batchSize: Int32, _ groupByTransaction: Int32) -> ood_status {
     setting("ood_options_set_batch", options, []) { handle, _ throws(ODataError) in

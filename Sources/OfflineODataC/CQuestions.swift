@@ -107,6 +107,16 @@ public func cRequestQueue(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<
     }
 }
 
+@_cdecl("ood_queue_compact")
+public func cQueueCompact(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_queue_compact", store)
+        let compaction = try target.waitFor { completion in target.compactQueue(completion: completion) }
+        if let json { try handOut(compaction.jsonText, to: json) }
+    }
+}
+
 @_cdecl("ood_metadata")
 public func cMetadata(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
     json?.pointee = nil

@@ -3,7 +3,8 @@ import COfflineODataHeader
 
 // OData requests from C: blocking (`ood_request`), with a completion (`ood_request_async`), with
 // extra headers and a handle to cancel (`ood_request_with_headers`, `ood_request_start`), as
-// part of a transaction of the upload (`ood_request_in_transaction`), and one page of a read at a
+// part of a transaction of the upload (`ood_request_in_transaction`), kept out of the queue's
+// compaction (`ood_request_unmerged`), and one page of a read at a
 // time (`ood_request_page`).
 
 /// What an `ood_call *` points to: an asynchronous request in flight, so C can cancel it.
@@ -34,10 +35,10 @@ private func headers(_ function: String, _ list: UnsafePointer<UnsafePointer<CCh
 /// The request the C arguments describe, checked.
 private func request(_ function: String, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
                      _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
-                     transactionID: String? = nil) throws(ODataError) -> ODataRequest {
+                     transactionID: String? = nil, mergeable: Bool = true) throws(ODataError) -> ODataRequest {
     ODataRequest(method: try text(function, "method", method), url: try text(function, "url", url),
                  body: body.map { Array(String(cString: $0).utf8) }, headers: try headers(function, headerList),
-                 transactionID: transactionID)
+                 transactionID: transactionID, mergeable: mergeable)
 }
 
 /// Runs a request and waits: the one body of `ood_request`, `ood_request_with_headers` and
@@ -46,7 +47,7 @@ private func runRequest(_ function: String, _ store: OpaquePointer?, _ method: U
                         _ url: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?,
                         _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
                         _ out: UnsafeMutablePointer<OpaquePointer?>?,
-                        transactionID: UnsafePointer<CChar>? = nil) -> ood_status {
+                        transactionID: UnsafePointer<CChar>? = nil, mergeable: Bool = true) -> ood_status {
     out?.pointee = nil
     guard let out else { return misuse("\(function): out is NULL") }
     return bridge { () throws(ODataError) in
@@ -56,7 +57,8 @@ private func runRequest(_ function: String, _ store: OpaquePointer?, _ method: U
             transaction = String(cString: transactionID)
             guard transaction?.isEmpty == false else { throw ODataError(.misuse, "\(function): transaction_id is empty") }
         }
-        let response = try target.executeAndWait(try request(function, method, url, body, headerList, transactionID: transaction))
+        let response = try target.executeAndWait(try request(function, method, url, body, headerList, transactionID: transaction,
+                                                                 mergeable: mergeable))
         out.pointee = ResultHandle(response).retainedPointer()
     }
 }
@@ -101,6 +103,14 @@ public func cRequestInTransaction(_ store: OpaquePointer?, _ transactionID: Unsa
         return misuse("ood_request_in_transaction: transaction_id is NULL")
     }
     return runRequest("ood_request_in_transaction", store, method, url, body, headerList, out, transactionID: transactionID)
+}
+
+@_cdecl("ood_request_unmerged")
+public func cRequestUnmerged(_ store: OpaquePointer?, _ transactionID: UnsafePointer<CChar>?,
+                             _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+                             _ body: UnsafePointer<CChar>?, _ headerList: UnsafePointer<UnsafePointer<CChar>?>?,
+                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    runRequest("ood_request_unmerged", store, method, url, body, headerList, out, transactionID: transactionID, mergeable: false)
 }
 
 @_cdecl("ood_request_page")

@@ -5,8 +5,10 @@ import OfflineOData
 
 extension ODataRequest {
     /// A request whose body is `body` (JSON, as ``ODataRequest/body``).
-    public init(method: String, url: String, body: Data, headers: [HTTPHeader] = [], transactionID: String? = nil) {
-        self.init(method: method, url: url, body: [UInt8](body), headers: headers, transactionID: transactionID)
+    public init(method: String, url: String, body: Data, headers: [HTTPHeader] = [], transactionID: String? = nil,
+                mergeable: Bool = true) {
+        self.init(method: method, url: url, body: [UInt8](body), headers: headers, transactionID: transactionID,
+                  mergeable: mergeable)
     }
 }
 

@@ -111,6 +111,7 @@ static void test_options(ood_options *options) {
     MISUSE(ood_options_set_service_root_saved(NULL, 1), "options");
     MISUSE(ood_options_set_batch(NULL, 5, 0), "options");
     MISUSE(ood_options_set_accept_empty_file(NULL, 1), "options");
+    MISUSE(ood_options_set_queue_compaction(NULL, 1), "options");
 }
 
 static void test_opening(ood_options *options) {
@@ -150,6 +151,9 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_request_in_transaction(store, "t", NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
     MISUSE(ood_request_in_transaction(store, "t", "GET", NULL, NULL, NULL, &result), "url");
     MISUSE(ood_request_in_transaction(store, "t", "GET", "TravelagencyCollection", NULL, NULL, NULL), "out");
+    MISUSE(ood_request_unmerged(NULL, NULL, "GET", "TravelagencyCollection", NULL, NULL, &result), "store");
+    MISUSE(ood_request_unmerged(store, "", "GET", "TravelagencyCollection", NULL, NULL, &result), "transaction_id");
+    MISUSE(ood_request_unmerged(store, NULL, NULL, "TravelagencyCollection", NULL, NULL, &result), "method");
     MISUSE(ood_request_page(NULL, "TravelagencyCollection", NULL, &result), "store");
     CHECK(result == NULL);
     MISUSE(ood_request_page(store, NULL, NULL, &result), "url");
@@ -243,6 +247,7 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_upload_preview(NULL, &json), "store");
     CHECK(json == NULL);
     MISUSE(ood_upload_preview(store, NULL), "json");
+    MISUSE(ood_queue_compact(NULL, &json), "store");
     long deleted = 4;
     MISUSE(ood_error_archive_delete(NULL, -1, &deleted), "store");
     CHECK(deleted == 0);

@@ -173,6 +173,8 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
     CHECK(strstr(ood_error_message(), "needs $batch") != NULL);
     CHECK(ood_options_set_batch(options, 10, 1) == OOD_OK);
+    CHECK(ood_options_set_queue_compaction(NULL, 1) == OOD_MISUSE);
+    CHECK(ood_options_set_queue_compaction(options, 1) == OOD_OK);
     /* Neither a path nor a service root: nothing to open. */
     ood_store *store = (ood_store *)&options;
     CHECK(ood_store_open_with(options, &store) == OOD_MISUSE && store == NULL);
@@ -331,6 +333,28 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(queue && strstr(queue, "99000078") != NULL && strstr(queue, "99000079") != NULL);
     ood_string_free(queue);
     long sent = -1, archived = -1;
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
+
+    /* Queue compaction: a create and an update of one entity become one create with the final
+       values; an update marked unmerged stays as it is; the service gets both. */
+    CHECK(ood_request(store, "POST", "TravelagencyCollection",
+                      "{\"agencynum\":\"99000077\",\"name\":\"C1\",\"country\":\"US\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_request(store, "PATCH", "TravelagencyCollection('99000077')", "{\"name\":\"C2\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_request_unmerged(store, NULL, "PATCH", "TravelagencyCollection('99000077')", "{\"city\":\"Salem\"}", NULL,
+                               &result) == OOD_OK);
+    ood_result_free(result);
+    CHECK(ood_request_unmerged(store, "", "PATCH", "TravelagencyCollection('99000077')", "{}", NULL, &result) == OOD_MISUSE
+          && result == NULL);
+    CHECK(ood_queue_compact(store, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"queued\":2,") != NULL && strstr(json, "\"cancelled\":[]") != NULL);
+    ood_string_free(json);
+    CHECK(ood_request_queue(store, &queue) == OOD_OK && queue != NULL);
+    CHECK(queue && strstr(queue, "C2") != NULL && strstr(queue, "\"mergeable\":false") != NULL);
+    ood_string_free(queue);
+    CHECK(ood_queue_compact(store, NULL) == OOD_OK);
+    CHECK(ood_queue_compact(NULL, &json) == OOD_MISUSE && json == NULL);
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
 
     /* The error archive: a create with a key the service already has (outside the store's US

@@ -141,7 +141,7 @@ def test_explain_json_says_which_defining_request_covers_the_read(tool, store):
 def test_status_json_holds_the_queued_create_and_the_defining_request(tool, store):
     data = json.loads(tool("status", store, "--json").stdout)
     assert [(q["method"], q["url"], q["transactionID"]) for q in data["queue"]] == [("POST", "TravelagencyCollection", "t1")]
-    assert list(data["queue"][0]) == ["id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"]
+    assert list(data["queue"][0]) == ["id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state", "mergeable"]
     assert data["queue"][0]["state"] == "pending"  # not sent yet
     assert [(d["name"], d["hasDeltaLink"]) for d in data["definingRequests"]] == [("Agencies", False)]
 

@@ -7,9 +7,9 @@ extension RequestQueueTable {
     static func requeue(ids: [Int64], in db: SQLiteConnection) throws(ODataError) {
         let move = try db.prepare("""
             INSERT INTO ood_request_queue (id, method, url, body, headers, entity_set, entity_id, etag, content_id,
-                                           transaction_id, created_at, first_sent, state)
+                                           transaction_id, created_at, first_sent, state, no_merge)
             SELECT id, method, url, body, headers, entity_set, entity_id, etag, content_id,
-                   transaction_id, created_at, NULL, ?2
+                   transaction_id, created_at, NULL, ?2, no_merge
             FROM ood_error_archive WHERE id = ?1
             """)
         let remove = try db.prepare("DELETE FROM ood_error_archive WHERE id = ?1")

@@ -25,10 +25,13 @@ public struct QueuedRequest: Sendable, Equatable {
     public var firstSent: String?
     /// Whether the service may have it already: see ``QueueState``.
     public var state: QueueState = .pending
+    /// False when the app asked that this request be sent as it is: the queue's compaction
+    /// (``QueueCompaction``) neither merges it with others nor drops it.
+    public var mergeable: Bool = true
 
     public init(id: Int64 = 0, method: String, url: String, body: String? = nil, headers: String? = nil,
                 entitySet: String? = nil, entityID: Int64? = nil, etag: String? = nil,
-                contentID: String? = nil, transactionID: String? = nil, createdAt: String = "") {
+                contentID: String? = nil, transactionID: String? = nil, createdAt: String = "", mergeable: Bool = true) {
         self.id = id
         self.method = method
         self.url = url
@@ -40,6 +43,7 @@ public struct QueuedRequest: Sendable, Equatable {
         self.contentID = contentID
         self.transactionID = transactionID
         self.createdAt = createdAt
+        self.mergeable = mergeable
     }
 }
 
@@ -84,7 +88,7 @@ public struct ArchivedRequest: Sendable, Equatable {
 /// disagree after a crash.
 enum RequestQueueTable {
     private static let columns =
-        "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at, first_sent"
+        "id, method, url, body, headers, entity_set, entity_id, etag, content_id, transaction_id, created_at, first_sent, no_merge"
     /// ``columns`` and the queue's state (the archive has a kind instead).
     private static let queueColumns = columns + ", state"
 
@@ -93,8 +97,8 @@ enum RequestQueueTable {
     static func append(_ request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> Int64 {
         try db.withCachedStatement("""
             INSERT INTO ood_request_queue (method, url, body, headers, entity_set, entity_id, etag,
-                                           content_id, transaction_id, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                                           content_id, transaction_id, created_at, no_merge)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """) { insert throws(ODataError) in
             try insert.run(insertValues(of: request))
         }
@@ -215,9 +219,9 @@ enum RequestQueueTable {
         while try statement.step() {
             result.append(ArchivedRequest(
                 request: request(from: statement),
-                httpStatus: statement.isNull(at: 12) ? nil : Int(statement.int(at: 12)),
-                message: statement.text(at: 13) ?? "", failedAt: statement.text(at: 14) ?? "",
-                kind: statement.text(at: 15).flatMap(ArchiveKind.init(rawValue:)) ?? .refused))
+                httpStatus: statement.isNull(at: 13) ? nil : Int(statement.int(at: 13)),
+                message: statement.text(at: 14) ?? "", failedAt: statement.text(at: 15) ?? "",
+                kind: statement.text(at: 16).flatMap(ArchiveKind.init(rawValue:)) ?? .refused))
         }
         return result
     }
@@ -227,9 +231,9 @@ enum RequestQueueTable {
         try statement.bind(arguments)
         var result: [QueuedRequest] = []
         while try statement.step() {
-            // Column 12 is the queue's state (``queueColumns``).
+            // Column 13 is the queue's state (``queueColumns``).
             var queued = request(from: statement)
-            queued.state = statement.text(at: 12).flatMap(QueueState.init(rawValue:)) ?? .pending
+            queued.state = statement.text(at: 13).flatMap(QueueState.init(rawValue:)) ?? .pending
             result.append(queued)
         }
         return result
@@ -243,15 +247,16 @@ enum RequestQueueTable {
             entityID: optionalInt(6), etag: statement.text(at: 7), contentID: statement.text(at: 8),
             transactionID: statement.text(at: 9), createdAt: statement.text(at: 10) ?? "")
         request.firstSent = statement.text(at: 11)
+        request.mergeable = statement.int(at: 12) == 0
         return request
     }
 
-    /// The parameters ?1...?10 of ``append(_:in:)``: every column but the id, which SQLite assigns.
+    /// The parameters ?1...?11 of ``append(_:in:)``: every column but the id, which SQLite assigns.
     private static func insertValues(of request: QueuedRequest) -> [SQLValue] {
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
         return [.text(request.method), .text(request.url), text(request.body),
                 text(request.headers), text(request.entitySet), request.entityID.map(SQLValue.integer) ?? .null,
                 text(request.etag), text(request.contentID), text(request.transactionID),
-                .text(request.createdAt.isEmpty ? utcTimestamp() : request.createdAt)]
+                .text(request.createdAt.isEmpty ? utcTimestamp() : request.createdAt), .integer(request.mergeable ? 0 : 1)]
     }
 }

@@ -177,5 +177,11 @@ enum StoreFormat {
             message TEXT
         );
         """,
+        // 9: requests the app asked to be sent as they are, which the queue's compaction
+        //    (``QueueCompaction``) leaves alone; 0 for every request queued before.
+        """
+        ALTER TABLE ood_request_queue ADD COLUMN no_merge INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE ood_error_archive ADD COLUMN no_merge INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }

@@ -11,19 +11,23 @@ public struct ODataRequest: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// Offline writes with the same id are uploaded in one change set by a grouped `$batch` upload.
     public var transactionID: String?
+    /// For an offline write: false asks that its queued request be sent as it is, never merged
+    /// with the entity's other requests or dropped when the queue is compacted before an upload.
+    public var mergeable: Bool
     /// For a read the service answers: true (the default) follows the service's next links and
     /// answers the whole collection (at most `$top` entities); false answers one page, its next
     /// link in ``StoreResponse/nextLink``. Offline reads are answered whole either way.
     public var followsNextLinks: Bool
 
     public init(method: String = "GET", url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
-                transactionID: String? = nil, followsNextLinks: Bool = true) {
+                transactionID: String? = nil, followsNextLinks: Bool = true, mergeable: Bool = true) {
         self.method = method
         self.url = url
         self.body = body
         self.headers = headers
         self.transactionID = transactionID
         self.followsNextLinks = followsNextLinks
+        self.mergeable = mergeable
     }
 
     /// The read of the page after `response` (one page, with the same `headers`), or nil when

@@ -58,6 +58,7 @@ extension ODataStore {
                        progress: (@Sendable (UploadProgress) -> Bool)? = nil,
                        completion: @escaping @Sendable (Result<UploadOutcome, ODataError>) -> Void) -> RequestHandle {
         let eventHub = self.eventHub
+        let compactsQueue = options.compactsUploadQueue
         return enqueue(lane: { _ in .sync }, { [weak self] opened, handle throws(ODataError) in
             guard let self else { throw Self.closedError }
             let offline = try opened.requireOffline("an upload")
@@ -70,7 +71,7 @@ extension ODataStore {
                     // Cancelling stops between requests, never during one: a request cut off in flight
                     // may have been applied by the service and would be sent twice by the next upload.
                     result = .success(try offline.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
-                                                         cancellation: nil) { step in
+                                                         compactsQueue: compactsQueue, cancellation: nil) { step in
                         eventHub.post(.uploadProgress(step))
                         return !handle.cancellation.isCancelled && (progress?(step) ?? true)
                     })

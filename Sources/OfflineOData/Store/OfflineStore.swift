@@ -191,10 +191,11 @@
 
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
-    @_spi(Tool) public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> StoreResponse {
+    @_spi(Tool) public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
+                        mergeable: Bool = true) throws(ODataError) -> StoreResponse {
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
-        let outcome = try write(resolved, body: body, transactionID: transactionID)
+        let outcome = try write(resolved, body: body, transactionID: transactionID, mergeable: mergeable)
         return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body,
                              headers: OfflineAnswerHeaders.write(outcome))
     }
@@ -281,14 +282,17 @@
     ///   ``ODataError/Code/unsupported`` for operations. Nothing is changed or queued then.
     ///   - transactionID: requests with the same id are uploaded in one change set by
     ///     `upload(batch: true, groupByTransaction: true)`.
-    package func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil) throws(ODataError) -> WriteOutcome {
-        try write(resolver().resolve(method: method, url: url), body: body, transactionID: transactionID)
+    ///   - mergeable: false keeps the queued request as it is when the queue is compacted
+    ///     (``compactQueue()``): it is sent alone, never merged with others or dropped.
+    package func write(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
+                      mergeable: Bool = true) throws(ODataError) -> WriteOutcome {
+        try write(resolver().resolve(method: method, url: url), body: body, transactionID: transactionID, mergeable: mergeable)
     }
 
     /// Applies the resolved write `request` (see ``write(method:url:body:transactionID:)``); its
     /// bound form is used as it is.
-    func write(_ request: ResolvedRequest, body: [UInt8]?, transactionID: String?) throws(ODataError) -> WriteOutcome {
-        let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID,
+    func write(_ request: ResolvedRequest, body: [UInt8]?, transactionID: String?, mergeable: Bool = true) throws(ODataError) -> WriteOutcome {
+        let writer = LocalWriter(model: model, schema: schema, dialect: dialect, transactionID: transactionID, mergeable: mergeable,
                                  serviceRoot: try serviceRoot() ?? "", answers: createdEntityAnswers,
                                  cache: localWriteCache)
         return try file.withConnection { db throws(ODataError) in try writer.write(request, body: body, on: db) }
@@ -463,7 +467,8 @@
     ///   - groupByTransaction: requests with the same transaction id go in one change set, applied
     ///     or refused together; otherwise each request is its own change set (requests on the
     ///     same entity always share one).
-    @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+    ///   - compactsQueue: compact the queue first (``compactQueue()``); false sends it as queued.
+    @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
@@ -480,11 +485,11 @@
                 if batch {
                     let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
-                                                 groupByTransaction: groupByTransaction)
+                                                 groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)
                     result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
                 } else {
                     let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
-                                            file: file, schema: schema)
+                                            file: file, schema: schema, compactsQueue: compactsQueue)
                     result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
                 }
             } catch {
@@ -504,6 +509,16 @@
         return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                    file: file, schema: schema, batch: batch, batchSize: batchSize,
                                    groupByTransaction: groupByTransaction).preview()
+    }
+
+    /// Compacts the request queue now, as an upload does first (``QueueCompaction``): fewer
+    /// requests, the same result on the service. Waits for no upload: while one runs (in this
+    /// process or another) it fails with ``ODataError/Code/busy``, as a second upload would.
+    @_spi(Tool) public func compactQueue() throws(ODataError) -> QueueCompaction {
+        try file.requireWritable()
+        return try UploadLock.holding(for: file) { () throws(ODataError) -> QueueCompaction in
+            try QueueCompactor(schema: schema).compact(file)
+        }
     }
 
     /// Checks the store (see ``StoreFile/check(quick:)``); empty when it is sound.

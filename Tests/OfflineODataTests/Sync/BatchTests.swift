@@ -202,7 +202,8 @@ extension String {
 
     static func uploader(_ f: Fixture, batchSize: Int = 100, groupByTransaction: Bool = false) throws -> BatchUploader {
         BatchUploader(transport: try HTTPTransport(), serviceRoot: f.server.baseURL + "/svc/", dialect: .v4,
-                      file: f.store.file, schema: f.store.schema, batchSize: batchSize, groupByTransaction: groupByTransaction)
+                      file: f.store.file, schema: f.store.schema, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                      compactsQueue: false)
     }
 
     /// A `$batch` answer: one part per item, each a change set (`[status, ...]`) or, for a refusal,

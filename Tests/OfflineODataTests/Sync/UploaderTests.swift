@@ -18,9 +18,11 @@ import Testing
             store.close()
         }
 
-        func uploader() throws -> Uploader {
+        /// Sends the queue as queued: these tests are about each request's answer; the queue's
+        /// compaction has its own (QueueCompactionTests, and `uploadCompactsTheQueueFirst`).
+        func uploader(compactsQueue: Bool = false) throws -> Uploader {
             Uploader(transport: try HTTPTransport(), serviceRoot: server.baseURL + "/svc/", dialect: .v4,
-                     file: store.file, schema: store.schema)
+                     file: store.file, schema: store.schema, compactsQueue: compactsQueue)
         }
 
         func seed(_ key: String) throws {
@@ -77,17 +79,35 @@ import Testing
         #expect(try !f.exists("00000002"))
     }
 
-    @Test func laterRequestsOnAnEntityCarryTheETagTheServiceGaveTheEarlierOne() throws {
-        let f = try Fixture(Self.service)
+    /// A create and a PATCH of the new entity; a PATCH and a DELETE of a synced one.
+    static func queueCreateAndChanges(_ f: Fixture) throws {
         try f.seed("00000001")
         _ = try f.store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"N1","name":"New"}"#.utf8))
         _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('N1')", body: Array(#"{"city":"Oslo"}"#.utf8))
         _ = try f.store.write(method: "PATCH", url: "TravelagencyCollection('00000001')", body: Array(#"{"city":"Rome"}"#.utf8))
         _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000001')")
+    }
+
+    @Test func laterRequestsOnAnEntityCarryTheETagTheServiceGaveTheEarlierOne() throws {
+        let f = try Fixture(Self.service)
+        try Self.queueCreateAndChanges(f)
         #expect(try f.uploader().upload() == UploadOutcome(sent: 4, archived: 0))
         let sent = f.server.requests.dropFirst().map { "\($0.method) \($0.header("If-Match") ?? "-")" }
         // The created entity's PATCH carries the POST's answer's ETag; the DELETE the PATCH's.
         #expect(sent == ["POST -", #"PATCH W/"7""#, #"PATCH W/"1""#, #"DELETE W/"2""#])
+    }
+
+    @Test func uploadCompactsTheQueueFirst() throws {
+        let f = try Fixture(Self.service)
+        try Self.queueCreateAndChanges(f)
+        var reports: [UploadProgress] = []
+        let outcome = try f.uploader(compactsQueue: true).upload { reports.append($0); return true }
+        #expect(outcome.sent == 2 && outcome.archived == 0 && outcome.compacted == 2)
+        #expect(reports.last?.total == 2, "progress counts the compacted queue")
+        let sent = f.server.requests.dropFirst().map { "\($0.method) \($0.header("If-Match") ?? "-")" }
+        #expect(sent == ["POST -", #"DELETE W/"1""#])
+        #expect(String(decoding: f.server.requests[1].body, as: UTF8.self) == #"{"agencynum":"N1","name":"New","city":"Oslo"}"#)
+        #expect(try f.store.file.queuedRequests().isEmpty && !f.exists("00000001"))
     }
 
     @Test func anExpiredTokenIsFetchedAgainOnce() throws {

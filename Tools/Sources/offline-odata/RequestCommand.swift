@@ -66,6 +66,9 @@ struct RequestCommand: ParsableCommand {
     @Option(help: "Queue the change with this transaction id ('upload --batch --group-by-transaction' sends one change set per id).")
     var transactionID: String?
 
+    @Flag(help: "Queue the change to be sent as it is: the queue's compaction never merges it with others nor drops it.")
+    var noMerge = false
+
     @Option(help: "Where the request goes: offline (the store, the default), online (the service) or mixed (the router decides).")
     var mode: ToolMode = .offline
 
@@ -95,7 +98,8 @@ struct RequestCommand: ParsableCommand {
             if mode == .offline {
                 let store = try openExistingStore(path: path)
                 defer { store.close() }
-                response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID)
+                response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID,
+                                             mergeable: !noMerge)
             } else {
                 let store = try openODataStore(path: path, mode: mode.workingMode, serviceRoot: service.serviceRoot,
                                                savesServiceRoot: service.saveService, http: try service.httpOptions())
@@ -107,7 +111,8 @@ struct RequestCommand: ParsableCommand {
                     route = decision
                 }
                 response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
-                                                                 transactionID: transactionID, followsNextLinks: !onePage))
+                                                                 transactionID: transactionID, followsNextLinks: !onePage,
+                                                                 mergeable: !noMerge))
             }
             if json {
                 printJSON { writeResponse(response, route: route, to: &$0) }

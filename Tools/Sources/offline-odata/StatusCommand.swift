@@ -20,7 +20,7 @@ struct StatusCommand: ParsableCommand {
                "state": {"download": "none|never|partial|complete", "lastDownload",
                          "queued", "inDoubt", "archived"},
                "queue": [{"id", "method", "url", "body", "entitySet",
-                          "transactionID", "createdAt", "state"}],
+                          "transactionID", "createdAt", "state", "mergeable"}],
                "errorArchive": [{"id", "method", "url", "httpStatus", "message",
                                  "failedAt", "kind"}],
                "definingRequests": [{"name", "url", "lastDownload", "hasDeltaLink"}],

@@ -36,10 +36,13 @@ struct UploadCommand: ParsableCommand {
             request its own change set (requests on the same entity share one), or one change set \
             per transaction id with --group-by-transaction.
 
+            First the queue is compacted ('offline-odata queue compact'): fewer requests, the same \
+            result on the service. --no-compact sends it as it was queued.
+
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
             final line is printed: 'uploaded: N sent, M moved to the error archive (K in doubt)'. With \
-            --json one line: {"sent","archived","inDoubt","queued"}, or {"error":{"code","status", \
+            --json one line: {"sent","archived","inDoubt","queued","compacted"}, or {"error":{"code","status", \
             "message"[,"httpStatus"]}} when the upload stopped (the message is on standard error too).
 
             One upload at a time per store file: while another upload of the same store runs (another \
@@ -69,6 +72,9 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "With --batch: requests with the same transaction id go in one change set.")
     var groupByTransaction = false
 
+    @Flag(help: "Send the queue as it was queued, without compacting it first.")
+    var noCompact = false
+
     @Flag(help: "Print the outcome as one line of JSON.")
     var json = false
 
@@ -89,7 +95,8 @@ struct UploadCommand: ParsableCommand {
                 return
             }
             var bar = ProgressBar()
-            let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction) { progress in
+            let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                                           compactsQueue: !noCompact) { progress in
                 bar.show("uploading", done: progress.sent + progress.archived, total: progress.total)
                 return true
             }
@@ -103,6 +110,7 @@ struct UploadCommand: ParsableCommand {
                     writer.writeKey("archived"); writer.writeNumber(outcome.archived)
                     writer.writeKey("inDoubt"); writer.writeNumber(outcome.inDoubt)
                     writer.writeKey("queued"); writer.writeNumber(queued)
+                    writer.writeKey("compacted"); writer.writeNumber(outcome.compacted)
                     writer.endObject()
                 }
             } else {

@@ -178,6 +178,8 @@ ood_options_set_service_root_saved = _declare("ood_options_set_service_root_save
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
 ood_options_set_accept_empty_file = _declare("ood_options_set_accept_empty_file", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_queue_compaction(ood_options *options, int enabled);
+ood_options_set_queue_compaction = _declare("ood_options_set_queue_compaction", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
 ood_options_set_batch = _declare("ood_options_set_batch", c_int, [c_void_p, c_int, c_int], status=True)
 
@@ -210,6 +212,11 @@ ood_request_in_transaction = _declare("ood_request_in_transaction", c_int,
                                       [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p),
                                        POINTER(c_void_p)],
                                       status=True)
+# ood_status ood_request_unmerged(ood_store *store, const char *transaction_id, const char *method,
+#                                 const char *url, const char *body, const char *const *headers, ood_result **out);
+ood_request_unmerged = _declare("ood_request_unmerged", c_int,
+                                [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
+                                status=True)
 # ood_status ood_request_page(ood_store *store, const char *url, const char *const *headers, ood_result **out);
 ood_request_page = _declare("ood_request_page", c_int, [c_void_p, c_char_p, POINTER(c_char_p), POINTER(c_void_p)],
                             status=True)
@@ -272,6 +279,8 @@ ood_error_archive = _declare("ood_error_archive", c_int, [c_void_p, POINTER(c_vo
 ood_upload_preview = _declare("ood_upload_preview", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_request_queue(ood_store *store, char **json);
 ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_queue_compact(ood_store *store, char **json);
+ood_queue_compact = _declare("ood_queue_compact", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
 ood_error_archive_delete = _declare("ood_error_archive_delete", c_int, [c_void_p, c_longlong, POINTER(c_long)],
                                     status=True)

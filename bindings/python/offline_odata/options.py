@@ -126,6 +126,8 @@ class Options:
         accept_empty_file: an empty file at ``path`` (0 bytes, or an SQLite database without
             tables) may become the new store. By default a store is made only where no file is, so
             an empty file there is refused with :class:`~offline_odata.NotAStoreError` naming it.
+        compact_upload_queue: whether each upload first compacts the request queue (True, the
+            default; see :meth:`~offline_odata.Store.compact_queue`) or sends it as queued.
 
     Header and cookie names and values with CR, LF or NUL (and cookie names with ``=``, ``;`` or
     white space, cookie values with ``;``) are refused with :class:`~offline_odata.MisuseError`
@@ -158,6 +160,7 @@ class Options:
     max_expression_operators: Optional[int] = None
     save_service_root: bool = False
     accept_empty_file: bool = False
+    compact_upload_queue: bool = True
     indexes: Optional[Sequence[Union[str, Tuple[str, Sequence[str]]]]] = None
 
     @contextmanager
@@ -238,6 +241,10 @@ class Options:
             raise TypeError("accept_empty_file must be a bool")
         if self.accept_empty_file:
             _capi.ood_options_set_accept_empty_file(handle, 1)
+        if not isinstance(self.compact_upload_queue, bool):
+            raise TypeError("compact_upload_queue must be a bool")
+        if not self.compact_upload_queue:
+            _capi.ood_options_set_queue_compaction(handle, 0)
 
 
 class CommonOptions(TypedDict, total=False):
@@ -269,6 +276,7 @@ class CommonOptions(TypedDict, total=False):
     max_request_depth: int
     max_expression_operators: int
     accept_empty_file: bool
+    compact_upload_queue: bool
 
 
 class OfflineStoreOptions(CommonOptions, total=False):

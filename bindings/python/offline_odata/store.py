@@ -54,6 +54,13 @@ def _method_bytes(method: str) -> bytes:
     return method.upper().encode("ascii")
 
 
+def _mergeable(mergeable: bool) -> bool:
+    """The ``mergeable`` keyword, checked."""
+    if not isinstance(mergeable, bool):
+        raise TypeError("mergeable must be a bool")
+    return mergeable
+
+
 def _header_lines(headers: Headers) -> Any:
     """The ``const char *const *`` array of ``headers`` ("Name: value" lines), or None for none."""
     if headers is None:
@@ -179,13 +186,13 @@ class Store(StoreHandle):
         raise TypeError(f"body must be a dict, a list, str, bytes or None, not {type(body).__name__}")
 
     def _answer(self, url: str, method: bytes = b"GET", body: Optional[bytes] = None, headers: Any = None,
-                transaction: Optional[bytes] = None, raw: bool = False) -> Union[TypedValue, str]:
+                transaction: Optional[bytes] = None, raw: bool = False, mergeable: bool = True) -> Union[TypedValue, str]:
         """Runs a request and decodes its answer (typed), or gives its text with ``raw``.
         The hot path of reads: one copy of the body into bytes, json.loads, the converters."""
         raw_url = _capi.encode(url, "url")
         schema = None if raw else self._types()
         out = c_void_p()
-        self._request(method, raw_url, body, headers, out, transaction)
+        self._request(method, raw_url, body, headers, out, transaction, mergeable)
         try:
             length = c_size_t()
             pointer = _capi.ood_result_body(out, byref(length))
@@ -200,12 +207,14 @@ class Store(StoreHandle):
     # ---- requests ----------------------------------------------------------------------
 
     def _request(self, method: bytes, url: bytes, body: Optional[bytes], headers: Any, out: c_void_p,
-                 transaction: Optional[bytes] = None) -> None:
+                 transaction: Optional[bytes] = None, mergeable: bool = True) -> None:
         """``ood_request`` (``ood_request_with_headers`` with headers, ``ood_request_in_transaction``
-        with a transaction), counted as a call in progress."""
+        with a transaction, ``ood_request_unmerged`` when not mergeable), counted as a call in progress."""
         handle = self._begin()
         try:
-            if transaction is not None:
+            if not mergeable:
+                _capi.ood_request_unmerged(handle, transaction, method, url, body, headers, byref(out))
+            elif transaction is not None:
                 _capi.ood_request_in_transaction(handle, transaction, method, url, body, headers, byref(out))
             elif headers is None:
                 _capi.ood_request(handle, method, url, body, byref(out))
@@ -215,7 +224,7 @@ class Store(StoreHandle):
             self._end()
 
     def execute(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
-                transaction: Optional[str] = None) -> Result:
+                transaction: Optional[str] = None, mergeable: bool = True) -> Result:
         """Runs one OData request and waits for its answer, routed as the store's mode says.
 
         Args:
@@ -228,6 +237,9 @@ class Store(StoreHandle):
             transaction: a name for the transaction this write belongs to: writes with the same
                 name are uploaded in one change set, applied or refused together, when the store
                 uploads with ``batch_size`` and ``group_by_transaction``.
+            mergeable: False keeps this offline write's queued request as it is when the queue
+                is compacted (:meth:`compact_queue`, and before each upload): never merged with
+                the entity's other requests nor dropped.
 
         Raises:
             QuerySyntaxError: the URL is not well formed (``offset`` says where).
@@ -244,7 +256,7 @@ class Store(StoreHandle):
         raw_headers = _header_lines(headers)
         raw_transaction = None if transaction is None else _capi.encode(transaction, "transaction")
         out = c_void_p()
-        self._request(raw_method, raw_url, raw_body, raw_headers, out, raw_transaction)
+        self._request(raw_method, raw_url, raw_body, raw_headers, out, raw_transaction, _mergeable(mergeable))
         return Result._take(out.value)
 
     def pages(self, url: str, *, headers: Headers = None) -> Iterator[Result]:
@@ -341,43 +353,47 @@ class Store(StoreHandle):
             yield from answer
 
     def create(self, entity_set: str, entity: Dict[str, Any], *, headers: Headers = None,
-               transaction: Optional[str] = None) -> Entity:
+               transaction: Optional[str] = None, mergeable: bool = True) -> Entity:
         """Creates ``entity`` in ``entity_set`` (POST) and returns the entity as stored (typed).
 
         ``entity`` may hold the Python types reads give (Decimal, date, datetime, UUID, ...); they
-        are written as the store's dialect wants. ``headers`` and ``transaction`` as for :meth:`execute`.
+        are written as the store's dialect wants. ``headers``, ``transaction`` and ``mergeable`` as for
+        :meth:`execute`.
         """
         if not isinstance(entity, dict):
             raise TypeError("entity must be a dict")
-        answer = self._write("POST", entity_set, entity, headers, transaction)
+        answer = self._write("POST", entity_set, entity, headers, transaction, mergeable)
         if not isinstance(answer, Entity):
             raise ValueError(f"Store.create: the answer to the create in {entity_set!r} holds no entity")
         return answer
 
     def update(self, url: str, changes: Dict[str, Any], *, method: str = "PATCH",
-               headers: Headers = None, transaction: Optional[str] = None) -> Optional[Entity]:
+               headers: Headers = None, transaction: Optional[str] = None, mergeable: bool = True) -> Optional[Entity]:
         """Changes the entity at ``url`` (PATCH by default; PUT replaces, MERGE is V2's PATCH).
 
         Returns the entity (typed) when the answer carries one, else None. ``changes`` takes the
         Python types as :meth:`create` does. ``headers`` are extra headers for the service
-        (``If-Match`` for instance) and ``transaction`` its transaction, as for :meth:`execute`.
+        (``If-Match`` for instance), ``transaction`` its transaction and ``mergeable`` as for :meth:`execute`.
         """
         if not isinstance(changes, dict):
             raise TypeError("changes must be a dict")
         if not isinstance(method, str) or method.upper() not in ("PATCH", "PUT", "MERGE"):
             raise ValueError("method must be PATCH, PUT or MERGE")
-        answer = self._write(method, url, changes, headers, transaction)
+        answer = self._write(method, url, changes, headers, transaction, mergeable)
         return answer if isinstance(answer, Entity) else None
 
-    def _write(self, method: str, url: str, body: Body, headers: Headers, transaction: Optional[str]) -> Any:
+    def _write(self, method: str, url: str, body: Body, headers: Headers, transaction: Optional[str],
+               mergeable: bool = True) -> Any:
         raw_method = _method_bytes(method)
         raw_body = self._body(body)
         raw_transaction = None if transaction is None else _capi.encode(transaction, "transaction")
-        return self._answer(url, raw_method, raw_body, _header_lines(headers), raw_transaction)
+        return self._answer(url, raw_method, raw_body, _header_lines(headers), raw_transaction,
+                            mergeable=_mergeable(mergeable))
 
-    def delete(self, url: str, *, headers: Headers = None, transaction: Optional[str] = None) -> None:
-        """Deletes the entity at ``url``; ``headers`` and ``transaction`` as for :meth:`execute`."""
-        self.execute("DELETE", url, headers=headers, transaction=transaction)
+    def delete(self, url: str, *, headers: Headers = None, transaction: Optional[str] = None,
+               mergeable: bool = True) -> None:
+        """Deletes the entity at ``url``; ``headers``, ``transaction`` and ``mergeable`` as for :meth:`execute`."""
+        self.execute("DELETE", url, headers=headers, transaction=transaction, mergeable=mergeable)
 
     def execute_async(self, method: str, url: str, body: Body = None, *, headers: Headers = None,
                       callback: "Optional[Callable[[Future[Result]], Any]]" = None) -> RequestFuture:
@@ -610,10 +626,26 @@ class Store(StoreHandle):
 
     def request_queue(self) -> List[Dict[str, Any]]:
         """The requests waiting for an upload, in upload order:
-        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state"}`` each;
-        ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
-        recorded (the next upload finds out whether the service applied it)."""
+        ``{"id", "method", "url", "body", "entitySet", "transactionID", "createdAt", "state", "mergeable"}``
+        each; ``"state"`` is ``"pending"``, or ``"sent"`` for a request sent whose answer was not
+        recorded (the next upload finds out whether the service applied it); ``"mergeable"`` is
+        False for a write made with ``mergeable=False``."""
         return self._json_list(_capi.ood_request_queue)
+
+    def compact_queue(self) -> Dict[str, Any]:
+        """Compacts the request queue now, as each upload does first (unless the option
+        ``compact_upload_queue`` is False): a create followed by updates of its entity becomes one
+        create with the final values, consecutive updates merge (later values win), updates
+        followed by a delete become the delete, a create followed by a delete disappears with
+        everything between. Never across a transaction, a request naming the entity, a write made
+        with ``mergeable=False``, a request already sent, or links and nested values. Returns
+        ``{"queued": N, "dropped": [ids], "replaced": [{"id", "replaces": [ids]}],
+        "cancelled": [{"entitySet", "entityID"}]}``.
+
+        Raises:
+            BusyError: an upload of the store runs (in this process or another).
+        """
+        return self._json_object(_capi.ood_queue_compact)
 
     def error_archive(self) -> List[Dict[str, Any]]:
         """The requests the service refused during uploads, or that need a decision:

@@ -80,8 +80,9 @@ extension ArchivedRequest {
 }
 
 extension QueuedRequest {
-    /// `{"id","method","url","body","entitySet","transactionID","createdAt","state"}`; `state` is
-    /// "pending" or "inDoubt" (``QueueState``).
+    /// `{"id","method","url","body","entitySet","transactionID","createdAt","state","mergeable"}`;
+    /// `state` is "pending" or "inDoubt" (``QueueState``), `mergeable` false for a request the
+    /// queue's compaction leaves as it is.
     @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
@@ -92,6 +93,7 @@ extension QueuedRequest {
         writer.writeKey("transactionID"); transactionID.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("createdAt"); writer.writeString(createdAt)
         writer.writeKey("state"); writer.writeString(state == .inDoubt ? "inDoubt" : "pending")
+        writer.writeKey("mergeable"); writer.writeBool(mergeable)
         writer.endObject()
     }
 

@@ -73,7 +73,8 @@ final class OpenedStore: Sendable {
             if resolved.isRead {
                 return Outcome(response: try store.read(resolved), route: route)
             }
-            let written = try store.write(resolved, body: request.body, transactionID: request.transactionID)
+            let written = try store.write(resolved, body: request.body, transactionID: request.transactionID,
+                                           mergeable: request.mergeable)
             return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body,
                                                    headers: OfflineAnswerHeaders.write(written)),
                            route: route, changedSet: written.entitySet)

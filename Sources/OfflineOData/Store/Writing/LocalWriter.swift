@@ -34,6 +34,8 @@ struct LocalWriter {
     /// Queued with the request: a `$batch` upload that groups by transaction sends requests with
     /// the same id in one change set, applied or refused together.
     var transactionID: String? = nil
+    /// Queued with the request: false keeps it out of the queue's compaction (``QueueCompaction``).
+    var mergeable: Bool = true
     /// The service root for the V4 context and V2 `__metadata.uri` of a create's answer.
     var serviceRoot: String = ""
     /// Kept across writes by the store (see ``CreatedEntityAnswers``); nil makes a new one per create.
@@ -137,7 +139,7 @@ struct LocalWriter {
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
-            entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID), in: db)
+            entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID, mergeable: mergeable), in: db)
         let key = table.keyColumns.map { (value: body.value(of: $0) ?? .null, column: $0) }
         let location = key.contains { $0.value == .null } ? nil
             : serviceRoot + table.entitySet + KeyPredicateText.predicate(key, dialect: dialect)
@@ -170,7 +172,7 @@ struct LocalWriter {
         try statement.run(assignments.map(\.value) + [.integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
             method: method, url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
-            entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID), in: db)
+            entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID, mergeable: mergeable), in: db)
         return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
     }
 
@@ -180,7 +182,8 @@ struct LocalWriter {
         try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = ?1 WHERE \"_ood_id\" = ?2")
             .run([.text(LocalChange.deleted.rawValue), .integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
-            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID), in: db)
+            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID,
+            mergeable: mergeable), in: db)
         return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
     }
 

@@ -18,6 +18,9 @@ public struct UploadOutcome: Sendable, Equatable {
     public var inDoubt: Int = 0
     /// Set when the statistics or the sync log could not be written (the upload itself ran).
     public var recordingProblem: String?
+    /// Requests that left the queue before sending because the queue's compaction made them
+    /// unnecessary (merged into another request, or cancelled with their entity's create).
+    public var compacted: Int = 0
 
     public init(sent: Int, archived: Int, inDoubt: Int = 0) {
         self.sent = sent

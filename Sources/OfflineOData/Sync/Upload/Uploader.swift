@@ -25,6 +25,8 @@ struct Uploader {
     let dialect: Dialect
     let file: StoreFile
     let schema: StoreSchema
+    /// Compact the queue (``QueueCompactor``) once the requests in doubt are settled.
+    var compactsQueue = true
 
     /// The longest `Retry-After` the upload waits for before sending again; a longer one stops it.
     static let longestWait = 30
@@ -35,12 +37,15 @@ struct Uploader {
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
-        let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
         var csrf = CSRFToken()
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
                                             schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+        let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
+        total -= compacted
         var outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)
+        outcome.compacted = compacted
         func remaining() -> Int { total - outcome.sent - outcome.archived }
         let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
         var recovered: Set<Int64> = []

@@ -26,17 +26,21 @@ struct BatchUploader {
     let schema: StoreSchema
     var batchSize: Int = 100
     var groupByTransaction = false
+    /// Compact the queue (``QueueCompactor``) once the requests in doubt are settled.
+    var compactsQueue = true
     var builder = BatchRequestBuilder()
 
     private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
-        let total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
         var csrf = CSRFToken()
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
                                             schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+        let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
+        total -= compacted
         var sent = settled.applied
         var archived = settled.archived
         let inDoubt = settled.archived
@@ -124,7 +128,9 @@ struct BatchUploader {
                 throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
             }
         }
-        return UploadOutcome(sent: sent, archived: archived, inDoubt: inDoubt)
+        var outcome = UploadOutcome(sent: sent, archived: archived, inDoubt: inDoubt)
+        outcome.compacted = compacted
+        return outcome
     }
 
     /// The service said it applied none of these requests: they are no longer in doubt.
