@@ -108,10 +108,12 @@ extension ODataStore {
     public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                               completion: @escaping @Sendable (Result<UploadPreview, ODataError>) -> Void) -> RequestHandle {
         // On the sync lane: after an upload issued before it, so it shows what is left.
-        enqueue(lane: { _ in .sync }, { opened, _ throws(ODataError) in
+        let compactsQueue = options.compactsUploadQueue
+        return enqueue(lane: { _ in .sync }, { opened, _ throws(ODataError) in
             let offline = try opened.requireOffline("an upload's preview")
             guard opened.online != nil else { throw ODataError(.misuse, "an upload needs the service root, and this store has none") }
-            return try offline.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction)
+            return try offline.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                                             compactsQueue: compactsQueue)
         }, completion: completion)
     }
 

@@ -504,11 +504,12 @@
     /// store changes, so it also works on a read-only store and while another upload runs.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a batch size below 1 or a store without a service root.
-    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false) throws(ODataError) -> UploadPreview {
+    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+                              compactsQueue: Bool = true) throws(ODataError) -> UploadPreview {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
         return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                    file: file, schema: schema, batch: batch, batchSize: batchSize,
-                                   groupByTransaction: groupByTransaction).preview()
+                                   groupByTransaction: groupByTransaction, compactsQueue: compactsQueue).preview()
     }
 
     /// Compacts the request queue now, as an upload does first (``QueueCompaction``): fewer

@@ -6,9 +6,11 @@ import Testing
 @Suite struct UploadPreviewTests {
     typealias Fixture = UploaderTests.Fixture
 
-    static func previewer(_ f: Fixture, options: HTTPOptions = HTTPOptions(), batch: Bool = false) throws -> UploadPreviewer {
+    /// Compacts the queue as the fixture's uploader does (not, unless asked).
+    static func previewer(_ f: Fixture, options: HTTPOptions = HTTPOptions(), batch: Bool = false,
+                          compactsQueue: Bool = false) throws -> UploadPreviewer {
         UploadPreviewer(transport: try HTTPTransport(options: options), serviceRoot: f.server.baseURL + "/svc/", dialect: .v4,
-                        file: f.store.file, schema: f.store.schema, batch: batch)
+                        file: f.store.file, schema: f.store.schema, batch: batch, compactsQueue: compactsQueue)
     }
 
     static func queue(_ f: Fixture) throws -> [QueuedRequest] { try f.store.file.queuedRequests() }
@@ -85,6 +87,26 @@ import Testing
         #expect(preview.steps.first?.request?.method == "GET")
         #expect(preview.steps.first?.request?.url == f.server.baseURL + "/svc/TravelagencyCollection('00000001')")
         #expect(preview.steps.first?.requestIDs == [1])
+    }
+
+    @Test func thePreviewShowsTheQueueAsTheUploadCompactsIt() throws {
+        let f = try Fixture(UploaderTests.service)
+        try UploaderTests.queueCreateAndChanges(f)
+        let before = try Self.queue(f)
+        let preview = try Self.previewer(f, compactsQueue: true).preview()
+        #expect(try Self.queue(f) == before, "the preview compacts in memory only")
+        // POST N1 took its PATCH's values; the PATCH of 00000001 is dropped for its DELETE.
+        #expect(preview.steps.map(\.kind) == [.csrfFetch, .send, .send])
+        let shownBodies = preview.steps.compactMap { $0.kind == .send ? $0.request?.body : nil }
+        #expect(shownBodies.first == #"{"agencynum":"N1","name":"New","city":"Oslo"}"#)
+
+        let outcome = try f.uploader(compactsQueue: true).upload()
+        #expect(outcome.sent == 2 && outcome.compacted == 2)
+        let sent = f.server.requests.filter { $0.header("X-CSRF-Token") != "Fetch" }
+        let shown = preview.steps.compactMap { $0.kind == .send ? $0.request : nil }
+        #expect(sent.map(\.method) == shown.map(\.method))
+        #expect(sent.map(\.target).map { f.server.baseURL + $0 } == shown.map(\.url))
+        #expect(sent.map(\.body) == shown.map { Array(($0.body ?? "").utf8) })
     }
 
     @Test func aBatchShowsItsChangeSetsAndTheBodyTheUploadBuilds() throws {

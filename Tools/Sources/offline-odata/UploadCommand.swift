@@ -90,7 +90,8 @@ struct UploadCommand: ParsableCommand {
             defer { store.close() }
             try store.applyServiceOptions(service)
             if dryRun {
-                let preview = try store.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction)
+                let preview = try store.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                                                      compactsQueue: !noCompact)
                 print(json ? preview.jsonText : UploadPreviewText.text(preview))
                 return
             }

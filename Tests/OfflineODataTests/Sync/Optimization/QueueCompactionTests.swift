@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The queue's compaction as a pure function: each rule of issue 25, and each case it must leave alone.
 @Suite struct QueueCompactionTests {

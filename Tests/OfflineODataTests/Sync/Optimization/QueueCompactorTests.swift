@@ -1,5 +1,5 @@
 import Testing
-@testable import OfflineOData
+@_spi(Tool) @testable import OfflineOData
 
 /// The queue's compaction applied to a store: the queue rewritten in one transaction, the
 /// entities of cancelled creates gone, the per-request mark kept, a format-7 store migrated.
@@ -47,6 +47,7 @@ import Testing
         try store.file.withConnection { db throws(ODataError) in
             try db.execute("""
                 ALTER TABLE ood_request_queue DROP COLUMN no_merge; ALTER TABLE ood_error_archive DROP COLUMN no_merge;
+                DROP TABLE ood_download_statistics; DROP TABLE ood_upload_statistics; DROP TABLE ood_sync_log;
                 UPDATE ood_store_info SET value = '7' WHERE key = 'format_version'
                 """)
         }

@@ -1,9 +1,12 @@
-/// The queued rows an upload sends, in order, after the queue's optimization.
+/// The queued rows an upload sends, in order: the queue as ``QueueCompaction`` leaves it when the
+/// upload compacts it first (the default), else as queued.
 ///
-/// THE STEP WHERE THE QUEUE'S COMPACTION PLUGS IN (branch queue-optimize: a pure function over the
-/// queued rows that drops or merges requests before an upload). It is the identity until then.
-/// The preview (``UploadPreviewer``) builds its list from what this returns; the upload must send
-/// the same rows, so the compaction is to be applied to both through this one function.
+/// The upload applies the compaction durably (``QueueCompactor``); the preview
+/// (``UploadPreviewer``) applies the same pure function in memory, so it shows what the upload
+/// will send without changing the store.
 enum PlannedRows {
-    static func plannedRows(_ rows: [QueuedRequest]) -> [QueuedRequest] { rows }
+    static func plannedRows(_ rows: [QueuedRequest], compactsQueue: Bool, schema: StoreSchema) -> [QueuedRequest] {
+        guard compactsQueue else { return rows }
+        return QueueCompaction.compact(rows, keyProperties: QueueCompactor(schema: schema).keyProperties).queue
+    }
 }

@@ -20,6 +20,8 @@ struct UploadPreviewer {
     var batch = false
     var batchSize = 100
     var groupByTransaction = false
+    /// Whether the upload compacts the queue first (``QueueCompaction``), as it does unless turned off.
+    var compactsQueue = true
 
     private var requests: UploadRequests { UploadRequests(serviceRoot: serviceRoot, dialect: dialect) }
 
@@ -49,7 +51,7 @@ struct UploadPreviewer {
                 steps.append(UploadPreviewStep(kind: .archive, requestIDs: Array(Set(ids + followers)).sorted(), note: reason))
             }
         }
-        let rows = PlannedRows.plannedRows(queue.filter { !archived.contains($0.id) })
+        let rows = PlannedRows.plannedRows(queue.filter { !archived.contains($0.id) }, compactsQueue: compactsQueue, schema: schema)
         steps += batch ? try batchSteps(rows, repeatable: repeatable) : try singleSteps(rows, repeatable: repeatable)
         return UploadPreview(batch: batch, steps: steps)
     }
