@@ -129,12 +129,37 @@ def test_v4_the_upload_sends_what_the_preview_showed(tool, make_store, v4, proxy
            json.dumps({"city": "Preview City"}))
     run_ok(tool, "request", store, "--method", "DELETE", f"TravelagencyCollection('{changed}')")
     run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(OTHER, "Second"))
-    preview = dry_run(tool, store)
+    # As queued (--no-compact): the compacted form is test_v4_the_compacting_upload_sends_what_the_preview_showed.
+    preview = dry_run(tool, store, "--no-compact")
     assert [step["requestIDs"] for step in preview["steps"] if step["kind"] == "send"] == [[1], [2], [3], [4]]
     proxy.requests.clear()
 
-    assert "4 sent, 0 moved" in run_ok(tool, "upload", store)
+    assert "4 sent, 0 moved" in run_ok(tool, "upload", store, "--no-compact")
     assert_sent_as_previewed(preview, proxy, csrf=False)
+
+
+def test_v4_the_compacting_upload_sends_what_the_preview_showed(tool, make_store, v4, proxy_for):
+    proxy = proxy_for(v4)
+    store, changed = prepare_v4(tool, make_store, v4, proxy)
+    run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(NEW, "Compacted"))
+    run_ok(tool, "request", store, "--method", "PATCH", f"TravelagencyCollection('{NEW}')", "--body",
+           json.dumps({"city": "Merged City"}))
+    run_ok(tool, "request", store, "--method", "PATCH", f"TravelagencyCollection('{changed}')", "--body",
+           json.dumps({"city": "Dropped City"}))
+    run_ok(tool, "request", store, "--method", "DELETE", f"TravelagencyCollection('{changed}')")
+    queue_before = sqlite3.connect(store).execute("SELECT id, body FROM ood_request_queue ORDER BY id").fetchall()
+    preview = dry_run(tool, store)
+    # The create took its PATCH's values; the PATCH before the DELETE is dropped.
+    sends = [step for step in preview["steps"] if step["kind"] == "send"]
+    assert [step["requestIDs"] for step in sends] == [[1], [4]]
+    assert json.loads(sends[0]["request"]["body"])["city"] == "Merged City"
+    assert sqlite3.connect(store).execute("SELECT id, body FROM ood_request_queue ORDER BY id").fetchall() == queue_before
+    proxy.requests.clear()
+
+    assert "2 sent, 0 moved" in run_ok(tool, "upload", store)
+    assert_sent_as_previewed(preview, proxy, csrf=False)
+    on_service = service_rows(v4, "TravelagencyCollection?$filter=country eq 'US'", ["agencynum", "city"])
+    assert on_service[NEW] == ("Merged City",) and changed not in on_service
 
 
 def test_v4_the_batch_upload_sends_the_previewed_bodies_and_change_sets(tool, make_store, v4, proxy_for):
@@ -146,14 +171,15 @@ def test_v4_the_batch_upload_sends_the_previewed_bodies_and_change_sets(tool, ma
     run_ok(tool, "request", store, "--method", "PATCH", f"TravelagencyCollection('{changed}')", "--body",
            json.dumps({"city": "Batch City"}))
     run_ok(tool, "request", store, "--method", "POST", "TravelagencyCollection", "--body", agency(OTHER, "Next batch"))
-    preview = dry_run(tool, store, "--batch", "--batch-size", "3")
+    # As queued (--no-compact), so that the PATCH of the created entity stays its own request.
+    preview = dry_run(tool, store, "--batch", "--batch-size", "3", "--no-compact")
     batches = [step for step in preview["steps"] if step["kind"] == "batch"]
     assert [step["changeSets"] for step in batches] == [[[1, 2], [3]], [[4]]]
     # The PATCH of the entity created in the same change set refers to it by Content-ID.
     assert "PATCH $1 HTTP/1.1\r\n" in batches[0]["request"]["body"]
     proxy.requests.clear()
 
-    assert "4 sent, 0 moved" in run_ok(tool, "upload", store, "--batch", "--batch-size", "3")
+    assert "4 sent, 0 moved" in run_ok(tool, "upload", store, "--batch", "--batch-size", "3", "--no-compact")
     assert_sent_as_previewed(preview, proxy, csrf=False)
     on_service = service_rows(v4, "TravelagencyCollection?$filter=country eq 'US'", ["agencynum", "city"])
     assert on_service[NEW] == ("Cambridge",) and on_service[changed] == ("Batch City",)

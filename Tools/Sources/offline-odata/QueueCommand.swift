@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `offline-odata queue ...`: the request queue of local changes.
 struct QueueCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 extension QueueCommand {
     /// `offline-odata queue compact STORE [--json]`.

@@ -1,4 +1,4 @@
-import OfflineOData
+@_spi(Tool) import OfflineOData
 
 /// `upload --dry-run` as text: each step numbered, then its HTTP request as it would go out
 /// (request line, headers, an empty line, the body), then a line saying nothing was sent.
