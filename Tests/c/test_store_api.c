@@ -682,7 +682,7 @@ static void test_a_store_reopened_from_its_file_alone(void) {
     int online = -1;
     CHECK(ood_route(store, "GET", "TravelagencyCollection", &online, NULL) == OOD_OK && online == 0);
     CHECK(ood_request(store, "POST", "TravelagencyCollection",
-                      "{\"agencynum\":\"99000077\",\"name\":\"From File\",\"city\":\"Boston\",\"country\":\"US\"}",
+                      "{\"agencynum\":\"99000091\",\"name\":\"From File\",\"city\":\"Boston\",\"country\":\"US\"}",
                       &result) == OOD_OK);
     CHECK(ood_result_status(result) == 201);
     ood_result_free(result);
