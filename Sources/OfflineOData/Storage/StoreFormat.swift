@@ -136,5 +136,29 @@ enum StoreFormat {
             PRIMARY KEY (entity_set, properties)
         ) WITHOUT ROWID;
         """,
+        // 8: resumable downloads (``DownloadResumeTable``). The pages of a download in progress are
+        //    kept as the service sent them, each committed with the point to resume from, until the
+        //    last one is there; then they are written into the tables in one transaction.
+        """
+        CREATE TABLE ood_download_resume (
+            defining_request TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            service_root TEXT NOT NULL,
+            is_delta INTEGER NOT NULL,
+            from_delta_link TEXT,
+            next_link TEXT,
+            pages INTEGER NOT NULL,
+            entities INTEGER NOT NULL,
+            delta_link TEXT,
+            started_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE ood_download_page (
+            id INTEGER PRIMARY KEY,
+            defining_request TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            UNIQUE (defining_request, page)
+        );
+        """,
     ]
 }

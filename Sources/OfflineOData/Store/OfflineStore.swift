@@ -367,14 +367,8 @@ public final class OfflineStore: @unchecked Sendable {
             let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
             do throws(ODataError) {
                 let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
-                    try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
-                                          fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
-                        var sink = session
-                        let outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
-                                                              progress: progress)
-                        try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
-                        return outcome
-                    }
+                    try ResumableDownload(downloader: downloader, model: model, schema: schema, dialect: dialect, db: db)
+                        .run(request, isDelta: isDelta, cancellation: cancellation, progress: progress)
                 }
                 outcomes.append(outcome)
                 refreshStatistics(definingRequestURL: request.url)

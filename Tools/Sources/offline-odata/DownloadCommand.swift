@@ -7,8 +7,10 @@ struct DownloadCommand: ParsableCommand {
         commandName: "download",
         abstract: "Download the store's defining requests from the service.",
         discussion: """
-            Each defining request is downloaded in one transaction: if it fails, its previous data \
-            stays whole. A request with a delta link from its last download gets only the changes, \
+            Each defining request's new data is stored in one transaction: if it fails, its previous \
+            data stays whole. Pages are kept as they arrive, so a download killed or cut part-way \
+            resumes at the page after the last one kept ('resuming NAME at page N' on standard \
+            error). A request with a delta link from its last download gets only the changes, \
             unless --full is given.
 
             Examples:
@@ -21,7 +23,7 @@ struct DownloadCommand: ParsableCommand {
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
             final lines are printed, one per defining request: 'downloaded NAME: N entities in P pages'. \
-            With --json one line: {"downloads":[{"definingRequest","entities","pages","delta"}]}, or \
+            With --json one line: {"downloads":[{"definingRequest","entities","pages","delta","fetchedPages"[,"resumedAtPage"]}]}, or \
             {"error":{"code","status","message"[,"httpStatus"]}} when a download failed (the message is \
             on standard error too).
 
@@ -54,7 +56,15 @@ struct DownloadCommand: ParsableCommand {
             try store.applyServiceOptions(service)
             var bar = ProgressBar()
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
+            var announcedResumption: String?
             let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
+                if let page = progress.resumedAtPage, announcedResumption != progress.definingRequest {
+                    // Said once per defining request, also when no bar is drawn: the pages before were kept.
+                    announcedResumption = progress.definingRequest
+                    bar.finish()
+                    var standardError = StandardErrorStream()
+                    print("resuming \(progress.definingRequest) at page \(page) (\(counted(page - 1, "page")) kept from an interrupted download)", to: &standardError)
+                }
                 bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
                          detail: "\(progress.entities == 1 ? "entity" : "entities"), \(counted(progress.pages, "page"))")
                 return true
@@ -71,6 +81,8 @@ struct DownloadCommand: ParsableCommand {
                         writer.writeKey("entities"); writer.writeNumber(outcome.entities)
                         writer.writeKey("pages"); writer.writeNumber(outcome.pages)
                         writer.writeKey("delta"); writer.writeBool(outcome.isDelta)
+                        writer.writeKey("fetchedPages"); writer.writeNumber(outcome.fetchedPages)
+                        if let page = outcome.resumedAtPage { writer.writeKey("resumedAtPage"); writer.writeNumber(page) }
                         writer.endObject()
                     }
                     writer.endArray()
@@ -80,7 +92,8 @@ struct DownloadCommand: ParsableCommand {
             }
             for outcome in outcomes {
                 let what = outcome.isDelta ? counted(outcome.entities, "change") : counted(outcome.entities, "entity", "entities")
-                print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))")
+                let resumed = outcome.resumedAtPage.map { ", resumed at page \($0)" } ?? ""
+                print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))\(resumed)")
             }
         } catch {
             if json { printJSONError(error) }

@@ -8,13 +8,18 @@ public struct DownloadProgress: Sendable, Equatable {
     public var expectedEntities: Int?
     /// Whether this is a delta download (changes since the last one) or a full one.
     public var isDelta: Bool
+    /// The page this download resumed at, when an earlier one was interrupted after storing the
+    /// pages before it (`pages` and `entities` count those too); nil when it started at the first.
+    public var resumedAtPage: Int?
 
-    public init(definingRequest: String, pages: Int, entities: Int, expectedEntities: Int? = nil, isDelta: Bool) {
+    public init(definingRequest: String, pages: Int, entities: Int, expectedEntities: Int? = nil, isDelta: Bool,
+                resumedAtPage: Int? = nil) {
         self.definingRequest = definingRequest
         self.pages = pages
         self.entities = entities
         self.expectedEntities = expectedEntities
         self.isDelta = isDelta
+        self.resumedAtPage = resumedAtPage
     }
 }
 
@@ -26,4 +31,8 @@ public struct DownloadOutcome: Sendable, Equatable {
     public var isDelta: Bool
     /// The delta link to keep for next time, if the service gave one.
     public var deltaLink: String?
+    /// The page this download resumed at (see ``DownloadProgress/resumedAtPage``), or nil.
+    public var resumedAtPage: Int? = nil
+    /// The pages fetched by this download: `pages` less those an interrupted one had stored.
+    public var fetchedPages: Int = 0
 }

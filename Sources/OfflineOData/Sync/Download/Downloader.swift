@@ -16,26 +16,32 @@ struct Downloader {
     /// ``HTTPOptions/maximumPages``.
     var maximumPages: Int?
 
-    /// Downloads `request` (or the changes since its `deltaLink`) into `sink`.
+    /// Downloads `request` (or the changes since its `deltaLink`) into `sink`; with `resuming`, from
+    /// its next link on (the pages before it were stored by an interrupted download).
     ///
     /// - Parameters:
     ///   - progress: called after every page; returning false stops the download (``ODataError/Code/aborted``).
     /// - Throws: ``ODataError/Code/network`` and ``ODataError/Code/http`` for transport and service
     ///   failures (with the service's own error message), ``ODataError/Code/aborted`` when stopped,
     ///   and whatever the sink throws for a page it cannot take.
-    func download<Sink: PageSink>(_ request: DefiningRequest, useDelta: Bool, into sink: inout Sink,
-                  cancellation: HTTPCancellation? = nil,
+    func download<Sink: PageSink>(_ request: DefiningRequest, useDelta: Bool, resuming: DownloadResumePoint? = nil,
+                  into sink: inout Sink, cancellation: HTTPCancellation? = nil,
                   progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> DownloadOutcome {
         let isDelta = useDelta && request.deltaLink != nil
         let maximumPages = maximumPages ?? transport.currentOptions.maximumPages
-        var url = ServiceURL.resolve((isDelta ? request.deltaLink : nil) ?? request.url, against: serviceRoot)
-        // A delta link came from the service: it is followed only on the service's origin.
-        if isDelta { try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the delta link of '\(request.name)'") }
+        var url = ServiceURL.resolve(resuming?.nextLink ?? (isDelta ? request.deltaLink : nil) ?? request.url, against: serviceRoot)
+        // A delta link or a kept next link came from the service: followed only on its origin.
+        if resuming?.nextLink != nil {
+            try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the next link '\(request.name)' resumes at")
+        } else if isDelta {
+            try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the delta link of '\(request.name)'")
+        }
         // The pages asked for so far: a next link to one of them would loop forever.
         var followed: Set<LinkKey> = [LinkKey(url)]
-        var pages = 0
-        var entities = 0
-        var deltaLink: String?
+        var pages = resuming?.pages ?? 0
+        var entities = resuming?.entities ?? 0
+        var deltaLink = resuming?.deltaLink
+        let resumedAtPage = resuming.map { $0.pages + 1 }
         let fetcher = PageFetcher(transport: transport, headers: headers(), cancellation: cancellation)
         defer { fetcher.close() }
         var pending = fetcher.fetch(url)
@@ -77,7 +83,7 @@ struct Downloader {
                 deltaLink = link
             }
             let report = DownloadProgress(definingRequest: request.name, pages: pages, entities: entities,
-                                          expectedEntities: summary.count, isDelta: isDelta)
+                                          expectedEntities: summary.count, isDelta: isDelta, resumedAtPage: resumedAtPage)
             guard progress(report) else {
                 throw ODataError(.aborted, "the download of '\(request.name)' was stopped after \(pages) pages")
             }
@@ -100,7 +106,8 @@ struct Downloader {
             }
         }
         return DownloadOutcome(definingRequest: request.name, pages: pages, entities: entities, isDelta: isDelta,
-                               deltaLink: deltaLink)
+                               deltaLink: deltaLink, resumedAtPage: resumedAtPage,
+                               fetchedPages: pages - (resuming?.pages ?? 0))
     }
 
     /// The request headers of every page: JSON, the protocol version, and for V4 the preferences.
