@@ -3,9 +3,10 @@
 /// It follows server-driven paging to the end, asks for changes only when it has a delta link
 /// from the last download, and keeps the newest delta link the service offers on any page
 /// (odatapy puts it on the first page, the specification on the last). It knows the wire forms of
-/// V2 and V4 services (headers, error bodies) but not the store: the caller owns the transaction
-/// the sink writes in, so a failed download changes nothing. Pages are fetched on a thread of their
-/// own, one page ahead of the one being stored (``PageFetcher``).
+/// V2 and V4 services (headers, error bodies) but not the store: the sink decides what a page
+/// becomes (``StagedPageSink`` keeps it for a resumable download, each page once its links passed
+/// the checks). Pages are fetched on a thread of their own, one page ahead of the one being
+/// stored (``PageFetcher``).
 struct Downloader {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -48,6 +49,7 @@ struct Downloader {
         while true {
             let summary: PageSummary
             let ahead: PendingPage?
+            let nextURL: String?
             do {
                 // In a scope of its own: the page's bytes are freed at its end, before the page
                 // after the next is asked for.
@@ -74,29 +76,37 @@ struct Downloader {
                     error.message = "GET \(redactedURL(url)) (page \(pages + 1) of '\(request.name)'): \(error.message)"
                     throw error
                 }
-            }
-            pages += 1
-            entities += summary.entities
-            if let link = summary.deltaLink {
-                try ServiceURL.checkSameOrigin(ServiceURL.resolve(link, against: serviceRoot), as: serviceRoot,
-                                               what: "the delta link on page \(pages) of '\(request.name)'")
-                deltaLink = link
+                pages += 1
+                entities += summary.entities
+                if let link = summary.deltaLink {
+                    try ServiceURL.checkSameOrigin(ServiceURL.resolve(link, against: serviceRoot), as: serviceRoot,
+                                                   what: "the delta link on page \(pages) of '\(request.name)'")
+                    deltaLink = link
+                }
+                if let next = summary.nextLink {
+                    guard pages < maximumPages else {
+                        throw ODataError(.network, "the service sent more than \(maximumPages) pages for '\(request.name)'")
+                    }
+                    let link = ServiceURL.resolve(next, against: serviceRoot)
+                    try ServiceURL.checkSameOrigin(link, as: serviceRoot, what: "the next link on page \(pages) of '\(request.name)'")
+                    guard followed.insert(LinkKey(link)).inserted else {
+                        throw ODataError(.network, "the next link on page \(pages) of '\(request.name)' '\(redactedURL(link))' "
+                                         + "repeats a page this download already asked for: refused (it would never end)")
+                    }
+                    nextURL = link
+                } else {
+                    nextURL = nil
+                }
+                // Only a page whose links passed is kept: a resumed download follows its next link.
+                try sink.keep(page: body, summary: summary)
             }
             let report = DownloadProgress(definingRequest: request.name, pages: pages, entities: entities,
                                           expectedEntities: summary.count, isDelta: isDelta, resumedAtPage: resumedAtPage)
             guard progress(report) else {
                 throw ODataError(.aborted, "the download of '\(request.name)' was stopped after \(pages) pages")
             }
-            guard let next = summary.nextLink else { break }
-            guard pages < maximumPages else {
-                throw ODataError(.network, "the service sent more than \(maximumPages) pages for '\(request.name)'")
-            }
-            url = ServiceURL.resolve(next, against: serviceRoot)
-            try ServiceURL.checkSameOrigin(url, as: serviceRoot, what: "the next link on page \(pages) of '\(request.name)'")
-            guard followed.insert(LinkKey(url)).inserted else {
-                throw ODataError(.network, "the next link on page \(pages) of '\(request.name)' '\(redactedURL(url))' "
-                                 + "repeats a page this download already asked for: refused (it would never end)")
-            }
+            guard let nextURL else { break }
+            url = nextURL
             // The page's own reading decides; a scan that guessed another link is not used.
             if let ahead, ahead.url == url {
                 pending = ahead

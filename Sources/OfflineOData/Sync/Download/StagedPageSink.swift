@@ -14,8 +14,10 @@ struct StagedPageSink: PageSink {
         self.db = db
     }
 
-    mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary {
-        let summary = try PageEnvelope.summary(of: page)
+    /// Reads what the page says about the download; stores nothing yet (``keep(page:summary:)``).
+    func accept(page: JSONInput) throws(ODataError) -> PageSummary { try PageEnvelope.summary(of: page) }
+
+    mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError) {
         var next = point
         next.pages += 1
         next.entities += summary.entities
@@ -24,6 +26,5 @@ struct StagedPageSink: PageSink {
         try DownloadResumeTable.storePage(next, body: page.buffer, in: db)
         point = next
         storedPages += 1
-        return summary
     }
 }
