@@ -114,8 +114,14 @@ struct RecordingSink: PageSink {
     }
 
     @Test func progressCanStopAndSinkErrorsStopTheDownload() throws {
-        let server = try TestHTTPServer { request in
-            .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=\#(request.target.count)"}"#)
+        // Each answer links a page not asked for yet (a link that repeats one is refused first).
+        let served = Protected(0)
+        let server = try TestHTTPServer { _ in
+            let count = served.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=\#(count)"}"#)
         }
         defer { server.stop() }
         var sink = RecordingSink()

@@ -4,7 +4,7 @@ import Testing
 /// What a kept page says about its download, read without writing its entities.
 @Suite struct PageEnvelopeTests {
     private func summary(_ text: String) throws -> PageSummary {
-        try PageEnvelope.summary(of: JSONInput(Array(text.utf8).withUnsafeBytes { $0 }))
+        try PageEnvelope.summary(of: Array(text.utf8).withUnsafeBytes { JSONInput($0) })
     }
 
     @Test func readsV4LinksCountAndEntries() throws {
