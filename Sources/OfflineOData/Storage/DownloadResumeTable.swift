@@ -44,7 +44,7 @@ enum DownloadResumeTable {
     }
 
     /// Stores page `point.pages` (counted from 1) and the point after it, in one transaction.
-    /// The page's bytes are bound where they are (no copy).
+    /// The page's bytes are written from where they are into the stored blob (no copy).
     static func storePage(_ point: DownloadResumePoint, body: UnsafeBufferPointer<UInt8>, in db: SQLiteConnection) throws(ODataError) {
         try db.transaction { () throws(ODataError) in
             try db.prepare("""
@@ -57,11 +57,27 @@ enum DownloadResumeTable {
                     .integer(Int64(point.pages)), .integer(Int64(point.entities)),
                     point.deltaLink.map(SQLValue.text) ?? .null, .integer(point.startedAt),
                 ])
-            let insert = try db.prepare("INSERT OR REPLACE INTO ood_download_page (defining_request, page, body) VALUES (?1, ?2, ?3)")
-            try insert.bind([.text(point.definingRequest), .integer(Int64(point.pages)), .null])
-            try insert.bindBorrowedBlob(body, at: 3)
-            while try insert.step() {}
+            // A blob of the page's length, then the bytes written into it in place: an INSERT of
+            // the bytes themselves would copy the page once more into SQLite's record.
+            try db.prepare("INSERT OR REPLACE INTO ood_download_page (defining_request, page, body) VALUES (?1, ?2, zeroblob(?3))")
+                .run([.text(point.definingRequest), .integer(Int64(point.pages)), .integer(Int64(body.count))])
+            try writeBlob(body, row: db.lastInsertRowID, of: point.definingRequest, page: point.pages, in: db)
         }
+    }
+
+    private static func writeBlob(_ body: UnsafeBufferPointer<UInt8>, row: Int64, of definingRequest: String, page: Int,
+                                  in db: SQLiteConnection) throws(ODataError) {
+        guard let handle = db.handle else { throw ODataError(.misuse, "the store is closed") }
+        guard let base = body.baseAddress, body.count > 0 else { return }
+        guard body.count <= Int(Int32.max) else {
+            throw ODataError(.storage, "page \(page) of '\(definingRequest)' is \(body.count) bytes: more than a kept page may hold")
+        }
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(handle, "main", "ood_download_page", "body", row, 1, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard opened == SQLITE_OK, let blob else { throw db.error(opened, "cannot keep page \(page) of '\(definingRequest)'") }
+        let written = sqlite3_blob_write(blob, base, Int32(body.count), 0)
+        guard written == SQLITE_OK else { throw db.error(written, "cannot keep page \(page) of '\(definingRequest)'") }
     }
 
     /// The body of stored page `page` (from 1), read straight into a reader's input: the page is

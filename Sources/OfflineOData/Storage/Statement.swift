@@ -74,15 +74,6 @@ final class Statement {
         }
     }
 
-    /// Binds `bytes` as a blob to parameter `position` (from 1) where they are, without a copy
-    /// (a download's page, megabytes long): they must stay valid until the statement is stepped.
-    func bindBorrowedBlob(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int32) throws(ODataError) {
-        // A blob of no bytes is an empty blob, not NULL (the column is NOT NULL).
-        let rc = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, position, 0)
-            : sqlite3_bind_blob64(handle, position, bytes.baseAddress, UInt64(bytes.count), nil)
-        guard rc == SQLITE_OK else { throw connection.error(rc, "cannot bind parameter \(position)") }
-    }
-
     /// Copies the text's UTF-8 into the statement's text buffer and binds it there.
     private func bindText(_ text: String, at position: Int32, used: inout Int) -> Int32 {
         var text = text
