@@ -283,6 +283,30 @@ def test_a_kept_full_download_is_not_resumed_as_a_delta_one_nor_after_its_url_ch
     assert kept_pages(store) == 0
 
 
+def test_a_resume_point_older_than_a_day_is_not_trusted(tool, make_store, v4, fault_proxy):
+    """A download resumes only within 24 hours of its first page; later it starts over, whole."""
+    proxy = fault_proxy(v4)
+    store = make_store(proxy, "v4", ("Bookings", "BookingCollection"))
+    proxy.add("hold", method="GET", match=BOOKINGS, nth=10, seconds=60)
+    download = start_tool("download", store, "--page-size", "5")
+    try:
+        wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the download to reach page 10")
+    finally:
+        kill(download)
+    assert kept_pages(store) >= 8
+    connection = sqlite3.connect(store)
+    with connection:
+        connection.execute("UPDATE ood_download_resume SET started_at = started_at - 86401")
+    connection.close()
+    proxy.clear()
+    again = tool("download", store, "--page-size", "5", "--json")
+    assert again.returncode == 0, again.stderr
+    outcome = json.loads(again.stdout)["downloads"][0]
+    assert outcome["pages"] == 60 and outcome["fetchedPages"] == 60 and "resumedAtPage" not in outcome, outcome
+    assert [entry["target"] for entry in proxy.log()][0] == "/BookingCollection"
+    assert kept_pages(store) == 0
+
+
 # ------------------------------------------------------------------------ the 100,000-entity campaign
 
 CAMPAIGN_DATA = {"agencies": 100, "carriers": 15, "flights": 200, "bookings": 100_000, "seed": 25}
