@@ -162,7 +162,7 @@ import Testing
         store.close()
         let reopened = try OfflineStore.open(path: folder.file("plan.store"))
         defer { reopened.close() }
-        #expect(try reopened.file.formatVersion() == 7)
+        #expect(try reopened.file.formatVersion() == 8)
         #expect(try reopened.indexes().isEmpty)
         #expect(try reopened.createAutomaticIndexes().isEmpty, "ood_read_shape is there to count in")
         try reopened.declareIndexes([IndexDeclaration(entitySet: "Agencies", properties: ["Name"])])
