@@ -157,7 +157,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Self.makeStore(folder, count: 3)
         try store.file.withConnection { db throws(ODataError) in
-            try db.execute("DROP TABLE ood_index; DROP TABLE ood_read_shape; UPDATE ood_store_info SET value = '6' WHERE key = 'format_version'")
+            try db.execute("DROP TABLE ood_index; DROP TABLE ood_read_shape; DROP TABLE ood_download_resume; DROP TABLE ood_download_page; UPDATE ood_store_info SET value = '6' WHERE key = 'format_version'")
         }
         store.close()
         let reopened = try OfflineStore.open(path: folder.file("plan.store"))
