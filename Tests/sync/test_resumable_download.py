@@ -67,6 +67,18 @@ def kept_pages(path) -> int:
         connection.close()
 
 
+def kill_at_page_10(store, proxy, *arguments) -> None:
+    """A download killed while page 10 travels: 8 or 9 pages kept (the 10th was fetched ahead)."""
+    proxy.add("hold", method="GET", match=BOOKINGS, nth=10, seconds=60)
+    download = start_tool("download", store, *arguments)
+    try:
+        wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the download to reach page 10")
+    finally:
+        kill(download)
+    assert kept_pages(store) >= 8
+    proxy.clear()
+
+
 def kill(process) -> str:
     """SIGKILL (no handler, no rollback: only what SQLite committed survives); what it had said on stderr."""
     process.send_signal(signal.SIGKILL)
@@ -241,14 +253,7 @@ def test_a_next_link_the_service_no_longer_accepts_starts_the_download_over(tool
     kept pages and starts at the first page within the same call, and ends complete."""
     proxy = fault_proxy(v4)
     store = make_store(proxy, "v4", ("Bookings", "BookingCollection"))
-    proxy.add("hold", method="GET", match=BOOKINGS, nth=10, seconds=60)
-    download = start_tool("download", store, "--page-size", "5")
-    try:
-        wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the download to reach page 10")
-    finally:
-        kill(download)
-    assert kept_pages(store) >= 8
-    proxy.clear()
+    kill_at_page_10(store, proxy, "--page-size", "5")
     proxy.add("respond", method="GET", match=r"^/BookingCollection\?\$skiptoken=", nth=1, status=400)
     again = tool("download", store, "--page-size", "5", "--json")
     assert again.returncode == 0, again.stderr
@@ -268,14 +273,7 @@ def test_a_kept_full_download_is_not_resumed_as_a_delta_one_nor_after_its_url_ch
     proxy = fault_proxy(v4)
     store = make_store(proxy, "v4", ("Bookings", "BookingCollection"))
     assert tool("download", store, "--page-size", "5").returncode == 0
-    proxy.add("hold", method="GET", match=BOOKINGS, nth=10, seconds=60)
-    download = start_tool("download", store, "--full", "--page-size", "5")
-    try:
-        wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the download to reach page 10")
-    finally:
-        kill(download)
-    assert kept_pages(store) >= 8
-    proxy.clear()
+    kill_at_page_10(store, proxy, "--full", "--page-size", "5")
     delta = tool("download", store, "--page-size", "5", "--json")
     assert delta.returncode == 0, delta.stderr
     outcome = json.loads(delta.stdout)["downloads"][0]
@@ -288,18 +286,11 @@ def test_a_resume_point_older_than_a_day_is_not_trusted(tool, make_store, v4, fa
     """A download resumes only within 24 hours of its first page; later it starts over, whole."""
     proxy = fault_proxy(v4)
     store = make_store(proxy, "v4", ("Bookings", "BookingCollection"))
-    proxy.add("hold", method="GET", match=BOOKINGS, nth=10, seconds=60)
-    download = start_tool("download", store, "--page-size", "5")
-    try:
-        wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the download to reach page 10")
-    finally:
-        kill(download)
-    assert kept_pages(store) >= 8
+    kill_at_page_10(store, proxy, "--page-size", "5")
     connection = sqlite3.connect(store)
     with connection:
         connection.execute("UPDATE ood_download_resume SET started_at = started_at - 86401")
     connection.close()
-    proxy.clear()
     again = tool("download", store, "--page-size", "5", "--json")
     assert again.returncode == 0, again.stderr
     outcome = json.loads(again.stdout)["downloads"][0]
