@@ -19,7 +19,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m \
+.PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m resume-campaign \
         install demo clean mypy wheel
 
 all: cmake-build
@@ -197,6 +197,13 @@ bench-10m: cmake-build backends-venv
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 1000000
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 10000000
 	$(PYTHON) Benchmarks/python/load_memory.py $(SWIFT_SCRATCH)/release/offline-odata 1000000 10000000
+
+# Issue 25's campaign: downloads of 100,000 bookings from odatapy in pages of 1,000, killed (kill -9)
+# and cut (connection resets) at random pages, full refresh and delta, each compared with an
+# uninterrupted one; prints the pages asked for against the pages needed. Long (the service's time).
+resume-campaign: cmake-build backends-venv
+	OOD_RESUME_CAMPAIGN=1 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s \
+	    Tests/sync/test_resumable_download.py -k campaign
 
 # A CMake build folder of its own, without tests and benchmarks (so no Python and no test build);
 # it shares the Swift scratch folder, so a library built for the tests is not compiled again.

@@ -221,7 +221,7 @@ OOD_API ood_status ood_store_close(ood_store *store);
  * The format version of an open store file.
  *
  * @param store The store.
- * @param[out] out Receives the format version (9 for the stores this version makes or migrates;
+ * @param[out] out Receives the format version (10 for the stores this version makes or migrates;
  *        it grows by one with each migration), or 0 on failure.
  * @return OOD_OK; OOD_MISUSE if `store` or `out` is NULL; OOD_STORAGE on an SQLite failure.
  * Thread safety: any thread.
@@ -653,8 +653,10 @@ OOD_API ood_status ood_route(ood_store *store, const char *method, const char *u
 OOD_API ood_status ood_route_json(ood_store *store, const char *method, const char *url, char **json);
 
 /**
- * Downloads every defining request (one transaction each) and waits. `progress` (may be NULL)
- * is called after each page with the entities so far of the defining request being downloaded.
+ * Downloads every defining request (each one's new content visible in one transaction) and waits.
+ * `progress` (may be NULL) is called after each page with the entities so far of the defining
+ * request being downloaded. Pages are kept as they arrive: after a failure or a kill, the next
+ * download resumes at the page after the last one kept (README, "Resumable downloads").
  *
  * @return OOD_OK; OOD_ABORTED when `progress` asked to stop; OOD_NETWORK or OOD_HTTP when the
  *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback;

@@ -173,7 +173,7 @@ class Backend:
 
 def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "small", *,
              autokey: tuple[str, ...] = ("TravelagencyCollection", "BookingCollection"),
-             repeatable: bool = False, replay_result: str = "replayed",
+             repeatable: bool = False, replay_result: str = "replayed", page_deltas: int = 0,
              port: int = 0, timeout: float = 60.0) -> Backend:
     """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/.
 
@@ -189,6 +189,8 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
         cmd += ["--autokey", name]
     if repeatable:
         cmd += ["--repeatable", "--replay-result", replay_result]
+    if page_deltas:
+        cmd += ["--page-deltas", str(page_deltas)]  # deltas in pages too (odatapy_server.py)
     return Backend("v4", cmd, "/", seed, timeout)
 
 

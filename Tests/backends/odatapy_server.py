@@ -634,6 +634,50 @@ class Service:
         return self.app(environ, start_response)
 
 
+class PagedDeltas:
+    """`--page-deltas N`: a delta answer (`$deltatoken`) in pages of N entries, as the specification
+    allows and odatapy does not do: `@odata.nextLink` is the delta link with `$skiptoken=<entries
+    served so far>`, and the delta link comes on the last page. Each page is cut from the whole
+    delta answer, so the pages hold together while nothing changes on the service."""
+
+    def __init__(self, app, size: int):
+        self.app, self.size = app, size
+
+    def __call__(self, environ, start_response):
+        query = environ.get("QUERY_STRING", "")
+        pairs = [pair for pair in query.split("&") if pair]
+        if environ.get("REQUEST_METHOD") != "GET" or not any(p.startswith("%24deltatoken=") or p.startswith("$deltatoken=")
+                                                            for p in pairs):
+            return self.app(environ, start_response)
+        skip = next((p.split("=", 1)[1] for p in pairs if p.startswith(("$skiptoken=", "%24skiptoken="))), "0")
+        if not skip.isdigit():
+            start_response("400 Bad Request", [("Content-Type", "application/json")])
+            return [json.dumps({"error": {"code": "400", "message": f"invalid $skiptoken {skip!r}"}}).encode()]
+        rest = [p for p in pairs if not p.startswith(("$skiptoken=", "%24skiptoken="))]
+        captured = {}
+
+        def capture(status, headers, exc_info=None):
+            captured["status"], captured["headers"] = status, headers
+            return lambda data: None
+
+        body = b"".join(self.app(dict(environ, QUERY_STRING="&".join(rest)), capture))
+        if not captured["status"].startswith("200"):
+            start_response(captured["status"], captured["headers"])
+            return [body]
+        document = json.loads(body)
+        entries, start = document.get("value", []), int(skip)
+        document["value"] = entries[start:start + self.size]
+        if start + self.size < len(entries):
+            host = environ.get("HTTP_HOST", "127.0.0.1")
+            document["@odata.nextLink"] = (f"http://{host}{environ.get('PATH_INFO', '')}?"
+                                           + "&".join(rest + [f"$skiptoken={start + self.size}"]))
+            document.pop("@odata.deltaLink", None)
+        out = json.dumps(document).encode()
+        headers = [(k, v) for k, v in captured["headers"] if k.lower() != "content-length"]
+        start_response(captured["status"], headers + [("Content-Length", str(len(out)))])
+        return [out]
+
+
 class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
     daemon_threads = True
     request_queue_size = 64
@@ -657,6 +701,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="OASIS Repeatable Requests 1.0: declared in $metadata, ids remembered")
     parser.add_argument("--replay-result", default="replayed", metavar="VALUE",
                         help="Repeatability-Result of a replayed answer (default: replayed)")
+    parser.add_argument("--page-deltas", type=int, default=0, metavar="N",
+                        help="answer deltas in pages of N entries (odatapy answers them in one)")
     args = parser.parse_args(argv)
     with open(args.edmx, "rb") as f:
         edmx = f.read()
@@ -664,7 +710,8 @@ def main(argv: list[str] | None = None) -> int:
         seed = json.load(f)
     service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp,
                       args.repeatable, args.replay_result)
-    httpd = make_server("127.0.0.1", args.port, service, server_class=ThreadingWSGIServer,
+    app = PagedDeltas(service, args.page_deltas) if args.page_deltas else service
+    httpd = make_server("127.0.0.1", args.port, app, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)
     print(f"READY {httpd.server_address[1]}", flush=True)
     try:

@@ -803,3 +803,32 @@ def test_launcher_stops_exactly_its_process():
     with pytest.raises(ProcessLookupError):
         import os
         os.kill(pid, 0)
+
+
+def test_v4_page_deltas_pages_a_delta_answer_and_puts_its_delta_link_last():
+    """`--page-deltas N`: odatapy answers a delta in one page; the test service cuts it in pages of N
+    linked by `$skiptoken`, the delta link on the last page only."""
+    with backends.start_v4(page_size=5, page_deltas=3) as server:
+        prefer = {"Accept": "application/json", "Prefer": "odata.track-changes"}
+
+        def get(url: str) -> dict:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=prefer), timeout=30) as response:
+                return json.loads(response.read())
+
+        delta_link = get(server.service_root + "BookingCollection")["@odata.deltaLink"]
+        bookings = get(server.service_root + "BookingCollection?$top=5")["value"]
+        for booking in bookings:
+            key = "carrid='{carrid}',connid='{connid}',fldate={fldate},bookid='{bookid}'".format(**booking)
+            request = urllib.request.Request(server.service_root + f"BookingCollection({key})", method="PATCH",
+                                             data=json.dumps({"passname": "Paged"}).encode(),
+                                             headers={"Content-Type": "application/json", "If-Match": "*"})
+            urllib.request.urlopen(request, timeout=30).close()
+        pages, url = [], delta_link
+        while url:
+            page = get(url)
+            pages.append(page)
+            url = page.get("@odata.nextLink")
+        assert [len(page["value"]) for page in pages] == [3, 2]
+        assert "$skiptoken=3" in pages[0]["@odata.nextLink"] and "@odata.deltaLink" not in pages[0]
+        assert "@odata.deltaLink" in pages[-1]
+        assert {entry["passname"] for page in pages for entry in page["value"]} == {"Paged"}

@@ -46,7 +46,7 @@ static void test_open_create_and_reopen(void) {
 
     int version = -1;
     CHECK(ood_store_format_version(store, &version) == OOD_OK);
-    CHECK(version == 9);
+    CHECK(version == 10);
 
     char *copy = NULL;
     CHECK(ood_store_path(store, &copy) == OOD_OK);
@@ -61,7 +61,7 @@ static void test_open_create_and_reopen(void) {
     snprintf(wal, sizeof wal, "%s-wal", path);
     CHECK(access(wal, F_OK) == 0);
     version = 0;
-    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 9);
+    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 10);
     CHECK(ood_store_close(store) == OOD_OK);
 }
 

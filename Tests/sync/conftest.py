@@ -100,6 +100,11 @@ def fault_proxy():
 SYNC_RECORD_TABLES = {"ood_download_statistics", "ood_upload_statistics", "ood_sync_log"}
 
 
+def visible(tables: dict) -> dict:
+    """`store_tables` without the pages a download in progress keeps (readers never see those)."""
+    return {name: rows for name, rows in tables.items() if name not in ("ood_download_page", "ood_download_resume")}
+
+
 def store_tables(path) -> dict:
     """Every table of a store but the sync record, as sorted rows with every column (the `_ood_`
     system columns too)."""

@@ -66,5 +66,7 @@ enum DefiningRequestTable {
             try insert.run([.text(request.name), .text(request.url), .integer(Int64(position)),
                             kept?.lastDownload.map(SQLValue.text) ?? .null, kept?.deltaLink.map(SQLValue.text) ?? .null])
         }
+        // A download in progress of a request that is gone, or now reads another URL, is of no use.
+        try DownloadResumeTable.discardStale(in: db)
     }
 }

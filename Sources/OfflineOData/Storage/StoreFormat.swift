@@ -183,5 +183,29 @@ enum StoreFormat {
         ALTER TABLE ood_request_queue ADD COLUMN no_merge INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE ood_error_archive ADD COLUMN no_merge INTEGER NOT NULL DEFAULT 0;
         """,
+        // 10: resumable downloads (``DownloadResumeTable``). The pages of a download in progress are
+        //    kept as the service sent them, each committed with the point to resume from, until the
+        //    last one is there; then they are written into the tables in one transaction.
+        """
+        CREATE TABLE ood_download_resume (
+            defining_request TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            service_root TEXT NOT NULL,
+            is_delta INTEGER NOT NULL,
+            from_delta_link TEXT,
+            next_link TEXT,
+            pages INTEGER NOT NULL,
+            entities INTEGER NOT NULL,
+            delta_link TEXT,
+            started_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE ood_download_page (
+            id INTEGER PRIMARY KEY,
+            defining_request TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            UNIQUE (defining_request, page)
+        );
+        """,
     ]
 }

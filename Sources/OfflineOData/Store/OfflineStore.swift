@@ -374,17 +374,11 @@
             var reached: DownloadProgress?
             do throws(ODataError) {
                 let outcome = try file.withConnection { db throws(ODataError) -> DownloadOutcome in
-                    try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
-                                          fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
-                        var sink = session
-                        var outcome = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation) { step in
+                    try ResumableDownload(downloader: downloader, model: model, schema: schema, dialect: dialect, db: db)
+                        .run(request, isDelta: isDelta, cancellation: cancellation, progress: { step in
                             reached = step
                             return progress(step)
-                        }
-                        try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: outcome.deltaLink, in: db)
-                        outcome.recordingProblem = recordDownload(outcome, startedAt: started, in: db)
-                        return outcome
-                    }
+                        }, record: { outcome in recordDownload(outcome, startedAt: started, in: db) })
                 }
                 outcomes.append(outcome)
                 refreshStatistics(definingRequestURL: request.url)

@@ -115,8 +115,14 @@ struct RecordingSink: PageSink {
     }
 
     @Test func progressCanStopAndSinkErrorsStopTheDownload() throws {
-        let server = try TestHTTPServer { request in
-            .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=\#(request.target.count)"}"#)
+        // Each answer links a page not asked for yet (a link that repeats one is refused first).
+        let served = Protected(0)
+        let server = try TestHTTPServer { _ in
+            let count = served.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return .text(200, #"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=\#(count)"}"#)
         }
         defer { server.stop() }
         var sink = RecordingSink()
@@ -214,4 +220,38 @@ struct RecordingSink: PageSink {
         #expect(ServiceURL.encoded("at gt 2024-01-01T10:00:00+02:00") == "at%20gt%202024-01-01T10:00:00%2B02:00")
         #expect(ServiceURL.encoded("Grüße%20") == "Gr%C3%BC%C3%9Fe%20")
     }
+
+    @Test func aResumedDownloadStartsAtTheKeptNextLinkAndCountsThePagesBeforeIt() throws {
+        let server = try TestHTTPServer { request in
+            request.target == "/svc/People?$skiptoken=4"
+                ? .text(200, #"{"value":[{"ID":5}]}"#) : .text(404, "no \(request.target)")
+        }
+        defer { server.stop() }
+        var sink = RecordingSink()
+        let root = server.baseURL + "/svc/"
+        let point = DownloadResumePoint(definingRequest: "P", url: "People", serviceRoot: root, isDelta: false,
+                                        nextLink: "People?$skiptoken=4", pages: 2, entities: 4,
+                                        deltaLink: "People?$deltatoken=kept", startedAt: 0)
+        var reports: [DownloadProgress] = []
+        let outcome = try downloader(server).download(DefiningRequest(name: "P", url: "People"), useDelta: false,
+                                                      resuming: point, into: &sink) { reports.append($0); return true }
+        #expect(server.requests.map(\.target) == ["/svc/People?$skiptoken=4"])
+        #expect(outcome.pages == 3 && outcome.entities == 5 && outcome.fetchedPages == 1 && outcome.resumedAtPage == 3)
+        #expect(outcome.deltaLink == "People?$deltatoken=kept")
+        #expect(reports.map(\.resumedAtPage) == [3])
+    }
+
+    @Test func aKeptNextLinkOffTheServicesOriginIsNotFollowed() throws {
+        let server = try TestHTTPServer { _ in .text(200, #"{"value":[]}"#) }
+        defer { server.stop() }
+        var sink = RecordingSink()
+        let point = DownloadResumePoint(definingRequest: "P", url: "People", serviceRoot: server.baseURL + "/svc/",
+                                        isDelta: false, nextLink: "http://elsewhere.invalid/People?$skiptoken=4",
+                                        pages: 2, entities: 4, startedAt: 0)
+        #expect(throws: ODataError.self) {
+            try downloader(server).download(DefiningRequest(name: "P", url: "People"), useDelta: false, resuming: point, into: &sink)
+        }
+        #expect(server.requests.isEmpty)
+    }
+
 }

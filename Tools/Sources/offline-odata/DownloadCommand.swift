@@ -7,8 +7,10 @@ struct DownloadCommand: ParsableCommand {
         commandName: "download",
         abstract: "Download the store's defining requests from the service.",
         discussion: """
-            Each defining request is downloaded in one transaction: if it fails, its previous data \
-            stays whole. A request with a delta link from its last download gets only the changes, \
+            Each defining request's new data is stored in one transaction: if it fails, its previous \
+            data stays whole. Pages are kept as they arrive, so a download killed or cut part-way \
+            resumes at the page after the last one kept ('resuming NAME at page N' on standard \
+            error). A request with a delta link from its last download gets only the changes, \
             unless --full is given.
 
             Examples:
@@ -24,7 +26,7 @@ struct DownloadCommand: ParsableCommand {
             The bar shows entities, bytes, the rate and, when the service announced a total \
             (@odata.count, V2 __count: ask for it with $count=true or $inlinecount=allpages in the defining \
             request), the total and an estimate of the time left. With --json one line: \
-            {"downloads":[{"definingRequest","entities","pages","bytes","expectedEntities","delta"}]}, or \
+            {"downloads":[{"definingRequest","entities","pages","bytes","expectedEntities","delta","fetchedPages"[,"resumedAtPage"]}]}, or \
             {"error":{"code","status","message"[,"httpStatus"]}} when a download failed (the message is \
             on standard error too).
 
@@ -59,7 +61,15 @@ struct DownloadCommand: ParsableCommand {
             var meter = TransferMeter()
             var current: String?
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
+            var announcedResumption: String?
             let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
+                if let page = progress.resumedAtPage, announcedResumption != progress.definingRequest {
+                    // Said once per defining request, also when no bar is drawn: the pages before were kept.
+                    announcedResumption = progress.definingRequest
+                    bar.finish()
+                    var standardError = StandardErrorStream()
+                    print("resuming \(progress.definingRequest) at page \(page) (\(counted(page - 1, "page")) kept from an interrupted download)", to: &standardError)
+                }
                 if current != progress.definingRequest {
                     current = progress.definingRequest
                     meter.restart()
@@ -85,6 +95,8 @@ struct DownloadCommand: ParsableCommand {
                         writer.writeKey("bytes"); writer.writeNumber(outcome.bytes)
                         writer.writeKey("expectedEntities"); outcome.expectedEntities.map { writer.writeNumber($0) } ?? writer.writeNull()
                         writer.writeKey("delta"); writer.writeBool(outcome.isDelta)
+                        writer.writeKey("fetchedPages"); writer.writeNumber(outcome.fetchedPages)
+                        if let page = outcome.resumedAtPage { writer.writeKey("resumedAtPage"); writer.writeNumber(page) }
                         writer.endObject()
                     }
                     writer.endArray()
@@ -94,7 +106,8 @@ struct DownloadCommand: ParsableCommand {
             }
             for outcome in outcomes {
                 let what = outcome.isDelta ? counted(outcome.entities, "change") : counted(outcome.entities, "entity", "entities")
-                print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))")
+                let resumed = outcome.resumedAtPage.map { ", resumed at page \($0)" } ?? ""
+                print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))\(resumed)")
             }
         } catch {
             if json { printJSONError(error) }

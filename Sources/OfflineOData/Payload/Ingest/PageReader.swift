@@ -145,24 +145,9 @@ struct PageReader {
     }
 
     /// `__count` is a string in V2 JSON, `@odata.count` a number in V4.
-    private func readInteger(_ r: inout JSONReader) throws(ODataError) -> Int? {
-        let offset = r.offset
-        switch try r.next() {
-        case .number(let token): return r.int64(token).map { Int($0) }
-        case .string(let token): return Int(r.decodedString(token))
-        case .null: return nil
-        default: throw ODataError(.syntax, "expected a count (a number or a string)", offset: offset)
-        }
-    }
+    private func readInteger(_ r: inout JSONReader) throws(ODataError) -> Int? { try PageEnvelope.readCount(&r) }
 
-    private func readLink(_ r: inout JSONReader) throws(ODataError) -> String? {
-        let offset = r.offset
-        switch try r.next() {
-        case .string(let token): return r.decodedString(token)
-        case .null: return nil
-        default: throw ODataError(.syntax, "expected a URL string", offset: offset)
-        }
-    }
+    private func readLink(_ r: inout JSONReader) throws(ODataError) -> String? { try PageEnvelope.readLink(&r) }
 }
 
 /// What a member of a feed-level object means (anything else starts an entity).

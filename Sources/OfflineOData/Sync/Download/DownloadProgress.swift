@@ -10,14 +10,19 @@ public struct DownloadProgress: Sendable, Equatable {
     public var isDelta: Bool
     /// Bytes of the pages' bodies received so far, as the service sent them.
     public var bytes: Int = 0
+    /// The page this download resumed at, when an earlier one was interrupted after storing the
+    /// pages before it (`pages` and `entities` count those too); nil when it started at the first.
+    public var resumedAtPage: Int?
 
-    public init(definingRequest: String, pages: Int, entities: Int, expectedEntities: Int? = nil, isDelta: Bool, bytes: Int = 0) {
+    public init(definingRequest: String, pages: Int, entities: Int, expectedEntities: Int? = nil, isDelta: Bool, bytes: Int = 0,
+                resumedAtPage: Int? = nil) {
         self.definingRequest = definingRequest
         self.pages = pages
         self.entities = entities
         self.expectedEntities = expectedEntities
         self.isDelta = isDelta
         self.bytes = bytes
+        self.resumedAtPage = resumedAtPage
     }
 }
 
@@ -35,4 +40,8 @@ public struct DownloadOutcome: Sendable, Equatable {
     public var expectedEntities: Int?
     /// Set when the statistics or the sync log could not be written (the download itself succeeded).
     public var recordingProblem: String?
+    /// The page this download resumed at (see ``DownloadProgress/resumedAtPage``), or nil.
+    public var resumedAtPage: Int? = nil
+    /// The pages fetched by this download: `pages` less those an interrupted one had stored.
+    public var fetchedPages: Int = 0
 }

@@ -8,6 +8,13 @@
 protocol PageSink {
     /// Takes one page and says what it found in it.
     mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary
+    /// Called once the page's links passed the download's checks: a sink that keeps pages for a
+    /// resumable download stores it now, with the point after it.
+    mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError)
+}
+
+extension PageSink {
+    mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError) {}
 }
 
 /// The store's sink: each page is read and written into the defining request's transaction

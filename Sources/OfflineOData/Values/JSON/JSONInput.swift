@@ -23,6 +23,15 @@ final class JSONInput: @unchecked Sendable {
         (base + bytes.count).initialize(repeating: 0, count: JSONInput.padding)
     }
 
+    /// An input of `count` bytes that `fill` writes (reading a stored page straight into it).
+    init(count: Int, fill: (UnsafeMutableRawPointer) -> Void) {
+        self.count = count
+        pageMemorySize = nil
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: count + JSONInput.padding)
+        base.initialize(repeating: 0, count: count + JSONInput.padding)
+        fill(UnsafeMutableRawPointer(base))
+    }
+
     /// The size of `base` when it came from ``PageMemory`` (``JSONInputBuilder``), which frees
     /// it; nil when this input allocated it.
     private let pageMemorySize: Int?

@@ -1,0 +1,125 @@
+internal import CSQLite
+
+/// Where an interrupted download of one defining request goes on: what it downloads (the
+/// request's URL, the service, full or delta and from which delta link) and how far it got.
+struct DownloadResumePoint: Sendable, Equatable {
+    var definingRequest: String
+    var url: String
+    var serviceRoot: String
+    var isDelta: Bool
+    /// The delta link the delta download started from (nil for a full download).
+    var fromDeltaLink: String?
+    /// The page to fetch next, as the service gave it; nil once the last page is stored.
+    var nextLink: String?
+    /// The pages stored so far.
+    var pages: Int
+    /// The entities those pages held (their top-level entries), for progress.
+    var entities: Int
+    /// The newest delta link the stored pages offered.
+    var deltaLink: String?
+    /// When the first page was stored (seconds since 1970, UTC).
+    var startedAt: Int64
+}
+
+/// The tables `ood_download_resume` and `ood_download_page`: the pages of downloads in progress,
+/// kept as the service sent them, and the point each one resumes from.
+///
+/// A page and its resume point are written in one transaction (``storePage(_:body:in:)``), so
+/// after a kill the stored pages and the next link always agree. Nothing here is visible to
+/// readers: the pages reach the entity tables only when the last one is stored, in one transaction
+/// that also deletes them (``discard(_:in:)``).
+enum DownloadResumeTable {
+    static func point(of definingRequest: String, in db: SQLiteConnection) throws(ODataError) -> DownloadResumePoint? {
+        let statement = try db.prepare("""
+            SELECT url, service_root, is_delta, from_delta_link, next_link, pages, entities, delta_link, started_at
+            FROM ood_download_resume WHERE defining_request = ?1
+            """)
+        try statement.bind([.text(definingRequest)])
+        guard try statement.step() else { return nil }
+        return DownloadResumePoint(
+            definingRequest: definingRequest, url: statement.text(at: 0) ?? "", serviceRoot: statement.text(at: 1) ?? "",
+            isDelta: statement.int(at: 2) != 0, fromDeltaLink: statement.text(at: 3), nextLink: statement.text(at: 4),
+            pages: Int(statement.int(at: 5)), entities: Int(statement.int(at: 6)), deltaLink: statement.text(at: 7),
+            startedAt: statement.int(at: 8))
+    }
+
+    /// Stores page `point.pages` (counted from 1) and the point after it, in one transaction.
+    /// The page's bytes are written from where they are into the stored blob (no copy).
+    static func storePage(_ point: DownloadResumePoint, body: UnsafeBufferPointer<UInt8>, in db: SQLiteConnection) throws(ODataError) {
+        try db.transaction { () throws(ODataError) in
+            try db.prepare("""
+                INSERT OR REPLACE INTO ood_download_resume (defining_request, url, service_root, is_delta, from_delta_link,
+                    next_link, pages, entities, delta_link, started_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                """).run([
+                    .text(point.definingRequest), .text(point.url), .text(point.serviceRoot), .integer(point.isDelta ? 1 : 0),
+                    point.fromDeltaLink.map(SQLValue.text) ?? .null, point.nextLink.map(SQLValue.text) ?? .null,
+                    .integer(Int64(point.pages)), .integer(Int64(point.entities)),
+                    point.deltaLink.map(SQLValue.text) ?? .null, .integer(point.startedAt),
+                ])
+            // A blob of the page's length, then the bytes written into it in place: an INSERT of
+            // the bytes themselves would copy the page once more into SQLite's record.
+            try db.prepare("INSERT OR REPLACE INTO ood_download_page (defining_request, page, body) VALUES (?1, ?2, zeroblob(?3))")
+                .run([.text(point.definingRequest), .integer(Int64(point.pages)), .integer(Int64(body.count))])
+            try writeBlob(body, row: db.lastInsertRowID, of: point.definingRequest, page: point.pages, in: db)
+        }
+    }
+
+    private static func writeBlob(_ body: UnsafeBufferPointer<UInt8>, row: Int64, of definingRequest: String, page: Int,
+                                  in db: SQLiteConnection) throws(ODataError) {
+        guard let handle = db.handle else { throw ODataError(.misuse, "the store is closed") }
+        guard let base = body.baseAddress, body.count > 0 else { return }
+        guard body.count <= Int(Int32.max) else {
+            throw ODataError(.storage, "page \(page) of '\(definingRequest)' is \(body.count) bytes: more than a kept page may hold")
+        }
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(handle, "main", "ood_download_page", "body", row, 1, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard opened == SQLITE_OK, let blob else { throw db.error(opened, "cannot keep page \(page) of '\(definingRequest)'") }
+        let written = sqlite3_blob_write(blob, base, Int32(body.count), 0)
+        guard written == SQLITE_OK else { throw db.error(written, "cannot keep page \(page) of '\(definingRequest)'") }
+    }
+
+    /// The body of stored page `page` (from 1), read straight into a reader's input: the page is
+    /// in memory once (SQLite's incremental blob reading makes no copy of its own).
+    static func pageBody(of definingRequest: String, page: Int, in db: SQLiteConnection) throws(ODataError) -> JSONInput {
+        let rowID = try db.scalarInt("SELECT id FROM ood_download_page WHERE defining_request = ?1 AND page = ?2",
+                                     [.text(definingRequest), .integer(Int64(page))])
+        guard let rowID, let handle = db.handle else {
+            throw ODataError(.storage, "page \(page) of the download of '\(definingRequest)' is missing from the store")
+        }
+        var blob: OpaquePointer?
+        let opened = sqlite3_blob_open(handle, "main", "ood_download_page", "body", rowID, 0, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard opened == SQLITE_OK, let blob else {
+            throw db.error(opened, "cannot read page \(page) of the download of '\(definingRequest)'")
+        }
+        let count = Int(sqlite3_blob_bytes(blob))
+        var rc = SQLITE_OK
+        let input = JSONInput(count: count) { target in
+            guard count > 0 else { return }
+            rc = sqlite3_blob_read(blob, target, Int32(count), 0)
+        }
+        guard rc == SQLITE_OK else { throw db.error(rc, "cannot read page \(page) of the download of '\(definingRequest)'") }
+        return input
+    }
+
+    /// Forgets the download in progress of `definingRequest`: its pages and its resume point.
+    static func discard(_ definingRequest: String, in db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("DELETE FROM ood_download_page WHERE defining_request = ?1").run([.text(definingRequest)])
+        try db.prepare("DELETE FROM ood_download_resume WHERE defining_request = ?1").run([.text(definingRequest)])
+    }
+
+    /// Forgets the downloads in progress of defining requests the store no longer has, or whose
+    /// URL changed (they download something else now).
+    static func discardStale(in db: SQLiteConnection) throws(ODataError) {
+        try db.execute("""
+            DELETE FROM ood_download_page WHERE defining_request NOT IN (
+                SELECT r.defining_request FROM ood_download_resume r JOIN ood_defining_request d
+                ON d.name = r.defining_request AND d.url = r.url);
+            DELETE FROM ood_download_resume WHERE defining_request NOT IN (
+                SELECT r.defining_request FROM ood_download_resume r JOIN ood_defining_request d
+                ON d.name = r.defining_request AND d.url = r.url);
+            """)
+    }
+}

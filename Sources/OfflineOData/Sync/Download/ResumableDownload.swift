@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Downloads one defining request so that a download killed or cut by a network failure goes on,
+/// next time, from the last page it stored instead of the first.
+///
+/// Two phases. *Fetching*: each page is committed as it arrives, as the service sent it, with the
+/// next link to fetch (``StagedPageSink``); readers see none of it. *Applying*: when the last page
+/// is stored, all of them are written into the tables, the full refresh's removals done, the
+/// delta link recorded and the kept pages deleted, in one transaction: readers see the defining
+/// request's previous content until then, and its new content whole after.
+///
+/// A kept resume point is used only when it still describes this download: the same defining
+/// request URL, service root, full or delta (and the same delta link), a next link on the
+/// service's origin, and no older than ``lifetime``. Otherwise its pages are dropped and the
+/// download starts at the first page. When the service refuses the kept next link (a 4xx such as
+/// an expired `$skiptoken`; not 401, 403, 407, 408 or 429, which the next attempt may get past),
+/// the kept pages are dropped and the download starts over at once, within the same call.
+struct ResumableDownload {
+    let downloader: Downloader
+    let model: MetadataModel
+    let schema: StoreSchema
+    let dialect: Dialect
+    let db: SQLiteConnection
+
+    /// How long a resume point is trusted, from its first page: a day. Pages fetched further
+    /// apart would stitch together states of the service too far apart, and services let paging
+    /// tokens expire within hours or days.
+    static let lifetime: Int64 = 24 * 3600
+
+    /// Downloads `request` (its changes, when `isDelta`) and stores it; see the type's description.
+    /// `record` runs in the transaction that makes the download visible (the store's statistics
+    /// and sync log); what it answers is the outcome's ``DownloadOutcome/recordingProblem``.
+    func run(_ request: DefiningRequest, isDelta: Bool, cancellation: HTTPCancellation?,
+             progress: (DownloadProgress) -> Bool,
+             record: (DownloadOutcome) -> String? = { _ in nil }) throws(ODataError) -> DownloadOutcome {
+        var kept = try usableResumePoint(of: request, isDelta: isDelta)
+        var fetched: DownloadOutcome?
+        if kept?.nextLink != nil || kept == nil {
+            var sink = StagedPageSink(point: kept ?? freshPoint(of: request, isDelta: isDelta), db: db)
+            do throws(ODataError) {
+                fetched = try downloader.download(request, useDelta: isDelta, resuming: kept, into: &sink,
+                                                  cancellation: cancellation, progress: progress)
+            } catch where kept != nil && sink.storedPages == 0 && Self.refusesResumption(error) {
+                // The service no longer knows the kept next link: start over, cleanly.
+                try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+                kept = nil
+                sink = StagedPageSink(point: freshPoint(of: request, isDelta: isDelta), db: db)
+                fetched = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                  progress: progress)
+            }
+            kept = sink.point
+        }
+        guard let stored = kept else {
+            throw ODataError(.internalError, "the download of '\(request.name)' stored no page")
+        }
+        var outcome: DownloadOutcome
+        do {
+            outcome = try apply(stored, of: request, isDelta: isDelta, fetched: fetched, record: record)
+        } catch where !error.isDiskFull {
+            // Pages the store cannot take would fail again each time: the next download refetches.
+            try? db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+            throw error
+        }
+        // Fetched nothing: an interrupted download had stored every page and was killed writing them.
+        outcome.resumedAtPage = fetched.map(\.resumedAtPage) ?? stored.pages + 1
+        outcome.fetchedPages = fetched?.fetchedPages ?? 0
+        return outcome
+    }
+
+    /// The kept resume point of `request` when it can be used for this download; an unusable one
+    /// is dropped with its pages.
+    func usableResumePoint(of request: DefiningRequest, isDelta: Bool) throws(ODataError) -> DownloadResumePoint? {
+        guard let point = try DownloadResumeTable.point(of: request.name, in: db) else { return nil }
+        let root = downloader.serviceRoot
+        let age = Int64(time(nil)) - point.startedAt
+        let linksOnOrigin = [point.nextLink, point.deltaLink].allSatisfy { link in
+            link.map { (try? ServiceURL.checkSameOrigin(ServiceURL.resolve($0, against: root), as: root, what: "")) != nil } ?? true
+        }
+        let usable = point.url == request.url && point.serviceRoot == root && point.isDelta == isDelta
+            && point.fromDeltaLink == (isDelta ? request.deltaLink : nil) && linksOnOrigin
+            && point.pages > 0 && age >= 0 && age <= Self.lifetime
+        if usable { return point }
+        try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+        return nil
+    }
+
+    /// A service's answer that says the kept next link will not work again.
+    static func refusesResumption(_ error: ODataError) -> Bool {
+        guard let status = error.httpStatus, (400..<500).contains(status) else { return false }
+        return ![401, 403, 407, 408, 429].contains(status)
+    }
+
+    private func freshPoint(of request: DefiningRequest, isDelta: Bool) -> DownloadResumePoint {
+        DownloadResumePoint(definingRequest: request.name, url: request.url, serviceRoot: downloader.serviceRoot,
+                            isDelta: isDelta, fromDeltaLink: isDelta ? request.deltaLink : nil, nextLink: nil,
+                            pages: 0, entities: 0, deltaLink: nil, startedAt: Int64(time(nil)))
+    }
+
+    /// Writes the kept pages into the tables, one page in memory at a time, in one transaction
+    /// that also records the download and drops the pages.
+    private func apply(_ point: DownloadResumePoint, of request: DefiningRequest, isDelta: Bool, fetched: DownloadOutcome?,
+                       record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome {
+        if let deltaLink = point.deltaLink {
+            try ServiceURL.checkSameOrigin(ServiceURL.resolve(deltaLink, against: downloader.serviceRoot),
+                                           as: downloader.serviceRoot, what: "the delta link of '\(request.name)'")
+        }
+        return try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                     fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
+            var entities = 0
+            for page in stride(from: 1, through: point.pages, by: 1) {
+                let body = try DownloadResumeTable.pageBody(of: request.name, page: page, in: db)
+                do throws(ODataError) {
+                    entities += try session.accept(page: body).entities
+                } catch {
+                    var error = error
+                    error.message = "page \(page) of '\(request.name)': \(error.message)"
+                    throw error
+                }
+            }
+            try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: point.deltaLink, in: db)
+            try DownloadResumeTable.discard(request.name, in: db)
+            var outcome = DownloadOutcome(definingRequest: request.name, pages: point.pages, entities: entities, isDelta: isDelta,
+                                          deltaLink: point.deltaLink, bytes: fetched?.bytes ?? 0,
+                                          expectedEntities: fetched?.expectedEntities)
+            outcome.recordingProblem = record(outcome)
+            return outcome
+        }
+    }
+}

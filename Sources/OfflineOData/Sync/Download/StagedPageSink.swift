@@ -1,0 +1,30 @@
+/// The sink of a resumable download: each page is kept in the store as the service sent it, with
+/// the point to resume from, in one transaction per page (``DownloadResumeTable/storePage(_:body:in:)``),
+/// so a download killed or cut part-way loses at most the page in flight. Readers see none of it:
+/// the pages reach the tables when the last one is stored (``ResumableDownload``).
+struct StagedPageSink: PageSink {
+    /// How far the download got: updated and stored with each page.
+    private(set) var point: DownloadResumePoint
+    /// Pages stored by this sink (not by the interrupted download it resumes).
+    private(set) var storedPages = 0
+    let db: SQLiteConnection
+
+    init(point: DownloadResumePoint, db: SQLiteConnection) {
+        self.point = point
+        self.db = db
+    }
+
+    /// Reads what the page says about the download; stores nothing yet (``keep(page:summary:)``).
+    func accept(page: JSONInput) throws(ODataError) -> PageSummary { try PageEnvelope.summary(of: page) }
+
+    mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError) {
+        var next = point
+        next.pages += 1
+        next.entities += summary.entities
+        next.nextLink = summary.nextLink
+        if let link = summary.deltaLink { next.deltaLink = link }
+        try DownloadResumeTable.storePage(next, body: page.buffer, in: db)
+        point = next
+        storedPages += 1
+    }
+}
