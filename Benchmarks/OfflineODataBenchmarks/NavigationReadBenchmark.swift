@@ -90,9 +90,9 @@ private func agencyOfBooking(_ id: Int, count: Int) -> Int { (id &* 7919) % coun
 
 /// `count` agencies (`Agency i`, 20 cities) and `count` bookings (`Bi`, of agency
 /// ``agencyOfBooking(_:count:)``), loaded through the engine's own load.
-private func makeNavigationStore(path: String, count: Int) throws -> OfflineStore {
+private func makeNavigationStore(path: String, count: Int) throws -> LocalStore {
     removeDatabase(path)
-    let store = try OfflineStore.create(path: path, metadata: navigationMetadata,
+    let store = try LocalStore.create(path: path, metadata: navigationMetadata,
                                         definingRequests: [DefiningRequest(name: "Agencies", url: "Agencies"),
                                                            DefiningRequest(name: "Bookings", url: "Bookings")],
                                         serviceRoot: "http://localhost/service/",

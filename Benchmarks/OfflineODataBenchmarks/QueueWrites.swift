@@ -2,7 +2,7 @@
 
 /// `queue-writes STORE COUNT [TRANSACTION_SIZE]`: not a benchmark but the set-up of
 /// `Benchmarks/python/batch_upload.py`: queues COUNT changes in an existing store through
-/// `OfflineStore.write`, the engine's own API (one `offline-odata request` process per change takes
+/// `LocalStore.write`, the engine's own API (one `offline-odata request` process per change takes
 /// about 100 ms, so 10,000 would take minutes).
 ///
 /// Three changes in four are creates of travel agencies; every third create is then updated
@@ -14,7 +14,7 @@ func queueWrites(_ arguments: [String]) throws {
           let transactionSize = arguments.count == 3 ? Int(arguments[2]) : Int.max, transactionSize > 0 else {
         throw BenchmarkError("usage: offline-odata-benchmarks queue-writes STORE COUNT [TRANSACTION_SIZE]")
     }
-    let store = try OfflineStore.open(path: arguments[0])
+    let store = try LocalStore.open(path: arguments[0])
     defer { store.close() }
     var queued = 0
     var index = 0

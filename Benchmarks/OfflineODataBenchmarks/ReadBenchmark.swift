@@ -87,9 +87,9 @@ func readScaleBenchmark(_ arguments: [String]) throws {
 /// indexes (a rowid table, indexes on Name and Code, `ANALYZE`, the hand-written query):
 /// (c) a key range with `$top=20`; (d) a filter on the declared-indexed `Name` (one entity);
 /// (e) `$orderby` on `Name` with `$top=20`; with `automatic`, (f) a filter on `Code` (one
-/// entity), which no index serves until its shape has repeated ``OfflineStore/automaticIndexThreshold``
-/// times and the engine made its automatic index (``OfflineStore/createAutomaticIndexes(threshold:)``).
-func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic: Bool = false) throws {
+/// entity), which no index serves until its shape has repeated ``LocalStore/automaticIndexThreshold``
+/// times and the engine made its automatic index (``LocalStore/createAutomaticIndexes(threshold:)``).
+func scaleReads(store: LocalStore, plain: OpaquePointer, count: Int, automatic: Bool = false) throws {
     var sink = 0
     let size = count >= 1_000_000 ? "\(count / 1_000_000)M" : "\(count / 1000)k"
     let low = Int64(count - count / 10), name = "Agency \(count / 2 + 7)", code = "C\(count / 3 + 11)"
@@ -107,8 +107,8 @@ func scaleReads(store: OfflineStore, plain: OpaquePointer, count: Int, automatic
                       "SELECT * FROM agencies WHERE Code = ?1 ORDER BY ID", [.text(code)]))
         // The shape repeats (each read scans, no index serves Code yet), then the engine indexes it.
         let start = Harness.now()
-        for _ in 0..<OfflineStore.automaticIndexThreshold { sink &+= try store.execute(method: "GET", url: url).body.count }
-        let scan = Double(Harness.now() - start) / Double(OfflineStore.automaticIndexThreshold)
+        for _ in 0..<LocalStore.automaticIndexThreshold { sink &+= try store.execute(method: "GET", url: url).body.count }
+        let scan = Double(Harness.now() - start) / Double(LocalStore.automaticIndexThreshold)
         print("read \(size) (f): before its index, \(Harness.format(scan / 1e6)) ms a read; plan: "
               + (try store.explain(url: url).plan.joined(separator: "; ")))
         let made = try store.createAutomaticIndexes()
@@ -145,9 +145,9 @@ func openOffline(_ path: String) throws -> ODataStore {
 /// `Agencies:Name`, filled by ``loadAgencies(into:count:codes:)``; with `codes`, its agencies
 /// have a `Code` too (``scaleMetadata``), which no index is declared on.
 func makeEngineStore(path: String, count: Int, codes: Bool = false,
-                     serviceRoot: String? = "http://localhost/service/") throws -> OfflineStore {
+                     serviceRoot: String? = "http://localhost/service/") throws -> LocalStore {
     removeDatabase(path)
-    let store = try OfflineStore.create(path: path, metadata: codes ? scaleMetadata : benchmarkMetadata,
+    let store = try LocalStore.create(path: path, metadata: codes ? scaleMetadata : benchmarkMetadata,
                                         definingRequests: [DefiningRequest(name: "All", url: "Agencies")],
                                         serviceRoot: serviceRoot,
                                         indexes: [IndexDeclaration(entitySet: "Agencies", properties: ["Name"])])
@@ -166,7 +166,7 @@ let scaleMetadata = benchmarkMetadata.replacing(
 /// load (one transaction, pages of 10,000 made one at a time, statistics refreshed after):
 /// ID i, `Agency i`, 20 cities, ratings 0 to 4, decimal revenues, instants, and with `codes`
 /// `Code` `Ci`.
-func loadAgencies(into store: OfflineStore, count: Int, codes: Bool = false) throws {
+func loadAgencies(into store: LocalStore, count: Int, codes: Bool = false) throws {
     var next = 0
     _ = try store.load(definingRequest: "All") { () -> [UInt8]? in
         guard next < count else { return nil }

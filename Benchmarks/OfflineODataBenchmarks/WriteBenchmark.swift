@@ -4,7 +4,7 @@ import CSQLite
 import Glibc
 #endif
 
-/// `write`: local creates through the store (`OfflineStore.write`: URL parse and bind, body
+/// `write`: local creates through the store (`LocalStore.write`: URL parse and bind, body
 /// validation against the model, the insert and the queue append in one durable transaction),
 /// on a file store in `/tmp`. Reports writes per second; budget 20,000/s.
 ///
@@ -23,7 +23,7 @@ func writeBenchmark() throws {
 
     let store = try Harness.median(samples: 5, warmup: 1, iterations: count) {
         removeDatabase(storePath)
-        let store = try OfflineStore.create(path: storePath, metadata: metadata)
+        let store = try LocalStore.create(path: storePath, metadata: metadata)
         defer { store.close() }
         for body in bodies { _ = try store.write(method: "POST", url: "TravelagencyCollection", body: body) }
     }

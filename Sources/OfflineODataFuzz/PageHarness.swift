@@ -21,8 +21,8 @@ import Glibc
 
 /// One store per dialect over the URL harness's model, made once (a store per input would spend
 /// the run creating tables). The model's `Id` and `ID` differ only in case: each has its column.
-let fuzzPageStores: [OfflineStore] = ["4.0", "1.0"].compactMap { version in
-    try? OfflineStore.create(path: ":memory:", metadata: fuzzModelDocument(version: version),
+let fuzzPageStores: [LocalStore] = ["4.0", "1.0"].compactMap { version in
+    try? LocalStore.create(path: ":memory:", metadata: fuzzModelDocument(version: version),
                              definingRequests: [DefiningRequest(name: "Orders", url: "Orders?$expand=Items"),
                                                 DefiningRequest(name: "Items", url: "Items")])
 }

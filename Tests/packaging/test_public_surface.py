@@ -33,11 +33,11 @@ INTERNALS = [
     # Values, HTTP, Metadata machinery
     "JSONReader", "JSONWriter", "HTTPTransport", "HTTPCancellation", "MetadataReader", "ResourcePathSplitter",
     # Store internals below ODataStore
-    "OfflineStore", "OnlineStore", "LocalReader", "RequestRouter", "ResolvedRequest", "WriteOutcome",
+    "LocalStore", "ServiceClient", "LocalReader", "RequestRouter", "ResolvedRequest", "WriteOutcome",
 ]
 
 #: What the tool reaches through `@_spi(Tool) import` (tool.swift uses each).
-TOOL_SPI = ["MetadataReader", "ODataURLParser", "BoundRequest", "ODataBinder", "OfflineStore", "JSONWriter"]
+TOOL_SPI = ["MetadataReader", "ODataURLParser", "BoundRequest", "ODataBinder", "LocalStore", "JSONWriter"]
 
 
 def modules_folder() -> Path:

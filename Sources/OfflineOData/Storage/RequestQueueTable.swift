@@ -58,7 +58,7 @@ public enum QueueState: String, Sendable {
 }
 
 /// Why a request sits in the error archive. The user decides what becomes of it: send it again
-/// (``OfflineStore/requeueArchivedRequest(id:body:)``) or discard it.
+/// (``LocalStore/requeueArchivedRequest(id:body:)``) or discard it.
 public enum ArchiveKind: String, Sendable {
     /// The service refused it (a 4xx the request itself caused: 400, 403, 404, 422, ...).
     case refused

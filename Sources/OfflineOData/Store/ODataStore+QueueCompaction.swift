@@ -1,6 +1,6 @@
 extension ODataStore {
     /// Compacts the request queue now, as each upload does first (unless
-    /// ``Options/compactsUploadQueue`` is false); see ``OfflineStore/compactQueue()`` and
+    /// ``Options/compactsUploadQueue`` is false); see ``LocalStore/compactQueue()`` and
     /// ``QueueCompaction``. A write: it runs in order with the others. Fails with
     /// ``ODataError/Code/busy`` while an upload of the store runs.
     @discardableResult

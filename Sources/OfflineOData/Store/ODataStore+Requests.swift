@@ -24,10 +24,10 @@ extension ODataStore {
             }
             let resolved = opened.resolve(request, method: method)
             let route = opened.router.route(resolved)
-            return (OpenedStore.lane(of: resolved, route: route), { opened, handle throws(ODataError) in
+            return (RequestDispatcher.lane(of: resolved, route: route), { opened, handle throws(ODataError) in
                 try opened.execute(request, resolved: resolved, route: route, cancellation: handle.cancellation)
             })
-        }, completion: { (result: Result<OpenedStore.Outcome, ODataError>) in
+        }, completion: { (result: Result<RequestDispatcher.Outcome, ODataError>) in
             // Announced once committed: a local write's group commits before its completions run.
             if case .success(let outcome) = result, let changed = outcome.changedSet { eventHub.postChanges([changed]) }
             completion(result.map(\.response))
@@ -129,7 +129,7 @@ extension ODataStore {
         try await awaitResult { completion in metadata(completion: completion) }
     }
 
-    /// What the offline store would do for the read `url` (see ``OfflineStore/explain(url:)``).
+    /// What the offline store would do for the read `url` (see ``LocalStore/explain(url:)``).
     @discardableResult
     public func explain(url: String,
                         completion: @escaping @Sendable (Result<StoreExplanation, ODataError>) -> Void) -> RequestHandle {
@@ -207,7 +207,7 @@ extension ODataStore {
     }
 
     /// Discards one archived request (by id) or all (nil) with the requests that build on it; see
-    /// ``OfflineStore/deleteArchivedRequests(id:)``. Returns how many requests were dropped. A
+    /// ``LocalStore/deleteArchivedRequests(id:)``. Returns how many requests were dropped. A
     /// write: it runs in order with the others.
     @discardableResult
     public func deleteArchivedRequests(id: Int64? = nil,
@@ -223,7 +223,7 @@ extension ODataStore {
     }
 
     /// Sends an archived request again, its body corrected if `body` is given; see
-    /// ``OfflineStore/requeueArchivedRequest(id:body:)``. Returns how many requests went back to the
+    /// ``LocalStore/requeueArchivedRequest(id:body:)``. Returns how many requests went back to the
     /// queue. A write: it runs in order with the others.
     @discardableResult
     public func requeueArchivedRequest(id: Int64, body: String? = nil,

@@ -2,7 +2,7 @@
 /// change events, and cancellable through their ``RequestHandle``.
 extension ODataStore {
     /// Downloads the defining requests (all, or those named in `subset`); see
-    /// ``OfflineStore/download(subset:delta:pageSize:cancellation:progress:)``. Each defining
+    /// ``LocalStore/download(subset:delta:pageSize:cancellation:progress:)``. Each defining
     /// request's entities are announced as changed when its transaction commits.
     ///
     /// `progress`, if given, runs after each page on the store's sync thread (beside the
@@ -47,7 +47,7 @@ extension ODataStore {
         try await awaitResult { completion in download(subset: subset, delta: delta, completion: completion) }
     }
 
-    /// Uploads the request queue; see ``OfflineStore/upload(batch:batchSize:groupByTransaction:cancellation:progress:)``.
+    /// Uploads the request queue; see ``LocalStore/upload(batch:batchSize:groupByTransaction:cancellation:progress:)``.
     /// Requests the service refused are announced one by one (``StoreEvent/requestFailed(_:)``),
     /// and the sets whose entities took the service's answers as changed.
     ///
@@ -103,7 +103,7 @@ extension ODataStore {
     }
     /// What ``upload(batch:batchSize:groupByTransaction:progress:completion:)`` with the same
     /// arguments would send, in order; nothing is sent or changed. See
-    /// ``OfflineStore/previewUpload(batch:batchSize:groupByTransaction:)``.
+    /// ``LocalStore/previewUpload(batch:batchSize:groupByTransaction:)``.
     @discardableResult
     public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                               completion: @escaping @Sendable (Result<UploadPreview, ODataError>) -> Void) -> RequestHandle {
@@ -125,7 +125,7 @@ extension ODataStore {
     }
 
     /// Reads one entity from the service again, addressed by its key; see
-    /// ``OfflineStore/redownloadEntity(url:cancellation:)``. It runs on the sync lane, one at a time
+    /// ``LocalStore/redownloadEntity(url:cancellation:)``. It runs on the sync lane, one at a time
     /// with downloads and uploads (it asks the service, and must not hold up local writes while it
     /// waits); its entity set is announced as changed.
     @discardableResult
@@ -147,7 +147,7 @@ extension ODataStore {
     }
 }
 
-/// The store's record of its syncs (see ``OfflineStore/syncStatistics()`` and ``OfflineStore/syncLog(limit:)``).
+/// The store's record of its syncs (see ``LocalStore/syncStatistics()`` and ``LocalStore/syncLog(limit:)``).
 extension ODataStore {
     /// The last downloads, the queue's depth and age, what needs a decision and the last upload.
     @discardableResult

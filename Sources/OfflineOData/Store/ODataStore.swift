@@ -70,7 +70,7 @@ public final class ODataStore: @unchecked Sendable {
         /// become the new store. By default a store is made only where no file is, so a file that
         /// is there is never silently replaced: an empty one is refused as "not a store".
         public var acceptsEmptyFile = false
-        /// Whether each upload first compacts the request queue (``OfflineStore/compactQueue()``):
+        /// Whether each upload first compacts the request queue (``LocalStore/compactQueue()``):
         /// fewer requests, the same result on the service. False sends the queue as it was queued.
         public var compactsUploadQueue = true
 
@@ -82,7 +82,7 @@ public final class ODataStore: @unchecked Sendable {
 
     private enum Phase {
         case opening
-        case ready(OpenedStore)
+        case ready(RequestDispatcher)
         case failed(ODataError)
         case closed
     }
@@ -154,9 +154,9 @@ public final class ODataStore: @unchecked Sendable {
     /// file is closed. Later requests complete with ``ODataError/Code/misuse``. Closing twice is
     /// harmless; closing from inside a callback finishes in the background.
     public func close() {
-        let (heldJobs, running, opened): ([StoreJob], RequestHandle?, OpenedStore?) = lock.withLock {
+        let (heldJobs, running, opened): ([StoreJob], RequestHandle?, RequestDispatcher?) = lock.withLock {
             if case .closed = phase { return ([], nil, nil) }
-            var opened: OpenedStore?
+            var opened: RequestDispatcher?
             if case .ready(let store) = phase { opened = store }
             phase = .closed
             currentState = .closed
@@ -194,8 +194,8 @@ public final class ODataStore: @unchecked Sendable {
 
     /// The opened store, when it is open and no write waits or runs (so a read issued now may run
     /// at once without overtaking one).
-    func openWithoutQueuedWrites() -> OpenedStore? {
-        lock.withLock { () -> OpenedStore? in
+    func openWithoutQueuedWrites() -> RequestDispatcher? {
+        lock.withLock { () -> RequestDispatcher? in
             guard case .ready(let opened) = phase, writers.pendingCount == 0 else { return nil }
             return opened
         }
@@ -205,7 +205,7 @@ public final class ODataStore: @unchecked Sendable {
 
     /// Holds `job` while the store opens, runs it when it is open, fails it when it cannot run.
     func submit(_ job: StoreJob) {
-        enum Next { case hold, run(OpenedStore), fail(ODataError) }
+        enum Next { case hold, run(RequestDispatcher), fail(ODataError) }
         let next: Next = lock.withLock {
             switch phase {
             case .opening:
@@ -223,7 +223,7 @@ public final class ODataStore: @unchecked Sendable {
         }
     }
 
-    private func dispatch(_ unplanned: StoreJob, on store: OpenedStore) {
+    private func dispatch(_ unplanned: StoreJob, on store: RequestDispatcher) {
         let job = unplanned.planned(on: store)
         let pool: WorkerPool
         switch job.lane {
@@ -246,7 +246,7 @@ public final class ODataStore: @unchecked Sendable {
     }
 
     /// Adds a local write to the open group, or starts a group with its runner on the write lane.
-    private func dispatchLocalWrite(_ job: PlannedJob, on store: OpenedStore) {
+    private func dispatchLocalWrite(_ job: PlannedJob, on store: RequestDispatcher) {
         let newGroup: LocalWriteGroup? = lock.withLock {
             if let group = openWriteGroup {
                 group.jobs.append(job)
@@ -271,7 +271,7 @@ public final class ODataStore: @unchecked Sendable {
     /// Runs a group of local writes in one transaction of the store file, then completes each,
     /// in order, once the commit made them durable: one fsync for the group instead of one per
     /// write. Each write runs in a savepoint, so one that fails is undone alone.
-    private func runWriteGroup(_ group: LocalWriteGroup, on store: OpenedStore) {
+    private func runWriteGroup(_ group: LocalWriteGroup, on store: RequestDispatcher) {
         let jobs = lock.withLock { () -> [PlannedJob] in
             if openWriteGroup === group { openWriteGroup = nil }
             return group.jobs
@@ -294,7 +294,7 @@ public final class ODataStore: @unchecked Sendable {
     /// Runs local writes that have begun, in order, in one transaction (see ``runWriteGroup(_:on:)``);
     /// with `takingFollowers`, the writes queued meanwhile as the next group join it, up to
     /// ``writeGroupLimit``.
-    private func runLocalWrites(_ first: [PlannedJob], on store: OpenedStore, takingFollowers: Bool = false) {
+    private func runLocalWrites(_ first: [PlannedJob], on store: RequestDispatcher, takingFollowers: Bool = false) {
         var started = first
         guard started.count > 1, let file = store.offline?.file else {
             for job in started {
@@ -367,7 +367,7 @@ public final class ODataStore: @unchecked Sendable {
     // MARK: - Opening
 
     private func runOpening() {
-        let outcome: Result<OpenedStore, ODataError>
+        let outcome: Result<RequestDispatcher, ODataError>
         do throws(ODataError) {
             outcome = .success(try StoreOpening(store: self).run())
         } catch {
@@ -390,7 +390,7 @@ public final class ODataStore: @unchecked Sendable {
     }
 
     /// Runs the held requests in the order issued, then lets requests run as they come.
-    private func becomeReady(_ opened: OpenedStore) {
+    private func becomeReady(_ opened: RequestDispatcher) {
         // Open from now on, though requests still arriving are held until those before them ran.
         let stillOpening = lock.withLock { () -> Bool in
             guard case .opening = phase else { return false }

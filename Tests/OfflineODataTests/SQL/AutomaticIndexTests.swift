@@ -6,7 +6,7 @@ import Testing
 @Suite struct AutomaticIndexTests {
     typealias Plan = IndexPlanTests
 
-    static func shape(_ store: OfflineStore, _ url: String) throws -> [String]? {
+    static func shape(_ store: LocalStore, _ url: String) throws -> [String]? {
         let reader = LocalReader(model: store.model, schema: store.schema, dialect: store.dialect, serviceRoot: "http://h/")
         return ReadShape.of(try reader.bind(url: url), schema: store.schema)?.properties
     }
@@ -36,7 +36,7 @@ import Testing
         defer { store.close() }
         let url = "Agencies?$filter=City eq 'C3'&$top=5"
         let answer = try Plan.ids(store, url)
-        for _ in 1..<OfflineStore.automaticIndexThreshold - 1 { _ = try store.execute(method: "GET", url: url) }
+        for _ in 1..<LocalStore.automaticIndexThreshold - 1 { _ = try store.execute(method: "GET", url: url) }
         #expect(try store.createAutomaticIndexes().isEmpty, "nine reads are not enough")
         _ = try store.execute(method: "GET", url: url)
         #expect(try !Plan.plan(store, url).contains("index/City"))
@@ -48,7 +48,7 @@ import Testing
         #expect(try Plan.plan(store, url).contains("USING INDEX es/Agencies/index/City (City=?)"))
         #expect(try Plan.ids(store, url) == answer)
         // Made once: more reads of the same shape make nothing new.
-        for _ in 0..<OfflineStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: url) }
+        for _ in 0..<LocalStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: url) }
         #expect(try store.createAutomaticIndexes().isEmpty)
     }
 
@@ -58,7 +58,7 @@ import Testing
         let url = "Agencies?$filter=Name eq 'Agency 7'"
         for _ in 0..<5 { _ = try store.execute(method: "GET", url: url) }
         store.close()
-        let reopened = try OfflineStore.open(path: folder.file("plan.store"))
+        let reopened = try LocalStore.open(path: folder.file("plan.store"))
         defer { reopened.close() }
         for _ in 0..<5 { _ = try reopened.execute(method: "GET", url: url) }
         #expect(try reopened.createAutomaticIndexes().map(\.properties) == [["Name"]])
@@ -69,11 +69,11 @@ import Testing
         let store = try Plan.makeStore(folder, count: 50)
         defer { store.close() }
         try store.declareIndexes([IndexDeclaration(entitySet: "Agencies", properties: ["City", "Name"])])
-        for _ in 0..<OfflineStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: "Agencies?$filter=City eq 'C1'") }
+        for _ in 0..<LocalStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: "Agencies?$filter=City eq 'C1'") }
         #expect(try store.createAutomaticIndexes().isEmpty)
         #expect(try store.indexes().map(\.origin) == [.declared])
         // Declaring what the engine made turns it into a declared index.
-        for _ in 0..<OfflineStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: "Agencies?$filter=Name eq 'x'") }
+        for _ in 0..<LocalStore.automaticIndexThreshold { _ = try store.execute(method: "GET", url: "Agencies?$filter=Name eq 'x'") }
         #expect(try store.createAutomaticIndexes().map(\.origin) == [.automatic])
         try store.declareIndexes([IndexDeclaration(entitySet: "Agencies", properties: ["Name"])])
         #expect(try store.indexes().map(\.origin) == [.declared, .declared])

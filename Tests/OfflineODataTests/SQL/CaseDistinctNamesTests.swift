@@ -27,7 +27,7 @@ import Testing
         #expect(schema.tables.map(\.name) == ["es/Orders", "es/orders~2", "es/ORDERS~3"])
 
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("case.store"), metadata: Self.metadata)
+        let store = try LocalStore.create(path: folder.file("case.store"), metadata: Self.metadata)
         defer { store.close() }
         _ = try store.write(method: "POST", url: "Orders", body: Array(#"{"id":"1","name":"upper"}"#.utf8))
         _ = try store.write(method: "POST", url: "orders", body: Array(#"{"id":"1","name":"lower"}"#.utf8))

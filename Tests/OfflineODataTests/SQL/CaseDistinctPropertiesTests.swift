@@ -25,10 +25,10 @@ import Testing
     /// A store with `page` downloaded as the defining request `All`.
     struct Fixture {
         let folder = TemporaryFolder()
-        let store: OfflineStore
+        let store: LocalStore
 
         init() throws {
-            store = try OfflineStore.create(path: folder.file("case.store"), metadata: CaseDistinctPropertiesTests.metadata,
+            store = try LocalStore.create(path: folder.file("case.store"), metadata: CaseDistinctPropertiesTests.metadata,
                                             definingRequests: [DefiningRequest(name: "All", url: "Items")])
             #expect(try store.load(pages: [Array(CaseDistinctPropertiesTests.page.utf8)], definingRequest: "All") == 2)
         }

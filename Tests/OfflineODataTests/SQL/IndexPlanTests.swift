@@ -29,8 +29,8 @@ import Testing
 
     /// A store of `count` agencies loaded in a shuffled order (so insertion order is not key order):
     /// ID i, city `C(i % 10)`, revenue `i % 7` as a decimal.
-    static func makeStore(_ folder: TemporaryFolder, count: Int = 600) throws -> OfflineStore {
-        let store = try OfflineStore.create(path: folder.file("plan.store"), metadata: metadata,
+    static func makeStore(_ folder: TemporaryFolder, count: Int = 600) throws -> LocalStore {
+        let store = try LocalStore.create(path: folder.file("plan.store"), metadata: metadata,
                                             definingRequests: [DefiningRequest(name: "All", url: "Agencies")])
         var ids = Array(1...count)
         var state: UInt64 = 23
@@ -44,13 +44,13 @@ import Testing
         return store
     }
 
-    static func ids(_ store: OfflineStore, _ url: String) throws -> [Int64] {
+    static func ids(_ store: LocalStore, _ url: String) throws -> [Int64] {
         let response = try store.execute(method: "GET", url: url)
         guard case .array(let rows)? = try JSONValue.parse(response.body)["value"] else { return [] }
         return rows.compactMap { $0["ID"]?.int64Value }
     }
 
-    static func plan(_ store: OfflineStore, _ url: String) throws -> String {
+    static func plan(_ store: LocalStore, _ url: String) throws -> String {
         try store.explain(url: url).plan.joined(separator: "; ")
     }
 
@@ -116,7 +116,7 @@ import Testing
         let store = try Self.makeStore(folder, count: 20)
         try store.declareIndexes([IndexDeclaration(entitySet: "Agencies", properties: ["City"])])
         store.close()
-        let reopened = try OfflineStore.open(path: folder.file("plan.store"))
+        let reopened = try LocalStore.open(path: folder.file("plan.store"))
         defer { reopened.close() }
         let first = try reopened.indexes()
         try reopened.declareIndexes([IndexDeclaration(entitySet: "Agencies", properties: ["City"])])
@@ -167,7 +167,7 @@ import Testing
                 """)
         }
         store.close()
-        let reopened = try OfflineStore.open(path: folder.file("plan.store"))
+        let reopened = try LocalStore.open(path: folder.file("plan.store"))
         defer { reopened.close() }
         #expect(try reopened.file.formatVersion() == StoreFormat.currentVersion)
         #expect(try reopened.indexes().isEmpty)

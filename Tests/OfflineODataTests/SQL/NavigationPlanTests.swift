@@ -81,8 +81,8 @@ import Testing
 
     /// A store of ``data(customers:)`` loaded as a service would send it, with `indexes` declared
     /// as an app declares them.
-    static func makeStore(_ folder: TemporaryFolder, _ data: Data, indexes: [IndexDeclaration] = []) throws -> OfflineStore {
-        let store = try OfflineStore.create(path: folder.file("nav.store"), metadata: metadata,
+    static func makeStore(_ folder: TemporaryFolder, _ data: Data, indexes: [IndexDeclaration] = []) throws -> LocalStore {
+        let store = try LocalStore.create(path: folder.file("nav.store"), metadata: metadata,
                                             definingRequests: [DefiningRequest(name: "Customers", url: "Customers"),
                                                                DefiningRequest(name: "Orders", url: "Orders"),
                                                                DefiningRequest(name: "Lines", url: "Lines")],
@@ -102,7 +102,7 @@ import Testing
     }
 
     /// The answers as OData defines them, computed from the data: each URL's ids against `expected`.
-    static func expectAnswers(_ store: OfflineStore, _ cases: [(String, [Int64])]) throws {
+    static func expectAnswers(_ store: LocalStore, _ cases: [(String, [Int64])]) throws {
         for (url, expected) in cases {
             let answer = try IndexPlanTests.ids(store, url)
             #expect(answer == expected, "\(url): \(answer.count) ids, expected \(expected.count)")

@@ -10,7 +10,7 @@ import Testing
 @Suite(.enabled(if: geteuid() != 0, "file modes do not bind root")) struct ReadOnlyStoreTests {
     private func readOnlyStore(in folder: TemporaryFolder, protectingFolder: Bool) throws -> String {
         let path = folder.file("ro.store")
-        let store = try OfflineStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://127.0.0.1:9/")
+        let store = try LocalStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://127.0.0.1:9/")
         _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"1","name":"A"}"#.utf8))
         store.close()
         chmod(path, 0o400)
@@ -22,7 +22,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = try readOnlyStore(in: folder, protectingFolder: protectingFolder)
         defer { chmod(folder.path, 0o700) }
-        let store = try OfflineStore.open(path: path)
+        let store = try LocalStore.open(path: path)
         defer { store.close() }
         #expect(store.file.isReadOnly)
         #expect(try store.file.queuedRequests().count == 1)

@@ -7,8 +7,8 @@ import Testing
 /// `check()`: SQLite's integrity check and the engine's own invariants; and the quick check of a
 /// store its last user left open (a crash).
 @Suite struct StoreCheckTests {
-    private func storeWithAChange(in folder: TemporaryFolder) throws -> OfflineStore {
-        let store = try OfflineStore.create(path: folder.file("c.store"), metadata: LocalWriterTests.metadata,
+    private func storeWithAChange(in folder: TemporaryFolder) throws -> LocalStore {
+        let store = try LocalStore.create(path: folder.file("c.store"), metadata: LocalWriterTests.metadata,
                                             serviceRoot: "http://127.0.0.1:9/")
         _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"1","name":"A"}"#.utf8))
         return store
@@ -35,7 +35,7 @@ import Testing
     @Test func aStoreWithMembershipsPassesTheQuickCheck() throws {
         // SQLite 3.40's quick_check reports NULLs in ood_membership (WITHOUT ROWID) that are not there.
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("m.store"), metadata: LocalWriterTests.metadata,
+        let store = try LocalStore.create(path: folder.file("m.store"), metadata: LocalWriterTests.metadata,
                                             definingRequests: [DefiningRequest(name: "All", url: "TravelagencyCollection")])
         defer { store.close() }
         let page = #"{"value":[{"agencynum":"1","name":"A"},{"agencynum":"2","name":"B"}]}"#
@@ -98,7 +98,7 @@ import Testing
         let copy = folder.file("crashed.store")
         crashCopy(of: store.file.path, to: copy)
         #expect((readFile(copy + "-wal")?.count ?? 0) > 0)
-        let reopened = try OfflineStore.open(path: copy)
+        let reopened = try LocalStore.open(path: copy)
         defer { reopened.close() }
         #expect(reopened.file.recoveryFindings == [])
         #expect(try reopened.file.queuedRequests().count == 1)

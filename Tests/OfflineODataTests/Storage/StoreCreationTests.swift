@@ -23,7 +23,7 @@ import Testing
             guard let error = error as? ODataError else { return false }
             return error.code == .notAStore && error.message.contains(path) && error.message.contains("empty file (0 bytes)")
         }
-        #expect { _ = try OfflineStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata }) } throws: {
+        #expect { _ = try LocalStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata }) } throws: {
             ($0 as? ODataError)?.code == .notAStore
         }
         #expect(size(path) == 0)
@@ -33,7 +33,7 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("empty.store")
         folder.write("empty.store", [])
-        let (store, created) = try OfflineStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata },
+        let (store, created) = try LocalStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata },
                                                              acceptsEmptyFile: true)
         defer { store.close() }
         #expect(created)
@@ -84,7 +84,7 @@ import Testing
         // The state a kill between making the file and writing the model leaves: the engine's
         // application id and format tables, no model.
         try StoreFile(path: path).close()
-        let (store, created) = try OfflineStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata })
+        let (store, created) = try LocalStore.openOrCreate(path: path, metadata: { LocalWriterTests.metadata })
         defer { store.close() }
         #expect(created)
         #expect(!store.schema.tables.isEmpty)

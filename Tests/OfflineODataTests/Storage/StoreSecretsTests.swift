@@ -16,7 +16,7 @@ import Testing
     @Test func aNewStoreFileAndItsWriteAheadLogAreTheOwnersAlone() throws {
         let folder = TemporaryFolder()
         let path = folder.file("private.store")
-        let store = try OfflineStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://127.0.0.1:9/")
+        let store = try LocalStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://127.0.0.1:9/")
         defer { store.close() }
         _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"1","name":"A"}"#.utf8))
         #expect(mode(path) == 0o600)
@@ -38,13 +38,13 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file("secret.store")
         #expect {
-            try OfflineStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://alice:s3cret@127.0.0.1:9/")
+            try LocalStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://alice:s3cret@127.0.0.1:9/")
         } throws: { error in
             guard let error = error as? ODataError else { return false }
             return error.code == .misuse && error.message.contains("carries a password") && !error.message.contains("s3cret")
         }
         #expect(access(path, F_OK) != 0)  // refused before any file was made
-        let store = try OfflineStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://alice@127.0.0.1:9/")
+        let store = try LocalStore.create(path: path, metadata: LocalWriterTests.metadata, serviceRoot: "http://alice@127.0.0.1:9/")
         defer { store.close() }
         #expect(throws: ODataError.self) { try store.setServiceRoot("https://bob:pw@127.0.0.1:9/") }
         #expect(try store.serviceRoot() == "http://alice@127.0.0.1:9/")  // a user name alone is no secret

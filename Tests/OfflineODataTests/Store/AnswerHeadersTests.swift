@@ -18,7 +18,7 @@ import Testing
 
     @Test func offlineAnswersHaveTheETagOfOneEntityAndTheLocationOfACreate() throws {
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("h.store"), metadata: LocalWriterTests.metadata, serviceRoot: Self.root)
+        let store = try LocalStore.create(path: folder.file("h.store"), metadata: LocalWriterTests.metadata, serviceRoot: Self.root)
         defer { store.close() }
         try store.file.withConnection { db throws(ODataError) in
             try db.prepare("INSERT INTO \"es/TravelagencyCollection\" (agencynum, name, \"_ood_etag\") VALUES (?1, ?2, 'W/\"7\"')")

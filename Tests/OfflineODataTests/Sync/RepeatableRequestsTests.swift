@@ -32,7 +32,7 @@ import Testing
 
     @Test func aRetryAfterALostAnswerRepeatsTheIdAndTheFirstSentDate() throws {
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("r.store"),
+        let store = try LocalStore.create(path: folder.file("r.store"),
                                             metadata: Self.metadata(containerAnnotation: Self.supported))
         defer { store.close() }
         let attempts = Counter()
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aServiceThatDoesNotDeclareThemGetsNone() throws {
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("n.store"), metadata: LocalWriterTests.metadata)
+        let store = try LocalStore.create(path: folder.file("n.store"), metadata: LocalWriterTests.metadata)
         defer { store.close() }
         let server = try TestHTTPServer { _ in .text(201, "{}") }
         defer { server.stop() }

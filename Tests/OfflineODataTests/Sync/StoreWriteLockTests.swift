@@ -17,11 +17,11 @@ import Testing
         defer { backend.stop() }
         let folder = TemporaryFolder()
         let path = folder.file("lock.store")
-        let downloading = try OfflineStore.create(path: path, metadata: FlightSample.v4Metadata,
+        let downloading = try LocalStore.create(path: path, metadata: FlightSample.v4Metadata,
                                                   definingRequests: [DefiningRequest(name: "Agencies", url: "TravelagencyCollection")],
                                                   serviceRoot: backend.serviceRoot)
         defer { downloading.close() }
-        let writer = try OfflineStore.open(path: path)
+        let writer = try LocalStore.open(path: path)
         defer { writer.close() }
         var written: Result<Double, ODataError>?
         _ = try downloading.download { _ in
@@ -45,9 +45,9 @@ import Testing
     @Test func aRecordLeftByAKilledDownloadIsNotBelieved() throws {
         let folder = TemporaryFolder()
         let path = folder.file("stale.store")
-        let holder = try OfflineStore.create(path: path, metadata: FlightSample.v4Metadata)
+        let holder = try LocalStore.create(path: path, metadata: FlightSample.v4Metadata)
         defer { holder.close() }
-        let writer = try OfflineStore.open(path: path)
+        let writer = try LocalStore.open(path: path)
         defer { writer.close() }
         let recordPath = WriteHolder.recordPath(forStoreFile: try #require(holder.file.databaseFilePath))
         // What a download killed by SIGKILL leaves: the record, with nobody holding its lock.
@@ -68,7 +68,7 @@ import Testing
         let backend = try TestBackend.start(.v4)
         defer { backend.stop() }
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("full.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("full.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [
                                                 DefiningRequest(name: "Nothing", url: "TravelagencyCollection?$filter=agencynum eq 'none'"),
                                                 DefiningRequest(name: "Bookings", url: "BookingCollection"),

@@ -20,7 +20,7 @@ import Testing
         defer { backend.stop() }
         let folder = TemporaryFolder()
         let path = folder.file("record.store")
-        let store = try OfflineStore.create(path: path, metadata: metadata, definingRequests: [request],
+        let store = try LocalStore.create(path: path, metadata: metadata, definingRequests: [request],
                                             serviceRoot: backend.serviceRoot)
         let served = try servedUSAgencies(backend)
         var reports: [DownloadProgress] = []
@@ -50,7 +50,7 @@ import Testing
         store.close()
 
         // Kept in the store: a restart reads the same.
-        let reopened = try OfflineStore.open(path: path)
+        let reopened = try LocalStore.open(path: path)
         defer { reopened.close() }
         #expect(try reopened.syncStatistics().downloads == statistics.downloads)
         #expect(try reopened.syncLog() == log)
@@ -67,7 +67,7 @@ import Testing
     @Test func aFailedDownloadIsRecordedAndKeepsTheTimeOfTheLastSuccess() throws {
         let backend = try TestBackend.start(.v4)
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("failed.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("failed.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [FlightSample.usAgencies], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         _ = try store.download()
@@ -88,7 +88,7 @@ import Testing
         let backend = try TestBackend.start(.v4, pageSize: 3)
         defer { backend.stop() }
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("stopped.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("stopped.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [Self.countedV4], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         let served = try servedUSAgencies(backend)
@@ -103,7 +103,7 @@ import Testing
         let backend = try TestBackend.start(.v4)
         defer { backend.stop() }
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("upload.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("upload.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [FlightSample.usAgencies], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         _ = try store.download()
@@ -137,7 +137,7 @@ import Testing
     @Test func aFailedUploadIsRecordedWithItsMessage() throws {
         let backend = try TestBackend.start(.v4)
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("down.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("down.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [FlightSample.usAgencies], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         _ = try store.download()
@@ -153,7 +153,7 @@ import Testing
 
     @Test func theLogKeepsItsCapacityDroppingTheOldestFirst() throws {
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("bounded.store"), metadata: FlightSample.v4Metadata)
+        let store = try LocalStore.create(path: folder.file("bounded.store"), metadata: FlightSample.v4Metadata)
         defer { store.close() }
         let extra = 25
         try store.file.withConnection { db throws(ODataError) in
@@ -174,7 +174,7 @@ import Testing
         let backend = try TestBackend.start(.v4)
         defer { backend.stop() }
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("nolog.store"), metadata: FlightSample.v4Metadata,
+        let store = try LocalStore.create(path: folder.file("nolog.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [FlightSample.usAgencies], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         try store.file.withConnection { db throws(ODataError) in try db.execute("DROP TABLE ood_sync_log") }

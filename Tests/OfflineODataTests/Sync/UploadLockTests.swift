@@ -107,7 +107,7 @@ import Testing
 
     /// Queues `count` keyless creates of agencies in `city` (odatapy assigns the keys, so a create
     /// sent twice would make two agencies).
-    func queueCreates(_ store: OfflineStore, city: String, count: Int) throws {
+    func queueCreates(_ store: LocalStore, city: String, count: Int) throws {
         for index in 1...count {
             let body = #"{"name":"Lock \#(index)","city":"\#(city)","country":"NO","currency":"NOK"}"#
             _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(body.utf8))
@@ -119,9 +119,9 @@ import Testing
         defer { backend.stop() }
         let folder = TemporaryFolder()
         let path = folder.file("lock.store")
-        let first = try OfflineStore.create(path: path, metadata: FlightSample.v4Metadata, serviceRoot: backend.serviceRoot)
+        let first = try LocalStore.create(path: path, metadata: FlightSample.v4Metadata, serviceRoot: backend.serviceRoot)
         defer { first.close() }
-        let second = try OfflineStore.open(path: path)
+        let second = try LocalStore.open(path: path)
         defer { second.close() }
 
         // One by one: the second handle tries while the first uploads, and the first stops after

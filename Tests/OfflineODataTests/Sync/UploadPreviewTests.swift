@@ -131,7 +131,7 @@ import Testing
 
     @Test func repeatableRequestsShowTheirFirstSentDateAsAPlaceholderUntilSentThenExactly() throws {
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("r.store"), metadata: RepeatableRequestsTests.metadata(
+        let store = try LocalStore.create(path: folder.file("r.store"), metadata: RepeatableRequestsTests.metadata(
             containerAnnotation: RepeatableRequestsTests.supported))
         defer { store.close() }
         let attempts = Counter()

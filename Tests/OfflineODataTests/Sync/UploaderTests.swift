@@ -5,11 +5,11 @@ import Testing
 @Suite struct UploaderTests {
     final class Fixture {
         let folder = TemporaryFolder()
-        let store: OfflineStore
+        let store: LocalStore
         let server: TestHTTPServer
 
         init(_ handler: @escaping @Sendable (ReceivedRequest) -> TestHTTPBehaviour) throws {
-            store = try OfflineStore.create(path: folder.file("u.store"), metadata: LocalWriterTests.metadata)
+            store = try LocalStore.create(path: folder.file("u.store"), metadata: LocalWriterTests.metadata)
             server = try TestHTTPServer(handler: handler)
         }
 

@@ -7,7 +7,7 @@ func useTheToolSPI(metadata: String) throws(ODataError) {
     let syntax = try ODataURLParser(dialect: .v4).parse("TravelagencyCollection?$top=1")
     let bound: BoundRequest = try ODataBinder(model: model, dialect: .v4).bind(syntax)
     _ = bound.jsonDescription()
-    let store = try OfflineStore.open(path: "tool.store")
+    let store = try LocalStore.open(path: "tool.store")
     defer { store.close() }
     _ = (store.schema.tables.map(\.entitySet), try store.file.formatVersion(), try store.file.check(quick: true))
     var writer = JSONWriter()

@@ -118,7 +118,7 @@ struct ServiceOptions: ParsableArguments {
     }
 }
 
-extension OfflineStore {
+extension LocalStore {
     /// Applies the command line's service options: credentials, TLS, and the service root for
     /// this command. The store keeps its own root unless --save-service says (or it has none).
     func applyServiceOptions(_ options: ServiceOptions) throws(ODataError) {

@@ -109,7 +109,7 @@ struct StoreCommand: ParsableCommand {
                 }
                 var declarations: [IndexDeclaration] = []
                 for text in indexes { declarations.append(try IndexDeclaration(parsing: text)) }
-                let store = try OfflineStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
+                let store = try LocalStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
                                                     definingRequests: requests, serviceRoot: serviceRoot,
                                                     acceptsEmptyFile: acceptEmptyFile, indexes: declarations)
                 defer { store.close() }

@@ -21,9 +21,9 @@ enum ToolMode: String, ExpressibleByArgument, CaseIterable {
 ///
 /// A store its last user left open (a crash) gets SQLite's quick check on opening: a damaged one
 /// fails, and a sound one is reported on standard error, so the user knows it happened.
-func openExistingStore(path: String) throws(ODataError) -> OfflineStore {
+func openExistingStore(path: String) throws(ODataError) -> LocalStore {
     guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-    let store = try OfflineStore.open(path: path)
+    let store = try LocalStore.open(path: path)
     if store.file.recoveryFindings != nil {
         var standardError = StandardErrorStream()
         print("note: '\(path)' was not closed cleanly (its last user ended with it open); SQLite's quick check "

@@ -1,5 +1,5 @@
 /// The public face of ingest on a store file: the tool's `store load` (through
-/// ``OfflineStore/load(pages:definingRequest:fullRefresh:)``) and the benchmarks. A download drives
+/// ``LocalStore/load(pages:definingRequest:fullRefresh:)``) and the benchmarks. A download drives
 /// ``IngestSession`` itself, page by page as they arrive.
 extension StoreFile {
     /// Creates the tables and indexes of `schema` that the store does not have yet.

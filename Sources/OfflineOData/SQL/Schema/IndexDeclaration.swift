@@ -1,7 +1,7 @@
 /// An index an app asks for: one property, or a list of them, of an entity set
 /// (`Agencies:City` or `Agencies:Country,City`; a complex property's leaf as `Address/City`).
 ///
-/// The store makes it when it is created or opened (``OfflineStore/declareIndexes(_:)``), keeps
+/// The store makes it when it is created or opened (``LocalStore/declareIndexes(_:)``), keeps
 /// it across sessions, and lists it in its status; reads that filter or order on its properties
 /// use it.
 public struct IndexDeclaration: Sendable, Hashable {

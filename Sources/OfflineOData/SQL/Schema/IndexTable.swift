@@ -1,4 +1,4 @@
-/// One index the store made beyond its key's, as ``OfflineStore/indexes()`` and status list it.
+/// One index the store made beyond its key's, as ``LocalStore/indexes()`` and status list it.
 public struct StoreIndex: Sendable, Equatable {
     /// Why the index is there.
     public enum Origin: String, Sendable {

@@ -1,7 +1,7 @@
 /// What an index for a read would hold: the properties its `$filter` compares with values and its
 /// `$orderby` sorts on, in the order an index serves them (equalities, then one range or the
 /// order). The engine counts the shapes it sees and indexes one that repeats
-/// (``OfflineStore/createAutomaticIndexes()``).
+/// (``LocalStore/createAutomaticIndexes()``).
 struct ReadShape: Hashable, Sendable {
     let entitySet: String
     /// Column names (``StoredColumn/name``), at most ``maximumProperties``.
@@ -72,7 +72,7 @@ struct ReadShape: Hashable, Sendable {
 }
 
 /// The read shapes a store saw since it last wrote them down: counted on the read path (memory
-/// only, under a lock), written to `ood_read_shape` outside it (``OfflineStore/createAutomaticIndexes()``).
+/// only, under a lock), written to `ood_read_shape` outside it (``LocalStore/createAutomaticIndexes()``).
 final class ReadShapeCounter: @unchecked Sendable {
     private let lock = Lock()
     private var counts: [ReadShape: Int] = [:]

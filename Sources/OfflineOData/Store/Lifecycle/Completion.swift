@@ -5,15 +5,15 @@ extension ODataStore {
     /// Submits `work` for `lane` and returns its handle; `completion` runs exactly once, on one of
     /// the store's threads, with the result, the error, or ``ODataError/Code/aborted`` when
     /// cancelled before it ran.
-    func enqueue<T: Sendable>(lane: @escaping @Sendable (OpenedStore) -> StoreJob.Lane,
-                              _ work: @escaping @Sendable (OpenedStore, RequestHandle) throws(ODataError) -> T,
+    func enqueue<T: Sendable>(lane: @escaping @Sendable (RequestDispatcher) -> StoreJob.Lane,
+                              _ work: @escaping @Sendable (RequestDispatcher, RequestHandle) throws(ODataError) -> T,
                               completion: @escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle {
         enqueue(planning: { opened in (lane(opened), work) }, completion: completion)
     }
 
     /// Like ``enqueue(lane:_:completion:)``, with the lane and the work decided together once the
     /// store is open: what choosing the lane works out (a request's resolution) is the work's.
-    func enqueue<T: Sendable>(planning: @escaping @Sendable (OpenedStore) -> (StoreJob.Lane, @Sendable (OpenedStore, RequestHandle) throws(ODataError) -> T),
+    func enqueue<T: Sendable>(planning: @escaping @Sendable (RequestDispatcher) -> (StoreJob.Lane, @Sendable (RequestDispatcher, RequestHandle) throws(ODataError) -> T),
                               completion: @escaping @Sendable (Result<T, ODataError>) -> Void) -> RequestHandle {
         let handle = RequestHandle()
         let eventHub = self.eventHub

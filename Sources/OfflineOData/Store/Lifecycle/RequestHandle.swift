@@ -88,17 +88,17 @@ struct StoreJob: Sendable {
     struct Plan: Sendable {
         let lane: Lane
         /// Does the work and returns how to complete; runs only after `handle.begin()` returned true.
-        let perform: @Sendable (OpenedStore) -> Finish
+        let perform: @Sendable (RequestDispatcher) -> Finish
     }
 
     let handle: RequestHandle
     /// The plan, made once the store is open (a request's route depends on the model).
-    let plan: @Sendable (OpenedStore) -> Plan
+    let plan: @Sendable (RequestDispatcher) -> Plan
     /// Completes with an error instead (the store failed to open, or is closed).
     let fail: @Sendable (ODataError) -> Void
 
     /// The job with its plan on `store`.
-    func planned(on store: OpenedStore) -> PlannedJob { PlannedJob(job: self, plan: plan(store)) }
+    func planned(on store: RequestDispatcher) -> PlannedJob { PlannedJob(job: self, plan: plan(store)) }
 }
 
 /// A ``StoreJob`` with its plan: what the store's lanes hold.
@@ -109,8 +109,8 @@ struct PlannedJob: Sendable {
     var handle: RequestHandle { job.handle }
     var lane: StoreJob.Lane { plan.lane }
     func fail(_ error: ODataError) { job.fail(error) }
-    func perform(_ store: OpenedStore) -> StoreJob.Finish { plan.perform(store) }
+    func perform(_ store: RequestDispatcher) -> StoreJob.Finish { plan.perform(store) }
 
     /// Does the work and completes at once.
-    func run(_ store: OpenedStore) { perform(store)(nil) }
+    func run(_ store: RequestDispatcher) { perform(store)(nil) }
 }

@@ -4,7 +4,7 @@
 struct StoreOpening {
     let store: ODataStore
 
-    func run() throws(ODataError) -> OpenedStore {
+    func run() throws(ODataError) -> RequestDispatcher {
         let options = store.options
         guard options.path != nil || options.serviceRoot != nil else {
             throw ODataError(.misuse, "a store needs a store file (path), a service root, or both")
@@ -24,14 +24,14 @@ struct StoreOpening {
             guard let root = options.serviceRoot, let transport else {
                 throw ODataError(.misuse, "a new store file needs the $metadata document or a service root to fetch it from")
             }
-            let text = try OnlineStore.fetchMetadata(serviceRoot: root, transport: transport, cancellation: store.openingCancellation)
+            let text = try ServiceClient.fetchMetadata(serviceRoot: root, transport: transport, cancellation: store.openingCancellation)
             fetchedMetadata = text
             return text
         }
 
-        var offline: OfflineStore?
+        var offline: LocalStore?
         if let path = options.path {
-            let (opened, created) = try OfflineStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
+            let (opened, created) = try LocalStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
                                                                   definingRequests: options.definingRequests,
                                                                   serviceRoot: options.serviceRoot,
                                                                   acceptsEmptyFile: options.acceptsEmptyFile)
@@ -55,18 +55,18 @@ struct StoreOpening {
                 dialect = options.dialect ?? (model.version.usesV4Protocol ? .v4 : .v2)
             }
             // The options' service root, or else the one the file keeps.
-            var online: OnlineStore?
+            var online: ServiceClient?
             var root = options.serviceRoot
             if root == nil { root = try offline?.serviceRoot() }
             if let root, !root.isEmpty {
                 let serviceTransport: HTTPTransport
                 if let transport { serviceTransport = transport } else { serviceTransport = try HTTPTransport(options: options.http) }
-                online = try OnlineStore(serviceRoot: root, dialect: dialect, transport: serviceTransport)
+                online = try ServiceClient(serviceRoot: root, dialect: dialect, transport: serviceTransport)
             }
             let definingRequests = try offline?.definingRequests() ?? []
             let router = RequestRouter(mode: options.mode, model: model, dialect: dialect, definingRequests: definingRequests,
                                        hasOfflineStore: offline != nil, hasOnlineStore: online != nil)
-            let opened = OpenedStore(offline: offline, online: online, router: router, model: model, dialect: dialect)
+            let opened = RequestDispatcher(offline: offline, online: online, router: router, model: model, dialect: dialect)
             let neverDownloaded = definingRequests.filter { $0.lastDownload == nil }.map(\.name)
             if let offline, online != nil, options.downloadsOnFirstOpen, !neverDownloaded.isEmpty {
                 try firstDownload(neverDownloaded, of: offline, opened: opened,
@@ -80,7 +80,7 @@ struct StoreOpening {
     }
 
     /// Brings a reopened file up to the options: its defining requests, service root, HTTP settings and indexes.
-    private func adopt(_ options: ODataStore.Options, into offline: OfflineStore, created: Bool) throws(ODataError) {
+    private func adopt(_ options: ODataStore.Options, into offline: LocalStore, created: Bool) throws(ODataError) {
         if !created {
             let stored = try offline.definingRequests()
             let wanted = options.definingRequests
@@ -96,7 +96,7 @@ struct StoreOpening {
 
     /// Downloads the defining requests that never were, before the held requests run, so they
     /// see the data; `isFirst` when the store had no download at all ("first download complete").
-    private func firstDownload(_ names: [String], of offline: OfflineStore, opened: OpenedStore,
+    private func firstDownload(_ names: [String], of offline: LocalStore, opened: RequestDispatcher,
                                isFirst: Bool) throws(ODataError) {
         store.setOpeningState(.downloading)
         let eventHub = store.eventHub

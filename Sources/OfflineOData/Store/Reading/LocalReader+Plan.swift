@@ -4,7 +4,7 @@ extension LocalReader {
     /// `EXPLAIN QUERY PLAN` of the read's main statement (its count statement for a `/$count`
     /// read), one line per step (`SEARCH t0 USING INDEX es/Agencies/key (ID>?)`), with the
     /// read's values bound as the read binds them: nothing is run. `request` is bound already
-    /// (``OfflineStore/explain(url:)`` binds a read once).
+    /// (``LocalStore/explain(url:)`` binds a read once).
     func queryPlan(_ request: BoundRequest, on db: SQLiteConnection) throws(ODataError) -> [String] {
         let plan = try ReadTranslation.plan(request, schema: schema, names: names)
         guard let query = plan.main ?? plan.count else { return [] }

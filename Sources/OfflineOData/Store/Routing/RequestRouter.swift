@@ -37,7 +37,7 @@ public struct Route: Sendable, Equatable {
 ///
 /// "Covered" is decided by collection, as SAP's stores do, not by filter: a read of a covered set
 /// outside a defining request's filter goes offline and answers what the store holds (see
-/// ``OfflineStore/explain(url:)`` for whether a read lies inside the scope).
+/// ``LocalStore/explain(url:)`` for whether a read lies inside the scope).
 package struct RequestRouter: Sendable {
     package let mode: WorkingMode
     package let hasOfflineStore: Bool

@@ -133,7 +133,7 @@ import Glibc
               + "\(busyAnswers.load(ordering: .relaxed)) busy answers to blocking calls from callbacks, "
               + "\(recorder.changeEvents.count) change events")
         store.close()
-        let reopened = try OfflineStore.open(path: folder.file("stress.store"))
+        let reopened = try LocalStore.open(path: folder.file("stress.store"))
         defer { reopened.close() }
         let integrity = try reopened.file.withConnection { db throws(ODataError) in try db.scalarText("PRAGMA integrity_check") }
         #expect(integrity == "ok")

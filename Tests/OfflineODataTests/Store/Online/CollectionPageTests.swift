@@ -51,10 +51,10 @@ import Testing
     }
 
     @Test func theTopOfAURLIsReadFromItsQuery() {
-        #expect(OnlineStore.top(of: "B?$filter=x eq 1&$top=30&$skip=2") == 30)
-        #expect(OnlineStore.top(of: "B?%24top=7") == 7)
-        #expect(OnlineStore.top(of: "B?$top=-1") == nil)
-        #expect(OnlineStore.top(of: "B?$topx=1") == nil)
-        #expect(OnlineStore.top(of: "B") == nil)
+        #expect(ServiceClient.top(of: "B?$filter=x eq 1&$top=30&$skip=2") == 30)
+        #expect(ServiceClient.top(of: "B?%24top=7") == 7)
+        #expect(ServiceClient.top(of: "B?$top=-1") == nil)
+        #expect(ServiceClient.top(of: "B?$topx=1") == nil)
+        #expect(ServiceClient.top(of: "B") == nil)
     }
 }

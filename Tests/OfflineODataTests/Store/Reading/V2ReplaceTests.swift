@@ -4,15 +4,15 @@ import Testing
 /// OData V2's `replace(string, find, replacement)` in an offline `$filter` (issue 23): every
 /// occurrence, case-sensitive, null in null out; V4 has no such function.
 @Suite struct V2ReplaceTests {
-    static func v2Store(_ folder: TemporaryFolder) throws -> OfflineStore {
-        let store = try OfflineStore.create(path: folder.file("v2.store"), metadata: IndexPlanTests.metadata, dialect: .v2,
+    static func v2Store(_ folder: TemporaryFolder) throws -> LocalStore {
+        let store = try LocalStore.create(path: folder.file("v2.store"), metadata: IndexPlanTests.metadata, dialect: .v2,
                                             definingRequests: [DefiningRequest(name: "All", url: "Agencies")])
         let page = #"{"d":{"results":[{"ID":"1","Name":"Agency one agency"},{"ID":"2","Name":"Agency two Agency"},{"ID":"3","Name":null}]}}"#
         _ = try store.load(pages: [Array(page.utf8)], definingRequest: "All")
         return store
     }
 
-    static func ids(_ store: OfflineStore, _ url: String) throws -> [String] {
+    static func ids(_ store: LocalStore, _ url: String) throws -> [String] {
         let document = try JSONValue.parse(try store.execute(method: "GET", url: url).body)
         return (document["d"]?["results"]?.arrayValue ?? []).compactMap { $0["ID"]?.stringValue }
     }

@@ -4,15 +4,15 @@ import Testing
 /// Re-downloading one entity from the service (issue 19, point 5) against the real V4 service.
 @Suite(.serialized) struct EntityRedownloadTests {
     /// An offline store on `backend` with the US agencies downloaded.
-    func downloadedStore(_ backend: TestBackend, in folder: TemporaryFolder) throws -> OfflineStore {
-        let store = try OfflineStore.create(path: folder.file("redownload.store"), metadata: FlightSample.v4Metadata,
+    func downloadedStore(_ backend: TestBackend, in folder: TemporaryFolder) throws -> LocalStore {
+        let store = try LocalStore.create(path: folder.file("redownload.store"), metadata: FlightSample.v4Metadata,
                                             definingRequests: [FlightSample.usAgencies], serviceRoot: backend.serviceRoot)
         _ = try store.download()
         return store
     }
 
     /// The row of the agency `key`: its local id, name, ETag, change and error marks; nil when gone.
-    func row(_ store: OfflineStore, _ key: String) throws -> (id: Int64, name: String?, etag: String?, change: String?, error: Int64)? {
+    func row(_ store: LocalStore, _ key: String) throws -> (id: Int64, name: String?, etag: String?, change: String?, error: Int64)? {
         try store.file.withConnection { db throws(ODataError) in
             let select = try db.prepare("""
                 SELECT "_ood_id", "name", "_ood_etag", "_ood_change", "_ood_error" FROM "es/TravelagencyCollection" WHERE "agencynum" = ?1
@@ -39,7 +39,7 @@ import Testing
         #expect(answer.status < 300)
     }
 
-    func firstAgency(_ store: OfflineStore) throws -> String {
+    func firstAgency(_ store: LocalStore) throws -> String {
         let body = try store.execute(method: "GET", url: "TravelagencyCollection?$orderby=agencynum&$top=1&$select=agencynum").body
         return try #require(try JSONValue.parse(body)["value"]?[0]?["agencynum"]?.stringValue)
     }

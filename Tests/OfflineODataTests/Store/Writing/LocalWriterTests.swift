@@ -11,8 +11,8 @@ import Testing
 
     final class Fixture {
         let folder = TemporaryFolder()
-        let store: OfflineStore
-        init() throws { store = try OfflineStore.create(path: folder.file("w.store"), metadata: LocalWriterTests.metadata) }
+        let store: LocalStore
+        init() throws { store = try LocalStore.create(path: folder.file("w.store"), metadata: LocalWriterTests.metadata) }
         deinit { store.close() }
 
         func write(_ method: String, _ url: String, _ body: String? = nil) throws(ODataError) -> WriteOutcome {

@@ -41,7 +41,7 @@ import Testing
             </Schema></edmx:DataServices></edmx:Edmx>
             """
         let folder = TemporaryFolder()
-        let store = try OfflineStore.create(path: folder.file("k.store"), metadata: metadata)
+        let store = try LocalStore.create(path: folder.file("k.store"), metadata: metadata)
         defer { store.close() }
         func key(_ outcome: WriteOutcome) throws -> JSONValue? { try JSONValue.parse(outcome.body)["ID"] }
         _ = try store.write(method: "POST", url: "Ns", body: Array(#"{"ID":5}"#.utf8))

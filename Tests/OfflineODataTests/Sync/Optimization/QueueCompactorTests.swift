@@ -6,11 +6,11 @@ import Testing
 @Suite struct QueueCompactorTests {
     static let set = "TravelagencyCollection"
 
-    static func makeStore(_ folder: TemporaryFolder) throws -> OfflineStore {
-        try OfflineStore.create(path: folder.file("c.store"), metadata: LocalWriterTests.metadata)
+    static func makeStore(_ folder: TemporaryFolder) throws -> LocalStore {
+        try LocalStore.create(path: folder.file("c.store"), metadata: LocalWriterTests.metadata)
     }
 
-    static func write(_ store: OfflineStore, _ method: String, _ url: String, _ body: String? = nil,
+    static func write(_ store: LocalStore, _ method: String, _ url: String, _ body: String? = nil,
                       mergeable: Bool = true) throws {
         _ = try store.write(method: method, url: url, body: body.map { Array($0.utf8) }, mergeable: mergeable)
     }
@@ -53,7 +53,7 @@ import Testing
                 """)
         }
         store.close()
-        let reopened = try OfflineStore.open(path: folder.file("c.store"))
+        let reopened = try LocalStore.open(path: folder.file("c.store"))
         defer { reopened.close() }
         #expect(try reopened.file.formatVersion() == StoreFormat.currentVersion)
         #expect(try reopened.file.queuedRequests().map(\.mergeable) == [true])

@@ -4,7 +4,7 @@
 /// the store in the same transaction (as their uploaded delete would have removed them).
 ///
 /// Runs at the start of each upload (after requests in doubt are settled) unless turned off, and
-/// on demand (``OfflineStore/compactQueue()``); the caller holds the upload lock, so no upload
+/// on demand (``LocalStore/compactQueue()``); the caller holds the upload lock, so no upload
 /// reads a request while its body changes.
 struct QueueCompactor {
     let schema: StoreSchema

@@ -1,5 +1,5 @@
 /// What the next upload would send, in order, built from the queue without sending anything or
-/// changing the store (``OfflineStore/previewUpload(batch:batchSize:groupByTransaction:)``).
+/// changing the store (``LocalStore/previewUpload(batch:batchSize:groupByTransaction:)``).
 ///
 /// Each request is built by the code the upload sends it with (``UploadRequests``,
 /// ``BatchRequestBuilder``), so method, URL, headers and body are the upload's. Credentials are

@@ -1,5 +1,5 @@
 /// The error archive's other action: sending an archived request again.
-extension OfflineStore {
+extension LocalStore {
     /// Moves the archived request `id` back into the request queue, at its place in upload order
     /// (before the requests queued after it), with the later archived requests on its entity (they
     /// were archived because of it); the next upload sends them. A requeued ``ArchiveKind/inDoubt``

@@ -2,7 +2,7 @@
 /// the bounded sync log (``SyncLogEntry``). Recording never fails a download or an upload: what
 /// cannot be written is said in the outcome's ``DownloadOutcome/recordingProblem`` (or the error's
 /// message), and one row is written per download, upload or refusal, never per page.
-extension OfflineStore {
+extension LocalStore {
     /// The last downloads, the queue's depth and age, what needs a decision and the last upload.
     @_spi(Tool) public func syncStatistics() throws(ODataError) -> SyncStatistics {
         let queue = try file.queuedRequests()

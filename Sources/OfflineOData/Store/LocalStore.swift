@@ -3,7 +3,7 @@
 /// A store is made once from a `$metadata` document (``create(path:metadata:dialect:definingRequests:serviceRoot:)``),
 /// which it keeps, so that ``open(path:)`` needs no service. It speaks one OData dialect, the
 /// service's: V2 stores accept V2 URL syntax and answer in V2 JSON, V4 stores likewise.
-@_spi(Tool) public final class OfflineStore: @unchecked Sendable {
+@_spi(Tool) public final class LocalStore: @unchecked Sendable {
     @_spi(Tool) public let file: StoreFile
     @_spi(Tool) public let model: MetadataModel
     @_spi(Tool) public let schema: StoreSchema
@@ -53,7 +53,7 @@
     ///   when the file already holds a store with a model, and the errors of the defining requests.
     @_spi(Tool) public static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> OfflineStore {
+                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> LocalStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -88,7 +88,7 @@
             throw error
         }
         do throws(ODataError) {
-            return try OfflineStore(file: file, model: model, schema: schema, dialect: chosenDialect)
+            return try LocalStore(file: file, model: model, schema: schema, dialect: chosenDialect)
         } catch {
             file.close()
             throw error
@@ -98,12 +98,12 @@
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
-    @_spi(Tool) public static func open(path: String) throws(ODataError) -> OfflineStore {
+    @_spi(Tool) public static func open(path: String) throws(ODataError) -> LocalStore {
         try open(file: try StoreFile(path: path))
     }
 
     /// The store over an open `file` (closed when it holds no store).
-    private static func open(file: StoreFile) throws(ODataError) -> OfflineStore {
+    private static func open(file: StoreFile) throws(ODataError) -> LocalStore {
         let path = file.path
         do throws(ODataError) {
             let (metadata, dialectText, offsets) = try file.withConnection { db throws(ODataError) in
@@ -115,7 +115,7 @@
             }
             let model = try MetadataReader.read(metadata)
             let schema = try StoreSchema(model: model, keepingInstantOffsets: offsets == "1")
-            return try OfflineStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
+            return try LocalStore(file: file, model: model, schema: schema, dialect: dialectText == "v4" ? .v4 : .v2)
         } catch {
             file.close()
             throw error
@@ -126,7 +126,7 @@
     /// (`metadata` is asked for only then). Returns whether it was made.
     package static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
                                     definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                                    acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: OfflineStore, created: Bool) {
+                                    acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: LocalStore, created: Bool) {
         let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
         let hasModel: Bool
         do throws(ODataError) {

@@ -1,15 +1,15 @@
 /// What an ``ODataStore`` holds once it is open: the stores its options configured and the
 /// router between them.
-final class OpenedStore: Sendable {
+final class RequestDispatcher: Sendable {
     /// The offline store, when a store file was configured.
-    let offline: OfflineStore?
+    let offline: LocalStore?
     /// The service, when a service root was configured.
-    let online: OnlineStore?
+    let online: ServiceClient?
     let router: RequestRouter
     let model: MetadataModel
     let dialect: Dialect
 
-    init(offline: OfflineStore?, online: OnlineStore?, router: RequestRouter, model: MetadataModel, dialect: Dialect) {
+    init(offline: LocalStore?, online: ServiceClient?, router: RequestRouter, model: MetadataModel, dialect: Dialect) {
         self.offline = offline
         self.online = online
         self.router = router
@@ -18,7 +18,7 @@ final class OpenedStore: Sendable {
     }
 
     /// The offline store, or the error that says there is none.
-    func requireOffline(_ what: String) throws(ODataError) -> OfflineStore {
+    func requireOffline(_ what: String) throws(ODataError) -> LocalStore {
         guard let offline else { throw ODataError(.misuse, "\(what) needs a store file, and this store has none (it works online only)") }
         return offline
     }

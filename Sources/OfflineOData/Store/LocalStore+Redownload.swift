@@ -1,6 +1,6 @@
 /// Reading one entity from the service again (issue 19): after the user discarded or resolved an
 /// archived request, or whenever they want the service's current version of an entity.
-extension OfflineStore {
+extension LocalStore {
     /// Reads the entity `url` addresses by its key (`TravelagencyCollection('00000001')`) from the
     /// service and gives the store the service's version: its values and ETag, with no change or
     /// error mark (``RedownloadOutcome/Action/updated``); or, when the service answers 404, the

@@ -1,7 +1,7 @@
 /// A store that sends every request to the OData service and returns its answers.
 ///
 /// A read of a collection follows the service's next links and answers the whole collection, or
-/// one page with its next link (see `OnlineStore+Paging.swift`); other answers are returned as
+/// one page with its next link (see `ServiceClient+Paging.swift`); other answers are returned as
 /// they come.
 ///
 /// Answers have the shapes the offline store gives (it writes the service's JSON, V2 or V4), so
@@ -11,7 +11,7 @@
 ///
 /// Modifying requests carry SAP Gateway's CSRF token, fetched once and again when it expires.
 /// ETags are the caller's: give `If-Match` in `headers` where the service asks for one.
-package final class OnlineStore: @unchecked Sendable {
+package final class ServiceClient: @unchecked Sendable {
     package let serviceRoot: String
     package let dialect: Dialect
     let transport: HTTPTransport

@@ -2,7 +2,7 @@
 /// a list of properties that local reads (and downloads of defining requests) filtered and
 /// ordered on ``automaticIndexThreshold`` times gets an index, made outside the request path:
 /// after a download, when the store closes, or when the app asks.
-extension OfflineStore {
+extension LocalStore {
     /// Reads of one shape after which it gets an index (10).
     package static let automaticIndexThreshold = 10
 
@@ -11,7 +11,7 @@ extension OfflineStore {
     /// shape's). Returns the indexes made, which status lists as automatic with the reason.
     /// Takes the write lock while it makes them (reads go on; a write waits).
     @discardableResult
-    package func createAutomaticIndexes(threshold: Int = OfflineStore.automaticIndexThreshold) throws(ODataError) -> [StoreIndex] {
+    package func createAutomaticIndexes(threshold: Int = LocalStore.automaticIndexThreshold) throws(ODataError) -> [StoreIndex] {
         guard threshold >= 1 else { throw ODataError(.misuse, "the threshold of automatic indexes must be at least 1, not \(threshold)") }
         try saveReadShapes()
         let (candidates, existing) = try file.withConnection { db throws(ODataError) in

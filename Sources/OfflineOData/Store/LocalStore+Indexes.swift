@@ -1,5 +1,5 @@
 /// Indexes beyond the key's: declared by the app, listed with their origin.
-extension OfflineStore {
+extension LocalStore {
     /// Makes the indexes `declarations` ask for that the store does not have yet, and records them
     /// as declared; indexes made before stay (declaring fewer drops none). Every declaration is
     /// checked before any index is made, and all are made in one transaction, so a bad one changes

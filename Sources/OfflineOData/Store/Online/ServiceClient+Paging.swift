@@ -7,7 +7,7 @@
 /// read never leave it; a next link to a page the read already asked for is refused (it would
 /// never end). ``HTTPOptions/maximumPages`` bounds the pages and ``HTTPOptions/maximumResponseSize``
 /// the bytes of all pages together: the joined answer is one answer, held in memory whole.
-extension OnlineStore {
+extension ServiceClient {
     /// The answer to the GET `request`, whose first page the service answered with `first`.
     ///
     /// - Parameter followsNextLinks: true to gather every page into one collection; false to answer
