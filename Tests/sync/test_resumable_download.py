@@ -143,6 +143,8 @@ def interrupted_download(tool, store, proxy, arguments: list[str], needed: int, 
     requested, attempts, resumed_at = 0, 0, []
     remaining = needed
     for _ in range(interruptions):
+        if remaining < 2:
+            break  # nothing left to interrupt after the page in flight: the final download below ends it
         proxy.clear()
         nth = rng.randint(2, max(2, remaining - 1))
         if how == "kill":
