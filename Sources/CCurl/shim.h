@@ -12,6 +12,7 @@ static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_sli
 static inline CURLcode ccurl_setopt_callback(CURL *h, CURLoption o, ccurl_data_callback cb) { return curl_easy_setopt(h, o, cb); }
 static inline CURLcode ccurl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
+static inline CURLcode ccurl_getinfo_offset(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
 
 /* A share handle that holds cookies, so they outlive the cookie engine's settings. */
 static inline CURLSHcode ccurl_share_cookies(CURLSH *s) { return curl_share_setopt(s, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE); }

@@ -23,6 +23,8 @@ package final class HTTPTransport: @unchecked Sendable {
     /// the cookies away, but not when they live in a share. Only this transport's handle uses the
     /// share (its requests are serialized), so it needs no locks.
     private let cookies: UnsafeMutableRawPointer
+    /// The bytes of bodies sent and received over the transport's life; guarded by `lock`.
+    private var trafficSoFar = HTTPTraffic()
 
     /// - Throws: ``ODataError/Code/misuse`` for options ``HTTPOptions/validate()`` refuses.
     package init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
@@ -48,6 +50,10 @@ package final class HTTPTransport: @unchecked Sendable {
 
     /// The options in force.
     package var currentOptions: HTTPOptions { lock.withLock { options } }
+
+    /// The bytes of request and answer bodies this transport has moved so far (see
+    /// ``HTTPTraffic``); an operation's share is the difference between two readings.
+    package var traffic: HTTPTraffic { lock.withLock { trafficSoFar } }
 
     /// Replaces the options (headers, cookies, credentials, timeouts) for the requests after this call.
     package func update(_ newOptions: HTTPOptions) {
@@ -178,6 +184,8 @@ package final class HTTPTransport: @unchecked Sendable {
             }
         }
         _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+        // Counted also for a transfer that failed part-way: what travelled, travelled.
+        trafficSoFar.add(HTTPTraffic.ofLastTransfer(on: easy))
 
         guard code == CURLE_OK else {
             let detail = errorBuffer.withUnsafeBufferPointer { buffer -> String in

@@ -4,7 +4,7 @@ import Glibc
 
 /// What the progress bar says of a transfer beyond its count: the bytes so far, the rate, and when
 /// the total is known, an estimate of the time left. It measures from its making (per defining
-/// request), on the monotonic clock.
+/// request of a download, per upload), on the monotonic clock.
 struct TransferMeter {
     private var started = TransferMeter.now()
 
@@ -13,13 +13,30 @@ struct TransferMeter {
 
     /// "12.3 KB, 840 entities/s, 3 pages, about 2 s left": the estimate only with a total.
     func detail(done: Int, total: Int?, bytes: Int, pages: Int, noun: String) -> String {
-        let seconds = max(Self.now() - started, 0.001)
-        let rate = Double(done) / seconds
+        let rate = Double(done) / elapsedSeconds
         var parts = [Self.bytesText(bytes), "\(Int(rate.rounded())) \(noun)/s", counted(pages, "page")]
-        if let total, total > done, rate > 0 {
-            parts.append("about \(Int((Double(total - done) / rate).rounded(.up))) s left")
-        }
+        if let left = Self.secondsLeft(done: done, total: total, rate: rate) { parts.append("about \(left) s left") }
         return parts.joined(separator: ", ")
+    }
+
+    /// An upload's: "12.3 KB sent, 4.1 KB received, 8 requests/s, 5.2 KB/s, about 3 s left"; the
+    /// bytes are the request and answer bodies, the byte rate counts both.
+    func uploadDetail(done: Int, total: Int, bytesSent: Int, bytesReceived: Int) -> String {
+        let seconds = elapsedSeconds
+        let rate = Double(done) / seconds
+        let byteRate = Double(bytesSent + bytesReceived) / seconds
+        var parts = [Self.bytesText(bytesSent) + " sent", Self.bytesText(bytesReceived) + " received",
+                     "\(Int(rate.rounded())) requests/s", Self.bytesText(Int(byteRate.rounded())) + "/s"]
+        if let left = Self.secondsLeft(done: done, total: total, rate: rate) { parts.append("about \(left) s left") }
+        return parts.joined(separator: ", ")
+    }
+
+    private var elapsedSeconds: Double { max(Self.now() - started, 0.001) }
+
+    /// The time left at `rate`, when there is a total to reach.
+    private static func secondsLeft(done: Int, total: Int?, rate: Double) -> Int? {
+        guard let total, total > done, rate > 0 else { return nil }
+        return Int((Double(total - done) / rate).rounded(.up))
     }
 
     /// Bytes for people: "512 B", "12.3 KB", "4.5 MB" (powers of 1024).

@@ -41,8 +41,10 @@ struct UploadCommand: ParsableCommand {
 
             On a terminal a progress bar is drawn (on standard error, or standard output when only that \
             is a terminal); piped or redirected, nothing is drawn and only the \
-            final line is printed: 'uploaded: N sent, M moved to the error archive (K in doubt)'. With \
-            --json one line: {"sent","archived","inDoubt","queued","compacted"}, or {"error":{"code","status", \
+            final line is printed: 'uploaded: N sent, M moved to the error archive (K in doubt)'. The bar \
+            shows the requests answered of the queue, the bytes of request and answer bodies, the rate \
+            (requests/s, bytes/s) and an estimate of the time left. With \
+            --json one line: {"sent","archived","inDoubt","queued","compacted","bytesSent","bytesReceived"}, or {"error":{"code","status", \
             "message"[,"httpStatus"]}} when the upload stopped (the message is on standard error too).
 
             One upload at a time per store file: while another upload of the same store runs (another \
@@ -96,9 +98,13 @@ struct UploadCommand: ParsableCommand {
                 return
             }
             var bar = ProgressBar()
+            let meter = TransferMeter()
             let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
                                            compactsQueue: !noCompact) { progress in
-                bar.show("uploading", done: progress.sent + progress.archived, total: progress.total)
+                let done = progress.sent + progress.archived
+                bar.show("uploading", done: done, total: progress.total,
+                         detail: "requests, " + meter.uploadDetail(done: done, total: progress.total, bytesSent: progress.bytesSent,
+                                                                   bytesReceived: progress.bytesReceived))
                 return true
             }
             bar.finish()
@@ -112,6 +118,8 @@ struct UploadCommand: ParsableCommand {
                     writer.writeKey("inDoubt"); writer.writeNumber(outcome.inDoubt)
                     writer.writeKey("queued"); writer.writeNumber(queued)
                     writer.writeKey("compacted"); writer.writeNumber(outcome.compacted)
+                    writer.writeKey("bytesSent"); writer.writeNumber(outcome.bytesSent)
+                    writer.writeKey("bytesReceived"); writer.writeNumber(outcome.bytesReceived)
                     writer.endObject()
                 }
             } else {

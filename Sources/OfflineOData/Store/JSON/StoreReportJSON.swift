@@ -182,7 +182,7 @@ extension StoreEvent {
     }
 
     /// The event's details as a JSON object: `{"state"}`, `{"error":{"status","message"}}`,
-    /// `{"definingRequest","pages","entities","expectedEntities","bytes"}`, `{"sent","archived","total"}`,
+    /// `{"definingRequest","pages","entities","expectedEntities","bytes"}`, `{"sent","archived","total","bytesSent","bytesReceived"}`,
     /// `{"entitySets":[...]}`, an archived request, `{"findings":[{"check","message"}]}`; `{}` for
     /// "first download complete".
     package var jsonText: String {
@@ -205,6 +205,8 @@ extension StoreEvent {
             writer.writeKey("sent"); writer.writeNumber(progress.sent)
             writer.writeKey("archived"); writer.writeNumber(progress.archived)
             writer.writeKey("total"); writer.writeNumber(progress.total)
+            writer.writeKey("bytesSent"); writer.writeNumber(progress.bytesSent)
+            writer.writeKey("bytesReceived"); writer.writeNumber(progress.bytesReceived)
         case .entitySetsChanged(let sets):
             writer.writeKey("entitySets"); writer.writeValue(.array(sets.sorted().map { .string($0) }))
         case .requestFailed(let archived):

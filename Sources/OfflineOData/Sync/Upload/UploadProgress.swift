@@ -6,6 +6,11 @@ public struct UploadProgress: Sendable, Equatable {
     public var archived: Int
     /// Requests in the queue when the upload started.
     public var total: Int
+    /// Bytes of request bodies sent so far (``bytesReceived``: of answer bodies received), as
+    /// libcurl counted them on the wire: the queued requests, `$batch` bodies, and the reads an
+    /// upload makes (CSRF token, ETags, settling requests in doubt); headers not included.
+    public var bytesSent: Int = 0
+    public var bytesReceived: Int = 0
 }
 
 /// The outcome of an upload that ran to the end of the queue.
@@ -21,6 +26,9 @@ public struct UploadOutcome: Sendable, Equatable {
     /// Requests that left the queue before sending because the queue's compaction made them
     /// unnecessary (merged into another request, or cancelled with their entity's create).
     public var compacted: Int = 0
+    /// Bytes of bodies the whole upload sent and received (see ``UploadProgress/bytesSent``).
+    public var bytesSent: Int = 0
+    public var bytesReceived: Int = 0
 
     public init(sent: Int, archived: Int, inDoubt: Int = 0) {
         self.sent = sent

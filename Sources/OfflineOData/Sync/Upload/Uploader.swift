@@ -38,6 +38,9 @@ struct Uploader {
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        // The store's service transport serves one sync operation at a time: what it moves from
+        // now on is this upload's.
+        let trafficBefore = transport.traffic
         var csrf = CSRFToken()
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
@@ -123,10 +126,15 @@ struct Uploader {
             case .noProof(let reason):
                 throw ODataError(.http, reason + uploadStoppedInDoubt(remaining: remaining()))
             }
-            guard progress(UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total)) else {
+            let traffic = transport.traffic.since(trafficBefore)
+            guard progress(UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total,
+                                          bytesSent: traffic.sent, bytesReceived: traffic.received)) else {
                 throw ODataError(.aborted, "the upload was stopped with \(remaining()) requests still queued")
             }
         }
+        let traffic = transport.traffic.since(trafficBefore)
+        outcome.bytesSent = traffic.sent
+        outcome.bytesReceived = traffic.received
         return outcome
     }
 

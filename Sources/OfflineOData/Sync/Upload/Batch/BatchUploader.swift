@@ -35,6 +35,8 @@ struct BatchUploader {
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
         var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        // What the store's service transport moves from now on is this upload's (see ``Uploader``).
+        let trafficBefore = transport.traffic
         var csrf = CSRFToken()
         let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
         let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
@@ -124,12 +126,17 @@ struct BatchUploader {
                 throw ODataError(.http, "the service answered none of the \(chunk.count) requests of the $batch "
                                  + "(\(items.count) answers for \(plan.count) change sets)" + stoppedInDoubt())
             }
-            guard progress(UploadProgress(sent: sent, archived: archived, total: total)) else {
+            let traffic = transport.traffic.since(trafficBefore)
+            guard progress(UploadProgress(sent: sent, archived: archived, total: total,
+                                          bytesSent: traffic.sent, bytesReceived: traffic.received)) else {
                 throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
             }
         }
         var outcome = UploadOutcome(sent: sent, archived: archived, inDoubt: inDoubt)
         outcome.compacted = compacted
+        let traffic = transport.traffic.since(trafficBefore)
+        outcome.bytesSent = traffic.sent
+        outcome.bytesReceived = traffic.received
         return outcome
     }
 
