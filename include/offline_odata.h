@@ -35,7 +35,7 @@
  *   library thread and take `void *payload` last; progress callbacks stop their operation by
  *   returning non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_download_json, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_queue_compact, ood_request_unmerged, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work.
@@ -675,6 +675,19 @@ OOD_API ood_status ood_download_with(ood_store *store, const char *const *subset
                                      void *payload);
 
 /**
+ * ood_download_with() answering what it did, as JSON (the tool's `download --json`):
+ * {"downloads":[{"definingRequest","entities","pages","bytes","expectedEntities","delta","fetchedPages"[,"resumedAtPage"]}]},
+ * one per defining request downloaded. "pages" counts every page of the result, "fetchedPages" those
+ * this call fetched; "resumedAtPage" is there only when it resumed an interrupted download of that
+ * defining request (the pages before it were kept from then).
+ *
+ * @param[out] json Receives the JSON, or NULL on failure; release it with ood_string_free().
+ * @return As ood_download_with(); OOD_MISUSE also for a NULL `json`.
+ */
+OOD_API ood_status ood_download_json(ood_store *store, const char *const *subset, int full, ood_progress progress,
+                                     void *payload, char **json);
+
+/**
  * Uploads the request queue, first in first out, and waits. `progress` (may be NULL) is called
  * after each answered request with the requests sent so far and the queue's length.
  *
@@ -728,7 +741,8 @@ typedef enum ood_event_kind {
     OOD_EVENT_DOWNLOAD_PROGRESS = 3,        /**< {"definingRequest","pages","entities","expectedEntities","bytes"} */
     OOD_EVENT_DOWNLOAD_FINISHED = 4,        /**< {} or {"error":{...}} */
     OOD_EVENT_FIRST_DOWNLOAD_COMPLETE = 5,  /**< {}: the first download of a new store is in */
-    OOD_EVENT_UPLOAD_PROGRESS = 6,          /**< {"sent","archived","total"} */
+    OOD_EVENT_UPLOAD_PROGRESS = 6,          /**< {"sent","archived","total","bytesSent","bytesReceived"}: bytes of
+                                                 request and answer bodies on the wire so far */
     OOD_EVENT_UPLOAD_FINISHED = 7,          /**< {} or {"error":{...}} */
     OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
     OOD_EVENT_REQUEST_FAILED = 9,           /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */

@@ -423,18 +423,20 @@ public:
     }
 
     /// Downloads every defining request (or the named ones; `full` ignores delta links). `progress`
-    /// gets the entities so far and the total (-1 unknown), and returns true to stop.
-    void download(const std::function<bool(long done, long total)> &progress = {}) {
-        detail::with_progress(progress, [&](ood_progress function, void *payload) {
-            return ood_download(handle_, function, payload);
-        });
+    /// gets the entities so far and the total (-1 unknown), and returns true to stop. Answers what
+    /// it did as JSON (ood_download_json): {"downloads":[{"definingRequest","entities","pages","bytes",
+    /// "expectedEntities","delta","fetchedPages"[,"resumedAtPage"]}]}.
+    std::string download(const std::function<bool(long done, long total)> &progress = {}) {
+        return download({}, false, progress);
     }
-    void download(const std::vector<std::string_view> &subset, bool full,
-                  const std::function<bool(long done, long total)> &progress = {}) {
+    std::string download(const std::vector<std::string_view> &subset, bool full,
+                         const std::function<bool(long done, long total)> &progress = {}) {
         detail::HeaderArray names(subset);  // the same NULL-terminated array of strings
+        char *json = nullptr;
         detail::with_progress(progress, [&](ood_progress function, void *payload) {
-            return ood_download_with(handle_, subset.empty() ? nullptr : names.get(), full ? 1 : 0, function, payload);
+            return ood_download_json(handle_, subset.empty() ? nullptr : names.get(), full ? 1 : 0, function, payload, &json);
         });
+        return detail::take(json);
     }
 
     /// What an upload did.

@@ -104,13 +104,27 @@ public func cDownloadWith(_ store: OpaquePointer?, _ subset: UnsafePointer<Unsaf
     }
 }
 
-/// The one body of `ood_download` and `ood_download_with`: all defining requests or the named
-/// ones, with their delta links or (`full`) whole.
+@_cdecl("ood_download_json")
+public func cDownloadJSON(_ store: OpaquePointer?, _ subset: UnsafePointer<UnsafePointer<CChar>?>?, _ full: Int32,
+                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?,
+                          _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    guard let json else { return misuse("ood_download_json: json is NULL") }
+    return bridge { () throws(ODataError) in
+        let names = try stringList("ood_download_json", "defining request names", subset)
+        let outcomes = try downloading("ood_download_json", store, subset: names, full: full != 0, progress, payload)
+        try handOut(DownloadOutcome.jsonText(outcomes), to: json)
+    }
+}
+
+/// The one body of `ood_download`, `ood_download_with` and `ood_download_json`: all defining
+/// requests or the named ones, with their delta links or (`full`) whole.
+@discardableResult
 private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool,
-                         _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) {
+                         _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) -> [DownloadOutcome] {
     let target = try requireServiceStore(function, store)
     let reporter = CProgress(function: progress, payload: payload)
-    _ = try target.waitFor { completion in
+    return try target.waitFor { completion in
         target.download(subset: subset, delta: !full, stoppingWhen: { step in reporter.stops(step.entities, step.expectedEntities) },
                         completion: completion)
     }

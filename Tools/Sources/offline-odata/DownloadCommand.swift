@@ -83,25 +83,7 @@ struct DownloadCommand: ParsableCommand {
             bar.finish()
             for problem in outcomes.compactMap(\.recordingProblem).prefix(1) { warn(problem) }
             if json {
-                printJSON { writer in
-                    writer.beginObject()
-                    writer.writeKey("downloads")
-                    writer.beginArray()
-                    for outcome in outcomes {
-                        writer.beginObject()
-                        writer.writeKey("definingRequest"); writer.writeString(outcome.definingRequest)
-                        writer.writeKey("entities"); writer.writeNumber(outcome.entities)
-                        writer.writeKey("pages"); writer.writeNumber(outcome.pages)
-                        writer.writeKey("bytes"); writer.writeNumber(outcome.bytes)
-                        writer.writeKey("expectedEntities"); outcome.expectedEntities.map { writer.writeNumber($0) } ?? writer.writeNull()
-                        writer.writeKey("delta"); writer.writeBool(outcome.isDelta)
-                        writer.writeKey("fetchedPages"); writer.writeNumber(outcome.fetchedPages)
-                        if let page = outcome.resumedAtPage { writer.writeKey("resumedAtPage"); writer.writeNumber(page) }
-                        writer.endObject()
-                    }
-                    writer.endArray()
-                    writer.endObject()
-                }
+                print(DownloadOutcome.jsonText(outcomes))
                 return
             }
             for outcome in outcomes {

@@ -33,7 +33,7 @@ from .entity import Entity
 from .events import Event, EventKind, Subscription
 from .futures import RequestFuture
 from .options import Mode, Options, StoreOptions
-from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
+from .results import DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
 from .store import OfflineStore, OnlineStore, Store
 from .store_file import StoreFile
 from .sync_record import SYNC_LOG_CAPACITY, DownloadStatistics, SyncLogEntry, SyncStatistics, UploadStatistics
@@ -42,7 +42,7 @@ from .upload_preview import PreviewHeader, PreviewRequest, UploadPreview, Upload
 __all__ = [
     "version", "version_number", "Store", "StoreFile", "OfflineStore", "OnlineStore", "Mode", "Options",
     "StoreOptions", "Entity",
-    "Result", "Route", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "Route", "DownloadResult", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",

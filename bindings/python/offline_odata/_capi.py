@@ -254,6 +254,10 @@ ood_download = _declare("ood_download", c_int, [c_void_p, ood_progress, c_void_p
 #                              void *payload);  (subset: a NULL-terminated array, see string_array; NULL for all)
 ood_download_with = _declare("ood_download_with", c_int, [c_void_p, POINTER(c_char_p), c_int, ood_progress, c_void_p],
                              status=True)
+# ood_status ood_download_json(ood_store *store, const char *const *subset, int full, ood_progress progress,
+#                              void *payload, char **json);
+ood_download_json = _declare("ood_download_json", c_int,
+                             [c_void_p, POINTER(c_char_p), c_int, ood_progress, c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
 ood_upload = _declare("ood_upload", c_int, [c_void_p, ood_progress, c_void_p, POINTER(c_long), POINTER(c_long)],
                       status=True)

@@ -34,7 +34,8 @@ class EventKind(enum.IntEnum):
     FIRST_DOWNLOAD_COMPLETE = 5
     """``{}``: the first download of a new store is in."""
     UPLOAD_PROGRESS = 6
-    """``{"sent", "archived", "total"}``"""
+    """``{"sent", "archived", "total", "bytesSent", "bytesReceived"}``: the bytes of request and
+    answer bodies on the wire so far."""
     UPLOAD_FINISHED = 7
     """``{}`` or ``{"error": {...}}``"""
     ENTITY_SETS_CHANGED = 8

@@ -124,6 +124,35 @@ class UploadResult(NamedTuple):
     """Requests the service refused; they are in the error archive now."""
 
 
+class DownloadResult(NamedTuple):
+    """What a download did for one defining request (see :meth:`offline_odata.Store.download`)."""
+
+    defining_request: str
+    entities: int
+    """Entities received, expanded ones included (those of kept pages too, after a resume)."""
+    pages: int
+    """Every page of the result, those kept from an interrupted download included."""
+    bytes: int
+    """Bytes of the pages' bodies, as received."""
+    expected_entities: Optional[int]
+    """The total the service announced (``@odata.count``, V2 ``__count``), when it did."""
+    delta: bool
+    """Whether it was a delta download (changes since the last one)."""
+    fetched_pages: int
+    """The pages this download fetched: :attr:`pages` less those an interrupted one had kept."""
+    resumed_at_page: Optional[int]
+    """The page it resumed at after an interrupted download (kill, network failure); None when it
+    started at the first."""
+
+    @classmethod
+    def _from_json(cls, document: Dict[str, Any]) -> "DownloadResult":
+        expected = document.get("expectedEntities")
+        resumed = document.get("resumedAtPage")
+        return cls(str(document["definingRequest"]), int(document["entities"]), int(document["pages"]),
+                   int(document["bytes"]), None if expected is None else int(expected), bool(document["delta"]),
+                   int(document["fetchedPages"]), None if resumed is None else int(resumed))
+
+
 class UndoResult(NamedTuple):
     """What :meth:`offline_odata.Store.undo` did to one entity."""
 

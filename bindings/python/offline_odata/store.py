@@ -13,6 +13,7 @@ store may be shared by any number of threads. :meth:`Store.close` waits for the 
 threads have in progress on the store, because the library must not see a handle used after it is
 closed.
 """
+import json
 import sys
 from concurrent.futures import Future
 from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
@@ -26,7 +27,7 @@ from .errors import AbortedError
 from .events import Event, Subscription
 from .futures import RequestFuture, _Pending, _PendingRequest
 from .options import Mode, Options, PathLike, _pairs
-from .results import RedownloadResult, Result, Route, UndoResult, UploadResult, Value
+from .results import DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
 from .sync_record import SyncLogEntry, SyncStatistics
 from .upload_preview import UploadPreview
@@ -484,16 +485,20 @@ class Store(StoreHandle):
             raise guard.stored_exception
 
     def download(self, progress: Optional[Progress] = None, subset: Optional[Sequence[str]] = None,
-                 full: bool = False) -> None:
+                 full: bool = False) -> List[DownloadResult]:
         """Downloads the defining requests (all, or those named in ``subset``) and waits.
 
         Each uses the delta link of its last download when it has one; ``full=True`` downloads
-        each whole instead, and what a request no longer returns leaves the store.
+        each whole instead, and what a request no longer returns leaves the store. A download
+        interrupted part-way (killed, a network failure) resumes at the page after the last one it
+        kept: its result's ``resumed_at_page`` says where, ``fetched_pages`` what this call fetched.
 
         ``progress(done, total)`` is called after each page with the entities so far of the
         defining request being downloaded (``total`` None when unknown); returning a true value
         stops the download (AbortedError), and an exception it raises stops it and is re-raised here.
 
+        Returns:
+            One :class:`DownloadResult` per defining request downloaded, in order.
         Raises:
             AbortedError: ``progress`` asked to stop (that defining request keeps its previous data).
             NetworkError, HTTPError: the service failed.
@@ -507,15 +512,15 @@ class Store(StoreHandle):
             if isinstance(subset, (str, bytes)) or not all(isinstance(name, str) for name in subset):
                 raise TypeError("subset must be a list of defining request names (str)")
             names = _capi.string_array([_capi.encode(name, "subset") for name in subset])
+        out = c_void_p()
         handle = self._begin()
         try:
-            if names is None and not full:
-                self._with_progress(progress, lambda trampoline, payload: _capi.ood_download(handle, trampoline, payload))
-            else:
-                self._with_progress(progress, lambda trampoline, payload: _capi.ood_download_with(
-                    handle, names, 1 if full else 0, trampoline, payload))
+            self._with_progress(progress, lambda trampoline, payload: _capi.ood_download_json(
+                handle, names, 1 if full else 0, trampoline, payload, byref(out)))
         finally:
             self._end()
+        document = json.loads(_capi.take_string(out))
+        return [DownloadResult._from_json(entry) for entry in document["downloads"]]
 
     def upload(self, progress: Optional[Progress] = None) -> UploadResult:
         """Uploads the request queue, first in first out, and waits.
