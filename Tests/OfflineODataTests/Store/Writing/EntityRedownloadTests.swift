@@ -67,7 +67,7 @@ import Testing
         #expect(String(decoding: read.body, as: UTF8.self).contains("Changed Online"))
         // The new ETag is the one a later change is sent with: the service takes it.
         _ = try store.write(method: "PATCH", url: "TravelagencyCollection('\(key)')", body: Array(#"{"city":"Redownload City"}"#.utf8))
-        #expect(try store.upload() == UploadOutcome(sent: 1, archived: 0))
+        #expect(try store.upload().withoutBytes == UploadOutcome(sent: 1, archived: 0))
     }
 
     @Test func afterARefusedChangeIsDiscardedTheEntityIsRedownloaded() throws {
@@ -113,7 +113,7 @@ import Testing
         let url = "TravelagencyCollection('99000051')"
         _ = try store.write(method: "POST", url: "TravelagencyCollection",
                             body: Array(#"{"agencynum":"99000051","name":"Short-lived","country":"US"}"#.utf8))
-        #expect(try store.upload() == UploadOutcome(sent: 1, archived: 0))
+        #expect(try store.upload().withoutBytes == UploadOutcome(sent: 1, archived: 0))
         let deleted = try backend.send(HTTPRequest(method: "DELETE", url: backend.url(url), headers: [HTTPHeader("If-Match", "*")]))
         #expect(deleted.status < 300)
 
