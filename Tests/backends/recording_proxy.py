@@ -4,8 +4,9 @@ see headers, credentials and request counts on the wire.
 
 Each request is forwarded unchanged (Host header included, so the backend builds its links on the
 proxy's address and later pages come through the proxy too) to the upstream origin, and recorded
-in ``requests`` as a :class:`Recorded`. A request whose path contains a key of ``delays`` is held
-that many seconds before it is forwarded (for cancellation tests).
+in ``requests`` as a :class:`Recorded`, with its answer's body once that came back (before the
+client gets it). A request whose path contains a key of ``delays`` is held that many seconds
+before it is forwarded (for cancellation tests).
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class Recorded(NamedTuple):
     path: str
     headers: http.client.HTTPMessage
     body: bytes
+    answer: bytes = b""
+    """The body of the answer, as the proxy sent it on (empty until it came back)."""
 
     @property
     def authorization(self) -> str | None:
@@ -47,8 +50,9 @@ class RecordingProxy:
             def forward(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
+                recorded = Recorded(self.command, self.path, self.headers, body)
                 with lock:
-                    owner.requests.append(Recorded(self.command, self.path, self.headers, body))
+                    owner.requests.append(recorded)
                     delays = list(owner.delays.items())
                 for marker, seconds in delays:
                     if marker in self.path:
@@ -59,6 +63,11 @@ class RecordingProxy:
                     connection.request(self.command, self.path, body=body or None, headers=headers)
                     answer = connection.getresponse()
                     content = answer.read()
+                    with lock:  # found by identity: a test may have cleared the list meanwhile
+                        for index, entry in enumerate(owner.requests):
+                            if entry is recorded:
+                                owner.requests[index] = recorded._replace(answer=content)
+                                break
                     self.send_response(answer.status, answer.reason)
                     for name, value in answer.getheaders():
                         if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
