@@ -5,6 +5,7 @@ import base64
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import time
@@ -201,6 +202,26 @@ def test_the_progress_bar_shows_bytes_rate_and_the_announced_total(tmp_path, too
     assert " B, " in terminal or " KB, " in terminal, terminal  # the bytes so far
     assert "entities/s" in terminal, terminal  # the rate
     assert " s left" in terminal, terminal  # an estimate, before the last page
+
+
+def test_the_upload_progress_bar_shows_bytes_and_rates(tmp_path, tool, v4):
+    path = make_store(tool, tmp_path, v4.service_root)
+    for number in range(3):
+        body = json.dumps({"agencynum": f"9900009{number}", "name": f"Bar Bytes {number}", "country": "IT"})
+        assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", body).returncode == 0
+    status, terminal, piped = run_on_terminal(["upload", path], "stderr")
+    assert status == 0, terminal
+    assert piped.splitlines() == ["uploaded: 3 sent, 0 moved to the error archive (0 in doubt)"]
+    assert "\ruploading [" in terminal and "3/3 requests" in terminal, terminal
+    # The bodies sent (the creates) and received (the service's answers), never nothing.
+    def amounts(what):
+        scale = {"B": 1, "KB": 1024, "MB": 1024 * 1024}
+        return [float(n) * scale[unit] for n, unit in re.findall(r" (\d+(?:\.\d)?) (B|KB|MB) " + what, terminal)]
+    sent, received = amounts("sent"), amounts("received")
+    assert len(sent) == len(received) == 3 and sent == sorted(sent) and received == sorted(received), terminal
+    assert sent[0] > 0 and received[0] > 0, terminal
+    assert "requests/s" in terminal and re.search(r"\d+(\.\d)? (B|KB|MB)/s", terminal), terminal  # the rates
+    assert " s left" in terminal, terminal  # an estimate, before the last request
 
 
 def test_archive_requeues_a_corrected_create_and_discards_a_refused_one(tool, tmp_path, v4):
