@@ -39,6 +39,7 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY / "Tests" / "backends"))
 
 import backends  # noqa: E402
+from bench_figure import report_figure  # noqa: E402
 
 METADATA = REPOSITORY / "Examples" / "FlightSample" / "metadata-v4.xml"
 
@@ -144,6 +145,10 @@ def main():
           f"{proxy.server_seconds / count * 1e3:.1f} ms per change")
     print(f"  engine (total - server)                {engine:9.2f} s = {engine / count * 1e6:.0f} µs per change")
     print(f"  engine CPU (tool user + sys)           {cpu_seconds:9.2f} s = {cpu_seconds / count * 1e6:.0f} µs per change")
+    report_figure("batch-upload.queue-per-change", queue_seconds / count * 1e6, "µs")
+    report_figure("batch-upload.engine-per-change", engine / count * 1e6, "µs")
+    report_figure("batch-upload.engine-cpu-per-change", cpu_seconds / count * 1e6, "µs")
+    report_figure("batch-upload.server-per-change", proxy.server_seconds / count * 1e3, "ms", reference=True)
 
 
 if __name__ == "__main__":
