@@ -71,6 +71,7 @@ def main():
         grown = size_bytes - smallest_bytes
         ratio = f"{(peak - smallest_peak) * 2**20 / grown:.2f}" if grown > 0 else "-"
         print(f"{size:>8,} {size_bytes / 2**20:>8.2f} {peak:>8.1f} {ratio:>21}")
+    for size, _, peak in results:
         report_figure(f"download-memory.page-{size}.peak", peak, "MB")
 
 
