@@ -202,7 +202,7 @@ BENCH_COMPARE_COMPACTION_CHANGES ?= 2000
 bench-compare: cmake-build backends-venv
 	@[ -n "$(BASE)" ] || { echo "make bench-compare needs BASE=<commit>, e.g. BASE=HEAD~1"; exit 2; }
 	$(PYTHON) scripts/bench_compare.py --base '$(BASE)' --rounds $(ROUNDS) --benches '$(BENCHES)' \
-	    --scratch $(SWIFT_SCRATCH) --build-dir $(BUILD_DIR) --fixtures $(FIXTURES) \
+	    --scratch $(SWIFT_SCRATCH) --build-dir $(abspath $(BUILD_DIR)) --fixtures $(FIXTURES) \
 	    --batch-changes $(BENCH_COMPARE_BATCH_CHANGES) --compaction-changes $(BENCH_COMPARE_COMPACTION_CHANGES) \
 	    $(if $(BASE_BUILD),--base-build $(BASE_BUILD))
 

@@ -83,13 +83,15 @@ def main() -> int:
         order = (base, new) if round_number % 2 == 0 else (new, base)
         for benchmark in chosen:
             for build in order:
-                print(f"-- round {round_number + 1}: {benchmark.name} ({build.label})", flush=True)
+                print(f"-- round {round_number + 1}: {benchmark.name} ({build.label})", end="", flush=True)
+                run_started = time.monotonic()
                 try:
                     output = benchmark.run(build, settings)
                 except (BenchmarkFailed, FileNotFoundError, OSError) as error:
                     failures[benchmark.name][build.label] = str(error)
-                    print(f"   failed: {error}", flush=True)
+                    print(f": failed: {error}", flush=True)
                     continue
+                print(f": {time.monotonic() - run_started:.0f} s", flush=True)
                 runs[benchmark.name][build.label].append(figures.parse_output(output))
     minutes = (time.monotonic() - started) / 60
 
