@@ -108,7 +108,7 @@ def main() -> int:
                 how += "; SOURCE DIFFERS between base and the working tree: the comparison measures that change too"
         print(f"{benchmark.name} ({how})")
         for label, error in failures[benchmark.name].items():
-            print(f"  FAILED on {label}: {error.splitlines()[0]}")
+            print(f"  FAILED on {label}: " + "\n    ".join(error.splitlines()))
         comparisons = figures.compare(runs[benchmark.name]["base"], runs[benchmark.name]["new"])
         for row in figures.format_rows(comparisons):
             print(row)

@@ -47,7 +47,7 @@ def parse_output(text: str) -> list[Figure]:
         main = FIGURE_PART.match(parts[0])
         if not main or parts[0].startswith(("ratio", "budget")):
             continue
-        name = main["name"].strip()
+        name = main["name"].strip().rstrip(",;:")
         figures.append(Figure(name, _number(main["value"]), main["unit"], higher_is_better(main["unit"])))
         for part in parts[1:]:
             other = FIGURE_PART.match(part)
