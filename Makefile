@@ -192,18 +192,21 @@ bench: cmake-build backends-venv
 
 # The working tree's build against BASE's (built once from its own source in .build-bench-base/<sha>,
 # or BASE_BUILD: a checkout of BASE where make cmake-build ran), ROUNDS alternating rounds, medians
-# and ratios, figures more than 5% worse flagged (scripts/bench_compare.py). The upload benchmarks
-# run shorter than in make bench (BENCH_COMPARE_BATCH_CHANGES, BENCH_COMPARE_COMPACTION_CHANGES).
+# and ratios, figures more than 5% worse flagged (scripts/bench_compare.py). The uploads and the
+# download run shorter than in make bench (BENCH_COMPARE_BATCH_CHANGES, BENCH_COMPARE_COMPACTION_CHANGES,
+# BENCH_COMPARE_DOWNLOAD_SIZES: 100000,1000000 is make bench's).
 ROUNDS ?= 3
 BENCHES ?=
 BASE_BUILD ?=
 BENCH_COMPARE_BATCH_CHANGES ?= 1000
 BENCH_COMPARE_COMPACTION_CHANGES ?= 2000
+BENCH_COMPARE_DOWNLOAD_SIZES ?= 100000
 bench-compare: cmake-build backends-venv
 	@[ -n "$(BASE)" ] || { echo "make bench-compare needs BASE=<commit>, e.g. BASE=HEAD~1"; exit 2; }
 	$(PYTHON) scripts/bench_compare.py --base '$(BASE)' --rounds $(ROUNDS) --benches '$(BENCHES)' \
 	    --scratch $(SWIFT_SCRATCH) --build-dir $(abspath $(BUILD_DIR)) --fixtures $(FIXTURES) \
 	    --batch-changes $(BENCH_COMPARE_BATCH_CHANGES) --compaction-changes $(BENCH_COMPARE_COMPACTION_CHANGES) \
+	    --download-sizes $(BENCH_COMPARE_DOWNLOAD_SIZES) \
 	    $(if $(BASE_BUILD),--base-build $(BASE_BUILD))
 
 # Issue 23's scale: key range, declared-index filter and order with $top=20, and a filter on a

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -31,6 +32,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--fixtures", type=Path, required=True)
     parser.add_argument("--batch-changes", type=int, default=1000)
     parser.add_argument("--compaction-changes", type=int, default=2000)
+    parser.add_argument("--download-sizes", default="100000", help="download_vs_python.py's OOD_DOWNLOAD_SIZES")
     return parser.parse_args()
 
 
@@ -70,13 +72,16 @@ def main() -> int:
         for path in build.missing():
             print(f"note: {build.label} has no {path}: the benchmarks that need it are reported as failed")
     settings = Settings(repository=repository, fixtures=options.fixtures, batch_changes=options.batch_changes,
-                        compaction_changes=options.compaction_changes)
+                        compaction_changes=options.compaction_changes, download_sizes=options.download_sizes)
     head = builds.git(repository, "rev-parse", "--short=12", "HEAD")
     dirty = " + uncommitted changes" if builds.git(repository, "status", "--porcelain", "--untracked-files=no") else ""
 
     print(f"== bench-compare: base {sha[:12]} against the working tree ({head}{dirty}), {options.rounds} round(s)")
     print(f"   start: {load()}", flush=True)
     started = time.monotonic()
+    outputs = repository / ".build-bench-base" / "last-run"
+    shutil.rmtree(outputs, ignore_errors=True)
+    outputs.mkdir(parents=True)
     runs: dict[str, dict[str, list[list[figures.Figure]]]] = {b.name: {"base": [], "new": []} for b in chosen}
     failures: dict[str, dict[str, str]] = {b.name: {} for b in chosen}
     for round_number in range(options.rounds):
@@ -92,6 +97,7 @@ def main() -> int:
                     print(f": failed: {error}", flush=True)
                     continue
                 print(f": {time.monotonic() - run_started:.0f} s", flush=True)
+                (outputs / f"{benchmark.name}.{build.label}.{round_number + 1}.txt").write_text(output, encoding="utf-8")
                 runs[benchmark.name][build.label].append(figures.parse_output(output))
     minutes = (time.monotonic() - started) / 60
 
@@ -114,7 +120,7 @@ def main() -> int:
             print(row)
         flagged += sum(1 for comparison in comparisons if comparison.worse)
     print(f"== {flagged} figure(s) more than {figures.THRESHOLD:.0%} worse; {minutes:.1f} minutes of benchmarks")
-    print(f"   start load was above; end: {load()}")
+    print(f"   start load was above; end: {load()}; each run's output in {outputs}")
     new_failures = [name for name, failed in failures.items() if "new" in failed]
     if new_failures:
         print(f"== failed on the working tree: {', '.join(new_failures)}")

@@ -125,3 +125,11 @@ def test_an_unknown_base_revision_is_refused_before_anything_is_built(tmp_path):
     assert result.returncode == 2
     assert "BASE=no-such-rev is not a commit" in result.stderr
     assert not (REPOSITORY / ".build-bench-base" / "no-such-rev").exists()
+
+
+def test_a_summary_line_with_times_in_its_name_is_not_a_figure_but_the_harness_lines_are():
+    figures = captured("write")
+    names = [f.name for f in figures]
+    assert not any(name.startswith("write: ") for name in names), names
+    assert by_name(figures, "write (the same through the store API, all issued at once: group commit)").higher_is_better
+    assert len([f for f in figures if not f.reference]) == 2

@@ -27,7 +27,7 @@ class Settings:
     batch_changes: int = 1000
     compaction_changes: int = 2000
     compaction_rounds: int = 1
-    download_sizes: str = "100000,1000000"
+    download_sizes: str = "100000"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,9 @@ BENCH_LINE = re.compile(r"^BENCH name=(?P<name>\S+) value=(?P<value>\S+) unit=(?
                         r"better=(?P<better>lower|higher)(?P<reference> reference)?\s*$")
 # A part of a line that ends in a number and its unit: "name: 12.5 µs", "C -> C .so 1.2 ns/call".
 FIGURE_PART = re.compile(r"^(?P<name>.*?):? (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?) (?P<unit>\S+)$")
+# A name with a measured time in it ("write: 3671.186 µs per write one at a time, ... floor 1956 µs")
+# is a summary line, not a figure: its name would differ from run to run.
+TIME_IN_NAME = re.compile(r"\d (?:ns|µs|us|ms|s)\b")
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def parse_output(text: str) -> list[Figure]:
     for line in lines:
         parts = [part.strip() for part in line.split(" | ")]
         main = FIGURE_PART.match(parts[0])
-        if not main or parts[0].startswith(("ratio", "budget")):
+        if not main or parts[0].startswith(("ratio", "budget")) or TIME_IN_NAME.search(main["name"]):
             continue
         name = main["name"].strip().rstrip(",;:")
         figures.append(Figure(name, _number(main["value"]), main["unit"], higher_is_better(main["unit"])))
