@@ -41,11 +41,12 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
 
 
-def source_differs(repository: Path, sha: str, paths: tuple[str, ...]) -> bool:
-    """Whether the benchmark's own source differs between BASE and the working tree."""
+def source_change(repository: Path, sha: str, paths: tuple[str, ...]) -> str:
+    """How the benchmark's own source differs between BASE and the working tree ("" if it does not):
+    git's short statistics, so that a rename can be told from a changed measurement at a glance."""
     if not paths:
-        return False
-    return subprocess.run(["git", "-C", str(repository), "diff", "--quiet", sha, "--", *paths], check=False).returncode != 0
+        return ""
+    return builds.git(repository, "diff", "--shortstat", sha, "--", *paths)
 
 
 def main() -> int:
@@ -110,11 +111,14 @@ def main() -> int:
             how = "the working tree's driver against both builds"
         else:
             how = "each build's own benchmark program, from its own source"
-            if source_differs(repository, sha, benchmark.sources):
-                how += "; SOURCE DIFFERS between base and the working tree: the comparison measures that change too"
+            change = source_change(repository, sha, benchmark.sources)
+            if change:
+                how += (f"; SOURCE DIFFERS between base and the working tree ({change} in {', '.join(benchmark.sources)}):"
+                        " the comparison measures that change too")
         print(f"{benchmark.name} ({how})")
-        for label, error in failures[benchmark.name].items():
-            print(f"  FAILED on {label}: " + "\n    ".join(error.splitlines()))
+        for label, message in failures[benchmark.name].items():
+            lines = message.splitlines()
+            print(f"  FAILED on {label}: {lines[0]} {lines[-1] if len(lines) > 1 else ''} (the whole message above)")
         comparisons = figures.compare(runs[benchmark.name]["base"], runs[benchmark.name]["new"])
         for row in figures.format_rows(comparisons):
             print(row)
