@@ -60,6 +60,9 @@ def main() -> int:
     except ValueError as error:
         print(f"bench-compare: {error}", file=sys.stderr)
         return 2
+    if options.base_build is not None and not options.base_build.is_dir():
+        print(f"bench-compare: BASE_BUILD {options.base_build} is not a folder", file=sys.stderr)
+        return 2
     if options.base_build is not None:
         checkout = subprocess.run(["git", "-C", str(options.base_build), "rev-parse", "HEAD"], capture_output=True,
                                   text=True, check=False).stdout.strip()
@@ -67,8 +70,12 @@ def main() -> int:
             print(f"bench-compare: BASE_BUILD {options.base_build} is at {checkout[:12]}, not BASE {sha[:12]}",
                   file=sys.stderr)
             return 2
-    base = builds.base_build(repository, sha, options.base_build)
-    new = builds.working_build(repository, options.scratch, options.build_dir)
+    try:
+        base = builds.base_build(repository, sha, options.base_build)
+        new = builds.working_build(repository, options.scratch, options.build_dir)
+    except subprocess.CalledProcessError as error:
+        print(f"bench-compare: a build failed ({' '.join(map(str, error.cmd))}); its output is above", file=sys.stderr)
+        return 2
     for build in (base, new):
         for path in build.missing():
             print(f"note: {build.label} has no {path}: the benchmarks that need it are reported as failed")
