@@ -133,3 +133,13 @@ def test_a_summary_line_with_times_in_its_name_is_not_a_figure_but_the_harness_l
     assert not any(name.startswith("write: ") for name in names), names
     assert by_name(figures, "write (the same through the store API, all issued at once: group commit)").higher_is_better
     assert len([f for f in figures if not f.reference]) == 2
+
+
+def test_ratio_and_budget_parts_of_a_line_are_not_figures():
+    figures = captured("filter-bind")
+    assert [(f.name, f.unit, f.reference) for f in figures] == [
+        ("filter-bind: parse + bind", "µs", False),
+        ("filter-bind: parse + bind [baseline parse alone]", "µs", True),
+        ("filter-bind: parse + bind + translate to SQL", "µs", False),
+        ("filter-bind: parse + bind + translate to SQL [baseline parse alone]", "µs", True),
+    ]
