@@ -3,6 +3,8 @@
 #   make demo         the main job on the bundled sample service (leaves the store in demo/)
 #   make test         every suite: Swift (also under the thread sanitizer), C/C++ (ctest), the tool, Python, the test backends
 #   make bench        the benchmarks, each against a baseline measured in the same run
+#   make bench-compare BASE=<rev> [ROUNDS=3] [BENCHES="json read ..."] [BASE_BUILD=<checkout of BASE, built>]
+#                     the benchmarks of the working tree's build against BASE's, in alternating rounds
 #   make bench-10m    reads and store load at 1,000,000 and 10,000,000 entities (slow: not in make bench or make test)
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
@@ -19,7 +21,7 @@ VENV := $(CURDIR)/.venv
 PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
-.PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-10m resume-campaign \
+.PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-compare bench-10m resume-campaign \
         install demo clean mypy wheel
 
 all: cmake-build
@@ -188,6 +190,25 @@ bench: cmake-build backends-venv
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/compaction_upload.py \
 		$(COMPACTION_CHANGES) $(COMPACTION_ROUNDS)
 
+# The working tree's build against BASE's (built once from its own source in .build-bench-base/<sha>,
+# or BASE_BUILD: a checkout of BASE where make cmake-build ran), ROUNDS alternating rounds, medians
+# and ratios, figures more than 5% worse flagged (scripts/bench_compare.py). The uploads and the
+# download run shorter than in make bench (BENCH_COMPARE_BATCH_CHANGES, BENCH_COMPARE_COMPACTION_CHANGES,
+# BENCH_COMPARE_DOWNLOAD_SIZES: 100000,1000000 is make bench's).
+ROUNDS ?= 3
+BENCHES ?=
+BASE_BUILD ?=
+BENCH_COMPARE_BATCH_CHANGES ?= 1000
+BENCH_COMPARE_COMPACTION_CHANGES ?= 2000
+BENCH_COMPARE_DOWNLOAD_SIZES ?= 100000
+bench-compare: cmake-build backends-venv
+	@[ -n "$(BASE)" ] || { echo "make bench-compare needs BASE=<commit>, e.g. BASE=HEAD~1"; exit 2; }
+	$(PYTHON) scripts/bench_compare.py --base '$(BASE)' --rounds $(ROUNDS) --benches '$(BENCHES)' \
+	    --scratch $(SWIFT_SCRATCH) --build-dir $(abspath $(BUILD_DIR)) --fixtures $(FIXTURES) \
+	    --batch-changes $(BENCH_COMPARE_BATCH_CHANGES) --compaction-changes $(BENCH_COMPARE_COMPACTION_CHANGES) \
+	    --download-sizes $(BENCH_COMPARE_DOWNLOAD_SIZES) \
+	    $(if $(BASE_BUILD),--base-build $(BASE_BUILD))
+
 # Issue 23's scale: key range, declared-index filter and order with $top=20, and a filter on a
 # property the engine indexed itself after the read repeated, through the store API against plain
 # SQLite with the index, on stores the engine made of 1,000,000 and 10,000,000 entities (each
@@ -221,4 +242,4 @@ demo: deps backends-venv cmake-build
 	$(PYTHON) Examples/FlightSample/demo.py --tool $(SWIFT_SCRATCH)/release/offline-odata
 
 clean:
-	rm -rf $(BUILD_DIR) $(INSTALL_BUILD_DIR) .build .build-release .build-bench .build-fuzz .build-tsan .build-quickstart
+	rm -rf $(BUILD_DIR) $(INSTALL_BUILD_DIR) .build .build-release .build-bench .build-bench-base .build-fuzz .build-tsan .build-quickstart

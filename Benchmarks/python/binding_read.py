@@ -28,6 +28,7 @@ from datetime import datetime
 from decimal import Decimal
 
 import offline_odata
+from bench_figure import report_figure
 
 ENTITIES = 50_000
 SAMPLES = 9
@@ -168,6 +169,12 @@ def main():
               f"ratio {binding / columns:.2f} (for information)")
         print(f"binding read: of which json.loads of the {len(raw):,}-byte answer alone: {json_only:.1f} ms")
         print(f"binding read: the same read untyped (execute(...).value(), the JSON as sent): {untyped:.1f} ms")
+        report_figure("binding-read.make-store", made, "s")
+        report_figure("binding-read.dicts", binding, "ms")
+        report_figure("binding-read.untyped", untyped, "ms")
+        report_figure("binding-read.sqlite3-json", baseline, "ms", reference=True)
+        report_figure("binding-read.sqlite3-columns", columns, "ms", reference=True)
+        report_figure("binding-read.json-loads", json_only, "ms", reference=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

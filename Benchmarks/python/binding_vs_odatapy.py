@@ -26,6 +26,7 @@ import tempfile
 import time
 
 import offline_odata
+from bench_figure import report_figure
 from load_memory import METADATA, write_pages
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -183,11 +184,16 @@ def main():
         verdict = "faster" if ratios[url] < 1 else "SLOWER"
         print(f"binding vs odatapy: {name} ({url}): binding {ours:.1f} us | odatapy + sqlite3 {theirs:.1f} us | "
               f"ratio {ratios[url]:.2f} ({verdict}; budget: faster)")
+        slug = "-".join("".join(c if c.isalnum() else " " for c in name).split())
+        report_figure(f"binding-vs-odatapy.{slug}.binding", ours, "us")
+        report_figure(f"binding-vs-odatapy.{slug}.odatapy", theirs, "us", reference=True)
     filter_urls = urls[len(reads):]
     for text, url in zip(texts, filter_urls):
         print(f"binding vs odatapy:   $filter={text}&$top=20: binding {statistics.median(ours_us[url]):.1f} us | "
               f"odatapy {statistics.median(theirs_us[url]):.1f} us | ratio {ratios[url]:.2f}")
     faster = sum(1 for url in filter_urls if ratios[url] < 1)
+    report_figure("binding-vs-odatapy.filters.binding-median",
+                  statistics.median(statistics.median(ours_us[url]) for url in filter_urls), "us")
     print(f"binding vs odatapy: filters with $top=20: binding faster on {faster} of {len(filter_urls)}, "
           f"median ratio {statistics.median(ratios[url] for url in filter_urls):.2f}")
 

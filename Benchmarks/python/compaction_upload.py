@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import backends  # noqa: E402
 from batch_upload import TimingProxy  # noqa: E402
+from bench_figure import report_figure  # noqa: E402
 from offline_odata import OnlineStore, Store  # noqa: E402
 
 SET = "TravelagencyCollection"
@@ -135,6 +136,10 @@ def main() -> None:
         print(f"compaction: upload median {median(on, 'seconds'):.2f} s against {median(off, 'seconds'):.2f} s "
               f"({median(on, 'seconds') / median(off, 'seconds'):.2f}x; server {median(on, 'server'):.2f} s against "
               f"{median(off, 'server'):.2f} s), {rounds} rounds; the service ends the same")
+        for label, rows in (("compacted", on), ("plain", off)):
+            report_figure(f"compaction.{label}.requests", rows[0]["sent"], "requests")
+            report_figure(f"compaction.{label}.engine", median(rows, "seconds") - median(rows, "server"), "s")
+            report_figure(f"compaction.{label}.server", median(rows, "server"), "s", reference=True)
     finally:
         proxy.stop()
         server.stop()

@@ -3,6 +3,7 @@ a call of a pure-Python function returning the same value, medians from one run.
 import statistics
 import time
 
+from bench_figure import report_figure
 from offline_odata import _capi
 
 CALLS = 200_000
@@ -28,6 +29,8 @@ def main():
     n, b = statistics.median(native), statistics.median(baseline)
     print(f"ctypes call: ood_version_number {n:.1f} ns/call | baseline pure-Python call {b:.1f} ns/call"
           f" | ratio {n / b:.2f} | budget <= 1000 ns/call (median of {SAMPLES} x {CALLS})")
+    report_figure("ctypes-call.ood_version_number", n, "ns")
+    report_figure("ctypes-call.python-call", b, "ns", reference=True)
 
 
 if __name__ == "__main__":

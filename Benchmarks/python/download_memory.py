@@ -21,6 +21,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import download_vs_python as pages  # noqa: E402  (the page server and the measuring helper)
+from bench_figure import report_figure  # noqa: E402
 
 
 def page_bytes(root, size):
@@ -70,6 +71,8 @@ def main():
         grown = size_bytes - smallest_bytes
         ratio = f"{(peak - smallest_peak) * 2**20 / grown:.2f}" if grown > 0 else "-"
         print(f"{size:>8,} {size_bytes / 2**20:>8.2f} {peak:>8.1f} {ratio:>21}")
+    for size, _, peak in results:
+        report_figure(f"download-memory.page-{size}.peak", peak, "MB")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from bench_figure import report_figure
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 METADATA = os.path.join(HERE, "download_items.xml")
 PAGE_SIZE = 1000
@@ -287,6 +289,11 @@ def main():
                   f"CPU {r['engine'][3]:.2f} s), peak {r['engine'][1]:.1f} MB | baseline urllib+json+executemany "
                   f"{baseline:,.0f} entities/s ({r['baseline'][0]:.2f} s, CPU {r['baseline'][3]:.2f} s), peak "
                   f"{r['baseline'][1]:.1f} MB | ratio {engine / baseline:.2f} | budget >= 2x ({verdict})")
+            report_figure(f"download-{total}.engine-rate", engine, "entities/s", better="higher")
+            report_figure(f"download-{total}.engine-cpu", r["engine"][3], "s")
+            report_figure(f"download-{total}.engine-peak", r["engine"][1], "MB")
+            report_figure(f"download-{total}.python-rate", baseline, "entities/s", better="higher", reference=True)
+            report_figure(f"download-{total}.server-alone-rate", alone, "entities/s", better="higher", reference=True)
             note = "" if alone >= 2 * engine else " (NOT clearly faster than the engine: the server may limit it)"
             print(f"download {total:,} entities: server alone (http.client keep-alive, bodies discarded) "
                   f"{alone:,.0f} entities/s ({r['alone'][0]:.2f} s, client CPU {r['alone'][3]:.2f} s), client peak {r['alone'][1]:.1f} MB, "

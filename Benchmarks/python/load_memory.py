@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 
+from bench_figure import report_figure
+
 METADATA = """<?xml version="1.0" encoding="utf-8"?>
 <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
   <edmx:DataServices>
@@ -81,6 +83,8 @@ def main():
             results[count] = peak
             print(f"store load of {count:,} entities ({(count + PAGE - 1) // PAGE} page files): "
                   f"{seconds:.1f} s, peak memory {peak:.1f} MB")
+            report_figure(f"store-load-{count}.seconds", seconds, "s")
+            report_figure(f"store-load-{count}.peak", peak, "MB")
         ratio = results[large] / results[small]
         verdict = "within" if ratio <= BUDGET else "over"
         print(f"store load peak memory: {large:,} against {small:,} entities: ratio {ratio:.3f} ({verdict} budget {BUDGET}x)")
