@@ -43,6 +43,39 @@ enum DownloadResumeTable {
             startedAt: statement.int(at: 8))
     }
 
+    /// Runs `body` (a download's fetching, each page stored in its own commit) with the
+    /// connection's commits not waiting for the disk (`synchronous = NORMAL`), then puts back the
+    /// setting it had (the store's `FULL`).
+    ///
+    /// In WAL mode a commit is durable across a killed process whatever the setting (the frames
+    /// are in the operating system's hands); what `NORMAL` gives up is only the last commits on
+    /// a power loss, and the file stays consistent. A kept page lost that way is fetched again
+    /// (page and resume point are one commit, so they never disagree), while waiting for the disk
+    /// at every page cost about as much as storing it. The transaction that writes the pages into
+    /// the tables commits with the setting put back, so it is durable, and so are the frames of
+    /// the pages before it.
+    static func whileStaging<T>(in db: SQLiteConnection, _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        let setting = try db.scalarInt("PRAGMA synchronous") ?? 2
+        try db.execute("PRAGMA synchronous = NORMAL")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? restoreSynchronous(setting, in: db)
+            throw error
+        }
+        try restoreSynchronous(setting, in: db)
+        return result
+    }
+
+    /// `PRAGMA synchronous = N` takes no parameter: the level is one of SQLite's four, written
+    /// from that list, not from the value read.
+    private static func restoreSynchronous(_ setting: Int64, in db: SQLiteConnection) throws(ODataError) {
+        let levels = ["OFF", "NORMAL", "FULL", "EXTRA"]
+        let level = levels.indices.contains(Int(setting)) ? levels[Int(setting)] : "FULL"
+        try db.execute("PRAGMA synchronous = \(level)")
+    }
+
     /// Stores page `point.pages` (counted from 1) and the point after it, in one transaction.
     /// The page's bytes are written from where they are into the stored blob (no copy).
     static func storePage(_ point: DownloadResumePoint, body: UnsafeBufferPointer<UInt8>, in db: SQLiteConnection) throws(ODataError) {
