@@ -63,7 +63,9 @@ struct ResumableDownload {
         do {
             outcome = try apply(stored, of: request, isDelta: isDelta, fetched: fetched, record: record) { page throws(ODataError) in
                 if let heldPage { return heldPage }
-                return try DownloadResumeTable.pageBody(of: request.name, page: page, in: db)
+                let body = try DownloadResumeTable.pageBody(of: request.name, page: page, in: db)
+                try DownloadResumeTable.dropPage(of: request.name, page: page, in: db)
+                return body
             }
         } catch where !error.isDiskFull {
             // Pages the store cannot take would fail again each time: the next download refetches.
