@@ -321,6 +321,14 @@ def test_a_download_of_one_page_keeps_nothing_and_a_kill_leaves_the_old_content_
         rename(v4, booking, "Changed Behind The Store")
     reader = Reader(store, [(b["carrid"], b["connid"], b["bookid"]) for b in (page[0], page[-1])])
     before = reader.look()
+    # A witness of any page kept, even one deleted again before the download's end.
+    connection = sqlite3.connect(store)
+    with connection:
+        connection.executescript("""
+            CREATE TABLE test_kept_pages (page INTEGER);
+            CREATE TRIGGER test_kept AFTER INSERT ON ood_download_page BEGIN INSERT INTO test_kept_pages VALUES (NEW.page); END;
+            """)
+    connection.close()
 
     # How long an uninterrupted download of the new content takes, so the kills below fall
     # before, during and after its write.
@@ -362,6 +370,7 @@ def test_a_download_of_one_page_keeps_nothing_and_a_kill_leaves_the_old_content_
     assert set(looks_after_kills) <= {before, after}, looks_after_kills
     assert reader.seen <= {before, after}, reader.seen
     assert store_tables(store)["es/BookingCollection"] == store_tables(reference)["es/BookingCollection"]
+    assert store_tables(store)["test_kept_pages"] == [], "a page of a one-page download was kept"
 
 
 # ------------------------------------------------------------------------ the 100,000-entity campaign
