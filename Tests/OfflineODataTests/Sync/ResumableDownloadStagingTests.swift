@@ -11,15 +11,20 @@ import Testing
                             fromDeltaLink: nil, nextLink: nil, pages: 0, entities: 0, deltaLink: nil, startedAt: 0)
     }
 
-    private func keptPages(_ db: SQLiteConnection) throws -> Int64? {
+    /// Runs `body` on the connection of a new store file.
+    private func withNewStore(_ body: (SQLiteConnection) throws(ODataError) -> Void) throws {
+        let folder = TemporaryFolder()
+        let store = try StoreFile(path: folder.file("a.store"))
+        defer { store.close() }
+        try store.withConnection(body)
+    }
+
+    private func keptPages(_ db: SQLiteConnection) throws(ODataError) -> Int64? {
         try db.scalarInt("SELECT (SELECT count(*) FROM ood_download_page) + (SELECT count(*) FROM ood_download_resume)")
     }
 
     @Test func aDownloadsOnlyPageIsHeldForTheTablesNotKept() throws {
-        let folder = TemporaryFolder()
-        let store = try StoreFile(path: folder.file("a.store"))
-        defer { store.close() }
-        try store.withConnection { db throws(ODataError) in
+        try withNewStore { db throws(ODataError) in
             var sink = StagedPageSink(point: freshPoint(), db: db)
             let page = input(#"{"value":[{"ID":1},{"ID":2}],"@odata.deltaLink":"People?$deltatoken=1"}"#)
             try sink.keep(page: page, summary: try sink.accept(page: page))
@@ -32,10 +37,7 @@ import Testing
     }
 
     @Test func pagesOfADownloadOfSeveralAreKeptTheLastOneToo() throws {
-        let folder = TemporaryFolder()
-        let store = try StoreFile(path: folder.file("a.store"))
-        defer { store.close() }
-        try store.withConnection { db throws(ODataError) in
+        try withNewStore { db throws(ODataError) in
             var sink = StagedPageSink(point: freshPoint(), db: db)
             for text in [#"{"value":[{"ID":1}],"@odata.nextLink":"People?$skiptoken=1"}"#, #"{"value":[{"ID":2}]}"#] {
                 let page = input(text)
@@ -49,10 +51,7 @@ import Testing
     }
 
     @Test func aResumedDownloadsLastPageIsKeptNotHeld() throws {
-        let folder = TemporaryFolder()
-        let store = try StoreFile(path: folder.file("a.store"))
-        defer { store.close() }
-        try store.withConnection { db throws(ODataError) in
+        try withNewStore { db throws(ODataError) in
             var resumed = freshPoint()
             resumed.pages = 3
             resumed.nextLink = "People?$skiptoken=3"
@@ -66,10 +65,7 @@ import Testing
     }
 
     @Test func stagingCommitsWithoutWaitingForTheDiskThenPutsTheSettingBack() throws {
-        let folder = TemporaryFolder()
-        let store = try StoreFile(path: folder.file("a.store"))
-        defer { store.close() }
-        try store.withConnection { db throws(ODataError) in
+        try withNewStore { db throws(ODataError) in
             #expect(try db.scalarInt("PRAGMA synchronous") == 2)
             let during = try DownloadResumeTable.whileStaging(in: db) { () throws(ODataError) in
                 try db.scalarInt("PRAGMA synchronous")
