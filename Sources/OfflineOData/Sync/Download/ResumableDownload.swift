@@ -9,7 +9,8 @@ import Glibc
 /// next link to fetch (``StagedPageSink``); readers see none of it. *Applying*: when the last page
 /// is stored, all of them are written into the tables, the full refresh's removals done, the
 /// delta link recorded and the kept pages deleted, in one transaction: readers see the defining
-/// request's previous content until then, and its new content whole after.
+/// request's previous content until then, and its new content whole after. A download whose first
+/// page is its last has nothing to resume: that page is held, not stored (``StagedPageSink/heldPage``).
 ///
 /// A kept resume point is used only when it still describes this download: the same defining
 /// request URL, service root, full or delta (and the same delta link), a next link on the
