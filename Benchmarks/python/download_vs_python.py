@@ -1,7 +1,7 @@
 """Download through `offline-odata download` from a local page server, against a Python baseline
 doing the same with urllib + json + sqlite3.executemany, measured in one run (issue 6).
 
-    python3 Benchmarks/python/download_vs_python.py PATH/TO/offline-odata
+    python3 Benchmarks/python/download_vs_python.py PATH/TO/offline-odata [PATH/TO/other/offline-odata ...]
 
 For each size (100,000 and 1,000,000 entities; OOD_DOWNLOAD_SIZES=20000,50000 overrides), a page
 server (a subprocess: http.server.ThreadingHTTPServer on 127.0.0.1, HTTP/1.1 keep-alive) serves
@@ -20,7 +20,9 @@ subprocess timed by the wall clock and reaped with os.wait4 for its peak memory 
 
 The three run in turn, three rounds (OOD_DOWNLOAD_ROUNDS overrides); each is reported by its run
 with the median wall time (and the highest peak memory of its runs), so one slow run on a shared
-machine does not decide a ratio.
+machine does not decide a ratio. Given more than one tool (another build, an older commit's), each
+downloads in every round, in turn with the others, and each is compared with the first: figures
+taken close together on a shared machine are the only ones worth comparing.
 
 Each line also gives the CPU time (user + system) of the process: on a busy machine the wall clock
 stretches, the CPU time much less. Budgets: the engine at least 2x the baseline's rate; the engine's peak memory at 1,000,000
@@ -221,14 +223,16 @@ class PageServer:
         return usage.ru_maxrss / 1024
 
 
-def run_size(tool, total, folder, rounds):
-    """Runs the three clients `rounds` times, in turn, against one page server; each client's
-    result is the run with its median wall time, with the highest peak memory of its runs."""
+def run_size(tools, total, folder, rounds):
+    """Runs the three clients `rounds` times, in turn, against one page server (the engine once per
+    tool: "engine" is the first, "engine 2" the second...); each client's result is the run with its
+    median wall time, with the highest peak memory of its runs."""
     server = PageServer(total)
-    runs = {"alone": [], "baseline": [], "engine": []}
+    names = [engine_name(index) for index in range(len(tools))]
+    runs = {"alone": [], "baseline": [], **{name: [] for name in names}}
     try:
         me = [sys.executable, __file__]
-        for _ in range(rounds):
+        for round_number in range(rounds):
             alone = measured(me + ["--fetch", server.root], os.path.join(folder, "fetch.out"))
             if int(alone[2].split()[-1]) != total:
                 sys.exit(f"the page server served {alone[2].strip()} entities, not {total}")
@@ -241,26 +245,38 @@ def run_size(tool, total, folder, rounds):
             os.remove(database)
             runs["baseline"].append(baseline)
 
-            store = os.path.join(folder, "items.store")
-            created = subprocess.run([tool, "store", "create", store, "--metadata", METADATA, "--service", server.root,
-                                      "--defining", "Items=Items"], capture_output=True, text=True)
-            if created.returncode != 0:
-                sys.exit(f"offline-odata store create failed: {created.stderr}")
-            engine = measured([tool, "download", store], os.path.join(folder, "engine.out"))
-            connection = sqlite3.connect(store)
-            rows = connection.execute('SELECT count(*) FROM "es/Items"').fetchone()[0]
-            connection.close()
-            if rows != total:
-                sys.exit(f"the engine stored {rows} rows in es/Items, not {total}: {engine[2][-500:]}")
-            runs["engine"].append(engine)
-            for name in os.listdir(folder):
-                os.remove(os.path.join(folder, name))
+            # The engines in turn, the order reversed every other round: none always runs first.
+            order = list(zip(names, tools))
+            for name, tool in order if round_number % 2 == 0 else order[::-1]:
+                runs[name].append(engine_run(tool, server.root, total, folder))
     finally:
         server_peak = server.stop()
     result = {name: median_run(measured_runs) for name, measured_runs in runs.items()}
     result["server_peak"] = server_peak
     result["rounds"] = rounds
     return result
+
+
+def engine_name(index):
+    return "engine" if index == 0 else f"engine {index + 1}"
+
+
+def engine_run(tool, root, total, folder):
+    """One `offline-odata download` of the whole collection into a new store, checked and removed."""
+    store = os.path.join(folder, "items.store")
+    created = subprocess.run([tool, "store", "create", store, "--metadata", METADATA, "--service", root,
+                              "--defining", "Items=Items"], capture_output=True, text=True)
+    if created.returncode != 0:
+        sys.exit(f"offline-odata store create failed: {created.stderr}")
+    engine = measured([tool, "download", store], os.path.join(folder, "engine.out"))
+    connection = sqlite3.connect(store)
+    rows = connection.execute('SELECT count(*) FROM "es/Items"').fetchone()[0]
+    connection.close()
+    if rows != total:
+        sys.exit(f"the engine stored {rows} rows in es/Items, not {total}: {engine[2][-500:]}")
+    for name in os.listdir(folder):
+        os.remove(os.path.join(folder, name))
+    return engine
 
 
 def median_run(measured_runs):
@@ -275,17 +291,18 @@ def rate(total, result):
 
 
 def main():
-    tool = sys.argv[1]
+    tools = sys.argv[1:]
     sizes = [int(size) for size in os.environ.get("OOD_DOWNLOAD_SIZES", "100000,1000000").split(",")]
     rounds = int(os.environ.get("OOD_DOWNLOAD_ROUNDS", "3"))
     folder = tempfile.mkdtemp(prefix="ood-download-bench-")
     results = {}
     try:
         for total in sizes:
-            r = results[total] = run_size(tool, total, folder, rounds)
+            r = results[total] = run_size(tools, total, folder, rounds)
             engine, baseline, alone = (rate(total, r[k]) for k in ("engine", "baseline", "alone"))
             verdict = "met" if engine >= 2 * baseline else "MISSED"
-            print(f"download {total:,} entities (median of {rounds} runs each): engine {engine:,.0f} entities/s ({r['engine'][0]:.2f} s, "
+            print(f"download {total:,} entities (median of {rounds} runs each, load average {os.getloadavg()[0]:.1f} "
+                  f"at the end): engine {engine:,.0f} entities/s ({r['engine'][0]:.2f} s, "
                   f"CPU {r['engine'][3]:.2f} s), peak {r['engine'][1]:.1f} MB | baseline urllib+json+executemany "
                   f"{baseline:,.0f} entities/s ({r['baseline'][0]:.2f} s, CPU {r['baseline'][3]:.2f} s), peak "
                   f"{r['baseline'][1]:.1f} MB | ratio {engine / baseline:.2f} | budget >= 2x ({verdict})")
@@ -298,6 +315,12 @@ def main():
             print(f"download {total:,} entities: server alone (http.client keep-alive, bodies discarded) "
                   f"{alone:,.0f} entities/s ({r['alone'][0]:.2f} s, client CPU {r['alone'][3]:.2f} s), client peak {r['alone'][1]:.1f} MB, "
                   f"server peak {r['server_peak']:.1f} MB | {alone / engine:.1f}x the engine's rate{note}")
+            for index, other in enumerate(tools[1:], start=1):
+                o = r[engine_name(index)]
+                print(f"download {total:,} entities: {engine_name(index)} ({other}) {rate(total, o):,.0f} entities/s "
+                      f"({o[0]:.2f} s, CPU {o[3]:.2f} s), peak {o[1]:.1f} MB | ratio to the baseline "
+                      f"{rate(total, o) / baseline:.2f} | its time {o[0] / r['engine'][0]:.3f}x the first engine's, "
+                      f"its CPU time {o[3] / r['engine'][3]:.3f}x")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if len(sizes) >= 2:

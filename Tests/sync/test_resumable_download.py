@@ -301,6 +301,78 @@ def test_a_resume_point_older_than_a_day_is_not_trusted(tool, make_store, v4, fa
     assert kept_pages(store) == 0
 
 
+def test_a_download_of_one_page_keeps_nothing_and_a_kill_leaves_the_old_content_or_the_new(tool, make_store, v4,
+                                                                                          fault_proxy, tmp_path):
+    """A download whose first page is its last has nothing to resume: the page is written into the
+    tables at once (not kept first), in the one transaction that makes it visible. Killed while
+    the page travels or at random moments while it is written, the store holds the previous
+    content or the new, whole, never a kept page, and readers polling meanwhile saw nothing else."""
+    one_page = "BookingCollection?$top=20"  # under odatapy's page of 25: one page, no next link
+    proxy = fault_proxy(v4)
+    store = make_store(proxy, "v4", ("Bookings", one_page))
+    first = tool("download", store, "--json")
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["downloads"][0]["pages"] == 1
+
+    answer = get_json(v4.service_root + one_page)
+    page = answer["value"]
+    assert len(page) == 20 and "@odata.nextLink" not in answer
+    for booking in (page[0], page[-1]):
+        rename(v4, booking, "Changed Behind The Store")
+    reader = Reader(store, [(b["carrid"], b["connid"], b["bookid"]) for b in (page[0], page[-1])])
+    before = reader.look()
+    # A witness of any page kept, even one deleted again before the download's end.
+    connection = sqlite3.connect(store)
+    with connection:
+        connection.executescript("""
+            CREATE TABLE test_kept_pages (page INTEGER);
+            CREATE TRIGGER test_kept AFTER INSERT ON ood_download_page BEGIN INSERT INTO test_kept_pages VALUES (NEW.page); END;
+            """)
+    connection.close()
+
+    # How long an uninterrupted download of the new content takes, so the kills below fall
+    # before, during and after its write.
+    reference = tmp_path / "reference.store"
+    copy_store(store, reference)
+    started = time.monotonic()
+    assert tool("download", reference, "--full").returncode == 0
+    took = time.monotonic() - started
+
+    looks_after_kills = []
+    reader.start()
+    try:
+        proxy.add("hold", method="GET", match=BOOKINGS, nth=1, seconds=60)
+        download = start_tool("download", store, "--full")
+        try:
+            wait_until(lambda: any(entry["fault"] == "hold" for entry in proxy.log()), "the page to travel")
+        finally:
+            kill(download)
+        proxy.clear()
+        assert kept_pages(store) == 0 and reader.look() == before
+
+        rng = random.Random(22)
+        for _ in range(8):
+            download = start_tool("download", store, "--full")
+            time.sleep(rng.uniform(0.3, 1.0) * took)
+            download.send_signal(signal.SIGKILL)  # or it has just ended: either way a state to check
+            _, stderr = download.communicate(timeout=10)
+            assert download.returncode in (0, -signal.SIGKILL), stderr
+            assert kept_pages(store) == 0
+            looks_after_kills.append(reader.look())
+        final = tool("download", store, "--full", "--json")
+        assert final.returncode == 0, final.stderr
+        assert "resuming" not in final.stderr
+    finally:
+        reader.stop.set()
+        reader.join()
+    after = reader.look()
+    assert after != before and after[1:] == ("Changed Behind The Store",) * 2, (before, after)
+    assert set(looks_after_kills) <= {before, after}, looks_after_kills
+    assert reader.seen <= {before, after}, reader.seen
+    assert store_tables(store)["es/BookingCollection"] == store_tables(reference)["es/BookingCollection"]
+    assert store_tables(store)["test_kept_pages"] == [], "a page of a one-page download was kept"
+
+
 # ------------------------------------------------------------------------ the 100,000-entity campaign
 
 CAMPAIGN_DATA = {"agencies": 100, "carriers": 15, "flights": 200, "bookings": 100_000, "seed": 25}

@@ -43,6 +43,43 @@ enum DownloadResumeTable {
             startedAt: statement.int(at: 8))
     }
 
+    /// Runs `body` (a download's fetching, each page stored in its own commit) with the
+    /// connection's commits not waiting for the disk (`synchronous = NORMAL`) and not copying the
+    /// WAL into the database file (`wal_autocheckpoint = 0`), then puts back the settings it had
+    /// (the store's `FULL`, SQLite's 1000 pages).
+    ///
+    /// In WAL mode a commit is durable across a killed process whatever the setting (the frames
+    /// are in the operating system's hands); what `NORMAL` gives up is only the last commits on
+    /// a power loss, and the file stays consistent. A kept page lost that way is fetched again
+    /// (page and resume point are one commit, so they never disagree), while waiting for the disk
+    /// at every page cost about as much as storing it. The transaction that writes the pages into
+    /// the tables commits with the setting put back, so it is durable, and so are the frames of
+    /// the pages before it. The kept pages stay in the WAL until then: that transaction frees
+    /// each as it reads it and the tables reuse its space (``dropPage(of:page:in:)``), so the
+    /// checkpoint after it copies the tables' pages, not the kept ones.
+    static func whileStaging<T>(in db: SQLiteConnection, _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        let synchronous = try db.scalarInt("PRAGMA synchronous") ?? 2
+        let checkpointPages = try db.scalarInt("PRAGMA wal_autocheckpoint") ?? 1000
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? restore(synchronous: synchronous, checkpointPages: checkpointPages, in: db)
+            throw error
+        }
+        try restore(synchronous: synchronous, checkpointPages: checkpointPages, in: db)
+        return result
+    }
+
+    /// Neither pragma takes a parameter: the level is one of SQLite's four, written from that
+    /// list, and the page count an integer formatted here, not text from elsewhere.
+    private static func restore(synchronous: Int64, checkpointPages: Int64, in db: SQLiteConnection) throws(ODataError) {
+        let levels = ["OFF", "NORMAL", "FULL", "EXTRA"]
+        let level = levels.indices.contains(Int(synchronous)) ? levels[Int(synchronous)] : "FULL"
+        try db.execute("PRAGMA synchronous = \(level); PRAGMA wal_autocheckpoint = \(max(checkpointPages, 0))")
+    }
+
     /// Stores page `point.pages` (counted from 1) and the point after it, in one transaction.
     /// The page's bytes are written from where they are into the stored blob (no copy).
     static func storePage(_ point: DownloadResumePoint, body: UnsafeBufferPointer<UInt8>, in db: SQLiteConnection) throws(ODataError) {
@@ -102,6 +139,14 @@ enum DownloadResumeTable {
         }
         guard rc == SQLITE_OK else { throw db.error(rc, "cannot read page \(page) of the download of '\(definingRequest)'") }
         return input
+    }
+
+    /// Frees kept page `page` once it is read, inside the transaction that writes the pages into
+    /// the tables: the tables' next pages take its space (a rollback keeps it).
+    static func dropPage(of definingRequest: String, page: Int, in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("DELETE FROM ood_download_page WHERE defining_request = ?1 AND page = ?2") {
+            statement throws(ODataError) in try statement.run([.text(definingRequest), .integer(Int64(page))])
+        }
     }
 
     /// Forgets the download in progress of `definingRequest`: its pages and its resume point.

@@ -9,7 +9,8 @@ import Glibc
 /// next link to fetch (``StagedPageSink``); readers see none of it. *Applying*: when the last page
 /// is stored, all of them are written into the tables, the full refresh's removals done, the
 /// delta link recorded and the kept pages deleted, in one transaction: readers see the defining
-/// request's previous content until then, and its new content whole after.
+/// request's previous content until then, and its new content whole after. A download whose first
+/// page is its last has nothing to resume: that page is held, not stored (``StagedPageSink/heldPage``).
 ///
 /// A kept resume point is used only when it still describes this download: the same defining
 /// request URL, service root, full or delta (and the same delta link), a next link on the
@@ -37,27 +38,36 @@ struct ResumableDownload {
              record: (DownloadOutcome) -> String? = { _ in nil }) throws(ODataError) -> DownloadOutcome {
         var kept = try usableResumePoint(of: request, isDelta: isDelta)
         var fetched: DownloadOutcome?
+        var heldPage: JSONInput?
         if kept?.nextLink != nil || kept == nil {
             var sink = StagedPageSink(point: kept ?? freshPoint(of: request, isDelta: isDelta), db: db)
-            do throws(ODataError) {
-                fetched = try downloader.download(request, useDelta: isDelta, resuming: kept, into: &sink,
-                                                  cancellation: cancellation, progress: progress)
-            } catch where kept != nil && sink.storedPages == 0 && Self.refusesResumption(error) {
-                // The service no longer knows the kept next link: start over, cleanly.
-                try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
-                kept = nil
-                sink = StagedPageSink(point: freshPoint(of: request, isDelta: isDelta), db: db)
-                fetched = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
-                                                  progress: progress)
+            try DownloadResumeTable.whileStaging(in: db) { () throws(ODataError) in
+                do throws(ODataError) {
+                    fetched = try downloader.download(request, useDelta: isDelta, resuming: kept, into: &sink,
+                                                      cancellation: cancellation, progress: progress)
+                } catch where kept != nil && sink.storedPages == 0 && Self.refusesResumption(error) {
+                    // The service no longer knows the kept next link: start over, cleanly.
+                    try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+                    kept = nil
+                    sink = StagedPageSink(point: freshPoint(of: request, isDelta: isDelta), db: db)
+                    fetched = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                      progress: progress)
+                }
             }
             kept = sink.point
+            heldPage = sink.heldPage
         }
         guard let stored = kept else {
             throw ODataError(.internalError, "the download of '\(request.name)' stored no page")
         }
         var outcome: DownloadOutcome
         do {
-            outcome = try apply(stored, of: request, isDelta: isDelta, fetched: fetched, record: record)
+            outcome = try apply(stored, of: request, isDelta: isDelta, fetched: fetched, record: record) { page throws(ODataError) in
+                if let heldPage { return heldPage }
+                let body = try DownloadResumeTable.pageBody(of: request.name, page: page, in: db)
+                try DownloadResumeTable.dropPage(of: request.name, page: page, in: db)
+                return body
+            }
         } catch where !error.isDiskFull {
             // Pages the store cannot take would fail again each time: the next download refetches.
             try? db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
@@ -98,10 +108,11 @@ struct ResumableDownload {
                             pages: 0, entities: 0, deltaLink: nil, startedAt: Int64(time(nil)))
     }
 
-    /// Writes the kept pages into the tables, one page in memory at a time, in one transaction
-    /// that also records the download and drops the pages.
+    /// Writes the pages (`body(n)` is page n, from 1) into the tables, one page in memory at a
+    /// time, in one transaction that also records the download and drops the kept pages.
     private func apply(_ point: DownloadResumePoint, of request: DefiningRequest, isDelta: Bool, fetched: DownloadOutcome?,
-                       record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome {
+                       record: (DownloadOutcome) -> String?,
+                       body: (Int) throws(ODataError) -> JSONInput) throws(ODataError) -> DownloadOutcome {
         if let deltaLink = point.deltaLink {
             try ServiceURL.checkSameOrigin(ServiceURL.resolve(deltaLink, against: downloader.serviceRoot),
                                            as: downloader.serviceRoot, what: "the delta link of '\(request.name)'")
@@ -109,13 +120,13 @@ struct ResumableDownload {
         return try IngestSession.run(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
                                      fullRefresh: !isDelta) { session throws(ODataError) -> DownloadOutcome in
             var entities = 0
-            for page in stride(from: 1, through: point.pages, by: 1) {
-                let body = try DownloadResumeTable.pageBody(of: request.name, page: page, in: db)
+            for number in stride(from: 1, through: point.pages, by: 1) {
+                let page = try body(number)
                 do throws(ODataError) {
-                    entities += try session.accept(page: body).entities
+                    entities += try session.accept(page: page).entities
                 } catch {
                     var error = error
-                    error.message = "page \(page) of '\(request.name)': \(error.message)"
+                    error.message = "page \(number) of '\(request.name)': \(error.message)"
                     throw error
                 }
             }

@@ -2,11 +2,18 @@
 /// the point to resume from, in one transaction per page (``DownloadResumeTable/storePage(_:body:in:)``),
 /// so a download killed or cut part-way loses at most the page in flight. Readers see none of it:
 /// the pages reach the tables when the last one is stored (``ResumableDownload``).
+///
+/// A download whose first page is also its last has nothing to resume: that page is held in
+/// memory instead (``heldPage``) and written into the tables straight away, in the one transaction
+/// that makes the download visible. A kill before that commit leaves the previous content, as a
+/// kill of the page in flight does.
 struct StagedPageSink: PageSink {
-    /// How far the download got: updated and stored with each page.
+    /// How far the download got: updated with each page (stored with it, unless held).
     private(set) var point: DownloadResumePoint
     /// Pages stored by this sink (not by the interrupted download it resumes).
     private(set) var storedPages = 0
+    /// The download's only page, when its first page had no next link: not stored, written whole.
+    private(set) var heldPage: JSONInput?
     let db: SQLiteConnection
 
     init(point: DownloadResumePoint, db: SQLiteConnection) {
@@ -23,8 +30,12 @@ struct StagedPageSink: PageSink {
         next.entities += summary.entities
         next.nextLink = summary.nextLink
         if let link = summary.deltaLink { next.deltaLink = link }
-        try DownloadResumeTable.storePage(next, body: page.buffer, in: db)
+        if point.pages == 0 && summary.nextLink == nil {
+            heldPage = page
+        } else {
+            try DownloadResumeTable.storePage(next, body: page.buffer, in: db)
+            storedPages += 1
+        }
         point = next
-        storedPages += 1
     }
 }
