@@ -10,10 +10,11 @@ import Glibc
 /// (g) a filter on a navigation path, `Bookings?$filter=Agency/Name eq '...'`, (h) an `any`
 /// lambda, `Agencies?$filter=Bookings/any(b: b/Code eq '...')`, (i) the page `$top=20` of (g),
 /// which indexes answer, so it is found through them rather than by reading every booking in key
-/// order, and (j) an `all` lambda, `Agencies?$filter=Bookings/all(b: b/Seats eq 0)` (an agency's
-/// bookings all without seats: about a ninth of them), each through the store API against plain
-/// SQLite on the same data with the same indexes and the best hand-written SQL (a semi-join; for
-/// `all`, `NOT IN` the failing bookings, several times faster there than `NOT EXISTS`).
+/// order, and (j) an `all` lambda, `Agencies?$filter=Bookings/all(b: b/Seats lt 8)` (8 of 9
+/// agencies pass; the ninth's bookings fail), each through the store API against plain SQLite on
+/// the same data with the same indexes and the best hand-written SQL (a semi-join; for `all`,
+/// `NOT IN` the failing bookings: at 1,000,000 0.45 s against 3.3 s for `NOT EXISTS` in the
+/// sqlite3 shell, and about as slow as it when most bookings fail, `Seats eq 0`).
 func navigationScaleReads(count: Int) throws {
     let path = "/tmp/ood-read-navigation-\(getpid()).sqlite", plainPath = "/tmp/ood-read-navigation-plain-\(getpid()).sqlite"
     defer { removeDatabase(path); removeDatabase(plainPath) }
@@ -31,9 +32,9 @@ func navigationScaleReads(count: Int) throws {
          "SELECT * FROM agencies WHERE ID IN (SELECT AgencyID FROM bookings WHERE Code = ?1) ORDER BY ID", [.text("B\(booking)")]),
         ("(i) page of a selective navigation filter, Agency/Name eq, $top=20", "Bookings?$filter=Agency/Name eq 'Agency \(agency)'&$top=20",
          "SELECT * FROM bookings WHERE AgencyID IN (SELECT ID FROM agencies WHERE Name = ?1) ORDER BY ID LIMIT 20", [.text("Agency \(agency)")]),
-        ("(j) all lambda, Bookings/all(b: b/Seats eq 0)", "Agencies?$filter=Bookings/all(b: b/Seats eq 0)",
-         "SELECT * FROM agencies WHERE ID NOT IN (SELECT AgencyID FROM bookings WHERE AgencyID IS NOT NULL AND (Seats = ?1) IS NOT 1) ORDER BY ID",
-         [.integer(0)]),
+        ("(j) all lambda, Bookings/all(b: b/Seats lt 8)", "Agencies?$filter=Bookings/all(b: b/Seats lt 8)",
+         "SELECT * FROM agencies WHERE ID NOT IN (SELECT AgencyID FROM bookings WHERE AgencyID IS NOT NULL AND (Seats < ?1) IS NOT 1) ORDER BY ID",
+         [.integer(8)]),
     ]
     let api = try openOffline(store.file.path)
     defer { api.close() }
@@ -53,7 +54,7 @@ func navigationScaleReads(count: Int) throws {
             for _ in 0..<iterations { sink &+= try api.executeAndWait(request).body.count }
         }
         Harness.report("read \(size) \(read.label), URL → JSON through the store API", value: engine / 1000, unit: "µs",
-                       baseline: ("plain SQLite with the indexes, hand-written semi-join, stepped", plainTime / 1000), budget: "≤ 3×")
+                       baseline: ("plain SQLite with the indexes, hand-written semi-join (anti-join for all), stepped", plainTime / 1000), budget: "≤ 3×")
     }
     if sink == 42 { print("") }
 }
