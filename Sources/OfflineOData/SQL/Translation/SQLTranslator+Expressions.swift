@@ -75,7 +75,10 @@ extension SQLTranslator {
         case .lambda(let lambda):
             if position == .condition, lambda.quantifier == .any, semiJoinAllowed(expression, scopes),
                let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
-            if semiJoinUse == .always, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
+            if lambda.quantifier == .all, semiJoinUse == .always {
+                if antiJoinsReadIndexes { readsIndexes = true }
+                if antiJoins, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
+            }
             return try lambdaSQL(lambda, scopes)
         case .count(let source):
             return try countSQL(source, scopes)

@@ -1,4 +1,4 @@
-/// When a navigation filter becomes a semi-join (issue 23).
+/// When a navigation filter becomes a semi-join, and `all` an anti-join (issue 23).
 ///
 /// SQLite takes the list of an `IN (SELECT ...)` for short (it guesses 25 rows) and reads the
 /// matches through it, then sorts them. In a page (`$top`, `$skip`) of a filter most rows pass,
@@ -77,5 +77,41 @@ extension SQLTranslator {
         guard case .columns(let pairs) = navigation.join, let first = pairs.first,
               let column = table.column(named: first.source), indexed.leads(table, column) else { return nil }
         return schema.table(forEntitySet: navigation.targetSet)
+    }
+
+    /// Whether `all` may be an anti-join in the read of `path` with `options`: its list of
+    /// failing items is made whole, once, however few rows it is tested against, so only where
+    /// the read tests the set's rows in full. Not for a key or a navigation path (one entity, a
+    /// few related ones), nor beside a condition an index narrows (`ID lt 2000 and
+    /// Orders/all(...)`), where the correlated form searches the items of those rows alone.
+    mutating func antiJoinsAllowed(_ path: BoundPath, _ options: BoundQueryOptions, table: EntitySetTable) throws(ODataError) -> Bool {
+        if path.rootKey != nil || !path.steps.isEmpty { return false }
+        guard let filter = options.filter else { return true }
+        antiJoinsReadIndexes = true
+        return !narrowedByIndex(filter, table)
+    }
+
+    /// Whether a conjunct of `filter` finds its rows through an index: a comparison (not `ne`)
+    /// or `in` of the entity's own indexed property with request values, or a navigation filter
+    /// a semi-join reads through indexes.
+    private func narrowedByIndex(_ filter: BoundExpression, _ table: EntitySetTable) -> Bool {
+        switch filter.kind {
+        case .and(let lhs, let rhs):
+            return narrowedByIndex(lhs, table) || narrowedByIndex(rhs, table)
+        case .comparison(let op, let lhs, let rhs) where op != .ne:
+            if case .member(let member) = lhs.kind, Self.isRequestValue(rhs), ownIndexed(member, table) { return true }
+            if case .member(let member) = rhs.kind, Self.isRequestValue(lhs), ownIndexed(member, table) { return true }
+        case .in(let operand, let items):
+            if case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue), ownIndexed(member, table) { return true }
+        default:
+            break
+        }
+        return semiJoinDrives(filter, [.entity(alias: "", table: table)])
+    }
+
+    /// Whether `member` is a property of the read's own entity (scope 0) that leads an index.
+    private func ownIndexed(_ member: BoundMember, _ table: EntitySetTable) -> Bool {
+        guard member.scope == 0, member.navigations.isEmpty, let column = table.column(path: member.propertyPath) else { return false }
+        return indexed.leads(table, column)
     }
 }

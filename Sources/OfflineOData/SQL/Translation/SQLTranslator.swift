@@ -39,6 +39,11 @@ struct SQLTranslator {
     var semiJoinUse = SemiJoinUse.always
     /// The columns that lead an index, for ``SemiJoinUse/whenIndexesDrive``.
     var indexed = IndexedColumns.none
+    /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
+    /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
+    var antiJoins = true
+    /// Whether ``antiJoins`` was decided by ``indexed``.
+    var antiJoinsReadIndexes = false
     /// Whether the SQL depends on ``indexed`` (a paged navigation filter): such a translation is
     /// made again once an index is made or dropped.
     var readsIndexes = false
