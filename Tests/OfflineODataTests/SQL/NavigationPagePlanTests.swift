@@ -84,6 +84,17 @@ extension NavigationPlanTests {
         try Self.expectAnswers(store, cases)
     }
 
+    /// The choice walks `and` chains of thousands of operands without recursing (a crash before).
+    @Test func aLongChainBesideOrInsideANavigationFilterIsAnswered() throws {
+        let store = try ReadTestStore(metadata: Self.metadata)
+        for id in Int64(1)...4 { try store.insert("Customers", [("ID", .integer(id))]) }
+        for id in Int64(1)...8 { try store.insert("Orders", [("ID", .integer(id)), ("CustomerID", .integer(id % 4 + 1)), ("Amount", .integer(id))]) }
+        let chain = Array(repeating: "o/Amount gt 2", count: 5_000).joined(separator: " and ")
+        #expect(try store.ids("Customers?$filter=Orders/any(o: \(chain))&$top=3") == [1, 2, 3])
+        let outer = Array(repeating: "ID gt 1", count: 5_000).joined(separator: " and ")
+        #expect(try store.ids("Customers?$filter=\(outer) and Orders/all(o: o/Amount ge 3)") == [4])
+    }
+
     @Test func anIndexMadeAfterAPageWasKeptChangesItsSQL() throws {
         let store = try ReadTestStore(metadata: Self.metadata)
         for id in Int64(1)...6 { try store.insert("Customers", [("ID", .integer(id)), ("Country", .text(id % 2 == 0 ? "US" : "FR"))]) }

@@ -36,8 +36,8 @@ extension SQLTranslator {
     /// with such an operand; an `any` whose predicate is one.
     func semiJoinDrives(_ test: BoundExpression, _ scopes: [ScopeAlias]) -> Bool {
         switch test.kind {
-        case .and(let lhs, let rhs):
-            return semiJoinDrives(lhs, scopes) || semiJoinDrives(rhs, scopes)
+        case .and:
+            return Self.conjuncts(of: test).contains { semiJoinDrives($0, scopes) }
         case .comparison(let op, let lhs, let rhs):
             guard op == .eq else { return false }
             if case .member(let member) = lhs.kind, Self.isRequestValue(rhs) { return memberDrives(member, scopes) }
@@ -95,9 +95,11 @@ extension SQLTranslator {
     /// or `in` of the entity's own indexed property with request values, or a navigation filter
     /// a semi-join reads through indexes.
     private func narrowedByIndex(_ filter: BoundExpression, _ table: EntitySetTable) -> Bool {
+        Self.conjuncts(of: filter).contains { narrowedByIndex(conjunct: $0, table) }
+    }
+
+    private func narrowedByIndex(conjunct filter: BoundExpression, _ table: EntitySetTable) -> Bool {
         switch filter.kind {
-        case .and(let lhs, let rhs):
-            return narrowedByIndex(lhs, table) || narrowedByIndex(rhs, table)
         case .comparison(let op, let lhs, let rhs) where op != .ne:
             if case .member(let member) = lhs.kind, Self.isRequestValue(rhs), ownIndexed(member, table) { return true }
             if case .member(let member) = rhs.kind, Self.isRequestValue(lhs), ownIndexed(member, table) { return true }
@@ -113,5 +115,20 @@ extension SQLTranslator {
     private func ownIndexed(_ member: BoundMember, _ table: EntitySetTable) -> Bool {
         guard member.scope == 0, member.navigations.isEmpty, let column = table.column(path: member.propertyPath) else { return false }
         return indexed.leads(table, column)
+    }
+
+    /// The operands of an `and` chain, any shape, without recursion (a filter may join
+    /// thousands); a non-`and` expression is its own one operand.
+    static func conjuncts(of expression: BoundExpression) -> [BoundExpression] {
+        var operands: [BoundExpression] = [], pending = [expression]
+        while let next = pending.popLast() {
+            if case .and(let lhs, let rhs) = next.kind {
+                pending.append(rhs)
+                pending.append(lhs)
+            } else {
+                operands.append(next)
+            }
+        }
+        return operands
     }
 }
