@@ -11,7 +11,8 @@
 /// correlated subquery stays, with OData's null semantics: a missing target is a null path. In
 /// a read with `$top` or `$skip`, only where indexes find the matches (``SemiJoinUse``).
 ///
-/// `all` becomes an anti-join (``allAntiJoin(_:_:)``), in any position but not in a page.
+/// `all` becomes an anti-join (``allAntiJoin(_:_:)``), in any position, where the read tests the
+/// set's rows in full (``antiJoinsAllowed(_:_:table:)``; not in a page).
 extension SQLTranslator {
     /// `source` related to a row of the navigation's target set for which `body` (given that row's
     /// alias and table) holds: `source.fk IN (SELECT target.key ...)` over the constrained columns,
