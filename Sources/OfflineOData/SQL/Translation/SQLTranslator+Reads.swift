@@ -104,7 +104,7 @@ extension SQLTranslator {
 
     private mutating func whereConditions(_ path: BoundPath, _ options: BoundQueryOptions, alias: String,
                                           table: EntitySetTable) throws(ODataError) -> [String] {
-        antiJoins = try antiJoinsAllowed(path, options, table: table)
+        antiJoins = antiJoinsAllowed(path, options, table: table)
         var conditions = [Self.notDeleted(alias)]
         if let types = path.castTypes { conditions.append(typeCondition(types, table: table, alias: alias)) }
         if let last = path.steps.last {

@@ -84,7 +84,7 @@ extension SQLTranslator {
     /// the read tests the set's rows in full. Not for a key or a navigation path (one entity, a
     /// few related ones), nor beside a condition an index narrows (`ID lt 2000 and
     /// Orders/all(...)`), where the correlated form searches the items of those rows alone.
-    mutating func antiJoinsAllowed(_ path: BoundPath, _ options: BoundQueryOptions, table: EntitySetTable) throws(ODataError) -> Bool {
+    mutating func antiJoinsAllowed(_ path: BoundPath, _ options: BoundQueryOptions, table: EntitySetTable) -> Bool {
         if path.rootKey != nil || !path.steps.isEmpty { return false }
         guard let filter = options.filter else { return true }
         antiJoinsReadIndexes = true

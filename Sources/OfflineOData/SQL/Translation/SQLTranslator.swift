@@ -37,15 +37,15 @@ struct SQLTranslator {
     /// When navigation paths and `any` become semi-joins (``navigationSemiJoin(_:_:test:)``):
     /// always, except in a read with `$top` or `$skip` (``SemiJoinUse``).
     var semiJoinUse = SemiJoinUse.always
-    /// The columns that lead an index, for ``SemiJoinUse/whenIndexesDrive``.
+    /// The columns that lead an index, for ``SemiJoinUse/whenIndexesDrive`` and ``antiJoins``.
     var indexed = IndexedColumns.none
     /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
     /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
     var antiJoins = true
     /// Whether ``antiJoins`` was decided by ``indexed``.
     var antiJoinsReadIndexes = false
-    /// Whether the SQL depends on ``indexed`` (a paged navigation filter): such a translation is
-    /// made again once an index is made or dropped.
+    /// Whether the SQL depends on ``indexed`` (a paged navigation filter, an `all`): such a
+    /// translation is made again once an index is made or dropped.
     var readsIndexes = false
     /// Schema-only SQL text shared across translations, when the caller keeps one.
     let names: SQLNameCache?
