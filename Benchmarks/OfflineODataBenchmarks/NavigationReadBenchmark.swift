@@ -7,9 +7,14 @@ import Glibc
 /// The navigation reads of `read-scale N` (issue 23): on a store of N agencies and N bookings made
 /// by the engine (each booking's `AgencyID` a referential constraint, which the store indexes;
 /// the declared indexes `Agencies:Name` and `Bookings:Code`, as an app declares them),
-/// (g) a filter on a navigation path, `Bookings?$filter=Agency/Name eq '...'`, and (h) an `any`
-/// lambda, `Agencies?$filter=Bookings/any(b: b/Code eq '...')`, each through the store API against
-/// plain SQLite on the same data with the same indexes and the hand-written semi-join.
+/// (g) a filter on a navigation path, `Bookings?$filter=Agency/Name eq '...'`, (h) an `any`
+/// lambda, `Agencies?$filter=Bookings/any(b: b/Code eq '...')`, (i) the page `$top=20` of (g),
+/// which indexes answer, so it is found through them rather than by reading every booking in key
+/// order, and (j) an `all` lambda, `Agencies?$filter=Bookings/all(b: b/Seats lt 8)` (8 of 9
+/// agencies pass; the ninth's bookings fail), each through the store API against plain SQLite on
+/// the same data with the same indexes and the best hand-written SQL (a semi-join; for `all`,
+/// `NOT IN` the failing bookings: at 1,000,000 0.45 s against 3.3 s for `NOT EXISTS` in the
+/// sqlite3 shell, and about as slow as it when most bookings fail, `Seats eq 0`).
 func navigationScaleReads(count: Int) throws {
     let path = "/tmp/ood-read-navigation-\(getpid()).sqlite", plainPath = "/tmp/ood-read-navigation-plain-\(getpid()).sqlite"
     defer { removeDatabase(path); removeDatabase(plainPath) }
@@ -25,6 +30,11 @@ func navigationScaleReads(count: Int) throws {
          "SELECT * FROM bookings WHERE AgencyID IN (SELECT ID FROM agencies WHERE Name = ?1) ORDER BY ID", [.text("Agency \(agency)")]),
         ("(h) any lambda, Bookings/any(b: b/Code eq)", "Agencies?$filter=Bookings/any(b: b/Code eq 'B\(booking)')",
          "SELECT * FROM agencies WHERE ID IN (SELECT AgencyID FROM bookings WHERE Code = ?1) ORDER BY ID", [.text("B\(booking)")]),
+        ("(i) page of a selective navigation filter, Agency/Name eq, $top=20", "Bookings?$filter=Agency/Name eq 'Agency \(agency)'&$top=20",
+         "SELECT * FROM bookings WHERE AgencyID IN (SELECT ID FROM agencies WHERE Name = ?1) ORDER BY ID LIMIT 20", [.text("Agency \(agency)")]),
+        ("(j) all lambda, Bookings/all(b: b/Seats lt 8)", "Agencies?$filter=Bookings/all(b: b/Seats lt 8)",
+         "SELECT * FROM agencies WHERE ID NOT IN (SELECT AgencyID FROM bookings WHERE AgencyID IS NOT NULL AND (Seats < ?1) IS NOT 1) ORDER BY ID",
+         [.integer(8)]),
     ]
     let api = try openOffline(store.file.path)
     defer { api.close() }
@@ -35,12 +45,16 @@ func navigationScaleReads(count: Int) throws {
         let single = Harness.now()
         sink &+= try api.executeAndWait(request).body.count
         let iterations = max(1, min(2_000, Int(2e8 / Double(max(Harness.now() - single, 1)))))
-        let plainTime = try floor(plain, read.plainSQL, read.parameters, iterations: 2_000) { sink &+= $0 }
+        let plainSingle = Harness.now()
+        _ = try floor(plain, read.plainSQL, read.parameters, iterations: 1, samples: 1) { sink &+= $0 }
+        let plainIterations = max(1, min(2_000, Int(2e8 / Double(max(Harness.now() - plainSingle, 1)))))
+        let plainTime = try floor(plain, read.plainSQL, read.parameters, iterations: plainIterations,
+                                  samples: plainIterations > 1 ? 21 : 5) { sink &+= $0 }
         let engine = try Harness.median(samples: iterations > 1 ? 21 : 5, warmup: 1, iterations: iterations) {
             for _ in 0..<iterations { sink &+= try api.executeAndWait(request).body.count }
         }
         Harness.report("read \(size) \(read.label), URL → JSON through the store API", value: engine / 1000, unit: "µs",
-                       baseline: ("plain SQLite with the indexes, hand-written semi-join, stepped", plainTime / 1000), budget: "≤ 3×")
+                       baseline: ("plain SQLite with the indexes, hand-written semi-join (anti-join for all), stepped", plainTime / 1000), budget: "≤ 3×")
     }
     if sink == 42 { print("") }
 }

@@ -219,13 +219,16 @@
         // The read is bound once, each defining request once: 1 + k binds for k defining requests.
         let resolver = resolver()
         let read = try LocalReader.readable(resolver.resolve(method: .get, url: url).boundForOfflineStore())
-        let explanation = try ReadTranslation.explain(read, schema: schema)
         let inside = definingRequests.filter { definingRequest in
             guard let defining = try? resolver.resolve(method: .get, url: definingRequest.url).boundForOfflineStore() else { return false }
             return ScopeCheck.isInside(read: read, defining: defining)
         }.map(\.name)
-        let plan = try file.withReadConnection { db, attachment throws(ODataError) in
-            try readerFor(attachment: &attachment).queryPlan(read, on: db)
+        // Translated on the read connection, by the indexes the store has now (a paged
+        // navigation filter's SQL depends on them).
+        let (explanation, plan) = try file.withReadConnection { db, attachment throws(ODataError) in
+            let reader = try readerFor(attachment: &attachment)
+            return (try ReadTranslation.explain(read, schema: schema, indexed: try reader.currentIndexes(on: db)),
+                    try reader.queryPlan(read, on: db))
         }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,
                                 insideDefiningRequests: inside, plan: plan)

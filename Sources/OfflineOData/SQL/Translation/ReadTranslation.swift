@@ -8,34 +8,40 @@ struct ReadPlan {
     var count: SQLQuery?
     /// The statements hold the instant of `now()`, so they answer this read only (see ``ReadPlanCache``).
     var readsClock = false
+    /// The statements were chosen by the indexes there were (``SQLTranslator/readsIndexes``): they
+    /// answer only while the store's indexes stay those of ``IndexedColumns/version``.
+    var readsIndexes = false
 }
 
 /// Entry point of the translation stage: a bound read to its statements.
 enum ReadTranslation {
     static func plan(_ request: BoundRequest, schema: StoreSchema, now: String = currentInstantText(),
-                     names: SQLNameCache? = nil) throws(ODataError) -> ReadPlan {
+                     names: SQLNameCache? = nil, indexed: IndexedColumns = .none) throws(ODataError) -> ReadPlan {
         guard let path = request.path else {
             throw ODataError(.unsupported, "only reads of entity sets, entities and their properties are translated to SQL")
         }
         var plan = ReadPlan()
         switch request.target {
         case .collection:
-            var translator = SQLTranslator(schema: schema, now: now, names: names)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
             plan.main = try translator.selectQuery(path, request.options)
             plan.readsClock = translator.readsClock
+            plan.readsIndexes = translator.readsIndexes
             if request.options.includeCount {
-                var counter = SQLTranslator(schema: schema, now: now, names: names)
+                var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
                 plan.count = try counter.countQuery(path, request.options)
                 plan.readsClock = plan.readsClock || counter.readsClock
             }
         case .entity:
-            var translator = SQLTranslator(schema: schema, now: now, names: names)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
             plan.main = try translator.selectQuery(path, request.options)
             plan.readsClock = translator.readsClock
+            plan.readsIndexes = translator.readsIndexes
         case .property(let propertyPath, _):
-            var translator = SQLTranslator(schema: schema, now: now, names: names)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
             plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
             plan.readsClock = translator.readsClock
+            plan.readsIndexes = translator.readsIndexes
         case .count:
             // `/$count` counts the collection its `$filter` leaves (URL Conventions §4.8): paging
             // options do not apply to it, so a request with them is refused, not half obeyed.
@@ -43,7 +49,7 @@ enum ReadTranslation {
                 throw ODataError(.syntax, "$top and $skip do not apply to /$count, which counts the whole filtered collection: "
                                  + "use $count=true on the collection read instead")
             }
-            var counter = SQLTranslator(schema: schema, now: now, names: names)
+            var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
             plan.count = try counter.countQuery(path, request.options)
             plan.readsClock = counter.readsClock
         default:
@@ -64,8 +70,8 @@ enum ReadTranslation {
     }
 
     /// The SQL and parameters the store runs for `request`.
-    static func explain(_ request: BoundRequest, schema: StoreSchema) throws(ODataError) -> ReadExplanation {
-        let plan = try plan(request, schema: schema)
+    static func explain(_ request: BoundRequest, schema: StoreSchema, indexed: IndexedColumns = .none) throws(ODataError) -> ReadExplanation {
+        let plan = try plan(request, schema: schema, indexed: indexed)
         guard let query = plan.main ?? plan.count else { throw ODataError(.internalError, "empty read plan") }
         return ReadExplanation(sql: query.sql, parameters: query.parameters.map(\.explained),
                                countSQL: plan.main == nil ? nil : plan.count?.sql)

@@ -45,8 +45,8 @@ extension SQLTranslator {
         case .function(let function, let arguments):
             return try functionSQL(function, arguments, type: expression.type, scopes)
         case .in(let operand, let items):
-            if semiJoins, position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
-               let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+            if position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
+               !member.navigations.isEmpty, semiJoinAllowed(expression, scopes), let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
                    try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
                                                       type: expression.type, range: expression.range), inner, .condition)
                }) {
@@ -73,7 +73,12 @@ extension SQLTranslator {
             }
             return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
         case .lambda(let lambda):
-            if semiJoins, position == .condition, let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
+            if position == .condition, lambda.quantifier == .any, semiJoinAllowed(expression, scopes),
+               let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
+            if lambda.quantifier == .all, semiJoinUse == .always {
+                if antiJoinsReadIndexes { readsIndexes = true }
+                if antiJoins, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
+            }
             return try lambdaSQL(lambda, scopes)
         case .count(let source):
             return try countSQL(source, scopes)
@@ -238,7 +243,9 @@ extension SQLTranslator {
             default: return "0"
             }
         }
-        if semiJoins, position == .condition, op != .ne, let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
+        if position == .condition, op != .ne, isNavigationMember(lhs) || isNavigationMember(rhs),
+           semiJoinAllowed(BoundExpression(.comparison(op, lhs, rhs), type: .primitive(.boolean), range: lhs.range), scopes),
+           let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
         let type = commonType(lhs.type, rhs.type)
         let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
         let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""
@@ -255,6 +262,12 @@ extension SQLTranslator {
             let test = "\(left)\(collate) \(symbol) \(right)"
             return position == .condition ? "(\(test))" : "coalesce(\(test), 0)"
         }
+    }
+
+    /// Whether `operand` is a property reached through navigations (a semi-join candidate).
+    private func isNavigationMember(_ operand: BoundExpression) -> Bool {
+        if case .member(let member) = operand.kind { return !member.navigations.isEmpty }
+        return false
     }
 
     /// A comparison of a member through navigations with a value of the request as semi-joins

@@ -7,7 +7,7 @@ extension SQLTranslator {
     mutating func selectQuery(_ path: BoundPath, _ options: BoundQueryOptions, selecting select: [[String]]? = nil) throws(ODataError) -> SQLQuery {
         let table = try self.table(path.entitySet)
         let alias = Self.mainAlias
-        if path.isCollection && (options.top != nil || options.skip != nil) { semiJoins = false }
+        if path.isCollection && (options.top != nil || options.skip != nil) { semiJoinUse = .whenIndexesDrive }
         let conditions = try whereConditions(path, options, alias: alias, table: table)
         let columns = try selectedColumns(table, select ?? options.select)
         let list: String
@@ -45,6 +45,8 @@ extension SQLTranslator {
         let parentTable = try table(navigation.sourceSet), table = try self.table(navigation.targetSet)
         let parent = "p0", alias = "c0"
         let options = expand.options
+        // The related rows of a few parents: a list of every failing item would cost more.
+        antiJoins = false
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = options.filter { conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition)) }
         if let search = options.search { conditions.append(try searchSQL(search, alias: alias, table: table)) }
@@ -82,6 +84,8 @@ extension SQLTranslator {
         let navigation = expand.navigation
         let parentTable = try table(navigation.sourceSet), table = try self.table(navigation.targetSet)
         let parent = "p0", alias = "c0"
+        // The related rows of a few parents: a list of every failing item would cost more.
+        antiJoins = false
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = expand.options.filter {
             conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
@@ -100,6 +104,7 @@ extension SQLTranslator {
 
     private mutating func whereConditions(_ path: BoundPath, _ options: BoundQueryOptions, alias: String,
                                           table: EntitySetTable) throws(ODataError) -> [String] {
+        antiJoins = antiJoinsAllowed(path, options, table: table)
         var conditions = [Self.notDeleted(alias)]
         if let types = path.castTypes { conditions.append(typeCondition(types, table: table, alias: alias)) }
         if let last = path.steps.last {

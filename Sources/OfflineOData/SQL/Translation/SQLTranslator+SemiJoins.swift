@@ -7,15 +7,20 @@
 /// Only where the two forms give the same answer: in a positive position of the WHERE clause
 /// (``Position/condition``: a null result and false both drop the row), for a test that is not
 /// true of a null value (`eq` a value, `gt`, `in` without null; not `ne`, not `eq null`), whose
-/// other side is a value from the request. Elsewhere (`not`, `ne`, `all`, a value of a `case`)
-/// the correlated subquery stays, with OData's null semantics: a missing target is a null path,
-/// `all` over an empty collection is true. Not in a read with `$top` or `$skip` either
-/// (``semiJoins``).
+/// other side is a value from the request. Elsewhere (`not`, `ne`, a value of a `case`) the
+/// correlated subquery stays, with OData's null semantics: a missing target is a null path. In
+/// a read with `$top` or `$skip`, only where indexes find the matches (``SemiJoinUse``).
+///
+/// `all` becomes an anti-join (``allAntiJoin(_:_:)``), in any position, where the read tests the
+/// set's rows in full (``antiJoinsAllowed(_:_:table:)``; not in a page).
 extension SQLTranslator {
     /// `source` related to a row of the navigation's target set for which `body` (given that row's
     /// alias and table) holds: `source.fk IN (SELECT target.key ...)` over the constrained columns,
     /// or over `ood_link` in the direction it was written and its partner's.
-    mutating func semiJoin(_ navigation: BoundNavigation, source: String,
+    ///
+    /// `excluding`: `source` related to no such row, `NOT IN`, for one constrained column (the
+    /// caller checks) or links; never null, so true or false in any position.
+    mutating func semiJoin(_ navigation: BoundNavigation, source: String, excluding: Bool = false,
                            _ body: (inout SQLTranslator, String, EntitySetTable) throws(ODataError) -> String) throws(ODataError) -> String {
         let sourceTable = try table(navigation.sourceSet), targetTable = try table(navigation.targetSet)
         switch navigation.join {
@@ -27,6 +32,15 @@ extension SQLTranslator {
                 targets.append("\(alias).\(try column(targetTable, [pair.target]).quotedName)")
             }
             let condition = Self.notDeleted(alias) + " AND " + (try body(&self, alias, targetTable))
+            if excluding {
+                guard sources.count == 1, let first = sources.first, let target = targets.first else {
+                    throw ODataError(.internalError, "an anti-join over \(sources.count) constrained columns")
+                }
+                // NOT IN is null, not true, for a null key or a null in the list: a source without
+                // a key has no related rows, and a target without a foreign key is no one's.
+                return "(\(first) IS NULL OR \(first) NOT IN (SELECT \(target) FROM \(targetTable.quotedName) AS \(alias)"
+                    + " WHERE \(target) IS NOT NULL AND \(condition)))"
+            }
             // No constrained column relates nothing; the body stays in the text for its parameters.
             guard let first = sources.first else { return "(0 AND EXISTS (SELECT 1 FROM \(targetTable.quotedName) AS \(alias) WHERE \(condition)))" }
             let left = sources.count == 1 ? first : "(" + sources.joined(separator: ", ") + ")"
@@ -38,7 +52,7 @@ extension SQLTranslator {
                 selects.append(try linkSelect(set: navigation.targetSet, navigation: partner, reading: "target_id", joining: "source_id",
                                               target: targetTable, body))
             }
-            return "(\(source).\"_ood_id\" IN (\(selects.joined(separator: " UNION ALL "))))"
+            return "(\(source).\"_ood_id\" \(excluding ? "NOT IN" : "IN") (\(selects.joined(separator: " UNION ALL "))))"
         }
     }
 
@@ -96,6 +110,24 @@ extension SQLTranslator {
             return try translator.sql(predicate, inner, .condition)
         })
         return Self.conjunction(terms)
+    }
+
+    /// `Orders/all(o: ...)` directly on an entity: the entity's key not among the foreign keys of
+    /// the items for which the predicate is false or null, one list made once instead of a
+    /// search per row (its cost follows the items that fail, through an index where the
+    /// predicate's negation has one). Over no items it is true, as OData's `all` is. Nil for other
+    /// lambdas, casts on the way, `all()` without a predicate, and joins on several columns (row
+    /// values in `NOT IN` meet nulls otherwise than `=` does).
+    mutating func allAntiJoin(_ lambda: BoundLambda, _ scopes: [ScopeAlias]) throws(ODataError) -> String? {
+        guard lambda.quantifier == .all, let predicate = lambda.predicate,
+              case .navigation(let scope, let path, let collection, let casts) = lambda.source, path.isEmpty, casts.isEmpty,
+              scopes.indices.contains(scope), case .entity(let start, _) = scopes[scope] else { return nil }
+        if case .columns(let pairs) = collection.join, pairs.count != 1 { return nil }
+        return try semiJoin(collection, source: start, excluding: true) { (translator: inout SQLTranslator, alias: String, table: EntitySetTable) throws(ODataError) -> String in
+            var inner = scopes
+            while inner.count <= lambda.scope { inner.append(.entity(alias: alias, table: table)) }
+            return "(\(try translator.sql(predicate, inner, .value))) IS NOT 1"
+        }
     }
 
     /// `a AND b ...` in parentheses, or the one term alone.

@@ -34,17 +34,25 @@ struct SQLTranslator {
     /// n conditions takes time in n² (5,000 took 0.2 s here, 20,000 six seconds); a longer filter
     /// is refused as `.unsupported`. A long `in` list has no such cost and no such limit.
     static let maxLogicalOperands = 10_000
-    /// Whether navigation paths and `any` may become semi-joins (``navigationSemiJoin(_:_:test:)``):
-    /// not in a read with `$top` or `$skip`. SQLite takes a subquery's list for short whatever it
-    /// holds, so it would find every match and sort them rather than read in key order and stop
-    /// at the page's end: with `$top=20` and a test most rows pass, 25 ms instead of 0.5 ms at
-    /// 20,000 entities. The correlated subquery keeps that early stop.
-    var semiJoins = true
+    /// When navigation paths and `any` become semi-joins (``navigationSemiJoin(_:_:test:)``):
+    /// always, except in a read with `$top` or `$skip` (``SemiJoinUse``).
+    var semiJoinUse = SemiJoinUse.always
+    /// The columns that lead an index, for ``SemiJoinUse/whenIndexesDrive`` and ``antiJoins``.
+    var indexed = IndexedColumns.none
+    /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
+    /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
+    var antiJoins = true
+    /// Whether ``antiJoins`` was decided by ``indexed``.
+    var antiJoinsReadIndexes = false
+    /// Whether the SQL depends on ``indexed`` (a paged navigation filter, an `all`): such a
+    /// translation is made again once an index is made or dropped.
+    var readsIndexes = false
     /// Schema-only SQL text shared across translations, when the caller keeps one.
     let names: SQLNameCache?
 
-    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil) {
+    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil, indexed: IndexedColumns = .none) {
         self.schema = schema
+        self.indexed = indexed
         self.now = now
         self.names = names
     }

@@ -15,6 +15,9 @@ package final class LocalReader {
     let names = SQLNameCache()
     /// Reads understood before, by URL (see ``ReadPlanCache``).
     let plans = ReadPlanCache()
+    /// The store's indexed columns as last read (``currentIndexes(on:)``), which decide the SQL of
+    /// a paged navigation filter.
+    private(set) var indexed = IndexedColumns.none
     /// Where the shapes of the reads are counted, for automatic indexes; nil counts nothing.
     var readShapes: ReadShapeCounter?
     /// SQLite's default limit on host parameters is 32,766; expand batches stay well below it.
@@ -60,8 +63,32 @@ package final class LocalReader {
     }
 
     /// The SQL the store runs for `url`, with its parameters.
+    /// (The indexes as last read, see ``indexed``; ``LocalStore/explain(url:)`` reads them.)
     package func explain(url: String) throws(ODataError) -> ReadExplanation {
-        try ReadTranslation.explain(bind(url: url), schema: schema)
+        try ReadTranslation.explain(bind(url: url), schema: schema, indexed: indexed)
+    }
+
+    /// The store's indexed columns now: read again when its schema changed since they were read
+    /// (an index made or dropped, by this connection or another).
+    func currentIndexes(on db: SQLiteConnection) throws(ODataError) -> IndexedColumns {
+        if try schemaVersion(on: db) != indexed.version { indexed = try IndexedColumns.read(on: db) }
+        return indexed
+    }
+
+    /// `PRAGMA schema_version`, through the kept statement (a read checks it when its SQL depends on indexes).
+    private func schemaVersion(on db: SQLiteConnection) throws(ODataError) -> Int64 {
+        let statement = try statements.statement("PRAGMA schema_version", on: db)
+        defer { statement.rewind() }
+        try statement.bind([])
+        guard try statement.step() else { return 0 }
+        return statement.int(at: 0)
+    }
+
+    /// Whether a kept read still answers as translated: its SQL did not depend on the indexes, or
+    /// they are those it was translated with.
+    private func isCurrent(_ kept: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> Bool {
+        guard kept.plan.readsIndexes else { return true }
+        return try schemaVersion(on: db) == kept.indexesVersion
     }
 
     /// Reads `url` from the store in `file`, under the file's connection lock.
@@ -77,14 +104,15 @@ package final class LocalReader {
 
     /// The main statement's SQL for `url` (parse, bind and translate, nothing run): for tools and
     /// benchmarks that want the translation alone.
+    /// (The indexes as last read, see ``indexed``.)
     package func translatedSQL(url: String) throws(ODataError) -> String {
-        let plan = try ReadTranslation.plan(bind(url: url), schema: schema, names: names)
+        let plan = try ReadTranslation.plan(bind(url: url), schema: schema, names: names, indexed: indexed)
         return (plan.main ?? plan.count)?.sql ?? ""
     }
 
     /// Reads `url`: parsed, bound and translated only when this reader has not kept it.
     func read(url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
-        if let kept = plans.entry(for: url) { return try read(kept, on: db) }
+        if let kept = plans.entry(for: url), try isCurrent(kept, on: db) { return try read(kept, on: db) }
         return try read(bind(url: url), url: url, on: db)
     }
 
@@ -92,10 +120,10 @@ package final class LocalReader {
     /// (unless kept), step, write JSON; it is not parsed or bound again.
     func read(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let understood: ReadPlanCache.Entry
-        if let kept = plans.entry(for: url) {
+        if let kept = plans.entry(for: url), try isCurrent(kept, on: db) {
             understood = kept
         } else {
-            understood = try understand(bound, url: url)
+            understood = try understand(bound, url: url, on: db)
             plans.keep(understood, for: url)
         }
         return try read(understood, on: db)
@@ -111,18 +139,19 @@ package final class LocalReader {
     }
 
     /// The statements, shape and path of the bound read of `url`.
-    private func understand(_ bound: BoundRequest, url: String) throws(ODataError) -> ReadPlanCache.Entry {
+    private func understand(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadPlanCache.Entry {
         let request = try Self.readable(bound)
+        let indexed = try currentIndexes(on: db)
         let plan: ReadPlan
         do {
-            plan = try ReadTranslation.plan(request, schema: schema, names: names)
+            plan = try ReadTranslation.plan(request, schema: schema, names: names, indexed: indexed)
         } catch {
             throw Self.requestFault(error)
         }
         var pathEnd = url.utf8.endIndex
         if let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { pathEnd = mark }
         return ReadPlanCache.Entry(request: request, plan: plan, shape: ReadShape.of(request, schema: schema),
-                                   pathText: String(url[..<pathEnd]))
+                                   pathText: String(url[..<pathEnd]), indexesVersion: indexed.version)
     }
 
     /// A division or modulo by zero in the data (`Price div Seats` where Seats is 0) is a fault

@@ -5,8 +5,10 @@
 ///
 /// Belongs to one ``LocalReader`` (one read connection, one thread at a time), so no lock. What a
 /// kept entry holds depends only on the URL, the model and the reader's parser limits, all fixed
-/// for the reader (a reader with other limits is a new reader). Indexes made later need no
-/// invalidation: the SQL names tables, never an index, and SQLite compiles a prepared statement
+/// for the reader (a reader with other limits is a new reader), and for a paged navigation filter
+/// on the indexes there were (``ReadPlan/readsIndexes``): such an entry is used only while the
+/// schema version is its ``Entry/indexesVersion``. Other entries need no invalidation when an
+/// index is made: the SQL names tables, never an index, and SQLite compiles a prepared statement
 /// again when the schema changes (`sqlite3_prepare_v3`), as making an index does. A read with `now()` is not kept (its SQL holds the
 /// instant), nor a URL longer than ``maximumURLLength``, so the cache's memory stays small (a URL
 /// may be up to 1 MiB).
@@ -19,6 +21,8 @@ final class ReadPlanCache {
         let shape: ReadShape?
         /// The URL's path, for the V4 context of a property read and for "not found" messages.
         let pathText: String
+        /// The schema version of the indexes the SQL was chosen by (see ``IndexedColumns``).
+        let indexesVersion: Int64?
         /// The main statement's layout of the set's own type, once an answer made it.
         let layout = KeptLayout()
     }
