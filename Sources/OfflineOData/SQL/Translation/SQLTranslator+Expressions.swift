@@ -76,6 +76,7 @@ extension SQLTranslator {
             if position == .condition, lambda.quantifier == .any, semiJoinAllowed(expression, scopes),
                let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
             if lambda.quantifier == .all, semiJoinUse == .always {
+                decideAntiJoins()
                 if antiJoinsReadIndexes { readsIndexes = true }
                 if antiJoins, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
             }

@@ -47,6 +47,7 @@ extension SQLTranslator {
         let options = expand.options
         // The related rows of a few parents: a list of every failing item would cost more.
         antiJoins = false
+        antiJoinRead = nil
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = options.filter { conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition)) }
         if let search = options.search { conditions.append(try searchSQL(search, alias: alias, table: table)) }
@@ -86,6 +87,7 @@ extension SQLTranslator {
         let parent = "p0", alias = "c0"
         // The related rows of a few parents: a list of every failing item would cost more.
         antiJoins = false
+        antiJoinRead = nil
         var conditions = [try related(navigation, source: parent, target: alias), Self.notDeleted(alias)]
         if let filter = expand.options.filter {
             conditions.append(try sql(filter, [.entity(alias: alias, table: table)], .condition))
@@ -104,7 +106,8 @@ extension SQLTranslator {
 
     private mutating func whereConditions(_ path: BoundPath, _ options: BoundQueryOptions, alias: String,
                                           table: EntitySetTable) throws(ODataError) -> [String] {
-        antiJoins = antiJoinsAllowed(path, options, table: table)
+        antiJoins = true
+        antiJoinRead = (path, options, table)
         var conditions = [Self.notDeleted(alias)]
         if let types = path.castTypes { conditions.append(typeCondition(types, table: table, alias: alias)) }
         if let last = path.steps.last {

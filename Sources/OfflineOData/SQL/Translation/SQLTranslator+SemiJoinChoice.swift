@@ -79,6 +79,13 @@ extension SQLTranslator {
         return schema.table(forEntitySet: navigation.targetSet)
     }
 
+    /// Decides ``antiJoins`` for the read being translated, once, when its first `all` is met.
+    mutating func decideAntiJoins() {
+        guard let read = antiJoinRead else { return }
+        antiJoinRead = nil
+        antiJoins = antiJoinsAllowed(read.path, read.options, table: read.table)
+    }
+
     /// Whether `all` may be an anti-join in the read of `path` with `options`: its list of
     /// failing items is made whole, once, however few rows it is tested against, so only where
     /// the read tests the set's rows in full. Not for a key or a navigation path (one entity, a

@@ -42,6 +42,9 @@ struct SQLTranslator {
     /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
     /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
     var antiJoins = true
+    /// The read whose first `all` decides ``antiJoins`` (``decideAntiJoins()``): most reads have
+    /// none, so they do not pay for walking their filter.
+    var antiJoinRead: (path: BoundPath, options: BoundQueryOptions, table: EntitySetTable)?
     /// Whether ``antiJoins`` was decided by ``indexed``.
     var antiJoinsReadIndexes = false
     /// Whether the SQL depends on ``indexed`` (a paged navigation filter, an `all`): such a
