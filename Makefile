@@ -210,9 +210,10 @@ bench-compare: cmake-build backends-venv
 	    $(if $(BASE_BUILD),--base-build $(BASE_BUILD))
 
 # Issue 23's scale: key range, declared-index filter and order with $top=20, and a filter on a
-# property the engine indexed itself after the read repeated, through the store API against plain
-# SQLite with the index, on stores the engine made of 1,000,000 and 10,000,000 entities (each
-# generated here, minutes for 10M), and store load's peak memory at both sizes.
+# property the engine indexed itself after the read repeated, and navigation filters (a path, any,
+# a page of a path filter, all), through the store API against plain SQLite with the indexes, on
+# stores the engine made of 1,000,000 and 10,000,000 entities (each generated here, about 8 minutes
+# for 10M), and store load's peak memory at both sizes.
 bench-10m: cmake-build backends-venv
 	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale 1000000
