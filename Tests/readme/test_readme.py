@@ -1,13 +1,25 @@
-"""The README's quickstarts (issue 10, acceptance 2): each block marked `<!-- quickstart: PATH -->`
-is that file byte for byte, every quickstart file has its block, and each block, as extracted from
-the README, builds and runs against the real V4 sample service: it reads offline, creates its
-agency offline and uploads it, and the service then has the agency.
+"""The code blocks and links of the README and the guides in docs/ (issue 10, acceptance 2; issue 32,
+item 5). Every fenced block in README.md and docs/*.md has a marker line just before it that says
+what it is, and a block without one fails:
+
+- `<!-- quickstart: PATH -->`: the block is that file byte for byte; every quickstart file has its
+  block (in one place), and each block, as extracted from its document, builds and runs against
+  the real V4 sample service: it reads offline, creates its agency offline and uploads it, and the
+  service then has the agency;
+- `<!-- excerpt: PATH -->`: the block is consecutive lines of a quickstart (their common
+  indentation removed) whose whole block is shown and run;
+- `<!-- tool walk-through -->`: a shell session of the command-line tool, run here against the
+  V4 sample service;
+- `<!-- not run: REASON -->`: not runnable (a shell command that installs or starts a server, a
+  fragment, a listing), with the reason.
+
+Every relative link in them points to a file that exists (and, for `#anchor`, to a heading there).
 
     OOD_LIBRARY=.build-release/release/libofflineodata.so .venv/bin/python -m pytest -q Tests/readme
 
-C and C++ are compiled with -Wall -Wextra -Werror against OOD_LIBRARY (default: the release build).
-The Swift quickstart is its own package; `swift run` builds the engine into .build-quickstart
-(minutes the first time).
+C and C++ are compiled with -Wall -Wextra -Werror against OOD_LIBRARY (default: the release build);
+the tool is OOD_TOOL (default: offline-odata beside the library). The Swift quickstart is its own
+package; `swift run` builds the engine into .build-quickstart (minutes the first time).
 """
 from __future__ import annotations
 
@@ -19,8 +31,10 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
@@ -28,18 +42,27 @@ import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 README = REPOSITORY / "README.md"
+DOCS = REPOSITORY / "docs"
 QUICKSTART = REPOSITORY / "Examples" / "quickstart"
 SWIFT_PACKAGE = QUICKSTART / "swift"
 LIBRARY = Path(os.environ.get("OOD_LIBRARY", REPOSITORY / ".build-release" / "release" / "libofflineodata.so")).resolve()
+TOOL = Path(os.environ.get("OOD_TOOL", LIBRARY.parent / "offline-odata")).resolve()
+#: The README's length, at most (issue 32: a newcomer finds the commands, not a wall).
+README_MAX_LINES = 300
 
-#: A marker line, then a fenced block: the block's text is group "code".
-MARKED_BLOCK = re.compile(r"^<!-- quickstart: (?P<path>\S+) -->\n```(?P<language>[\w+]*)\n(?P<code>.*?)^```$",
-                          re.S | re.M)
+#: A marker line: `<!-- KIND -->` or `<!-- KIND: ARGUMENT -->`.
+MARKER = re.compile(r"^<!-- (?P<kind>[a-z -]+?)(?:: (?P<argument>.*?))? -->$")
+#: The kinds of marker, and whether they need an argument (a path, a reason).
+MARKER_KINDS = {"quickstart": True, "excerpt": True, "tool walk-through": False, "not run": True}
+#: A fence line opening or closing a block (at most three spaces in, as Markdown allows).
+FENCE = re.compile(r"^ {0,3}```(?P<language>[\w+-]*)\s*$")
 #: The fence language each kind of quickstart file is shown with.
 LANGUAGE = {".c": "c", ".cpp": "cpp", ".py": "python", ".swift": "swift"}
 #: The agency each quickstart creates: distinct, so no run refuses another's.
 AGENCY = {"quickstart.c": ("99000101", "Quickstart C"), "quickstart.cpp": ("99000102", "Quickstart C++"),
           "quickstart.py": ("99000103", "Quickstart Python"), "main.swift": ("99000104", "Quickstart Swift")}
+#: The sample service's root as the tool's walk-through writes it.
+WALK_THROUGH_ROOT = "http://127.0.0.1:40123/"
 
 
 def _load(name: str, path: Path) -> ModuleType:
@@ -55,16 +78,66 @@ backends = _load("ood_readme_backends", REPOSITORY / "Tests" / "backends" / "bac
 recording_proxy = _load("ood_readme_recording_proxy", REPOSITORY / "Tests" / "backends" / "recording_proxy.py")
 
 
+def documents() -> list[Path]:
+    """The README and every guide in docs/."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+
 def readme_text() -> str:
     return README.read_text(encoding="utf-8")
 
 
-def marked_blocks() -> dict[str, tuple[str, str]]:
-    """README path -> (fence language, code) of every marked block; a path marked twice fails."""
-    blocks: dict[str, tuple[str, str]] = {}
-    for match in MARKED_BLOCK.finditer(readme_text()):
-        assert match["path"] not in blocks, f"{match['path']} has two blocks in README.md"
-        blocks[match["path"]] = (match["language"], match["code"])
+def name(document: Path) -> str:
+    return document.relative_to(REPOSITORY).as_posix()
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block of a document, with the marker line before it (None without one)."""
+    document: Path
+    line: int  # of the opening fence, from 1
+    language: str
+    code: str
+    kind: str | None
+    argument: str | None
+
+    @property
+    def where(self) -> str:
+        return f"{name(self.document)}:{self.line}"
+
+
+def code_blocks(document: Path) -> list[Block]:
+    """Every fenced block of a document, in order; an unclosed fence fails."""
+    lines = document.read_text(encoding="utf-8").split("\n")
+    blocks, index = [], 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and not re.match(r"^ {0,3}```\s*$", lines[end]):
+            end += 1
+        assert end < len(lines), f"{name(document)}:{index + 1}: a code block that is never closed"
+        marker = MARKER.match(lines[index - 1]) if index > 0 else None
+        code = "".join(line + "\n" for line in lines[index + 1:end])
+        blocks.append(Block(document, index + 1, opening["language"], code,
+                            marker["kind"] if marker else None, marker["argument"] if marker else None))
+        index = end + 1
+    return blocks
+
+
+def all_blocks() -> list[Block]:
+    return [block for document in documents() for block in code_blocks(document)]
+
+
+def marked_blocks() -> dict[str, Block]:
+    """Quickstart path -> its block, over README and docs/; a path marked twice fails."""
+    blocks: dict[str, Block] = {}
+    for block in all_blocks():
+        if block.kind == "quickstart":
+            assert block.argument not in blocks, f"{block.argument} has two blocks: {blocks[block.argument].where}, {block.where}"
+            blocks[block.argument] = block
     return blocks
 
 
@@ -79,46 +152,137 @@ def quickstart_files() -> list[str]:
 
 
 def readme_code(path: str) -> str:
-    """The quickstart as the README shows it (the tests run this text, not the file)."""
+    """The quickstart as the documentation shows it (the tests run this text, not the file)."""
     blocks = marked_blocks()
-    assert path in blocks, f"README.md has no block marked <!-- quickstart: {path} -->"
-    return blocks[path][1]
+    assert path in blocks, f"no block in README.md or docs/ is marked <!-- quickstart: {path} -->"
+    return blocks[path].code
 
 
-# ------------------------------------------------------------------------ the README as text
+# ------------------------------------------------------------------------ the documents as text
 
 def test_the_first_two_commands_are_make_demo_and_make_test():
-    first_block = re.search(r"^```\w*\n(.*?)^```$", readme_text(), re.S | re.M)
-    assert first_block, "README.md has no code block"
-    commands = [line.split("#")[0].strip() for line in first_block[1].splitlines()]
+    blocks = code_blocks(README)
+    assert blocks, "README.md has no code block"
+    commands = [line.split("#")[0].strip() for line in blocks[0].code.splitlines()]
     assert commands[:2] == ["make demo", "make test"]
+
+
+def test_the_readme_is_short():
+    lines = readme_text().count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines, more than {README_MAX_LINES}"
+
+
+def test_the_readme_links_every_guide():
+    linked = {target.split("#")[0] for _, target in links(README)}
+    missing = [name(guide) for guide in sorted(DOCS.glob("*.md")) if name(guide) not in linked]
+    assert not missing, f"guides README.md does not link: {missing}"
+
+
+def test_every_code_block_is_marked():
+    unmarked = [block.where for block in all_blocks() if block.kind is None]
+    assert not unmarked, ("code blocks with no marker line before them (<!-- quickstart: PATH -->, "
+                          f"<!-- excerpt: PATH -->, <!-- tool walk-through -->, <!-- not run: REASON -->): {unmarked}")
+
+
+def test_every_marker_is_known_and_complete():
+    for block in all_blocks():
+        if block.kind is None:
+            continue
+        assert block.kind in MARKER_KINDS, f"{block.where}: unknown marker <!-- {block.kind} -->"
+        if MARKER_KINDS[block.kind]:
+            assert block.argument and block.argument.strip(), f"{block.where}: <!-- {block.kind} --> needs what it names"
+        else:
+            assert block.argument is None, f"{block.where}: <!-- {block.kind} --> takes nothing after it"
 
 
 def test_every_marked_block_is_its_file_byte_for_byte():
     blocks = marked_blocks()
-    assert blocks, "README.md has no <!-- quickstart: PATH --> blocks"
-    for path, (language, code) in blocks.items():
+    assert blocks, "README.md and docs/ have no <!-- quickstart: PATH --> blocks"
+    for path, block in blocks.items():
         file = REPOSITORY / path
-        assert file.is_file(), f"README.md marks {path}, which does not exist"
+        assert file.is_file(), f"{block.where} marks {path}, which does not exist"
         text = file.read_text(encoding="utf-8")
-        if code != text:
-            diff = "".join(difflib.unified_diff(text.splitlines(True), code.splitlines(True), path, "README.md"))
-            pytest.fail(f"the README's copy of {path} differs from the file:\n{diff}")
-        assert language == LANGUAGE[file.suffix], f"{path} is shown as ```{language}"
+        if block.code != text:
+            diff = "".join(difflib.unified_diff(text.splitlines(True), block.code.splitlines(True), path, block.where))
+            pytest.fail(f"the copy of {path} at {block.where} differs from the file:\n{diff}")
+        assert block.language == LANGUAGE[file.suffix], f"{path} is shown as ```{block.language}"
 
 
 def test_every_quickstart_file_has_a_block():
     files = quickstart_files()
     assert len(files) == 5, files  # C, C++, Python, the Swift manifest and main.swift
     missing = sorted(set(files) - set(marked_blocks()))
-    assert not missing, f"quickstarts the README does not show: {missing}"
+    assert not missing, f"quickstarts README.md and docs/ do not show: {missing}"
+
+
+def test_every_excerpt_is_part_of_a_quickstart_shown_whole():
+    excerpts = [block for block in all_blocks() if block.kind == "excerpt"]
+    assert excerpts, "README.md shows no excerpt of a quickstart"
+    shown = marked_blocks()
+    for block in excerpts:
+        assert block.argument in shown, f"{block.where}: {block.argument} is not shown whole (and run) anywhere"
+        lines = (REPOSITORY / block.argument).read_text(encoding="utf-8").splitlines(True)
+        count = len(block.code.splitlines())
+        assert count > 0, f"{block.where}: an empty excerpt"
+        assert any(textwrap.dedent("".join(lines[start:start + count])) == block.code
+                   for start in range(len(lines) - count + 1)), \
+            f"{block.where}: not consecutive lines of {block.argument}"
+        assert block.language == LANGUAGE[Path(block.argument).suffix], f"{block.where} is shown as ```{block.language}"
 
 
 def test_each_quickstart_creates_its_own_agency():
     for path in quickstart_files():
-        name = Path(path).name
-        if name in AGENCY:
-            assert re.findall(r"9900\d{4}", readme_code(path)) == [AGENCY[name][0]], path
+        name_ = Path(path).name
+        if name_ in AGENCY:
+            assert re.findall(r"9900\d{4}", readme_code(path)) == [AGENCY[name_][0]], path
+
+
+def heading_anchors(document: Path) -> set[str]:
+    """The anchors GitHub makes of a document's headings (lower case, punctuation dropped)."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    in_code = False
+    for line in document.read_text(encoding="utf-8").splitlines():
+        if FENCE.match(line):
+            in_code = not in_code
+            continue
+        heading = re.match(r"^#{1,6} +(.*?) *#*$", line)
+        if in_code or not heading:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", heading[1].lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def links(document: Path) -> list[tuple[int, str]]:
+    """(line, target) of every Markdown link outside code blocks and code spans."""
+    found, in_code = [], False
+    for number, line in enumerate(document.read_text(encoding="utf-8").splitlines(), 1):
+        if FENCE.match(line):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        prose = re.sub(r"`[^`]*`", "", line)
+        found += [(number, match[1]) for match in re.finditer(r"\]\(([^)\s]+)\)", prose)]
+    return found
+
+
+def test_every_relative_link_points_to_a_file():
+    broken = []
+    for document in documents():
+        for line, target in links(document):
+            if re.match(r"^[a-z]+:", target):
+                continue  # http:, https:, mailto:
+            path, _, anchor = target.partition("#")
+            file = (document.parent / path).resolve() if path else document
+            if not file.exists():
+                broken.append(f"{name(document)}:{line}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in heading_anchors(file):
+                broken.append(f"{name(document)}:{line}: {target} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)
 
 
 # ------------------------------------------------------------------------ running them
@@ -224,3 +388,33 @@ def test_the_swift_quickstart_runs(service, tmp_path):
     output = run([swift, "run", "--package-path", str(SWIFT_PACKAGE), "--scratch-path",
                   str(REPOSITORY / ".build-quickstart"), "quickstart", root], tmp_path, 1800).stdout
     check_the_run(output, "main.swift", service, tmp_path)
+
+
+# ------------------------------------------------------------------------ the tool's walk-through
+
+@pytest.fixture(scope="module")
+def tool() -> Path:
+    if not TOOL.is_file():
+        pytest.fail(f"no tool at {TOOL}: run `make cmake-build` or set OOD_TOOL")
+    return TOOL
+
+
+def test_the_tool_walk_through_runs(service, tool, tmp_path):
+    # The session as written, in a folder where its relative paths hold, with the test service's
+    # root for the sample one's and the tool under test for `offline-odata`; every command must
+    # succeed (`set -e`), and the agency it creates must reach the service.
+    sessions = [block for block in all_blocks() if block.kind == "tool walk-through"]
+    assert len(sessions) == 1, [block.where for block in sessions]
+    session = sessions[0]
+    assert WALK_THROUGH_ROOT in session.code, f"{session.where} does not name the sample service's root"
+    backend, proxy = service
+    (tmp_path / "Examples").symlink_to(REPOSITORY / "Examples")
+    script = (f'set -e\noffline-odata() {{ "{tool}" "$@"; }}\n'
+              + session.code.replace(WALK_THROUGH_ROOT, proxy.root))
+    result = run(["bash", "-c", script], tmp_path, 600)
+    assert (tmp_path / "travel.store").is_file()
+    sent = [(r.method, urllib.parse.unquote(r.path)) for r in proxy.requests]
+    assert any(method == "GET" and "country eq 'US'" in path for method, path in sent), sent  # the download
+    assert not [path for _, path in sent if "city eq 'Boston'" in path], "the offline read went to the service"
+    assert [path for method, path in sent if method == "POST"] == ["/TravelagencyCollection"], sent
+    assert get_json(backend.url("TravelagencyCollection('99000001')"))["name"] == "Fly & Co"
