@@ -633,6 +633,58 @@ OOD_API const char *ood_result_next_link(const ood_result *result);
 OOD_API void ood_result_free(ood_result *result);
 
 /**
+ * What an answer holds, decided where the answer was made (from the request as the store
+ * understood it), so a caller types it without parsing the URL again.
+ */
+typedef enum ood_answer_kind {
+    OOD_ANSWER_OTHER = 0,       /**< The service document, $batch, an operation returning no entities, a next link's page. */
+    OOD_ANSWER_COLLECTION = 1,  /**< Entities of ood_result_entity_set() (a set, a to-many navigation, a function's). */
+    OOD_ANSWER_ENTITY = 2,      /**< One entity (by key, a to-one navigation, a singleton, a create's answer). */
+    OOD_ANSWER_PROPERTY = 3,    /**< A property of one entity (ood_result_property()), in its JSON wrapper. */
+    OOD_ANSWER_COUNT = 4,       /**< /$count of a collection, as text. */
+    OOD_ANSWER_VALUE = 5,       /**< A property's raw /$value, as text. */
+    OOD_ANSWER_METADATA = 6     /**< $metadata (XML). */
+} ood_answer_kind;
+
+/**
+ * What the answer holds: a collection, an entity, a property, a count, a raw value. The page of a
+ * next link is OOD_ANSWER_OTHER (the service's link is not parsed): the first page says what the
+ * collection is.
+ *
+ * @return The kind; OOD_ANSWER_OTHER for NULL.
+ * Thread safety: any thread; one result may be read from several threads at once.
+ */
+OOD_API ood_answer_kind ood_result_kind(const ood_result *result);
+
+/**
+ * The entity set the answer's entities (or the entity whose property it is) belong to: the target
+ * of a navigation, a singleton's name for a singleton.
+ *
+ * @return The name, or NULL when the answer names none and for NULL.
+ * Ownership: borrowed from the result, valid until ood_result_free().
+ */
+OOD_API const char *ood_result_entity_set(const ood_result *result);
+
+/**
+ * The qualified entity type of the answer's entities (a cast's type where the URL casts).
+ *
+ * @return The type ("Namespace.Type"), or NULL when unknown and for NULL.
+ * Ownership: borrowed from the result, valid until ood_result_free().
+ */
+OOD_API const char *ood_result_entity_type(const ood_result *result);
+
+/**
+ * For OOD_ANSWER_PROPERTY and OOD_ANSWER_VALUE: the property's path ("Address/City" in a complex
+ * property) and, with `type`, its EDM type as $metadata writes it ("Edm.String",
+ * "Collection(Edm.Int32)", a complex type's qualified name).
+ *
+ * @param[out] type Receives the EDM type, or NULL when unknown; may be NULL.
+ * @return The path, or NULL for other answers and for NULL.
+ * Ownership: both borrowed from the result, valid until ood_result_free().
+ */
+OOD_API const char *ood_result_property(const ood_result *result, const char **type);
+
+/**
  * Where `method` on `url` would go in the store's mode, and why, without running it.
  *
  * @param[out] is_online Receives 1 for the service, 0 for the offline store.

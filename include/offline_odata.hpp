@@ -184,9 +184,31 @@ public:
         if (link == nullptr) return std::nullopt;
         return std::string_view(link);
     }
+    /// What the answer holds (a collection, an entity, a property, a count, a raw value), as the
+    /// store understood the request; a next link's page is OOD_ANSWER_OTHER.
+    ood_answer_kind kind() const noexcept { return ood_result_kind(handle_.get()); }
+    /// The entity set of the answer's entities; nullopt when it names none.
+    std::optional<std::string_view> entity_set() const noexcept { return optional_text(ood_result_entity_set(handle_.get())); }
+    /// The qualified entity type of the answer's entities; nullopt when unknown.
+    std::optional<std::string_view> entity_type() const noexcept { return optional_text(ood_result_entity_type(handle_.get())); }
+    /// The property path of a property or $value answer ("Address/City"); nullopt for others.
+    std::optional<std::string_view> property() const noexcept {
+        return optional_text(ood_result_property(handle_.get(), nullptr));
+    }
+    /// The EDM type of a property or $value answer ("Edm.String"); nullopt for others.
+    std::optional<std::string_view> property_type() const noexcept {
+        const char *type = nullptr;
+        ood_result_property(handle_.get(), &type);
+        return optional_text(type);
+    }
     const ood_result *get() const noexcept { return handle_.get(); }
 
 private:
+    static std::optional<std::string_view> optional_text(const char *text) noexcept {
+        if (text == nullptr) return std::nullopt;
+        return std::string_view(text);
+    }
+
     std::unique_ptr<ood_result, void (*)(ood_result *)> handle_;
 };
 

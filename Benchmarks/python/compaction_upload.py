@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import backends  # noqa: E402
 from batch_upload import TimingProxy  # noqa: E402
 from bench_figure import report_figure  # noqa: E402
-from offline_odata import OnlineStore, Store  # noqa: E402
+from offline_odata import Mode, Store# noqa: E402
 
 SET = "TravelagencyCollection"
 TEXTS = {"name": ["Alpha", "Beta", "Gamma"], "city": ["Boston", "Salem", "Reno"], "street": ["Main St", "Elm St"],
@@ -80,7 +80,7 @@ def queue_changes(store: Store, existing: list, count: int, seed: int) -> None:
 
 
 def service_state(root: str) -> dict:
-    with OnlineStore(root) as online:
+    with Store(service_root=root, mode=Mode.ONLINE) as online:
         return {entity["agencynum"]: {k: v for k, v in entity.items() if k != "ChangedAt"}
                 for entity in online.entities(SET)}
 

@@ -13,6 +13,12 @@ final class ResultHandle {
     let nextLink: UnsafeMutablePointer<CChar>?
     /// The answer's headers for `ood_result_header`; `Content-Type` is one of them offline too.
     let headers: CHeaderValues
+    /// What the answer holds (`ood_result_kind` and the names beside it).
+    let kind: ood_answer_kind
+    let entitySet: UnsafeMutablePointer<CChar>?
+    let entityType: UnsafeMutablePointer<CChar>?
+    let property: UnsafeMutablePointer<CChar>?
+    let propertyType: UnsafeMutablePointer<CChar>?
 
     init(_ response: StoreResponse) {
         status = Int32(clamping: response.status)
@@ -25,12 +31,34 @@ final class ResultHandle {
         contentType = strdup(response.contentType)
         nextLink = response.nextLink.flatMap { strdup($0) }
         headers = CHeaderValues(response.headers, contentType: response.contentType)
+        let shape = response.shape
+        kind = Self.kind(shape.kind)
+        entitySet = shape.entitySet.flatMap { strdup($0) }
+        entityType = shape.entityType.flatMap { strdup($0) }
+        property = shape.property.flatMap { strdup($0) }
+        propertyType = shape.propertyType.flatMap { strdup($0) }
     }
 
     deinit {
         body.deallocate()
         free(contentType)
         free(nextLink)
+        free(entitySet)
+        free(entityType)
+        free(property)
+        free(propertyType)
+    }
+
+    private static func kind(_ kind: AnswerShape.Kind) -> ood_answer_kind {
+        switch kind {
+        case .collection: OOD_ANSWER_COLLECTION
+        case .entity: OOD_ANSWER_ENTITY
+        case .property: OOD_ANSWER_PROPERTY
+        case .count: OOD_ANSWER_COUNT
+        case .value: OOD_ANSWER_VALUE
+        case .metadata: OOD_ANSWER_METADATA
+        case .other: OOD_ANSWER_OTHER
+        }
     }
 
     func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
@@ -73,6 +101,33 @@ public func cResultNextLink(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
 public func cResultHeader(_ result: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let result, let name else { return nil }
     return ResultHandle.from(result).headers.value(name)
+}
+
+@_cdecl("ood_result_kind")
+public func cResultKind(_ result: OpaquePointer?) -> ood_answer_kind {
+    guard let result else { return OOD_ANSWER_OTHER }
+    return ResultHandle.from(result).kind
+}
+
+@_cdecl("ood_result_entity_set")
+public func cResultEntitySet(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let result, let name = ResultHandle.from(result).entitySet else { return nil }
+    return UnsafePointer(name)
+}
+
+@_cdecl("ood_result_entity_type")
+public func cResultEntityType(_ result: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let result, let name = ResultHandle.from(result).entityType else { return nil }
+    return UnsafePointer(name)
+}
+
+@_cdecl("ood_result_property")
+public func cResultProperty(_ result: OpaquePointer?, _ type: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<CChar>? {
+    type?.pointee = nil
+    guard let result else { return nil }
+    let handle = ResultHandle.from(result)
+    type?.pointee = handle.propertyType.map { UnsafePointer($0) }
+    return handle.property.map { UnsafePointer($0) }
 }
 
 @_cdecl("ood_result_free")

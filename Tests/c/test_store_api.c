@@ -737,6 +737,60 @@ static void test_a_store_file_without_a_service_root(void) {
     CHECK(ood_store_close(store) == OOD_OK);
 }
 
+/* Checks one answer's kind, entity set and (for a property) its path and EDM type, then frees it. */
+static void expect_answer(ood_store *store, const char *url, ood_answer_kind kind, const char *property,
+                          const char *property_type) {
+    ood_result *result = NULL;
+    CHECK(ood_request(store, "GET", url, NULL, &result) == OOD_OK);
+    CHECK(ood_result_kind(result) == kind);
+    CHECK(ood_result_entity_set(result) != NULL && strcmp(ood_result_entity_set(result), "TravelagencyCollection") == 0);
+    CHECK(ood_result_entity_type(result) != NULL
+          && strcmp(ood_result_entity_type(result), "RMTSAMPLEFLIGHT.Travelagency") == 0);
+    const char *type = "unset";
+    const char *path = ood_result_property(result, &type);
+    if (property == NULL) {
+        CHECK(path == NULL && type == NULL);
+    } else {
+        CHECK(path != NULL && strcmp(path, property) == 0);
+        CHECK(type != NULL && strcmp(type, property_type) == 0);
+    }
+    ood_result_free(result);
+}
+
+/* Each answer says what it holds (ood_result_kind and the names beside it), so a caller types it
+ * without parsing its URL: a collection, an entity, a property, a count, a raw value, a create. */
+static void test_answers_say_what_they_hold(void) {
+    CHECK(sample_metadata != NULL);
+    if (!sample_metadata) return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/kinds.store", folder);
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_metadata(options, sample_metadata) == OOD_OK);
+    CHECK(ood_options_add_defining_request(options, "Agencies", "TravelagencyCollection") == OOD_OK);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    if (store == NULL) return;
+    ood_result *created = NULL;
+    CHECK(ood_request(store, "POST", "TravelagencyCollection",
+                      "{\"agencynum\":\"99000079\",\"name\":\"Kinds\",\"city\":\"Boston\",\"country\":\"US\"}",
+                      &created) == OOD_OK);
+    CHECK(ood_result_kind(created) == OOD_ANSWER_ENTITY);
+    ood_result_free(created);
+    expect_answer(store, "TravelagencyCollection?$filter=city eq 'Boston'", OOD_ANSWER_COLLECTION, NULL, NULL);
+    expect_answer(store, "TravelagencyCollection('99000079')", OOD_ANSWER_ENTITY, NULL, NULL);
+    expect_answer(store, "TravelagencyCollection('99000079')/name", OOD_ANSWER_PROPERTY, "name", "Edm.String");
+    expect_answer(store, "TravelagencyCollection/$count", OOD_ANSWER_COUNT, NULL, NULL);
+    expect_answer(store, "TravelagencyCollection('99000079')/name/$value", OOD_ANSWER_VALUE, "name", "Edm.String");
+    /* NULL: the documented answers, and the out-parameter cleared. */
+    const char *type = "unset";
+    CHECK(ood_result_kind(NULL) == OOD_ANSWER_OTHER && ood_result_entity_set(NULL) == NULL);
+    CHECK(ood_result_entity_type(NULL) == NULL && ood_result_property(NULL, &type) == NULL && type == NULL);
+    CHECK(ood_store_close(store) == OOD_OK);
+}
+
 /* How many entities of the agency sample a collection answer holds (each has one "agencynum"). */
 static int agencies_in(const ood_result *result) {
     int count = 0;
@@ -771,6 +825,8 @@ static void test_pages_of_online_reads(void) {
     while (page != NULL && pages < 100) {
         pages++;
         CHECK(agencies_in(page) <= 10);
+        /* The first page says what the collection is; a next link's page is the service's URL, not parsed. */
+        CHECK(ood_result_kind(page) == (pages == 1 ? OOD_ANSWER_COLLECTION : OOD_ANSWER_OTHER));
         gathered += agencies_in(page);
         const char *next = ood_result_next_link(page);
         ood_result *following = NULL;
@@ -858,6 +914,7 @@ int main(int argc, char **argv) {
     test_a_failed_open_fails_every_request();
     test_a_store_reopened_from_its_file_alone();
     test_a_store_file_without_a_service_root();
+    test_answers_say_what_they_hold();
     test_the_maximum_response_size();
     test_the_maximum_metadata_size();
     test_pages_of_online_reads();

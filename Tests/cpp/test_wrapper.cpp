@@ -186,6 +186,27 @@ void test_a_store_file_without_a_service_root() {
     CHECK(store.request_queue().find("99000305") != std::string::npos);
 }
 
+// Each answer says what it holds (Result::kind and the names beside it): a collection, an entity,
+// a property, a count, a raw value.
+void test_answers_say_what_they_hold() {
+    CHECK(!sample_metadata.empty());
+    ood::Options options;
+    options.path(folder + "/kinds.store").metadata(sample_metadata).defining_request("Agencies", "TravelagencyCollection");
+    ood::Store store = ood::Store::open(options);
+    std::string body = R"({"agencynum":"99000306","name":"Kinds C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).kind() == OOD_ANSWER_ENTITY);
+    ood::Result collection = store.get("TravelagencyCollection");
+    CHECK(collection.kind() == OOD_ANSWER_COLLECTION && collection.entity_set() == "TravelagencyCollection");
+    CHECK(collection.entity_type() == "RMTSAMPLEFLIGHT.Travelagency" && !collection.property().has_value());
+    ood::Result entity = store.get("TravelagencyCollection('99000306')");
+    CHECK(entity.kind() == OOD_ANSWER_ENTITY && entity.entity_set() == "TravelagencyCollection");
+    ood::Result property = store.get("TravelagencyCollection('99000306')/city");
+    CHECK(property.kind() == OOD_ANSWER_PROPERTY && property.property() == "city" && property.property_type() == "Edm.String");
+    CHECK(store.get("TravelagencyCollection/$count").kind() == OOD_ANSWER_COUNT);
+    ood::Result value = store.get("TravelagencyCollection('99000306')/city/$value");
+    CHECK(value.kind() == OOD_ANSWER_VALUE && value.body() == "Boston" && value.property() == "city");
+}
+
 void test_refusals_online() {
     ood::Store store = ood::Store::open(flight_options("", OOD_MODE_ONLINE));
     std::string body = R"({"agencynum":"99000302","name":"Wrapper Online","country":"US"})";
@@ -243,6 +264,7 @@ int main(int argc, char **argv) {
         test_refusals_online();
         test_a_store_reopened_from_its_file_alone();
         test_a_store_file_without_a_service_root();
+        test_answers_say_what_they_hold();
     } catch (const ood::Error &error) {
         ++failed;
         std::fprintf(stderr, "unexpected ood::Error: %s (HTTP %d)\n", error.what(), error.http_status());

@@ -196,8 +196,7 @@
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
         let outcome = try write(resolved, body: body, transactionID: transactionID, mergeable: mergeable)
-        return StoreResponse(status: outcome.status, contentType: "application/json", body: outcome.body,
-                             headers: OfflineAnswerHeaders.write(outcome))
+        return outcome.response(shape: AnswerShape(answering: resolved, model: model))
     }
 
     /// Resolves requests to this store: its URL limits, its kept resolutions of reads and creates.
@@ -243,8 +242,7 @@
         let result = try file.withReadConnection(snapshot: !LocalReader.isOneStatement(bound)) { db, attachment throws(ODataError) -> ReadResult in
             try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
         }
-        return StoreResponse(status: result.status, contentType: result.contentType, body: result.body,
-                             headers: OfflineAnswerHeaders.read(bound.target, body: result.body))
+        return result.response
     }
 
     /// The reader kept with a read connection (its statement cache belongs to it), made anew

@@ -11,15 +11,20 @@ public struct StoreResponse: Sendable, Equatable {
     public var nextLink: String?
     /// The answer's headers: the service's as it sent them (online), or those an offline answer
     /// has, so callers read an entity's version and a create's address the same way both places
-    /// (`ETag` of one entity, `Location` of a create; see ``OfflineAnswerHeaders``).
+    /// (`ETag` of one entity, `Location` of a create), as known when the answer was written.
     public var headers: [HTTPHeader]
+    /// What the answer holds (a collection of which set, an entity, a property, a count, a raw
+    /// value), decided where the answer was made: read it instead of the request's URL.
+    public var shape: AnswerShape
 
-    public init(status: Int, contentType: String, body: [UInt8], nextLink: String? = nil, headers: [HTTPHeader] = []) {
+    public init(status: Int, contentType: String, body: [UInt8], nextLink: String? = nil, headers: [HTTPHeader] = [],
+                shape: AnswerShape = .other) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.nextLink = nextLink
         self.headers = headers
+        self.shape = shape
     }
 
     /// The body as UTF-8 text.

@@ -32,6 +32,8 @@ import Testing
         let created = try store.execute(method: "POST", url: "TravelagencyCollection",
                                         body: Array(#"{"agencynum":"99000501","name":"Created","country":"US"}"#.utf8))
         #expect(created.status == 201)
+        // A create in a collection answers one entity of it.
+        #expect(created.shape == AnswerShape(kind: .entity, entitySet: "TravelagencyCollection", entityType: "RMTSAMPLEFLIGHT.Travelagency"))
         #expect(created.header("Location") == Self.root + "TravelagencyCollection('99000501')")
         // An entity created offline has no ETag until the service gives it one.
         #expect(try store.execute(method: "GET", url: "TravelagencyCollection('99000501')").header("ETag") == nil)

@@ -27,6 +27,7 @@ func useTheStore() async throws(ODataError) {
     let response: StoreResponse = try await store.execute(ODataRequest(method: "GET", url: "TravelagencyCollection"))
     let answer: JSONValue = try JSONValue.parse(response.body)
     _ = answer["value"]?[0]?["name"]?.stringValue
+    _ = (response.shape.kind == AnswerShape.Kind.collection, response.shape.entitySet, response.shape.propertyType)
     _ = try await store.get("TravelagencyCollection('1')").header("ETag")
     _ = try await store.create("TravelagencyCollection", body: Array(#"{"agencynum":"9"}"#.utf8))
     _ = try await store.update("TravelagencyCollection('9')", body: Array("{}".utf8))

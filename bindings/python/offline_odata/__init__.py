@@ -5,9 +5,9 @@
 '0.1.0'
 
 The main names: :class:`Store` (``Store(path, ...)`` or ``Store.open(...)``: a store that answers
-requests), :class:`StoreFile` (the same store, opened from its file alone), :class:`OfflineStore`,
-:class:`OnlineStore`, :class:`Mode`, :class:`StoreOptions`, :class:`Entity` (what reads give, with
-typed values), :class:`Result`, :class:`UploadPreview` (what ``Store.preview_upload`` gives), :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
+requests, in the :class:`Mode` its ``mode`` says; ``Store.open_file(path)``: the same store, opened
+from its file alone), :class:`StoreOptions`, :class:`Entity` (what reads give, with
+typed values), :class:`Result` with its :class:`AnswerShape` and :class:`AnswerKind`, :class:`UploadPreview` (what ``Store.preview_upload`` gives), :class:`RequestFuture` (what ``Store.execute_async`` returns), :class:`UndoResult`, :class:`RedownloadResult`,
 :class:`Subscription` with :class:`Event` and :class:`EventKind`, and one exception class per C
 status, all derived from :class:`OfflineODataError`.
 """
@@ -33,16 +33,16 @@ from .entity import Entity
 from .events import Event, EventKind, Subscription
 from .futures import RequestFuture
 from .options import Mode, Options, StoreOptions
-from .results import DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, unwrap
-from .store import OfflineStore, OnlineStore, Store
-from .store_file import StoreFile
+from .results import (AnswerKind, AnswerShape, DownloadResult, RedownloadResult, Result, Route, UndoResult,
+                      UploadResult, unwrap)
+from .store import Store
 from .sync_record import SYNC_LOG_CAPACITY, DownloadStatistics, SyncLogEntry, SyncStatistics, UploadStatistics
 from .upload_preview import PreviewHeader, PreviewRequest, UploadPreview, UploadPreviewStep
 
 __all__ = [
-    "version", "version_number", "Store", "StoreFile", "OfflineStore", "OnlineStore", "Mode", "Options",
+    "version", "version_number", "Store", "Mode", "Options",
     "StoreOptions", "Entity",
-    "Result", "Route", "DownloadResult", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "AnswerShape", "AnswerKind", "Route", "DownloadResult", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
     "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",

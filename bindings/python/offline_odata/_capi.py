@@ -243,6 +243,14 @@ ood_result_next_link = _declare("ood_result_next_link", c_char_p, [c_void_p])
 ood_result_header = _declare("ood_result_header", c_char_p, [c_void_p, c_char_p])
 # void ood_result_free(ood_result *result);
 ood_result_free = _declare("ood_result_free", None, [c_void_p])
+# ood_answer_kind ood_result_kind(const ood_result *result);  (see results.AnswerKind)
+ood_result_kind = _declare("ood_result_kind", c_int, [c_void_p])
+# const char *ood_result_entity_set(const ood_result *result);  (NULL when the answer names none)
+ood_result_entity_set = _declare("ood_result_entity_set", c_char_p, [c_void_p])
+# const char *ood_result_entity_type(const ood_result *result);  (NULL when unknown)
+ood_result_entity_type = _declare("ood_result_entity_type", c_char_p, [c_void_p])
+# const char *ood_result_property(const ood_result *result, const char **type);  (NULL but for a property or $value)
+ood_result_property = _declare("ood_result_property", c_char_p, [c_void_p, POINTER(c_char_p)])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
 ood_route = _declare("ood_route", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_int), POINTER(c_void_p)],
                      status=True)

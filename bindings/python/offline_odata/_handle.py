@@ -1,8 +1,8 @@
 """What every store handle shares: its life cycle (close once, after the calls in progress, also
 when collected or at exit), the count of calls in progress, and the file questions.
 
-:class:`~offline_odata.Store` and :class:`~offline_odata.StoreFile` (a Store opened from its file
-alone) are such a handle; the library's ``ood_store`` is one kind of handle for both.
+:class:`~offline_odata.Store` is such a handle, opened with options or from its file alone
+(:meth:`~offline_odata.Store.open_file`); the library's ``ood_store`` is one kind of handle for both.
 """
 import json
 import threading

@@ -247,11 +247,13 @@ class Options:
             _capi.ood_options_set_queue_compaction(handle, 0)
 
 
-class CommonOptions(TypedDict, total=False):
-    """The keyword arguments of :class:`~offline_odata.OnlineStore`: the fields of :class:`Options`
-    but ``path``, ``service_root`` and ``mode``. These TypedDicts make a type checker refuse a
-    misspelt option; a test keeps them in step with :class:`Options`."""
+class StoreOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`~offline_odata.Store`: every field of :class:`Options` but
+    ``path``. This TypedDict makes a type checker refuse a misspelt option; a test keeps it in step
+    with :class:`Options`."""
 
+    service_root: str
+    mode: Union[Mode, int]
     save_service_root: bool
     metadata: str
     defining_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
@@ -277,15 +279,3 @@ class CommonOptions(TypedDict, total=False):
     max_expression_operators: int
     accept_empty_file: bool
     compact_upload_queue: bool
-
-
-class OfflineStoreOptions(CommonOptions, total=False):
-    """The keyword arguments of :class:`~offline_odata.OfflineStore`: :class:`CommonOptions` and ``service_root``."""
-
-    service_root: str
-
-
-class StoreOptions(OfflineStoreOptions, total=False):
-    """The keyword arguments of :class:`~offline_odata.Store`: every field of :class:`Options` but ``path``."""
-
-    mode: Union[Mode, int]

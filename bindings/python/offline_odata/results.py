@@ -1,10 +1,12 @@
-"""Answers to requests: :class:`Result` (status, content type, body) and the OData JSON unwrapping.
+"""Answers to requests: :class:`Result` (status, content type, body, and what it holds:
+:class:`AnswerShape`) and the OData JSON unwrapping.
 
 A result is copied out of the library's ``ood_result`` and that handle released at once, so a
 Python ``Result`` owns nothing native and needs no closing.
 """
 import json
-from ctypes import byref, c_size_t, string_at
+from ctypes import byref, c_char_p, c_size_t, string_at
+from enum import IntEnum
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from . import _capi
@@ -12,6 +14,62 @@ from . import _capi
 #: What :meth:`Result.value` gives: entities as a list of dicts, one entity as a dict, a count as an
 #: int, or None for an answer without a body.
 Value = Union[List[Dict[str, Any]], Dict[str, Any], int, None]
+
+
+class AnswerKind(IntEnum):
+    """What an answer holds (``ood_answer_kind``), as the store understood the request."""
+
+    OTHER = 0
+    """The service document, ``$batch``, an operation returning no entities, a next link's page."""
+    COLLECTION = 1
+    """Entities of :attr:`AnswerShape.entity_set`."""
+    ENTITY = 2
+    """One entity (by key, a to-one navigation, a singleton, a create's answer)."""
+    PROPERTY = 3
+    """A property of one entity, in its JSON wrapper."""
+    COUNT = 4
+    """``/$count`` of a collection, as text."""
+    VALUE = 5
+    """A property's raw ``/$value``, as text."""
+    METADATA = 6
+    """``$metadata`` (XML)."""
+
+
+class AnswerShape(NamedTuple):
+    """What an answer holds, decided where it was made (the library read the request once): so an
+    answer is typed without reading its URL again."""
+
+    kind: AnswerKind
+    entity_set: Optional[str] = None
+    """The entity set of its entities (a navigation's target); None when it names none."""
+    entity_type: Optional[str] = None
+    """The qualified type of its entities; None when unknown."""
+    property: Optional[str] = None
+    """For a property or ``$value``: its path (``Address/City``)."""
+    property_type: Optional[str] = None
+    """For a property or ``$value``: its EDM type (``Edm.String``)."""
+
+    @classmethod
+    def _of(cls, handle: Any) -> "AnswerShape":
+        """The shape of the ``ood_result`` ``handle``."""
+        kind = AnswerKind(_capi.ood_result_kind(handle))
+        if kind is AnswerKind.OTHER or kind is AnswerKind.METADATA:
+            return cls(kind)
+        entity_set = _text(_capi.ood_result_entity_set(handle))
+        entity_type = _text(_capi.ood_result_entity_type(handle))
+        if kind is not AnswerKind.PROPERTY and kind is not AnswerKind.VALUE:
+            return cls(kind, entity_set, entity_type)
+        type_out = c_char_p()
+        prop = _capi.ood_result_property(handle, byref(type_out))
+        return cls(kind, entity_set, entity_type, _text(prop), _text(type_out.value))
+
+
+def _text(raw: Optional[bytes]) -> Optional[str]:
+    return None if raw is None else raw.decode("utf-8", "replace")
+
+
+#: The shape of an answer nothing is known about.
+NO_SHAPE = AnswerShape(AnswerKind.OTHER)
 
 
 class Result:
@@ -23,15 +81,20 @@ class Result:
         body: the body's bytes, as sent (OData JSON, or text for ``$count``).
         next_link: the service's link to the next page of a page from :meth:`Store.pages`; None on
             the last page and for a whole answer.
+        shape: what it holds (:class:`AnswerShape`: a collection of which set, an entity, a
+            property, a count, a raw value). A next link's page is :attr:`AnswerKind.OTHER`: the
+            first page says what the collection is.
     """
 
-    __slots__ = ("status", "content_type", "body", "next_link")
+    __slots__ = ("status", "content_type", "body", "next_link", "shape")
 
-    def __init__(self, status: int, content_type: str, body: bytes, next_link: Optional[str] = None):
+    def __init__(self, status: int, content_type: str, body: bytes, next_link: Optional[str] = None,
+                 shape: AnswerShape = NO_SHAPE):
         self.status = status
         self.content_type = content_type
         self.body = body
         self.next_link = next_link
+        self.shape = shape
 
     @classmethod
     def _take(cls, handle: Optional[int]) -> "Result":
@@ -43,7 +106,7 @@ class Result:
             content_type = (_capi.ood_result_content_type(handle) or b"").decode("utf-8", "replace")
             link = _capi.ood_result_next_link(handle)
             return cls(_capi.ood_result_status(handle), content_type, body,
-                       None if link is None else link.decode("utf-8", "replace"))
+                       None if link is None else link.decode("utf-8", "replace"), AnswerShape._of(handle))
         finally:
             _capi.ood_result_free(handle)
 

@@ -1,10 +1,12 @@
-"""Typed answers: a store's ``$metadata`` summary turned once into converter tables, and each
+"""Typed answers: a store's ``$metadata`` summary turned once into converters, and each
 answer decoded with them into :class:`~offline_odata.entity.Entity` values.
 
-A table per entity set lists only the properties whose JSON value is not their Python value
-(decimals, dates, GUIDs, ...), with their decoder, and the navigation properties with the table of
-their target; it is built the first time an entity set is read, so a read does no lookup per value.
-Which table an answer uses comes from its URL (entity set, then navigation segments), cached per path.
+The converters of an entity set list only the properties whose JSON value is not their Python
+value (decimals, dates, GUIDs, ...), with their decoder, and the navigation properties with the
+converters of their target; they are built the first time an entity set is read, so a read does no
+lookup per value. Which converters an answer uses comes from the answer itself (its
+:class:`~offline_odata.results.AnswerShape`: the entity set, else the entity type, the library
+found when it read the request), never from its URL.
 """
 import json
 import threading
@@ -14,13 +16,12 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
 from ._fast_json import fast_loads
 from .entity import Entity
-from .results import count_of, unwrap_json
+from .results import AnswerKind, AnswerShape, count_of, unwrap_json
 from .values import Decoder, decoder_for, typed_class_of
 
 #: What a typed read gives: entities, one entity, a count, a property's value, or None.
 TypedValue = Union[List[Entity], Entity, int, None, Any]
 
-_CACHE_LIMIT = 512
 _NONE = type(None)
 _DICT = {dict}
 #: The V4 annotations that are not searched for among an entity's keys (the ETag is taken by name).
@@ -29,17 +30,18 @@ _OPENS_WITH_CONTEXT = b"{" + _CONTEXT
 _OTHER_KNOWN_ANNOTATIONS = (b'"@odata.count"', b'"@odata.nextLink"', b'"@odata.deltaLink"')
 
 
-class _Table:
-    """How to type the entities of one entity set."""
+class _EntitySetConverters:
+    """How to type the entities of one entity set: the converters of its properties and of its
+    navigation properties' targets."""
 
-    __slots__ = ("name", "converters", "types", "navigations", "navigation_names")
+    __slots__ = ("name", "properties", "types", "navigations", "navigation_names")
 
     def __init__(self, name: str) -> None:
         self.name = name
         # (property, decoder, the class its JSON value needs no decoding in: see typed_class_of)
-        self.converters: Tuple[Tuple[str, Decoder, type], ...] = ()
+        self.properties: Tuple[Tuple[str, Decoder, type], ...] = ()
         self.types: Dict[str, str] = {}
-        self.navigations: Tuple[Tuple[str, "_Table"], ...] = ()
+        self.navigations: Tuple[Tuple[str, "_EntitySetConverters"], ...] = ()
         self.navigation_names: FrozenSet[str] = frozenset()
 
 
@@ -54,42 +56,17 @@ def _property_decoder(type_name: str) -> Optional[Decoder]:
     return decoder_for(type_name)
 
 
-def _split_path(path: str) -> List[str]:
-    """The segments of a resource path, ``/`` inside quoted keys not splitting."""
-    segments, start, quoted = [], 0, False
-    for index, character in enumerate(path):
-        if character == "'":
-            quoted = not quoted
-        elif character == "/" and not quoted:
-            segments.append(path[start:index])
-            start = index + 1
-    segments.append(path[start:])
-    return [segment for segment in segments if segment]
-
-
 class Schema:
-    """The converter tables of one store, built from its ``metadata()`` summary and dialect."""
+    """The converters of one store, built from its ``metadata()`` summary and dialect."""
 
-    def __init__(self, metadata: Dict[str, Any], v2: bool, service_root: str = "") -> None:
+    def __init__(self, metadata: Dict[str, Any], v2: bool) -> None:
         self.v2 = v2
-        self._service_root = service_root
         self._sets: Dict[str, Dict[str, Any]] = {entity_set["name"]: entity_set
                                                  for entity_set in metadata.get("entitySets", [])}
-        by_type: Dict[str, str] = {}
+        # Singletons and operations answer entities of a type but of no set: the first set of that type types them.
+        self._set_of_type: Dict[str, str] = {}
         for entity_set in self._sets.values():
-            by_type.setdefault(str(entity_set.get("entityType")), entity_set["name"])
-        # Singletons and function imports answer entities of a type: the first set of that type types them.
-        self._aliases: Dict[str, str] = {}
-        for singleton in metadata.get("singletons", []):
-            entity_type = str(singleton.get("entityType"))
-            if entity_type in by_type:
-                self._aliases[singleton["name"]] = by_type[entity_type]
-        for function in metadata.get("functionImports", []) + metadata.get("actionImports", []):
-            returned = str(function.get("returnType") or "")
-            if returned.startswith("Collection(") and returned.endswith(")"):
-                returned = returned[len("Collection("):-1]
-            if returned in by_type:
-                self._aliases[function["name"]] = by_type[returned]
+            self._set_of_type.setdefault(str(entity_set.get("entityType")), entity_set["name"])
         # V4 numbers are parsed exactly (Decimal) when the model has decimals; doubles are made floats again.
         self._exact = not v2 and any(prop.get("type") == "Edm.Decimal" for entity_set in self._sets.values()
                                      for prop in entity_set.get("properties", []))
@@ -97,107 +74,83 @@ class Schema:
         self._loads: Callable[[str], Any] = fast_loads(
             json.JSONDecoder(parse_float=Decimal) if self._exact else json.JSONDecoder())
         self._annotation_key = "__metadata" if v2 else "@odata.etag"
-        self._tables: Dict[str, _Table] = {}
-        self._paths: Dict[str, Tuple[Optional[_Table], bool]] = {}
+        self._converters: Dict[str, _EntitySetConverters] = {}
         self._lock = threading.Lock()
 
-    # ---- tables ------------------------------------------------------------------------------
+    # ---- converters --------------------------------------------------------------------------
 
-    def table(self, entity_set: str) -> Optional[_Table]:
-        """The table of ``entity_set`` (or of the set a singleton or function import answers with)."""
-        name = self._aliases.get(entity_set, entity_set)
-        table = self._tables.get(name)
-        if table is not None or name not in self._sets:
-            return table
+    def converters_of(self, entity_set: Optional[str], entity_type: Optional[str] = None) -> Optional[_EntitySetConverters]:
+        """The converters of ``entity_set``; for a name that is no entity set (a singleton, an
+        operation's answer), those of the first set of ``entity_type``; None when neither is known."""
+        name = entity_set if entity_set in self._sets else self._set_of_type.get(entity_type or "")
+        if name is None:
+            return None
+        converters = self._converters.get(name)
+        if converters is not None:
+            return converters
         with self._lock:
             return self._build(name)
 
-    def _build(self, name: str) -> _Table:
-        """Under the lock: the table of ``name`` and of the sets its navigation reaches."""
-        table = self._tables.get(name)
-        if table is not None:
-            return table
-        table = _Table(name)
-        self._tables[name] = table  # before its navigations: cycles end here
+    def _build(self, name: str) -> _EntitySetConverters:
+        """Under the lock: the converters of ``name`` and of the sets its navigation reaches."""
+        converters = self._converters.get(name)
+        if converters is not None:
+            return converters
+        converters = _EntitySetConverters(name)
+        self._converters[name] = converters  # before its navigations: cycles end here
         entity_set = self._sets[name]
-        converters = []
+        found = []
         for prop in entity_set.get("properties", []):
             type_name = str(prop.get("type", ""))
             decode = _property_decoder(type_name)
             if decode is not None:
-                converters.append((prop["name"], decode, typed_class_of(type_name)))
-                table.types[prop["name"]] = type_name
-        table.converters = tuple(converters)
-        table.navigations = tuple((nav["name"], self._build(nav["target"]))
-                                  for nav in entity_set.get("navigationProperties", [])
-                                  if nav.get("target") in self._sets)
-        table.navigation_names = frozenset(name for name, _ in table.navigations)
-        return table
-
-    def resolve(self, url: str) -> Tuple[Optional[_Table], bool]:
-        """The table of what ``url`` answers, and whether it answers entities (not a property's value)."""
-        path = url.split("?", 1)[0]
-        known = self._paths.get(path)
-        if known is not None:
-            return known
-        relative = path
-        if "://" in relative:
-            relative = relative[len(self._service_root):] if self._service_root and relative.startswith(
-                self._service_root) else ""
-        resolved: Tuple[Optional[_Table], bool] = (None, True)
-        segments = _split_path(relative)
-        if segments:
-            table = self.table(segments[0].split("(", 1)[0])
-            entities = True
-            for segment in segments[1:]:
-                name = segment.split("(", 1)[0]
-                if table is None or name in ("$count", "$value", "$ref"):
-                    break
-                target = next((nav for nav_name, nav in table.navigations if nav_name == name), None)
-                if target is None:
-                    table, entities = None, False  # a property, a cast, an operation: left as sent
-                    break
-                table = target
-            resolved = (table, entities)
-        if len(self._paths) >= _CACHE_LIMIT:
-            self._paths.clear()
-        self._paths[path] = resolved
-        return resolved
+                found.append((prop["name"], decode, typed_class_of(type_name)))
+                converters.types[prop["name"]] = type_name
+        converters.properties = tuple(found)
+        converters.navigations = tuple((nav["name"], self._build(nav["target"]))
+                                       for nav in entity_set.get("navigationProperties", [])
+                                       if nav.get("target") in self._sets)
+        converters.navigation_names = frozenset(name for name, _ in converters.navigations)
+        return converters
 
     # ---- answers -----------------------------------------------------------------------------
 
-    def decode(self, body: bytes, content_type: str, url: str) -> TypedValue:
-        """An answer to ``url`` as typed values: entities as a list of :class:`Entity`, one entity as
-        an :class:`Entity`, a ``$count`` as an int, None for no body."""
+    def decode(self, body: bytes, content_type: str, shape: AnswerShape) -> TypedValue:
+        """An answer holding ``shape`` as typed values: entities as a list of :class:`Entity`, one
+        entity as an :class:`Entity`, a ``$count`` as an int, None for no body; a property's value
+        as sent, without its wrapper."""
         if not body:
             return None
         if not content_type.startswith("application/json"):
             return count_of(body)
-        table, entities = self.resolve(url)
+        kind = shape.kind
+        entities = kind is not AnswerKind.PROPERTY
+        converters = self.converters_of(shape.entity_set, shape.entity_type) if (
+            kind is AnswerKind.COLLECTION or kind is AnswerKind.ENTITY) else None
         payload, collection = unwrap_json(self._loads(body.decode("utf-8")))
         if collection:
-            return self.entities(payload, table, body)
+            return self.entities(payload, converters, body)
         if collection is False and entities:
-            return self.entity(payload, table, body)
+            return self.entity(payload, converters, body)
         return payload
 
-    def entities(self, items: List[Any], table: Optional[_Table], body: bytes = b"@") -> List[Entity]:
+    def entities(self, items: List[Any], converters: Optional[_EntitySetConverters], body: bytes = b"@") -> List[Entity]:
         """``items`` (entities of the JSON of one answer, ``body``) as typed entities."""
         scan, etags = self._annotations(body)
-        if table is not None and not scan and not self.v2 and _flat(items, table):
-            return self._flat_entities(items, table, etags)
+        if converters is not None and not scan and not self.v2 and _flat(items, converters):
+            return self._flat_entities(items, converters, etags)
         convert = self._entity
-        return [convert(item, table, scan) if item.__class__ is dict else item for item in items]
+        return [convert(item, converters, scan) if item.__class__ is dict else item for item in items]
 
-    def _flat_entities(self, items: List[Dict[str, Any]], table: _Table, etags: bool) -> List[Entity]:
+    def _flat_entities(self, items: List[Dict[str, Any]], converters: _EntitySetConverters, etags: bool) -> List[Entity]:
         """The hottest path: V4 entities (dicts) without expanded navigation or annotations beyond the
         ETag (``etags``: whether the answer has any), converted a property at a time. Which
         classes a property's values have is found by iterating in C; a property whose values
         all have their Python type already (V4 numbers) costs no Python loop, and the entities
         are made by one ``map``."""
-        for name, decode, typed in table.converters:
+        for name, decode, typed in converters.properties:
             if set(map(type, map(dict.get, items, repeat(name)))) - {typed, _NONE}:
-                _convert_property(items, table, name, decode, typed)
+                _convert_property(items, converters, name, decode, typed)
         if not etags:
             return list(map(Entity, items))
         tags = list(map(dict.pop, items, repeat("@odata.etag"), repeat(None)))
@@ -207,9 +160,9 @@ class Schema:
                 entity._annotations = {"@odata.etag": tag}
         return entities
 
-    def entity(self, item: Dict[str, Any], table: Optional[_Table], body: bytes = b"@") -> Entity:
+    def entity(self, item: Dict[str, Any], converters: Optional[_EntitySetConverters], body: bytes = b"@") -> Entity:
         """One entity of the JSON of an answer, ``body``, typed."""
-        return self._entity(item, table, self._annotations(body)[0])
+        return self._entity(item, converters, self._annotations(body)[0])
 
     def _annotations(self, body: bytes) -> Tuple[bool, bool]:
         """Whether keys must be searched for annotations (only when the body has an ``@`` that no
@@ -230,8 +183,8 @@ class Schema:
             unknown -= count(annotation)
         return unknown > 0, etags > 0
 
-    def _entity(self, raw: Dict[str, Any], table: Optional[_Table], scan: bool) -> Entity:
-        """The hot loop of typed reads: takes the annotations out, converts what its table lists."""
+    def _entity(self, raw: Dict[str, Any], converters: Optional[_EntitySetConverters], scan: bool) -> Entity:
+        """The hot loop of typed reads: takes the annotations out, converts what its converters list."""
         key = self._annotation_key
         annotation = raw.pop(key, None)
         annotations = None if annotation is None else {key: annotation}
@@ -240,16 +193,16 @@ class Schema:
             for key in found:
                 del raw[key]
             annotations = {**annotations, **found} if annotations else found
-        if table is not None:
-            for name, decode, typed in table.converters:
+        if converters is not None:
+            for name, decode, typed in converters.properties:
                 value = raw.get(name)
                 if value is not None and value.__class__ is not typed:
                     try:
                         raw[name] = decode(value)
                     except (ValueError, TypeError, ArithmeticError) as error:
-                        raise _conversion_error(table, name, value, error) from None
-            if table.navigations:
-                annotations = self._navigations(raw, table, scan, annotations)
+                        raise _conversion_error(converters, name, value, error) from None
+            if converters.navigations:
+                annotations = self._navigations(raw, converters, scan, annotations)
         elif self.v2:
             annotations = self._navigations(raw, None, scan, annotations)
         entity = Entity(raw)
@@ -257,16 +210,16 @@ class Schema:
             entity._annotations = annotations
         return entity
 
-    def _navigations(self, raw: Dict[str, Any], table: Optional[_Table], scan: bool,
+    def _navigations(self, raw: Dict[str, Any], converters: Optional[_EntitySetConverters], scan: bool,
                      annotations: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-        """Expanded navigation properties typed with their target's table; V2's ``__deferred``
+        """Expanded navigation properties typed with their target's converters; V2's ``__deferred``
         links of those not expanded moved to the annotations."""
         deferred = [key for key, value in raw.items() if value.__class__ is dict and "__deferred" in value]
         if deferred:
             annotations = dict(annotations or {})
             for key in deferred:
                 annotations[key] = raw.pop(key)
-        for name, target in table.navigations if table is not None else ():
+        for name, target in converters.navigations if converters is not None else ():
             value = raw.get(name)
             if value is None:
                 continue
@@ -279,15 +232,15 @@ class Schema:
         return annotations
 
 
-def _flat(items: List[Any], table: _Table) -> bool:
+def _flat(items: List[Any], converters: _EntitySetConverters) -> bool:
     """Whether V4 ``items`` are all entities (dicts) without an expanded navigation property
     (the usual answer: V4 sends a navigation property only when it is expanded). Both checks
     iterate in C."""
     return set(map(type, items)) <= _DICT and (
-        not table.navigation_names or table.navigation_names.isdisjoint(chain.from_iterable(items)))
+        not converters.navigation_names or converters.navigation_names.isdisjoint(chain.from_iterable(items)))
 
 
-def _convert_property(items: List[Dict[str, Any]], table: _Table, name: str, decode: Decoder, typed: type) -> None:
+def _convert_property(items: List[Dict[str, Any]], converters: _EntitySetConverters, name: str, decode: Decoder, typed: type) -> None:
     """Decodes property ``name`` in each of ``items`` where its value is not of its Python type yet."""
     value: Any = None
     try:
@@ -296,9 +249,9 @@ def _convert_property(items: List[Dict[str, Any]], table: _Table, name: str, dec
             if value is not None and value.__class__ is not typed:
                 raw[name] = decode(value)
     except (ValueError, TypeError, ArithmeticError) as error:
-        raise _conversion_error(table, name, value, error) from None
+        raise _conversion_error(converters, name, value, error) from None
 
 
-def _conversion_error(table: _Table, name: str, value: Any, error: Exception) -> ValueError:
+def _conversion_error(converters: _EntitySetConverters, name: str, value: Any, error: Exception) -> ValueError:
     """The error of a value its type's decoder refused, naming the property."""
-    return ValueError(f"{table.name}.{name}: {value!r} is not a {table.types[name]} value ({error})")
+    return ValueError(f"{converters.name}.{name}: {value!r} is not a {converters.types[name]} value ({error})")

@@ -1,12 +1,12 @@
-"""The store that answers requests: :class:`Store`, and :class:`OfflineStore`, :class:`OnlineStore`.
+"""The store that answers requests: :class:`Store`.
 
 ``Store(path, ...)`` (or ``Store.open(...)``) opens a store that answers OData requests
-(``ood_store_open_with``): offline from its file, online from its service, or both (mixed mode).
-:class:`OfflineStore` and :class:`OnlineStore` are the same store with the mode fixed, and
-:class:`~offline_odata.StoreFile` the same store opened from its file alone (``ood_store_open``).
+(``ood_store_open_with``): offline from its file, online from its service, or both (mixed mode,
+the default; ``mode=Mode.OFFLINE`` or ``Mode.ONLINE`` fixes it). :meth:`Store.open_file` opens the
+same store from its file alone (``ood_store_open``).
 
 Reads give typed values (see :mod:`offline_odata.values`): the store's ``$metadata`` is turned into
-converter tables once (:class:`~offline_odata.schema.Schema`), on the first typed read.
+converters once (:class:`~offline_odata.schema.Schema`), on the first typed read.
 
 Every blocking method releases the GIL while the library works, so threads run side by side; one
 store may be shared by any number of threads. :meth:`Store.close` waits for the calls other
@@ -14,6 +14,7 @@ threads have in progress on the store, because the library must not see a handle
 closed.
 """
 import json
+import os
 import sys
 from concurrent.futures import Future
 from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
@@ -26,8 +27,8 @@ from .entity import Entity
 from .errors import AbortedError
 from .events import Event, Subscription
 from .futures import RequestFuture, _Pending, _PendingRequest
-from .options import Mode, Options, PathLike, _pairs
-from .results import DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, Value
+from .options import Options, PathLike, _pairs
+from .results import AnswerShape, DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
 from .sync_record import SyncLogEntry, SyncStatistics
 from .upload_preview import UploadPreview
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
         from typing import Unpack
     else:
         from typing_extensions import Unpack
-    from .options import CommonOptions, OfflineStoreOptions, StoreOptions
+    from .options import StoreOptions
 
 #: A progress callable: ``progress(done, total)``, total None when unknown; a true return stops.
 Progress = Callable[[int, Optional[int]], Any]
@@ -121,6 +122,36 @@ class Store(StoreHandle):
         """``Store(path, wait=..., **options)``: opens a store that answers requests."""
         return Store(path, wait=wait, **options)
 
+    @classmethod
+    def open_file(cls, path: PathLike) -> "Store":
+        """The store at ``path``, opened as its file describes it (``ood_store_open``): its saved
+        ``$metadata``, defining requests, indexes and service root, with no options. It is a store
+        like any other: reads, local writes, the queue, :meth:`status`, :meth:`check`, and
+        downloads and uploads when the file keeps its service root (else they raise
+        :class:`~offline_odata.MisuseError` saying to open it with ``service_root``). Opening sends
+        nothing to the service. Where no file is, it makes one that answers only :attr:`path`,
+        :attr:`format_version` and :meth:`check` until opened with its ``metadata`` or a ``service_root``.
+
+        >>> with Store.open_file("travel.store") as store:                  # doctest: +SKIP
+        ...     store.format_version, len(store.entities("TravelagencyCollection"))
+        (7, 24)
+
+        Raises:
+            TypeError: ``path`` is not a str or path-like.
+            MisuseError: the path is empty.
+            CannotOpenError: the path cannot be opened or created.
+            NotAStoreError: the file is not an OfflineOData store.
+        """
+        text = os.fspath(path)
+        if not isinstance(text, str):
+            raise TypeError("path must be a str or os.PathLike[str]")
+        store = cls.__new__(cls)
+        store._setup()
+        handle = c_void_p()
+        _capi.ood_store_open(_capi.encode(text, "path"), byref(handle))
+        store._adopt(handle)
+        return store
+
     def _setup(self) -> None:
         super()._setup()
         self._opened: "Optional[Future[None]]" = None
@@ -171,7 +202,7 @@ class Store(StoreHandle):
         if schema is None:
             status = self.status()
             self._v2 = status.get("dialect") == "v2"
-            schema = self._schema = Schema(self.metadata(), self._v2, str(status.get("serviceRoot") or ""))
+            schema = self._schema = Schema(self.metadata(), self._v2)
         return schema
 
     def _body(self, body: Body) -> Optional[bytes]:
@@ -201,9 +232,10 @@ class Store(StoreHandle):
             if schema is None:
                 return answer.decode("utf-8")
             content_type = _capi.ood_result_content_type(out) or b""
+            shape = AnswerShape._of(out)
         finally:
             _capi.ood_result_free(out)
-        return schema.decode(answer, content_type.decode("ascii", "replace"), url)
+        return schema.decode(answer, content_type.decode("ascii", "replace"), shape)
 
     # ---- requests ----------------------------------------------------------------------
 
@@ -346,9 +378,11 @@ class Store(StoreHandle):
         Raises what :meth:`pages` raises; ``ValueError`` when ``url`` answers no collection.
         """
         schema = self._types()
-        table, _ = schema.resolve(url)
+        shape: Optional[AnswerShape] = None
         for page in self.pages(url, headers=headers):
-            answer = schema.decode(page.body, page.content_type, url)
+            # The first page says what the collection is; a next link's page is the service's URL.
+            shape = shape or page.shape
+            answer = schema.decode(page.body, page.content_type, shape)
             if not isinstance(answer, list):
                 raise ValueError(f"Store.iter: {url!r} does not answer a collection (use entity() or count())")
             yield from answer
@@ -795,34 +829,3 @@ def _archive_id(request_id: Optional[int]) -> int:
     if isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 0:
         raise ValueError("request_id must be a non-negative int (an id from error_archive())")
     return request_id
-
-
-class OfflineStore(Store):
-    """A store in offline mode: every request is answered from the store file.
-
-    ``OfflineStore(path, **options)`` is ``Store.open(path, mode=Mode.OFFLINE, **options)``; a
-    ``service_root`` is still used by :meth:`download` and :meth:`upload`.
-    """
-
-    def __init__(self, path: PathLike, *, wait: bool = True, **options: "Unpack[OfflineStoreOptions]") -> None:
-        """Opens the store at ``path`` in offline mode; see :class:`Store`."""
-        if "mode" in options:
-            raise TypeError("OfflineStore has its mode fixed; use Store.open(mode=...) instead")
-        self._setup()
-        self._open_with(Options(path=path, mode=Mode.OFFLINE, **options), wait)
-        self._ready(wait)
-
-
-class OnlineStore(Store):
-    """A store in online mode: every request goes to the service at ``service_root``.
-
-    ``OnlineStore(service_root, **options)`` is ``Store.open(service_root=..., mode=Mode.ONLINE, ...)``.
-    """
-
-    def __init__(self, service_root: str, *, wait: bool = True, **options: "Unpack[CommonOptions]") -> None:
-        """Opens an online store on ``service_root``; see :class:`Store`."""
-        if "mode" in options:
-            raise TypeError("OnlineStore has its mode fixed; use Store.open(mode=...) instead")
-        self._setup()
-        self._open_with(Options(service_root=service_root, mode=Mode.ONLINE, **options), wait)
-        self._ready(wait)

@@ -1,7 +1,7 @@
 """Uploading the request queue in ``$batch`` requests (``batch_size``, ``group_by_transaction``)."""
 import pytest
 
-from offline_odata import MisuseError, Mode, OnlineStore, Store
+from offline_odata import MisuseError, Mode, Store
 from conftest import US_AGENCIES
 
 NEW = [{"agencynum": "99000031", "name": "Batch One", "city": "Boston", "country": "US"},
@@ -17,7 +17,7 @@ def test_a_batch_upload_sends_two_creates(backend, tmp_path, group):
         assert len(store.request_queue()) == 2
         assert store.upload() == (2, 0)
         assert store.request_queue() == []
-    with OnlineStore(backend.service_root) as online:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
         for entity in NEW:
             assert online.get(f"TravelagencyCollection('{entity['agencynum']}')")["name"] == entity["name"]
 

@@ -6,7 +6,7 @@ from concurrent.futures import CancelledError, wait as wait_futures
 
 import pytest
 
-from offline_odata import NetworkError, OnlineStore, RequestFuture, Store
+from offline_odata import Mode, NetworkError, RequestFuture, Store
 from conftest import US_AGENCIES
 
 
@@ -46,7 +46,7 @@ def test_cancelling_a_request_held_while_the_store_opens_cancels_its_future(sile
 
 
 def test_cancelling_a_request_waiting_for_the_service_ends_its_transfer(proxy):
-    with OnlineStore(proxy.root) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         proxy.delays["CarrierCollection"] = 6
         future = store.submit("GET", "CarrierCollection?$top=1")
         deadline = time.monotonic() + 10

@@ -7,6 +7,7 @@ import pytest
 import offline_odata
 from offline_odata import _capi, _callbacks
 from offline_odata.events import EventKind
+from offline_odata.results import AnswerKind
 from offline_odata.options import Mode
 from conftest import header_enum, header_functions
 
@@ -18,13 +19,15 @@ def test_every_header_function_is_declared_and_nothing_else():
     # accepting an empty file, the store check, declared indexes, the route as JSON, downloads of a subset, whole or delta,
     # and an answer's headers with the HTTP status and headers of a refusal (ood_result_header, ood_error_http_status,
     # ood_error_header), the upload preview (ood_upload_preview), the sync log (ood_store_sync_log) and the
-    # queue's compaction (ood_queue_compact, ood_request_unmerged, ood_options_set_queue_compaction).
-    assert len(_capi.DECLARED) == 71
+    # queue's compaction (ood_queue_compact, ood_request_unmerged, ood_options_set_queue_compaction), and what an
+    # answer holds (ood_result_kind, ood_result_entity_set, ood_result_entity_type, ood_result_property).
+    assert len(_capi.DECLARED) == 75
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",
             "ood_options_add_index", "ood_route_json", "ood_download_with", "ood_result_header",
-            "ood_error_http_status", "ood_error_header"} <= set(_capi.DECLARED)
+            "ood_error_http_status", "ood_error_header", "ood_result_kind", "ood_result_entity_set",
+            "ood_result_entity_type", "ood_result_property"} <= set(_capi.DECLARED)
 
 
 def test_header_array_is_null_terminated():
@@ -52,6 +55,8 @@ def test_the_mode_and_event_enums_match_the_header():
     assert {f"OOD_MODE_{mode.name}": mode.value for mode in Mode} == modes
     kinds = header_enum("ood_event_kind")
     assert {f"OOD_EVENT_{kind.name}": kind.value for kind in EventKind} == kinds
+    answers = header_enum("ood_answer_kind")
+    assert {f"OOD_ANSWER_{kind.name}": kind.value for kind in AnswerKind} == answers
 
 
 def test_the_limit_options_match_the_header():
@@ -65,7 +70,7 @@ def test_the_limit_options_match_the_header():
 
 def test_take_string_releases_an_owned_string_and_maps_null_to_empty(store_path):
     from ctypes import byref, c_void_p
-    with offline_odata.StoreFile(store_path) as store:
+    with offline_odata.Store.open_file(store_path) as store:
         out = c_void_p()
         _capi.ood_store_path(store._handle, byref(out))
         assert _capi.take_string(out) == store_path

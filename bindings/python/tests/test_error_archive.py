@@ -2,7 +2,7 @@
 V4 service refuses (a key it already has, outside the store's US agencies)."""
 import pytest
 
-from offline_odata import NotFoundError, OnlineStore, SemanticError, Store
+from offline_odata import Mode, NotFoundError, SemanticError, Store
 from conftest import US_AGENCIES
 
 
@@ -12,7 +12,7 @@ def open_mixed(backend, tmp_path):
 
 
 def taken_key(backend):
-    with OnlineStore(backend.service_root) as online:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
         return online.get("TravelagencyCollection?$filter=country ne 'US'&$top=1")[0]["agencynum"]
 
 
@@ -48,7 +48,7 @@ def test_a_refused_create_is_corrected_and_sent_again(v4, tmp_path):
         assert "Fixed" in local_names(store) and "Clash" not in local_names(store)
 
         assert store.upload() == (2, 0)
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         assert online.get("TravelagencyCollection('99000060')")["name"] == "Fixed"
 
 

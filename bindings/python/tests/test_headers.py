@@ -1,7 +1,7 @@
 """Per-request headers (``headers=``): they reach the service, stay with their request, and bad ones are refused."""
 import pytest
 
-from offline_odata import HTTPError, MisuseError, NotFoundError, OnlineStore
+from offline_odata import HTTPError, MisuseError, Mode, NotFoundError, Store
 
 
 def requests_to(proxy, method, marker):
@@ -9,7 +9,7 @@ def requests_to(proxy, method, marker):
 
 
 def test_request_headers_reach_the_service_with_the_stores_own(proxy):
-    with OnlineStore(proxy.root, headers={"X-Client": "py-test"}) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE, headers={"X-Client": "py-test"}) as store:
         assert store.get("CarrierCollection?$top=1", headers={"X-Trace": "t-1", "Prefer": "return=representation"})
         assert store.get("CarrierCollection?$top=2")
         made = store.create("CarrierCollection", {"carrid": "QQ", "carrname": "Header Air"},
@@ -48,7 +48,7 @@ def test_request_headers_reach_the_service_with_the_stores_own(proxy):
     {"X:Colon": "v"},
 ])
 def test_bad_headers_are_misuse_and_nothing_is_sent(proxy, headers):
-    with OnlineStore(proxy.root) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         before = len(proxy.requests)
         with pytest.raises(MisuseError):
             store.get("CarrierCollection?$top=1", headers=headers)
@@ -63,6 +63,6 @@ def test_bad_headers_are_misuse_and_nothing_is_sent(proxy, headers):
 
 @pytest.mark.parametrize("headers", [[("X-A",)], {"X-A": 5}, "X-A: 1", [("X-A", b"bytes")]])
 def test_headers_of_the_wrong_type_are_type_errors(proxy, headers):
-    with OnlineStore(proxy.root) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         with pytest.raises(TypeError):
             store.get("CarrierCollection?$top=1", headers=headers)

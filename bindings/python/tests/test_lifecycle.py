@@ -39,11 +39,11 @@ store = offline_odata.Store.open({str(tmp_path / 'exit.store')!r}, service_root=
                                  defining_requests={{"Agencies": {US_AGENCIES!r}}})
 events = store.subscribe(lambda event: None)
 queued = store.subscribe()
-online = offline_odata.OnlineStore({v4.service_root!r})
+online = offline_odata.Store(service_root={v4.service_root!r}, mode=offline_odata.Mode.ONLINE)
 futures = [store.submit("GET", "TravelagencyCollection") for _ in range(20)]
 futures += [online.submit("GET", "CarrierCollection") for _ in range(5)]
 store.create("TravelagencyCollection", {{"agencynum": "99000099", "name": "Bye", "country": "US"}})
-file_level = offline_odata.StoreFile({str(tmp_path / 'file.store')!r})
+file_level = offline_odata.Store.open_file({str(tmp_path / 'file.store')!r})
 print("done", flush=True)
 sys.exit(0)
 """

@@ -1,7 +1,7 @@
 """``Store.metadata()`` (the model summary) and ``Store.undo(url)`` (reverting one entity's local changes)."""
 import pytest
 
-from offline_odata import (NotFoundError, OnlineStore, QuerySyntaxError, SemanticError, Store, UndoResult)
+from offline_odata import Mode, NotFoundError, QuerySyntaxError, SemanticError, Store, UndoResult
 from conftest import US_AGENCIES
 
 
@@ -27,7 +27,7 @@ def test_metadata_names_the_entity_sets_their_keys_and_the_function_imports(back
 
 
 def test_an_online_store_has_the_model_too(v4):
-    with OnlineStore(v4.service_root) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as store:
         assert "TravelagencyCollection" in [s["name"] for s in store.metadata()["entitySets"]]
 
 
@@ -77,7 +77,7 @@ def test_undo_of_an_offline_delete_brings_the_entity_back(v4, tmp_path):
 
 def test_undo_drops_an_archived_request_too(v4, tmp_path):
     with open_mixed(v4, tmp_path) as store:
-        with OnlineStore(v4.service_root) as online:
+        with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
             taken = online.get("TravelagencyCollection?$filter=country ne 'US'&$top=1")[0]["agencynum"]
         store.create("TravelagencyCollection", {"agencynum": taken, "name": "Clash", "country": "US"})
         assert store.upload() == (0, 1)

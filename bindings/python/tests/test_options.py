@@ -4,14 +4,15 @@ import time
 
 import pytest
 
-from offline_odata import (EventKind, MetadataError, MisuseError, Mode, NetworkError, NotFoundError, OnlineStore, Options,
+from offline_odata import (EventKind, MetadataError, MisuseError, Mode, NetworkError, NotFoundError, Options,
                            QuerySyntaxError, Store)
 from conftest import US_AGENCIES, metadata  # the proxy fixture is in conftest.py
 
 
 def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
-    with OnlineStore(proxy.root, headers={"X-Client": "py-test"}, cookies=[("sap-usercontext", "sap-client=100")],
-                     basic_auth=("alice", "s3cret"), connect_timeout=5, request_timeout=30) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE, headers={"X-Client": "py-test"},
+               cookies=[("sap-usercontext", "sap-client=100")],
+               basic_auth=("alice", "s3cret"), connect_timeout=5, request_timeout=30) as store:
         assert store.get("CarrierCollection?$top=1")
     last = proxy.requests[-1].headers
     assert last["X-Client"] == "py-test"
@@ -20,7 +21,7 @@ def test_headers_cookies_and_basic_auth_reach_the_service(proxy):
 
 
 def test_a_bearer_token_reaches_the_service(proxy):
-    with OnlineStore(proxy.root, bearer_token="tok-123", verify_tls=False) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE, bearer_token="tok-123", verify_tls=False) as store:
         store.get("CarrierCollection?$top=1")
     assert proxy.requests[-1].headers["Authorization"] == "Bearer tok-123"
 
@@ -48,7 +49,8 @@ def test_the_request_timeout_ends_a_request_the_service_never_answers():
     try:
         started = time.monotonic()
         with pytest.raises(NetworkError):
-            OnlineStore(f"http://127.0.0.1:{silent.getsockname()[1]}/", connect_timeout=1, request_timeout=1)
+            Store(service_root=f"http://127.0.0.1:{silent.getsockname()[1]}/", mode=Mode.ONLINE, connect_timeout=1,
+                  request_timeout=1)
         assert time.monotonic() - started < 20
     finally:
         silent.close()
@@ -57,7 +59,8 @@ def test_the_request_timeout_ends_a_request_the_service_never_answers():
 def test_a_ca_file_that_does_not_exist_fails_the_tls_handshake_not_python(tmp_path):
     # No TLS server here: the options are accepted, and the unreachable service is a network error.
     with pytest.raises(NetworkError):
-        OnlineStore("https://127.0.0.1:1/", ca_file=tmp_path / "none.pem", ca_path=tmp_path, connect_timeout=1)
+        Store(service_root="https://127.0.0.1:1/", mode=Mode.ONLINE, ca_file=tmp_path / "none.pem", ca_path=tmp_path,
+              connect_timeout=1)
 
 
 @pytest.mark.parametrize("options, message", [
@@ -111,14 +114,6 @@ def test_options_is_a_plain_dataclass():
     assert "x.store" in repr(options)
 
 
-def test_the_fixed_mode_stores_refuse_a_mode(v4, tmp_path):
-    from offline_odata import OfflineStore
-    with pytest.raises(TypeError):
-        OfflineStore(tmp_path / "x.store", mode=Mode.ONLINE)
-    with pytest.raises(TypeError):
-        OnlineStore(v4.service_root, mode=Mode.OFFLINE)
-
-
 def test_a_nul_in_a_header_is_a_value_error(store_path):
     with pytest.raises(ValueError):
         Store.open(store_path, headers={"X-A": "1\x002"})
@@ -127,16 +122,16 @@ def test_a_nul_in_a_header_is_a_value_error(store_path):
 def test_an_answer_above_the_maximum_response_size_is_a_network_error(proxy):
     # The online store fetches $metadata when it opens, or at the first request: either fails.
     with pytest.raises(NetworkError, match="larger than 50 bytes"):
-        with OnlineStore(proxy.root, max_response_size=50) as store:
+        with Store(service_root=proxy.root, mode=Mode.ONLINE, max_response_size=50) as store:
             store.get("CarrierCollection")
-    with OnlineStore(proxy.root, max_response_size=10_000_000, max_pages=10) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE, max_response_size=10_000_000, max_pages=10) as store:
         assert store.get("CarrierCollection?$top=1")
 
 
 def test_a_metadata_document_above_max_metadata_size_is_refused_before_it_is_read(v4, store_path):
     # Fetched from the service (the online store reads it when it opens or at the first request) ...
     with pytest.raises(MetadataError, match="more than the limit of 1000 bytes"):
-        with OnlineStore(v4.service_root, max_metadata_size=1000) as store:
+        with Store(service_root=v4.service_root, mode=Mode.ONLINE, max_metadata_size=1000) as store:
             store.get("CarrierCollection?$top=1")
     # ... or given by the application.
     with pytest.raises(MetadataError, match="the \\$metadata document given has [0-9]+ bytes, more than the limit of 1000"):
@@ -146,10 +141,10 @@ def test_a_metadata_document_above_max_metadata_size_is_refused_before_it_is_rea
 
 
 def test_max_message_length_holds_the_service_message(v4):
-    with OnlineStore(v4.service_root) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as store:
         with pytest.raises(NotFoundError) as whole:
             store.get("TravelagencyCollection('nonexistent')")
-    with OnlineStore(v4.service_root, max_message_length=3) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE, max_message_length=3) as store:
         with pytest.raises(NotFoundError) as cut:
             store.get("TravelagencyCollection('nonexistent')")
     said = whole.value.message.split("answered 404: ", 1)[1]

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from offline_odata import NetworkError, OfflineStore, OnlineStore, Store
+from offline_odata import Mode, NetworkError, Store
 from conftest import REPOSITORY, US_AGENCIES, _load, backends, metadata
 
 PAGE = 10
@@ -52,7 +52,7 @@ def inline_count(document):
 def test_get_reads_the_whole_collection_with_the_first_pages_count(paged):
     expected = service_count(paged, "BookingCollection")
     assert expected > 3 * PAGE
-    with OnlineStore(paged.service_root) as store:
+    with Store(service_root=paged.service_root, mode=Mode.ONLINE) as store:
         raw = store.get("BookingCollection?" + count_option(paged), raw=True)
         document = json.loads(raw)
         assert inline_count(document) == expected
@@ -63,7 +63,7 @@ def test_get_reads_the_whole_collection_with_the_first_pages_count(paged):
 
 
 def test_top_across_a_page_boundary_and_skip_are_the_services(paged):
-    with OnlineStore(paged.service_root) as store:
+    with Store(service_root=paged.service_root, mode=Mode.ONLINE) as store:
         every = store.get("TravelagencyCollection?" + ORDER)
         assert len(every) == service_count(paged, "TravelagencyCollection") > 2 * PAGE
         assert store.get(f"TravelagencyCollection?{ORDER}&$top={PAGE + 3}") == every[:PAGE + 3]
@@ -72,7 +72,7 @@ def test_top_across_a_page_boundary_and_skip_are_the_services(paged):
 
 
 def test_pages_reads_one_page_at_a_time_to_the_same_entities(paged):
-    with OnlineStore(paged.service_root) as store:
+    with Store(service_root=paged.service_root, mode=Mode.ONLINE) as store:
         every = store.execute("GET", "TravelagencyCollection?" + ORDER).value()  # as sent, as pages give it
         pages = list(store.pages("TravelagencyCollection?" + ORDER))
         assert len(pages) == -(-len(every) // PAGE) > 1
@@ -84,7 +84,7 @@ def test_pages_reads_one_page_at_a_time_to_the_same_entities(paged):
 
 
 def test_pages_asks_for_a_page_only_when_the_iteration_gets_there(v4, proxy):
-    with OnlineStore(proxy.root) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         proxy.requests.clear()
         iterator = store.pages("TravelagencyCollection")
         assert proxy.requests == []
@@ -106,7 +106,7 @@ def test_mixed_mode_reads_an_uncovered_set_online_and_whole(paged, tmp_path):
 
 def test_offline_reads_are_whole_one_page(tmp_path):
     path = tmp_path / "offline.store"
-    with OfflineStore(path, metadata=metadata("v4"), defining_requests={"Agencies": US_AGENCIES}) as store:
+    with Store(path, mode=Mode.OFFLINE, metadata=metadata("v4"), defining_requests={"Agencies": US_AGENCIES}) as store:
         for number in range(PAGE + 2):
             store.create("TravelagencyCollection", {"agencynum": f"990000{number:02}", "name": "n", "country": "US"})
         pages = list(store.pages("TravelagencyCollection"))
@@ -134,7 +134,7 @@ def page_with_next_link(link):
 
 def test_a_next_link_off_the_origin_is_refused_and_the_other_origin_gets_nothing(faulty, other_origin):
     link = f"http://127.0.0.1:{other_origin.port}/TravelagencyCollection?$skiptoken=10"
-    with OnlineStore(faulty.service_root, headers={"X-Api-Key": "key-of-alice"}) as store:
+    with Store(service_root=faulty.service_root, mode=Mode.ONLINE, headers={"X-Api-Key": "key-of-alice"}) as store:
         faulty.add("rewrite", method="GET", match=r"^/TravelagencyCollection$", nth=1, body=page_with_next_link(link))
         with pytest.raises(NetworkError) as refused:
             store.get("TravelagencyCollection")
@@ -150,7 +150,7 @@ def test_a_next_link_off_the_origin_is_refused_and_the_other_origin_gets_nothing
 
 
 def test_a_next_link_that_repeats_a_page_is_refused(faulty):
-    with OnlineStore(faulty.service_root) as store:
+    with Store(service_root=faulty.service_root, mode=Mode.ONLINE) as store:
         faulty.add("rewrite", method="GET", match=r"^/TravelagencyCollection$", nth=1,
                    body=page_with_next_link("TravelagencyCollection"))
         with pytest.raises(NetworkError, match="repeats a page this read already asked for"):
@@ -159,7 +159,7 @@ def test_a_next_link_that_repeats_a_page_is_refused(faulty):
 
 
 def test_more_pages_than_max_pages_is_an_error_not_a_cut(v4):
-    with OnlineStore(v4.service_root, max_pages=2) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE, max_pages=2) as store:
         with pytest.raises(NetworkError, match="more than 2 pages"):
             store.get("TravelagencyCollection")
         assert len(store.get(f"TravelagencyCollection?$top={2 * PAGE}")) == 2 * PAGE

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from conftest import US_AGENCIES, backends, recording_proxy
-from offline_odata import BusyError, OnlineStore, Options, Store
+from offline_odata import BusyError, Mode, Options, Store
 
 SET = "TravelagencyCollection"
 #: Sequences per store: each has its own keys, so one upload carries many sequences.
@@ -58,7 +58,7 @@ def test_a_create_and_its_updates_become_one_create_and_a_marked_update_stays(v4
         assert json.loads(queue[0]["body"]) == {"agencynum": "97000001", "name": "Two", "country": "US"}
         assert done["queued"] == 3 and len(done["dropped"]) == 1 and done["replaced"][0]["id"] == queue[0]["id"]
         assert store.upload() == (3, 0)
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         assert online.entity(f"{SET}('97000001')")["name"] == "Two"
         assert online.entity(f"{SET}('97000001')")["city"] == "Salem"
 
@@ -206,7 +206,7 @@ def _run(backend, proxy, path, prefix: str, block: List[Sequence], compacts: boo
     return counts
 
 
-def _state(online: OnlineStore, prefix: str, block: List[Sequence]) -> Dict[Tuple[int, int], Dict[str, Any]]:
+def _state(online: Store, prefix: str, block: List[Sequence]) -> Dict[Tuple[int, int], Dict[str, Any]]:
     """The service's agencies of the block, by (sequence, slot), without the change stamp."""
     first = block[0].key(prefix, 0)[:4]  # the block: PER_STORE sequences from a multiple of it
     state = {}
@@ -230,7 +230,7 @@ def test_random_sequences_end_the_same_with_fewer_requests(kind, tmp_path):
     proxy = recording_proxy.RecordingProxy(server.service_root)
     totals = {"96": 0, "95": 0}
     try:
-        with OnlineStore(server.service_root) as online:
+        with Store(service_root=server.service_root, mode=Mode.ONLINE) as online:
             for start in range(0, count, PER_STORE):
                 block = sequences[start:start + PER_STORE]
                 server.reset()

@@ -1,8 +1,7 @@
 """``Store.redownload(url)``: one entity read from the V4 service again (issue 19)."""
 import pytest
 
-from offline_odata import (MisuseError, NotFoundError, OnlineStore, QuerySyntaxError, RedownloadResult,
-                           SemanticError, Store)
+from offline_odata import MisuseError, Mode, NotFoundError, QuerySyntaxError, RedownloadResult, SemanticError, Store
 from conftest import US_AGENCIES
 
 ANY = {"If-Match": "*"}
@@ -18,7 +17,7 @@ def first_agency(store):
 
 
 def test_an_entity_changed_on_the_service_takes_its_values(v4, tmp_path):
-    with open_mixed(v4, tmp_path) as store, OnlineStore(v4.service_root) as online:
+    with open_mixed(v4, tmp_path) as store, Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         url = f"TravelagencyCollection('{first_agency(store)['agencynum']}')"
         online.update(url, {"name": "Changed Online"}, headers=ANY)
         redownloaded = store.redownload(url)
@@ -42,7 +41,7 @@ def test_an_entity_with_a_queued_change_is_refused_and_keeps_it(v4, tmp_path):
 
 
 def test_an_entity_deleted_on_the_service_leaves_the_store(v4, tmp_path):
-    with open_mixed(v4, tmp_path) as store, OnlineStore(v4.service_root) as online:
+    with open_mixed(v4, tmp_path) as store, Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         url = "TravelagencyCollection('99000071')"
         store.create("TravelagencyCollection", {"agencynum": "99000071", "name": "Short-lived", "country": "US"})
         assert store.upload() == (1, 0)

@@ -6,8 +6,8 @@ from concurrent.futures import wait as wait_futures
 import pytest
 
 import offline_odata
-from offline_odata import (HTTPError, MisuseError, Mode, NotFoundError, OfflineStore, OnlineStore, QuerySyntaxError,
-                           Result, SemanticError, Store, UnsupportedError)
+from offline_odata import (AnswerKind, HTTPError, MisuseError, Mode, NotFoundError, QuerySyntaxError, Result,
+                           SemanticError, Store, UnsupportedError)
 from conftest import US_AGENCIES
 
 
@@ -23,7 +23,7 @@ def open_mixed(backend, tmp_path, **options):
 
 def service_agencies(backend, filter_text):
     """The service's own answer (online, one page: the filters keep it below the page size)."""
-    with OnlineStore(backend.service_root) as online:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
         return online.get("TravelagencyCollection?$filter=" + filter_text)
 
 
@@ -61,6 +61,23 @@ def test_one_entity_a_count_and_the_raw_answer(backend, tmp_path):
         assert "Result 200" in repr(result)
 
 
+def test_each_answer_says_what_it_holds_offline_and_online(backend, tmp_path):
+    with open_mixed(backend, tmp_path) as store, Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
+        for answering in (store, online):
+            collection = answering.execute("GET", US_AGENCIES).shape
+            assert collection.kind is AnswerKind.COLLECTION and collection.entity_set == "TravelagencyCollection"
+            assert collection.entity_type is not None and collection.entity_type.endswith(".Travelagency")
+            key = f"TravelagencyCollection('{answering.get(US_AGENCIES + '&$top=1')[0]['agencynum']}')"
+            assert answering.execute("GET", key).shape == collection._replace(kind=AnswerKind.ENTITY)
+            name = answering.execute("GET", key + "/name").shape
+            assert (name.kind, name.property, name.property_type) == (AnswerKind.PROPERTY, "name", "Edm.String")
+            assert answering.execute("GET", key + "/name/$value").shape.kind is AnswerKind.VALUE
+            assert answering.execute("GET", "TravelagencyCollection/$count").shape.kind is AnswerKind.COUNT
+        # An operation's answer is typed by the entity type it returns.
+        details = online.execute("GET", function_import(backend.kind, "00000001")).shape
+        assert details.entity_type is not None and details.entity_type.endswith(".Travelagency")
+
+
 def test_create_update_delete_offline_then_upload(backend, tmp_path):
     with open_mixed(backend, tmp_path) as store:
         existing, doomed = [a["agencynum"] for a in store.get(US_AGENCIES + "&$orderby=agencynum&$top=2")]
@@ -93,7 +110,7 @@ def test_function_imports_go_online_in_mixed_mode_and_are_refused_offline(backen
         assert route.online and "function import" in route.reason
         answer = store.get(url)
         assert answer["agencynum"] == "00000001"
-    with OfflineStore(tmp_path / f"{backend.kind}.store", service_root=backend.service_root) as offline:
+    with Store(tmp_path / f"{backend.kind}.store", mode=Mode.OFFLINE, service_root=backend.service_root) as offline:
         assert offline.route(url).online is False
         with pytest.raises(UnsupportedError):
             offline.get(url)
@@ -163,7 +180,7 @@ def test_open_without_waiting_holds_requests_until_the_store_is_open(backend, tm
 
 
 def test_the_online_store_asks_the_service(backend, tmp_path):
-    with OnlineStore(backend.service_root) as store:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as store:
         assert store.route("TravelagencyCollection").online
         everything = store.get("TravelagencyCollection")
         assert any(a["country"] != "US" for a in everything)
@@ -175,7 +192,7 @@ def test_the_online_store_asks_the_service(backend, tmp_path):
 
 
 def test_an_online_write_the_service_refuses_is_an_http_error(v4):
-    with OnlineStore(v4.service_root) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as store:
         carrier = store.get("CarrierCollection?$top=1")[0]["carrid"]
         with pytest.raises(HTTPError) as caught:
             store.create("CarrierCollection", {"carrid": carrier, "carrname": "Again"})
@@ -183,7 +200,7 @@ def test_an_online_write_the_service_refuses_is_an_http_error(v4):
 
 
 def test_an_online_create_returns_the_entity_the_service_made(v4):
-    with OnlineStore(v4.service_root) as store:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as store:
         made = store.create("CarrierCollection", {"carrid": "ZZ", "carrname": "Zed Air"})
         assert made["carrid"] == "ZZ" and made["carrname"] == "Zed Air"
         assert store.get("CarrierCollection('ZZ')")["carrname"] == "Zed Air"
@@ -193,7 +210,7 @@ def test_mode_offline_through_store_open_and_download_again(backend, tmp_path):
     with open_mixed(backend, tmp_path, mode=Mode.OFFLINE) as store:
         assert store.status()["mode"] == "offline"
         before = store.get("TravelagencyCollection/$count")
-        with OnlineStore(backend.service_root) as online:
+        with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
             online.create("TravelagencyCollection", {"agencynum": "99000004", "name": "New", "country": "US"})
         assert store.get("TravelagencyCollection/$count") == before
         store.download()
@@ -253,7 +270,7 @@ def test_download_of_named_defining_requests_whole_leaves_the_others_alone(backe
 def test_the_rest_of_the_query_language_answers_offline_as_the_service_and_refuses_with_its_class(v4, tmp_path):
     """`$search`, `matchesPattern`, `cast` and `isof` offline (issue 23) through the binding: the same
     agencies as the service's answer within the defining request; bad input raises its class."""
-    with open_mixed(v4, tmp_path) as store, OnlineStore(v4.service_root) as online:
+    with open_mixed(v4, tmp_path) as store, Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         for query in ["$search=TRIPS OR boston NOT happy", "$filter=matchesPattern(name,'^[A-M]')",
                       "$filter=cast(creditlimit,Edm.Int64) gt 400000", "$filter=isof(name,Edm.String)"]:
             # The service is asked for the defining request's agencies and the query together.

@@ -6,11 +6,11 @@ import sys
 import pytest
 
 import offline_odata
-from offline_odata import CannotOpenError, MisuseError, NotAStoreError, StoreFile
+from offline_odata import CannotOpenError, MisuseError, NotAStoreError, Store
 
 
 def test_open_creates_a_store_in_wal_mode(store_path):
-    with StoreFile(store_path) as store:
+    with Store.open_file(store_path) as store:
         assert store.is_open
         assert store.format_version == 10
         assert store.path == store_path
@@ -25,25 +25,25 @@ def test_open_creates_a_store_in_wal_mode(store_path):
 
 
 def test_reopening_keeps_the_store(store_path):
-    StoreFile(store_path).close()
-    with StoreFile(store_path) as again:
+    Store.open_file(store_path).close()
+    with Store.open_file(store_path) as again:
         assert again.format_version == 10
 
 
 def test_accepts_path_like(tmp_path):
-    with StoreFile(tmp_path / "pathlike.store") as store:
+    with Store.open_file(tmp_path / "pathlike.store") as store:
         assert store.path.endswith("pathlike.store")
 
 
 def test_closing_twice_is_harmless(store_path):
-    store = StoreFile(store_path)
+    store = Store.open_file(store_path)
     store.close()
     store.close()
     assert not store.is_open
 
 
 def test_a_closed_store_raises_misuse(store_path):
-    store = StoreFile(store_path)
+    store = Store.open_file(store_path)
     store.close()
     with pytest.raises(MisuseError):
         store.format_version
@@ -51,7 +51,7 @@ def test_a_closed_store_raises_misuse(store_path):
 
 def test_a_path_that_cannot_be_opened(tmp_path):
     with pytest.raises(CannotOpenError) as caught:
-        StoreFile(str(tmp_path / "no-such-folder" / "x.store"))
+        Store.open_file(str(tmp_path / "no-such-folder" / "x.store"))
     assert "cannot open" in caught.value.message
     assert caught.value.status_name == "OOD_CANTOPEN"
 
@@ -60,7 +60,7 @@ def test_a_file_that_is_not_a_store(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("not a database " * 100)
     with pytest.raises(NotAStoreError) as caught:
-        StoreFile(str(path))
+        Store.open_file(str(path))
     assert "not an OfflineOData store" in str(caught.value)
 
 
@@ -70,23 +70,23 @@ def test_an_sqlite_database_of_another_application(tmp_path):
     connection.execute("CREATE TABLE t (x)")
     connection.close()
     with pytest.raises(NotAStoreError):
-        StoreFile(path)
+        Store.open_file(path)
 
 
 def test_an_empty_path_is_misuse():
     with pytest.raises(MisuseError):
-        StoreFile("")
+        Store.open_file("")
 
 
 def test_a_path_of_the_wrong_type():
     with pytest.raises(TypeError):
-        StoreFile(42)
+        Store.open_file(42)
 
 
 def test_a_store_left_open_at_exit_does_not_crash(tmp_path):
     script = (
         "import offline_odata, sys\n"
-        f"store = offline_odata.StoreFile({str(tmp_path / 'left-open.store')!r})\n"
+        f"store = offline_odata.Store.open_file({str(tmp_path / 'left-open.store')!r})\n"
         "sys.exit(0)\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""One kind of store handle (issue 22): a store opened from its file alone (`StoreFile(path)`, the C
+"""One kind of store handle (issue 22): a store opened from its file alone (`Store.open_file(path)`, the C
 `ood_store_open`) answers as its file describes it, against the real V4 service."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from offline_odata import MisuseError, OnlineStore, Store, StoreFile
+from offline_odata import MisuseError, Mode, Store
 from conftest import FLIGHT, US_AGENCIES
 
 AGENCIES = {"Agencies": US_AGENCIES}
@@ -17,7 +17,7 @@ def test_a_downloaded_store_reopened_from_its_file_alone_reads_writes_and_upload
     with Store.open(path, service_root=v4.service_root, defining_requests=AGENCIES) as store:
         downloaded = store.count(US_AGENCIES)
     assert downloaded > 0
-    with StoreFile(path) as store:
+    with Store.open_file(path) as store:
         assert isinstance(store, Store)
         assert not store.route("TravelagencyCollection").online
         assert store.count(US_AGENCIES) == downloaded
@@ -27,7 +27,7 @@ def test_a_downloaded_store_reopened_from_its_file_alone_reads_writes_and_upload
         assert status["serviceRoot"] == v4.service_root and status["queuedRequests"] == 1
         assert [request["name"] for request in status["definingRequests"]] == ["Agencies"]
         assert store.upload() == (1, 0)
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         assert online.entity("TravelagencyCollection('99000403')")["name"] == "From File Py"
 
 
@@ -36,7 +36,7 @@ def test_a_store_file_without_a_service_root_says_what_an_upload_needs(tmp_path)
     with open(os.path.join(FLIGHT, "metadata-v4.xml"), encoding="utf-8") as document:
         metadata = document.read()
     Store.open(path, metadata=metadata, defining_requests={"Agencies": "TravelagencyCollection"}).close()
-    with StoreFile(path) as store:
+    with Store.open_file(path) as store:
         store.create("TravelagencyCollection", {"agencynum": "99000404", "name": "No Root Py", "country": "US"})
         assert store.entity("TravelagencyCollection('99000404')")["name"] == "No Root Py"
         status = store.status()
@@ -51,7 +51,7 @@ def test_a_store_file_without_a_service_root_says_what_an_upload_needs(tmp_path)
 
 
 def test_a_new_store_file_answers_file_questions_and_refuses_requests_clearly(tmp_path):
-    with StoreFile(tmp_path / "new.store") as store:
+    with Store.open_file(tmp_path / "new.store") as store:
         assert store.format_version == 10 and store.check() == []
         with pytest.raises(MisuseError) as refused:
             store.get("TravelagencyCollection")

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from offline_odata import SYNC_LOG_CAPACITY, OnlineStore, Store, SyncLogEntry, SyncStatistics
+from offline_odata import SYNC_LOG_CAPACITY, Mode, Store, SyncLogEntry, SyncStatistics
 from conftest import US_AGENCIES
 
 #: The US agencies with the total the service announces: V4 `@odata.count`, V2 `__count`.
@@ -17,7 +17,7 @@ def parse(timestamp):
 
 
 def served_agencies(backend):
-    with OnlineStore(backend.service_root) as online:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
         return online.count(US_AGENCIES)
 
 
@@ -47,7 +47,7 @@ def test_a_download_shows_in_the_statistics_and_the_log(backend, tmp_path):
 
 
 def test_an_upload_with_a_refusal_shows_in_the_log_and_the_archive_count(v4, tmp_path):
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         taken = online.get("TravelagencyCollection?$filter=country ne 'US'&$top=1")[0]["agencynum"]
     with Store.open(tmp_path / "upload.store", service_root=v4.service_root,
                     defining_requests={"Agencies": US_AGENCIES}) as store:
@@ -95,7 +95,7 @@ def test_bad_limits_and_an_online_store_are_refused(v4, tmp_path):
             store.sync_log(limit=-1)
         with pytest.raises(TypeError):
             store.sync_log(limit="5")
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         from offline_odata import MisuseError
         with pytest.raises(MisuseError):
             online.sync_statistics()

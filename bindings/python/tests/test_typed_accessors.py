@@ -1,5 +1,5 @@
 """Typed accessors (issue 24): entities, entity, count and a paging iterator; Store with real
-keyword parameters checked by mypy; execute_async beside the blocking execute (issue 22); StoreFile;
+keyword parameters checked by mypy; execute_async beside the blocking execute (issue 22); Store.open_file;
 errors naming Python methods; discard() never dropping the whole archive by default."""
 import dataclasses
 import os
@@ -9,9 +9,7 @@ from concurrent.futures import Future
 
 import pytest
 
-from offline_odata import (Entity, MisuseError, NotFoundError, OnlineStore, Options, RequestFuture, Store, StoreFile,
-                           StoreOptions)
-from offline_odata.options import CommonOptions, OfflineStoreOptions
+from offline_odata import Entity, MisuseError, Mode, NotFoundError, Options, RequestFuture, Store, StoreOptions
 from conftest import REPOSITORY, US_AGENCIES
 
 BINDING = os.path.join(REPOSITORY, "bindings", "python")
@@ -38,7 +36,7 @@ def test_entities_entity_and_count(backend, tmp_path):
 
 
 def test_iter_reads_page_by_page_and_gives_every_entity(v4, proxy):
-    with OnlineStore(proxy.root) as store:
+    with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         every = store.entities("BookingCollection?$orderby=bookid")
         proxy.requests.clear()
         iterator = store.iter("BookingCollection?$orderby=bookid")
@@ -61,15 +59,13 @@ def test_store_opens_with_keyword_options_and_refuses_a_misspelt_one(v4, tmp_pat
         Store(tmp_path / "typo.store", servce_root=v4.service_root)  # type: ignore[call-arg]
     with Store.open(tmp_path / "fine.store", service_root=v4.service_root) as store:
         assert store.path.endswith("fine.store")
-    with StoreFile(tmp_path / "fine.store") as file:
+    with Store.open_file(tmp_path / "fine.store") as file:
         assert file.format_version == 10 and isinstance(file, Store)
 
 
 def test_the_option_typeddicts_follow_options():
     fields = {field.name for field in dataclasses.fields(Options)} - {"path"}
     assert set(StoreOptions.__annotations__) == fields
-    assert set(OfflineStoreOptions.__annotations__) == fields - {"mode"}
-    assert set(CommonOptions.__annotations__) == fields - {"mode", "service_root"}
 
 
 def test_errors_name_the_python_method_not_the_c_function(tmp_path):
@@ -83,7 +79,8 @@ def test_errors_name_the_python_method_not_the_c_function(tmp_path):
 
 def test_discard_needs_an_id_or_all(v4, tmp_path):
     with open_store(v4, tmp_path) as store:
-        taken = OnlineStore(v4.service_root).entities("TravelagencyCollection?$filter=country ne 'US'&$top=1")[0]
+        with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
+            taken = online.entities("TravelagencyCollection?$filter=country ne 'US'&$top=1")[0]
         store.create("TravelagencyCollection", {"agencynum": taken["agencynum"], "name": "Clash", "country": "US"})
         assert store.upload() == (0, 1)
         for call in (store.discard, store.delete_archived):
@@ -98,7 +95,7 @@ def test_discard_needs_an_id_or_all(v4, tmp_path):
 @pytest.mark.parametrize("source, error", [
     ("import offline_odata\noffline_odata.Store('a.store', servce_root='http://x/')\n", 'Unexpected keyword argument "servce_root"'),
     ("import offline_odata\nwith offline_odata.Store('a.store') as s:\n    n: str = s.count('X')\n", "Incompatible types in assignment"),
-    ("import offline_odata\noffline_odata.OnlineStore('http://x/', mode=1)\n", 'Unexpected keyword argument "mode"'),
+    ("import offline_odata\noffline_odata.Store.open_file('a.store', mode=1)\n", 'Unexpected keyword argument "mode"'),
 ])
 def test_mypy_strict_refuses_what_the_types_do_not_allow(tmp_path, source, error):
     pytest.importorskip("mypy", reason="mypy is installed by make test (the venv's .mypy stamp)")

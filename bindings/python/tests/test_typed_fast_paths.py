@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from offline_odata import Entity, Mode, OnlineStore, Store
+from offline_odata import AnswerKind, AnswerShape, Entity, Mode, Store
 from offline_odata._fast_json import fast_loads
 from offline_odata.schema import Schema
 from offline_odata.values import DECODERS, typed_class_of
@@ -89,7 +89,7 @@ def assert_same_typed(entities, expected):
 
 @pytest.mark.parametrize("url", ["TravelagencyCollection", "FlightCollection?$orderby=carrid,connid,fldate&$top=5"])
 def test_collections_of_the_v4_service_take_the_flat_path_online_and_offline(v4, tmp_path, flat_calls, url):
-    with OnlineStore(v4.service_root) as online:
+    with Store(service_root=v4.service_root, mode=Mode.ONLINE) as online:
         assert_same_typed(online.entities(url), expected_entities(online, url))
     with Store(tmp_path / "v4.store", service_root=v4.service_root, mode=Mode.OFFLINE,
                defining_requests={"Agencies": "TravelagencyCollection", "Flights": "FlightCollection"}) as offline:
@@ -118,7 +118,8 @@ def test_an_expanded_navigation_or_an_offline_state_takes_the_general_path(v4, t
 def test_values_not_yet_of_their_python_type_are_decoded_and_the_others_left_as_parsed(
         numbers_service, tmp_path, flat_calls):
     with Store(tmp_path / "numbers.store", service_root=numbers_service.service_root,
-               defining_requests={"Readings": "Readings"}) as offline, OnlineStore(numbers_service.service_root) as online:
+               defining_requests={"Readings": "Readings"}) as offline, \
+            Store(service_root=numbers_service.service_root, mode=Mode.ONLINE) as online:
         for store in (offline, online):
             second, first = store.entities("Readings?$orderby=ID")
             assert type(first["Ratio"]) is float and first["Ratio"] == 2.0
@@ -131,7 +132,7 @@ def test_values_not_yet_of_their_python_type_are_decoded_and_the_others_left_as_
     body = json.dumps({"@odata.context": "$metadata#Readings", "value": [
         {"@odata.etag": 'W/"1"', "ID": "9007199254740993", "Ratio": "INF", "Amount": "1.50", "At": None, "Label": "a"},
         {"ID": 3, "Ratio": 1, "Amount": 2, "At": "2021-07-15T21:13:53.5350000Z", "Label": "b"}]}).encode()
-    one, two = schema.decode(body, "application/json", "Readings?$top=2")
+    one, two = schema.decode(body, "application/json", AnswerShape(AnswerKind.COLLECTION, "Readings"))
     assert flat_calls == [2, 2, 2]
     assert one == {"ID": 9007199254740993, "Ratio": float("inf"), "Amount": Decimal("1.50"), "At": None, "Label": "a"}
     assert one.etag == 'W/"1"' and two.etag is None and "@odata.etag" not in one
@@ -146,10 +147,10 @@ def test_a_value_its_decoder_refuses_names_its_property_on_both_paths(tmp_path):
     bad = {"ID": 2, "Ratio": 1.5, "Amount": "a lot", "At": "2021-07-15T21:13:53Z", "Label": "bad"}
     collection = json.dumps({"value": [good, bad]}).encode()
     with pytest.raises(ValueError, match=r"Readings\.Amount: 'a lot' is not a Edm\.Decimal value"):
-        schema.decode(collection, "application/json", "Readings")
+        schema.decode(collection, "application/json", AnswerShape(AnswerKind.COLLECTION, "Readings"))
     # One entity (the general path), its date converted before the refused decimal.
     with pytest.raises(ValueError, match=r"Readings\.Amount: 'a lot' is not a Edm\.Decimal value"):
-        schema.decode(json.dumps(bad).encode(), "application/json", "Readings(2)")
+        schema.decode(json.dumps(bad).encode(), "application/json", AnswerShape(AnswerKind.ENTITY, "Readings"))
 
 
 @pytest.mark.parametrize("text", ['{"a": [1, 2.5, "x", null, true]}', "[]", '  {"a": 1}', '{"a": 1}  \n', '"text"',

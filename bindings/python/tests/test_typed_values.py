@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from offline_odata import Entity, Mode, OnlineStore, Store
+from offline_odata import Entity, Mode, Store
 from offline_odata.values import DECODERS, body_json
 from conftest import US_AGENCIES
 
@@ -98,7 +98,7 @@ def test_bodies_take_the_python_types_and_the_service_gets_them(backend, tmp_pat
         assert made["creditlimit"] == Decimal("12345678901.23")
         assert store.entity("TravelagencyCollection('99000202')") == made
         assert store.upload() == (1, 0)
-    with OnlineStore(backend.service_root) as online:
+    with Store(service_root=backend.service_root, mode=Mode.ONLINE) as online:
         on_service = online.entity("TravelagencyCollection('99000202')")
     assert on_service["creditlimit"] == Decimal("12345678901.23")
     assert on_service["ChangedAt"].tzinfo is not None  # the service stamps it itself

@@ -6,7 +6,7 @@ keyless (odatapy assigns the keys), so a create sent twice would make two agenci
 """
 import pytest
 
-from offline_odata import BusyError, OnlineStore, Store
+from offline_odata import BusyError, Mode, Store
 from conftest import US_AGENCIES
 
 BUSY = "another upload of this store is running (in this process or another); try again when it has finished"
@@ -16,7 +16,7 @@ AGENCIES = {"Agencies": US_AGENCIES}
 
 
 def agencies_on_service(server):
-    with OnlineStore(server.service_root) as online:
+    with Store(service_root=server.service_root, mode=Mode.ONLINE) as online:
         return sorted(a["name"] for a in online.get(f"TravelagencyCollection?$filter=city eq '{CITY}'"))
 
 

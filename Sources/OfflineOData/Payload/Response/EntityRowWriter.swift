@@ -134,6 +134,15 @@ struct EntityRowWriter {
         writer.endObject()
     }
 
+    /// The `ETag` of the entity `row` holds, as ``write(_:expanded:context:to:)`` writes it into the
+    /// body (`@odata.etag`, V2 `__metadata.etag`): so an answer's header is taken from the row, not
+    /// parsed back out of the body. Nil when it has none, or one that no header can carry.
+    func etag(of row: Statement) -> String? {
+        guard row.columnType(at: idColumn + 1) != SQLITE_NULL else { return nil }
+        let etag = String(decoding: row.textBytes(at: idColumn + 1), as: UTF8.self)
+        return etag.isEmpty || HTTPOptions.containsLineBreakOrNUL(etag) ? nil : etag
+    }
+
     static let isLocalKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.isLocal")
     static let hasPendingChangesKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.hasPendingChanges")
     static let inErrorStateKey = JSONWriter.EncodedKey("@com.sap.vocabularies.Offline.v1.inErrorState")

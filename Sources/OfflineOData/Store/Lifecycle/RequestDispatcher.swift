@@ -75,14 +75,15 @@ final class RequestDispatcher: Sendable {
             }
             let written = try store.write(resolved, body: request.body, transactionID: request.transactionID,
                                            mergeable: request.mergeable)
-            return Outcome(response: StoreResponse(status: written.status, contentType: "application/json", body: written.body,
-                                                   headers: OfflineAnswerHeaders.write(written)),
+            return Outcome(response: written.response(shape: AnswerShape(answering: resolved, model: model)),
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }
-            let response = try online.execute(method: resolved.method.rawValue, url: request.url, body: request.body,
+            var response = try online.execute(method: resolved.method.rawValue, url: request.url, body: request.body,
                                               headers: request.headers, followsNextLinks: request.followsNextLinks,
                                               cancellation: cancellation)
+            // What the answer holds, from the request as resolved: the service's body is not read for it.
+            response.shape = AnswerShape(answering: resolved, model: model)
             return Outcome(response: response, route: route, changedSet: resolved.isRead ? nil : resolved.resource.entitySet)
         }
     }

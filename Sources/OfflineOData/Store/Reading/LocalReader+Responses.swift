@@ -46,6 +46,7 @@ extension LocalReader {
                     pathText: String) throws(ODataError) -> ReadResult {
         guard let query = plan.main, let path = request.path else { throw ODataError(.internalError, "no main statement") }
         var writer = JSONWriter(capacity: 4096)
+        var etag: String?
         try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
@@ -60,8 +61,10 @@ extension LocalReader {
                 try rows.write(statement, expanded: expanded, to: &writer)
                 writer.endObject()
             }
+            etag = rows.etag(of: statement)
         }
-        return ReadResult(body: try writer.finish(), contentType: ReadResult.jsonContentType)
+        return ReadResult(body: try writer.finish(), contentType: ReadResult.jsonContentType,
+                          headers: etag.map { [HTTPHeader("ETag", $0)] } ?? [])
     }
 
     func readProperty(_ request: BoundRequest, _ plan: ReadPlan, path propertyPath: [String], rawValue: Bool,
@@ -76,6 +79,8 @@ extension LocalReader {
             if let index = query.columns.firstIndex(where: { $0.path == propertyPath }), let column = query.columns.indices.contains(index) ? query.columns[index] : nil {
                 isNull = statement.isNull(at: first + index)
                 if rawValue {
+                    // The value as text: the writer puts strings down bare, without quotes or escapes.
+                    writer.writesStringsBare = true
                     try EntityRowWriter.writeValue(statement, first + index, column, dialect: dialect, to: &writer)
                     return
                 }
@@ -118,11 +123,7 @@ extension LocalReader {
         }
         if rawValue {
             if isNull { return ReadResult(body: [], contentType: ReadResult.textContentType, status: 204) }
-            let json = try writer.finish()
-            if case .string(let text)? = try? JSONValue.parse(json) {
-                return ReadResult(body: Array(text.utf8), contentType: ReadResult.textContentType)
-            }
-            return ReadResult(body: json, contentType: ReadResult.textContentType)
+            return ReadResult(body: try writer.finish(), contentType: ReadResult.textContentType)
         }
         return ReadResult(body: try writer.finish(), contentType: ReadResult.jsonContentType)
     }

@@ -130,7 +130,7 @@ package final class LocalReader {
     }
 
     private func read(_ understood: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
-        if let shape = understood.shape { readShapes?.record(shape) }
+        if let shape = understood.readShape { readShapes?.record(shape) }
         do {
             return try answer(understood, on: db)
         } catch {
@@ -150,7 +150,8 @@ package final class LocalReader {
         }
         var pathEnd = url.utf8.endIndex
         if let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { pathEnd = mark }
-        return ReadPlanCache.Entry(request: request, plan: plan, shape: ReadShape.of(request, schema: schema),
+        return ReadPlanCache.Entry(request: request, plan: plan, readShape: ReadShape.of(request, schema: schema),
+                                   answerShape: AnswerShape(request, model: model),
                                    pathText: String(url[..<pathEnd]), indexesVersion: indexed.version)
     }
 
@@ -167,7 +168,14 @@ package final class LocalReader {
                           + "the store, which OData makes an error of the request")
     }
 
+    /// The answer to a read understood, with what it holds.
     private func answer(_ understood: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        var result = try written(understood, on: db)
+        result.shape = understood.answerShape
+        return result
+    }
+
+    private func written(_ understood: ReadPlanCache.Entry, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         let request = understood.request, plan = understood.plan, pathText = understood.pathText
         switch request.target {
         case .count:

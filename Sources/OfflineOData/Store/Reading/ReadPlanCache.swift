@@ -18,7 +18,9 @@ final class ReadPlanCache {
         let request: BoundRequest
         let plan: ReadPlan
         /// What the read counts for automatic indexes (nil: nothing).
-        let shape: ReadShape?
+        let readShape: ReadShape?
+        /// What its answer holds, for ``StoreResponse/shape``.
+        let answerShape: AnswerShape
         /// The URL's path, for the V4 context of a property read and for "not found" messages.
         let pathText: String
         /// The schema version of the indexes the SQL was chosen by (see ``IndexedColumns``).

@@ -47,6 +47,9 @@
     private var pendingComma = false
     private var depth = 0
     private var hasValue = false
+    /// Strings are written as their bare text, without quotes or escapes: a property's raw value
+    /// (`/$value`) is written by the same code as its JSON, and never parsed back.
+    package var writesStringsBare = false
 
     /// A writer with room for `capacity` bytes before it first reallocates.
     @_spi(Tool) public init(capacity: Int = 4096) {
@@ -211,16 +214,19 @@
     @_spi(Tool) public mutating func writeString(_ value: String) {
         beforeValue()
         var value = value
+        if writesStringsBare { return value.withUTF8 { writeBytes(UnsafeRawBufferPointer($0)) } }
         value.withUTF8 { writeQuoted($0) }
     }
 
     /// Writes UTF-8 text given as bytes (from SQLite or C). Ill-formed UTF-8 is written as U+FFFD.
     package mutating func writeString(utf8 value: UnsafeBufferPointer<UInt8>) {
         beforeValue()
-        if JSONStringEscaper.isWellFormedUTF8(value) { return writeQuoted(value) }
+        if JSONStringEscaper.isWellFormedUTF8(value) {
+            return writesStringsBare ? writeBytes(UnsafeRawBufferPointer(value)) : writeQuoted(value)
+        }
         // Rare: repair through String, which replaces each ill-formed sequence with U+FFFD.
         var repaired = String(decoding: value, as: UTF8.self)
-        repaired.withUTF8 { writeQuoted($0) }
+        repaired.withUTF8 { writesStringsBare ? writeBytes(UnsafeRawBufferPointer($0)) : writeQuoted($0) }
     }
 
     /// Writes an integer in decimal, exactly.
