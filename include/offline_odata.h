@@ -708,7 +708,7 @@ OOD_API ood_status ood_route_json(ood_store *store, const char *method, const ch
  * Downloads every defining request (each one's new content visible in one transaction) and waits.
  * `progress` (may be NULL) is called after each page with the entities so far of the defining
  * request being downloaded. Pages are kept as they arrive: after a failure or a kill, the next
- * download resumes at the page after the last one kept (README, "Resumable downloads").
+ * download resumes at the page after the last one kept (docs/SYNC.md, "Resumable downloads").
  *
  * @return OOD_OK; OOD_ABORTED when `progress` asked to stop; OOD_NETWORK or OOD_HTTP when the
  *         service failed (that defining request keeps its previous data); OOD_BUSY from a callback;
