@@ -343,18 +343,18 @@
 
     /// Downloads the defining requests (all, or those named in `subset`), one transaction each.
     ///
-    /// A defining request with a delta link from its last download gets only the changes (when
-    /// `delta` is true); otherwise the whole result is downloaded and whatever the request no
+    /// A defining request with a delta link from its last download gets only the changes (unless
+    /// `full`); otherwise the whole result is downloaded and whatever the request no
     /// longer returns leaves the store, unless another defining request holds it or it has a
     /// pending local change. A failed download leaves that request's previous data whole; the
     /// requests downloaded before it keep their new data.
     ///
     /// - Parameters:
     ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
-    ///   - progress: after every page; returning false stops the download (``ODataError/Code/aborted``).
-    @_spi(Tool) public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
+    ///   - progress: after every page; returning true stops the download (``ODataError/Code/aborted``).
+    @_spi(Tool) public func download(subset: [String]? = nil, full: Bool = false, pageSize: Int? = nil,
                          cancellation: HTTPCancellation? = nil,
-                         progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> [DownloadOutcome] {
+                         progress: (DownloadProgress) -> Bool = { _ in false }) throws(ODataError) -> [DownloadOutcome] {
         let all = try definingRequests()
         var chosen = all
         if let subset {
@@ -371,7 +371,7 @@
         for request in chosen {
             // A delta link of another service (the root changed since, or this session uses
             // another) is never followed there: this download is a full one.
-            let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
+            let isDelta = !full && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
             // For the store's statistics and sync log (``recordDownload(_:startedAt:in:)``).
             let started = WriteHolder.monotonicSeconds()
             var reached: DownloadProgress?
@@ -380,7 +380,8 @@
                     try ResumableDownload(downloader: downloader, model: model, schema: schema, dialect: dialect, db: db)
                         .run(request, isDelta: isDelta, cancellation: cancellation, progress: { step in
                             reached = step
-                            return progress(step)
+                            // The downloader's rule is the other way round: true goes on.
+                            return !progress(step)
                         }, record: { outcome in recordDownload(outcome, startedAt: started, in: db) })
                 }
                 outcomes.append(outcome)
@@ -465,9 +466,11 @@
     ///     or refused together; otherwise each request is its own change set (requests on the
     ///     same entity always share one).
     ///   - compactsQueue: compact the queue first (``compactQueue()``); false sends it as queued.
+    ///   - progress: after every answered request; returning true stops the upload after it
+    ///     (``ODataError/Code/aborted``).
     @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
                        cancellation: HTTPCancellation? = nil,
-                       progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+                       progress: (UploadProgress) -> Bool = { _ in false }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
         try file.requireWritable()
         // One upload at a time per store file, across handles and processes: a second one would
@@ -478,16 +481,17 @@
             let queuedBefore = try file.queuedRequests()
             let archivedBefore = Set(try file.errorArchive().map(\.request.id))
             let result: Result<UploadOutcome, ODataError>
+            // The uploaders' progress rule is the other way round (true goes on): `{ !progress($0) }`.
             do throws(ODataError) {
                 if batch {
                     let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
                                                  groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)
-                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 } else {
                     let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                             file: file, schema: schema, compactsQueue: compactsQueue)
-                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 }
             } catch {
                 result = .failure(error)

@@ -62,7 +62,7 @@ struct DownloadCommand: ParsableCommand {
             var current: String?
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
             var announcedResumption: String?
-            let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
+            let outcomes = try store.download(subset: names, full: full, pageSize: pageSize) { progress in
                 if let page = progress.resumedAtPage, announcedResumption != progress.definingRequest {
                     // Said once per defining request, also when no bar is drawn: the pages before were kept.
                     announcedResumption = progress.definingRequest
@@ -78,7 +78,7 @@ struct DownloadCommand: ParsableCommand {
                 bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
                          detail: "\(noun), " + meter.detail(done: progress.entities, total: progress.expectedEntities,
                                                            bytes: progress.bytes, pages: progress.pages, noun: "entities"))
-                return true
+                return false
             }
             bar.finish()
             for problem in outcomes.compactMap(\.recordingProblem).prefix(1) { warn(problem) }

@@ -105,7 +105,7 @@ struct UploadCommand: ParsableCommand {
                 bar.show("uploading", done: done, total: progress.total,
                          detail: "requests, " + meter.uploadDetail(done: done, total: progress.total, bytesSent: progress.bytesSent,
                                                                    bytesReceived: progress.bytesReceived))
-                return true
+                return false
             }
             bar.finish()
             if let problem = outcome.recordingProblem { warn(problem) }

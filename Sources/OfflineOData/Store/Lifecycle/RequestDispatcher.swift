@@ -45,7 +45,7 @@ final class RequestDispatcher: Sendable {
 
     /// The lane a routed request runs on: reads side by side; writes the offline store applies
     /// grouped for one commit; the others (writes to the service) one at a time.
-    static func lane(of request: ResolvedRequest, route: Route) -> StoreJob.Lane {
+    static func lane(of request: ResolvedRequest, route: Route) -> StoreLane {
         if request.isRead { return .read }
         return route.destination == .offline ? .localWrite : .write
     }

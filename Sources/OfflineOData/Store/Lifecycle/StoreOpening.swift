@@ -31,16 +31,16 @@ struct StoreOpening {
 
         var offline: LocalStore?
         if let path = options.path {
-            let (opened, created) = try LocalStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
+            let (file, created) = try LocalStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
                                                                   definingRequests: options.definingRequests,
                                                                   serviceRoot: options.serviceRoot,
                                                                   acceptsEmptyFile: options.acceptsEmptyFile)
-            offline = opened
-            if let findings = opened.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
+            offline = file
+            if let findings = file.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
-                try adopt(options, into: opened, created: created)
+                try adopt(options, into: file, created: created)
             } catch {
-                opened.close()
+                file.close()
                 throw error
             }
         }
@@ -66,13 +66,13 @@ struct StoreOpening {
             let definingRequests = try offline?.definingRequests() ?? []
             let router = RequestRouter(mode: options.mode, model: model, dialect: dialect, definingRequests: definingRequests,
                                        hasOfflineStore: offline != nil, hasOnlineStore: online != nil)
-            let opened = RequestDispatcher(offline: offline, online: online, router: router, model: model, dialect: dialect)
+            let dispatcher = RequestDispatcher(offline: offline, online: online, router: router, model: model, dialect: dialect)
             let neverDownloaded = definingRequests.filter { $0.lastDownload == nil }.map(\.name)
             if let offline, online != nil, options.downloadsOnFirstOpen, !neverDownloaded.isEmpty {
-                try firstDownload(neverDownloaded, of: offline, opened: opened,
+                try firstDownload(neverDownloaded, of: offline, dispatcher: dispatcher,
                                   isFirst: neverDownloaded.count == definingRequests.count)
             }
-            return opened
+            return dispatcher
         } catch {
             offline?.close()
             throw error
@@ -96,7 +96,7 @@ struct StoreOpening {
 
     /// Downloads the defining requests that never were, before the held requests run, so they
     /// see the data; `isFirst` when the store had no download at all ("first download complete").
-    private func firstDownload(_ names: [String], of offline: LocalStore, opened: RequestDispatcher,
+    private func firstDownload(_ names: [String], of offline: LocalStore, dispatcher: RequestDispatcher,
                                isFirst: Bool) throws(ODataError) {
         store.setOpeningState(.downloading)
         let eventHub = store.eventHub
@@ -105,9 +105,9 @@ struct StoreOpening {
                 _ = try offline.download(subset: [name], pageSize: store.options.pageSize,
                                          cancellation: store.openingCancellation) { progress in
                     eventHub.post(.downloadProgress(progress))
-                    return true
+                    return false
                 }
-                eventHub.postChanges(opened.entitySets(ofDefiningRequest: name))
+                eventHub.postChanges(dispatcher.entitySets(ofDefiningRequest: name))
             }
         } catch {
             eventHub.post(.downloadFinished(error))
