@@ -70,6 +70,8 @@ public final class ODataStore: @unchecked Sendable {
         /// become the new store. By default a store is made only where no file is, so a file that
         /// is there is never silently replaced: an empty one is refused as "not a store".
         public var acceptsEmptyFile = false
+        /// Whether opening may make a new store file at `path`, or must find one (``StoreFileCreation``).
+        public var creation: StoreFileCreation = .openOrCreate
         /// Whether each upload first compacts the request queue (``LocalStore/compactQueue()``):
         /// fewer requests, the same result on the service. False sends the queue as it was queued.
         public var compactsUploadQueue = true

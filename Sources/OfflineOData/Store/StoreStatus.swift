@@ -17,4 +17,8 @@ public struct StoreStatus: Sendable, Equatable {
     /// The last downloads, the queue's depth and age, and the last upload; nil for a store that
     /// works online only.
     public var sync: SyncStatistics?
+    /// Whether the store file was found not closed cleanly when it was opened (its last user ended
+    /// with it open); SQLite's quick check then found it sound, or opening would have failed (see
+    /// ``StoreEvent/uncleanShutdownChecked(_:)``).
+    public var wasNotClosedCleanly = false
 }

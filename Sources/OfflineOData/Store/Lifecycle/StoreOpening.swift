@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The steps of opening an ``ODataStore``, run on its sync thread while requests are held:
 /// the store file (reopened, or made from `$metadata`), the service, the router, and the first
 /// download of a store that never had one.
@@ -31,10 +35,7 @@ struct StoreOpening {
 
         var offline: LocalStore?
         if let path = options.path {
-            let (file, created) = try LocalStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
-                                                                  definingRequests: options.definingRequests,
-                                                                  serviceRoot: options.serviceRoot,
-                                                                  acceptsEmptyFile: options.acceptsEmptyFile)
+            let (file, created) = try openFile(at: path, options: options, metadata: serviceMetadata)
             offline = file
             if let findings = file.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
@@ -76,6 +77,29 @@ struct StoreOpening {
         } catch {
             offline?.close()
             throw error
+        }
+    }
+
+    /// The store file at `path`, opened or made as ``ODataStore/Options/creation`` says, and whether it was made.
+    private func openFile(at path: String, options: ODataStore.Options,
+                          metadata: () throws(ODataError) -> String) throws(ODataError) -> (LocalStore, Bool) {
+        switch options.creation {
+        case .openOrCreate:
+            let (file, created) = try LocalStore.openOrCreate(path: path, metadata: metadata, dialect: options.dialect,
+                                                              definingRequests: options.definingRequests,
+                                                              serviceRoot: options.serviceRoot,
+                                                              acceptsEmptyFile: options.acceptsEmptyFile)
+            return (file, created)
+        case .openExisting:
+            guard access(path, F_OK) == 0 else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+            return (try LocalStore.open(path: path), false)
+        case .createNew:
+            guard let document = options.metadata else {
+                throw ODataError(.misuse, "creating a new store file needs the $metadata document (Options.metadata)")
+            }
+            return (try LocalStore.create(path: path, metadata: document, dialect: options.dialect,
+                                          definingRequests: options.definingRequests, serviceRoot: options.serviceRoot,
+                                          acceptsEmptyFile: options.acceptsEmptyFile, indexes: options.indexes), true)
         }
     }
 

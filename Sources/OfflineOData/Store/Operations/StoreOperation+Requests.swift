@@ -75,7 +75,8 @@ extension StoreOperation where Output == StoreStatus {
                                definingRequests: try offline?.definingRequests() ?? [],
                                queuedRequests: try offline?.file.queuedRequests().count ?? 0,
                                archivedRequests: try offline?.file.errorArchive().count ?? 0,
-                               indexes: try offline?.indexes() ?? [], sync: try offline?.syncStatistics())
+                               indexes: try offline?.indexes() ?? [], sync: try offline?.syncStatistics(),
+                               wasNotClosedCleanly: offline?.file.recoveryFindings != nil)
         }
     }
 }
