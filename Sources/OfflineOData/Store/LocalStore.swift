@@ -3,11 +3,11 @@
 /// A store is made once from a `$metadata` document (``create(path:metadata:dialect:definingRequests:serviceRoot:)``),
 /// which it keeps, so that ``open(path:)`` needs no service. It speaks one OData dialect, the
 /// service's: V2 stores accept V2 URL syntax and answer in V2 JSON, V4 stores likewise.
-@_spi(Tool) public final class LocalStore: @unchecked Sendable {
-    @_spi(Tool) public let file: StoreFile
-    @_spi(Tool) public let model: MetadataModel
-    @_spi(Tool) public let schema: StoreSchema
-    @_spi(Tool) public let dialect: Dialect
+package final class LocalStore: @unchecked Sendable {
+    package let file: StoreFile
+    package let model: MetadataModel
+    package let schema: StoreSchema
+    package let dialect: Dialect
 
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
@@ -51,7 +51,7 @@
     ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
-    @_spi(Tool) public static func create(path: String, metadata: String, dialect: Dialect? = nil,
+    package static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
                               acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> LocalStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
@@ -98,7 +98,7 @@
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
-    @_spi(Tool) public static func open(path: String) throws(ODataError) -> LocalStore {
+    package static func open(path: String) throws(ODataError) -> LocalStore {
         try open(file: try StoreFile(path: path))
     }
 
@@ -143,7 +143,7 @@
     }
 
     /// The service root recorded at creation, if any.
-    @_spi(Tool) public func serviceRoot() throws(ODataError) -> String? {
+    package func serviceRoot() throws(ODataError) -> String? {
         readerLock.withLock { cachedServiceRoot }
     }
 
@@ -165,7 +165,7 @@
     /// or when it has no root yet (``setServiceRoot(_:)``); otherwise the file's root stays, as for
     /// a tool command's `--service`, and delta links stored for another service are not followed
     /// there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
-    @_spi(Tool) public func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
+    package func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
         let stored = try serviceRoot()
         if stored == root { return }
@@ -181,7 +181,7 @@
         file.invalidateReadAttachments()
     }
 
-    @_spi(Tool) public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
+    package func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
 
     /// Replaces the defining requests, after checking each against the model.
     package func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
@@ -191,7 +191,7 @@
 
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
-    @_spi(Tool) public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
+    package func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
                         mergeable: Bool = true) throws(ODataError) -> StoreResponse {
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
@@ -214,7 +214,7 @@
     /// "Inside" is proven from the filters (conjunctions of comparisons, `in` lists, keys); a read
     /// outside every defining request can still return entities that another request brought, but
     /// it may miss entities the service has.
-    @_spi(Tool) public func explain(url: String) throws(ODataError) -> StoreExplanation {
+    package func explain(url: String) throws(ODataError) -> StoreExplanation {
         let definingRequests = try definingRequests()
         // The read is bound once, each defining request once: 1 + k binds for k defining requests.
         let resolver = resolver()
@@ -318,7 +318,7 @@
 
     /// Sets timeouts, TLS, credentials, headers and cookies for the requests to the service; takes
     /// effect for the next request, also while a download or an upload runs.
-    @_spi(Tool) public func setHTTPOptions(_ options: HTTPOptions) {
+    package func setHTTPOptions(_ options: HTTPOptions) {
         transportLock.withLock {
             httpOptions = options
             transport?.update(options)
@@ -352,7 +352,7 @@
     /// - Parameters:
     ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
     ///   - progress: after every page; returning true stops the download (``ODataError/Code/aborted``).
-    @_spi(Tool) public func download(subset: [String]? = nil, full: Bool = false, pageSize: Int? = nil,
+    package func download(subset: [String]? = nil, full: Bool = false, pageSize: Int? = nil,
                          cancellation: HTTPCancellation? = nil,
                          progress: (DownloadProgress) -> Bool = { _ in false }) throws(ODataError) -> [DownloadOutcome] {
         let all = try definingRequests()
@@ -426,7 +426,7 @@
     /// ``load(pages:definingRequest:fullRefresh:)`` with the pages asked for one at a time
     /// (`nextPage` returns nil after the last, and may read each from a file): memory holds one
     /// page, whatever the number of pages.
-    @_spi(Tool) public func load(definingRequest name: String, fullRefresh: Bool = false,
+    package func load(definingRequest name: String, fullRefresh: Bool = false,
                      nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> Int {
         guard let request = try definingRequests().first(where: { $0.name == name }) else {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
@@ -445,7 +445,7 @@
     ///
     /// - Throws: ``ODataError/Code/notFound`` when the archive has no request `id`.
     @discardableResult
-    @_spi(Tool) public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
+    package func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
         let actions = ErrorArchiveActions(schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try actions.discard(id: id, on: db) }
     }
@@ -468,7 +468,7 @@
     ///   - compactsQueue: compact the queue first (``compactQueue()``); false sends it as queued.
     ///   - progress: after every answered request; returning true stops the upload after it
     ///     (``ODataError/Code/aborted``).
-    @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
+    package func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in false }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
@@ -505,7 +505,7 @@
     /// store changes, so it also works on a read-only store and while another upload runs.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a batch size below 1 or a store without a service root.
-    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+    package func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                               compactsQueue: Bool = true) throws(ODataError) -> UploadPreview {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
         return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
@@ -516,7 +516,7 @@
     /// Compacts the request queue now, as an upload does first (``QueueCompaction``): fewer
     /// requests, the same result on the service. Waits for no upload: while one runs (in this
     /// process or another) it fails with ``ODataError/Code/busy``, as a second upload would.
-    @_spi(Tool) public func compactQueue() throws(ODataError) -> QueueCompaction {
+    package func compactQueue() throws(ODataError) -> QueueCompaction {
         try file.requireWritable()
         return try UploadLock.holding(for: file) { () throws(ODataError) -> QueueCompaction in
             try QueueCompactor(schema: schema).compact(file)
@@ -527,7 +527,7 @@
     package func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
     /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
-    @_spi(Tool) public func close() {
+    package func close() {
         try? saveReadShapes()
         file.close()
     }

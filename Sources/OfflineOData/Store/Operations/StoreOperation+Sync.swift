@@ -10,7 +10,7 @@ extension StoreOperation where Output == [DownloadOutcome] {
             let events = context.events
             let cancellation = context.handle.cancellation
             let offline = try dispatcher.requireOffline("a download")
-            guard dispatcher.online != nil else { throw ODataError(.misuse, "a download needs the service root, and this store has none") }
+            try dispatcher.requireOnline("a download")
             let all = try offline.definingRequests().map(\.name)
             for name in options.subset ?? [] where !all.contains(name) {
                 throw ODataError(.misuse, "the store has no defining request named '\(name)'")
@@ -49,7 +49,7 @@ extension StoreOperation where Output == UploadOutcome {
             let events = context.events
             let cancellation = context.handle.cancellation
             let offline = try dispatcher.requireOffline("an upload")
-            guard dispatcher.online != nil else { throw ODataError(.misuse, "an upload needs the service root, and this store has none") }
+            try dispatcher.requireOnline("an upload")
             return try context.runningSync(as: .uploading) { () throws(ODataError) -> UploadOutcome in
                 let queuedBefore = try offline.file.queuedRequests()
                 let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
@@ -93,9 +93,7 @@ extension StoreOperation where Output == UploadPreview {
     public static func previewUpload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadPreview> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireOffline("an upload's preview")
-            guard context.dispatcher.online != nil else {
-                throw ODataError(.misuse, "an upload needs the service root, and this store has none")
-            }
+            try context.dispatcher.requireOnline("an upload's preview")
             return try offline.previewUpload(batch: options.batch, batchSize: options.batchSize,
                                              groupByTransaction: options.groupByTransaction,
                                              compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue)
@@ -111,9 +109,7 @@ extension StoreOperation where Output == RedownloadOutcome {
     public static func redownloadEntity(url: String) -> StoreOperation<RedownloadOutcome> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireOffline("a re-download")
-            guard context.dispatcher.online != nil else {
-                throw ODataError(.misuse, "a re-download needs the service root, and this store has none")
-            }
+            try context.dispatcher.requireOnline("a re-download")
             let outcome = try offline.redownloadEntity(url: url, cancellation: context.handle.cancellation)
             context.announceChanges([outcome.entitySet])
             return outcome
