@@ -57,7 +57,8 @@ struct StatusCommand: ParsableCommand {
             let archive = try store.performAndWait(.errorArchive)
             let status = try store.performAndWait(.status)
             let requests = status.definingRequests
-            let root = status.serviceRoot
+            // The root the file keeps, as written (the service client adds a trailing slash).
+            let root = try store.performAndWait(.describe).serviceRoot
             let indexes = status.indexes
             let sync = try store.performAndWait(.syncStatistics)
             let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
