@@ -164,7 +164,7 @@ package final class LocalStore: @unchecked Sendable {
     /// Sends this session's downloads and uploads to `root`. The file keeps it only when `saving`
     /// or when it has no root yet (``setServiceRoot(_:)``); otherwise the file's root stays, as for
     /// a tool command's `--service`, and delta links stored for another service are not followed
-    /// there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
+    /// there (see ``download(subset:full:pageSize:cancellation:progress:)``).
     package func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
         let stored = try serviceRoot()

@@ -72,7 +72,7 @@ public final class ODataStore: @unchecked Sendable {
         public var acceptsEmptyFile = false
         /// Whether opening may make a new store file at `path`, or must find one (``StoreFileCreation``).
         public var creation: StoreFileCreation = .openOrCreate
-        /// Whether each upload first compacts the request queue (``LocalStore/compactQueue()``):
+        /// Whether each upload first compacts the request queue (``StoreOperation/compactQueue``):
         /// fewer requests, the same result on the service. False sends the queue as it was queued.
         public var compactsUploadQueue = true
 

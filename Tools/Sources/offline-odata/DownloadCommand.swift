@@ -60,7 +60,7 @@ struct DownloadCommand: ParsableCommand {
             options.http = try service.httpOptions()
             options.savesServiceRoot = service.saveService
             options.pageSize = pageSize
-            let store = try open(options)
+            let store = try openStore(options)
             defer { store.close() }
             let display = WaitingState((bar: ProgressBar(), meter: TransferMeter(), current: String?.none,
                                         announcedResumption: String?.none))

@@ -118,7 +118,7 @@ struct StoreCommand: ParsableCommand {
                 options.acceptsEmptyFile = acceptEmptyFile
                 options.downloadsOnFirstOpen = false
                 options.mode = .offline
-                let store = try open(options)
+                let store = try openStore(options)
                 defer { store.close() }
                 let description = try store.performAndWait(.describe)
                 let dialect = description.dialect == .v4 ? "V4" : "V2"

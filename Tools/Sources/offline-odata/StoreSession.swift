@@ -34,11 +34,11 @@ func openStore(path: String, mode: WorkingMode = .mixed, service: ServiceOptions
         options.http = try service.httpOptions()
         options.savesServiceRoot = service.saveService
     }
-    return try open(options)
+    return try openStore(options)
 }
 
 /// Opens a store with `options` and waits until it is open; closed again when opening failed.
-func open(_ options: ODataStore.Options) throws(ODataError) -> ODataStore {
+func openStore(_ options: ODataStore.Options) throws(ODataError) -> ODataStore {
     let store = ODataStore.open(options)
     let status: StoreStatus
     do throws(ODataError) {
