@@ -56,7 +56,7 @@ func writeBenchmark() throws {
         try store.waitUntilOpen()
         let finished = CompletionCounter()
         for body in bodies {
-            store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: body)) { finished.record($0) }
+            store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: body))) { finished.record($0) }
         }
         let failures = finished.wait(for: count)
         guard failures == 0 else { throw BenchmarkError("\(failures) of \(count) writes failed") }

@@ -12,7 +12,7 @@ public func cExplain(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_explain", store)
         let text = String(cString: url)
-        let explanation = try target.waitFor { completion in target.explain(url: text, completion: completion) }
+        let explanation = try target.performAndWait(.explain(url: text))
         try handOut(explanation.jsonText, to: json)
     }
 }
@@ -23,7 +23,7 @@ public func cStoreStatus(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<U
     guard let json else { return misuse("ood_store_status: json is NULL") }
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_store_status", store)
-        try handOut(try target.waitFor { completion in target.status(completion: completion) }.jsonText, to: json)
+        try handOut(try target.performAndWait(.status).jsonText, to: json)
     }
 }
 
@@ -35,7 +35,7 @@ public func cStoreSyncLog(_ store: OpaquePointer?, _ limit: Int64,
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_store_sync_log", store)
         let wanted = limit < 0 ? nil : Int(limit)
-        let entries = try target.waitFor { completion in target.syncLog(limit: wanted, completion: completion) }
+        let entries = try target.performAndWait(.syncLog(limit: wanted))
         try handOut(SyncLogEntry.jsonText(entries), to: json)
     }
 }
@@ -53,7 +53,7 @@ public func cStoreCheck(_ store: OpaquePointer?, _ quick: Int32,
             findings = try file.check(quick: quick != 0)
         } else {
             let target = try handle.requireStore("ood_store_check")
-            findings = try target.waitFor { completion in target.checkStore(quick: quick != 0, completion: completion) }
+            findings = try target.performAndWait(.checkStore(quick: quick != 0))
         }
         try handOut(StoreFinding.jsonText(findings), to: json)
     }
@@ -65,7 +65,7 @@ public func cErrorArchive(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<
     guard let json else { return misuse("ood_error_archive: json is NULL") }
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_error_archive", store)
-        let archive = try target.waitFor { completion in target.errorArchive(completion: completion) }
+        let archive = try target.performAndWait(.errorArchive)
         try handOut(ArchivedRequest.jsonText(archive), to: json)
     }
 }
@@ -75,9 +75,7 @@ public func cErrorArchiveDelete(_ store: OpaquePointer?, _ id: Int64, _ deleted:
     deleted?.pointee = 0
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_error_archive_delete", store)
-        let count = try target.waitFor { completion in
-            target.deleteArchivedRequests(id: id < 0 ? nil : id, completion: completion)
-        }
+        let count = try target.performAndWait(.deleteArchivedRequests(id: id < 0 ? nil : id))
         deleted?.pointee = count
     }
 }
@@ -89,9 +87,7 @@ public func cErrorArchiveRequeue(_ store: OpaquePointer?, _ id: Int64, _ body: U
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_error_archive_requeue", store)
         let newBody = body.map { String(cString: $0) }
-        let count = try target.waitFor { completion in
-            target.requeueArchivedRequest(id: id, body: newBody, completion: completion)
-        }
+        let count = try target.performAndWait(.requeueArchivedRequest(id: id, body: newBody))
         requeued?.pointee = count
     }
 }
@@ -102,7 +98,7 @@ public func cRequestQueue(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<
     guard let json else { return misuse("ood_request_queue: json is NULL") }
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_request_queue", store)
-        let queue = try target.waitFor { completion in target.requestQueue(completion: completion) }
+        let queue = try target.performAndWait(.requestQueue)
         try handOut(QueuedRequest.jsonText(queue), to: json)
     }
 }
@@ -112,7 +108,7 @@ public func cQueueCompact(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<
     json?.pointee = nil
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_queue_compact", store)
-        let compaction = try target.waitFor { completion in target.compactQueue(completion: completion) }
+        let compaction = try target.performAndWait(.compactQueue)
         if let json { try handOut(compaction.jsonText, to: json) }
     }
 }
@@ -123,7 +119,7 @@ public func cMetadata(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<Unsa
     guard let json else { return misuse("ood_metadata: json is NULL") }
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_metadata", store)
-        let model = try target.waitFor { completion in target.metadata(completion: completion) }
+        let model = try target.performAndWait(.metadata)
         try handOut(model.summaryJSONText, to: json)
     }
 }
@@ -135,7 +131,7 @@ public func cUndo(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_undo", store)
         let address = try text("ood_undo", "url", url)
-        let outcome = try target.waitFor { completion in target.undoPendingChanges(url: address, completion: completion) }
+        let outcome = try target.performAndWait(.undoPendingChanges(url: address))
         if let json { try handOut(outcome.jsonText, to: json) }
     }
 }
@@ -147,7 +143,7 @@ public func cRedownload(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     return bridge { () throws(ODataError) in
         let target = try requireServiceStore("ood_redownload", store)
         let address = try text("ood_redownload", "url", url)
-        let outcome = try target.waitFor { completion in target.redownloadEntity(url: address, completion: completion) }
+        let outcome = try target.performAndWait(.redownloadEntity(url: address))
         if let json { try handOut(outcome.jsonText, to: json) }
     }
 }

@@ -73,7 +73,7 @@ private func startRequest(_ function: String, _ store: OpaquePointer?, _ method:
         let target = try requireAPIStore(function, store)
         guard completion != nil else { throw ODataError(.misuse, "\(function): completion is NULL") }
         let callback = CCompletion(function: completion, payload: payload)
-        let handle = target.execute(try request(function, method, url, body, headerList)) { result in
+        let handle = target.start(.request(try request(function, method, url, body, headerList))) { result in
             callback.call(result.map { ResultHandle($0).retainedPointer() })
         }
         out?.pointee = OpaquePointer(Unmanaged.passRetained(CallHandle(handle)).toOpaque())

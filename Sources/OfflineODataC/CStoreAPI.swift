@@ -51,7 +51,7 @@ public func cStoreOpenAsync(_ options: OpaquePointer?, _ completion: ood_complet
         let settings = try storeOptions("ood_store_open_async", options)
         let store = ODataStore.open(settings.options)
         let callback = CCompletion(function: completion, payload: payload)
-        store.status { result in callback.call(result.map { _ in nil }) }
+        store.start(.status) { result in callback.call(result.map { _ in nil }) }
         out.pointee = StoreHandle(store: store, path: settings.options.path, uploadBatching: settings.uploadBatching).retainedPointer()
     }
 }
@@ -87,7 +87,7 @@ private func askRoute(_ function: String, _ store: OpaquePointer?, _ method: Uns
     let target = try requireAPIStore(function, store)
     let methodText = try text(function, "method", method)
     let urlText = try text(function, "url", url)
-    return try target.waitFor { completion in target.route(method: methodText, url: urlText, completion: completion) }
+    return try target.performAndWait(.route(method: methodText, url: urlText))
 }
 
 @_cdecl("ood_download")
@@ -124,10 +124,9 @@ private func downloading(_ function: String, _ store: OpaquePointer?, subset: [S
                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) -> [DownloadOutcome] {
     let target = try requireServiceStore(function, store)
     let reporter = CProgress(function: progress, payload: payload)
-    return try target.waitFor { completion in
-        target.download(subset: subset, delta: !full, stoppingWhen: { step in reporter.stops(step.entities, step.expectedEntities) },
-                        completion: completion)
-    }
+    return try target.performAndWait(.download(DownloadOptions(subset: subset, full: full) { step in
+        reporter.stops(step.entities, step.expectedEntities)
+    }))
 }
 
 @_cdecl("ood_upload")
@@ -139,11 +138,10 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
         let target = try requireServiceStore("ood_upload", store)
         let reporter = CProgress(function: progress, payload: payload)
         let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
-        let outcome = try target.waitFor { completion in
-            target.upload(batch: batching != nil, batchSize: batching?.size ?? 100,
-                          groupByTransaction: batching?.groupsByTransaction ?? false,
-                          stoppingWhen: { step in reporter.stops(step.sent, step.total) }, completion: completion)
-        }
+        let outcome = try target.performAndWait(.upload(UploadOptions(batch: batching != nil, batchSize: batching?.size ?? 100,
+                                                                      groupByTransaction: batching?.groupsByTransaction ?? false) { step in
+            reporter.stops(step.sent, step.total)
+        }))
         sent?.pointee = outcome.sent
         archived?.pointee = outcome.archived
     }
@@ -157,10 +155,8 @@ public func cUploadPreview(_ store: OpaquePointer?, _ json: UnsafeMutablePointer
         let target = try requireAPIStore("ood_upload_preview", store)
         // The same batching as ood_upload: the options' (ood_options_set_batch).
         let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
-        let preview = try target.waitFor { completion in
-            target.previewUpload(batch: batching != nil, batchSize: batching?.size ?? 100,
-                                 groupByTransaction: batching?.groupsByTransaction ?? false, completion: completion)
-        }
+        let preview = try target.performAndWait(.previewUpload(UploadOptions(batch: batching != nil, batchSize: batching?.size ?? 100,
+                                                                             groupByTransaction: batching?.groupsByTransaction ?? false)))
         try handOut(preview.jsonText, to: json)
     }
 }

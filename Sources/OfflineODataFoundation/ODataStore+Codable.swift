@@ -75,7 +75,7 @@ extension ODataStore {
     ///
     /// - Throws: ``ODataError/Code/misuse`` when `value` cannot be encoded, or not as a JSON object.
     public func encodedBody<T: Encodable>(_ value: T) async throws(ODataError) -> [UInt8] {
-        let dialect = try await dialect()
+        let dialect = try await perform(.dialect)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             guard let text = ODataDateText.text(of: date, dialect: dialect) else {

@@ -37,7 +37,7 @@ INTERNALS = [
 ]
 
 #: What the tool reaches through `@_spi(Tool) import` (tool.swift uses each).
-TOOL_SPI = ["MetadataReader", "ODataURLParser", "BoundRequest", "ODataBinder", "LocalStore", "JSONWriter"]
+TOOL_SPI = ["MetadataReader", "ODataURLParser", "BoundRequest", "ODataBinder", "StoreDescription", "JSONWriter"]
 
 
 def modules_folder() -> Path:

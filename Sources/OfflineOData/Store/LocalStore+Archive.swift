@@ -16,7 +16,7 @@ extension LocalStore {
     ///   for a body the model refuses (nothing changes then); ``ODataError/Code/misuse`` for a body
     ///   given to a DELETE.
     @discardableResult
-    @_spi(Tool) public func requeueArchivedRequest(id: Int64, body: String? = nil) throws(ODataError) -> Int {
+    package func requeueArchivedRequest(id: Int64, body: String? = nil) throws(ODataError) -> Int {
         let actions = ErrorArchiveActions(schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try actions.requeue(id: id, body: body, on: db) }
     }

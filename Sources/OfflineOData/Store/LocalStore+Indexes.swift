@@ -18,7 +18,7 @@ extension LocalStore {
     }
 
     /// The indexes the store made beyond its key's (declared and automatic), by entity set.
-    @_spi(Tool) public func indexes() throws(ODataError) -> [StoreIndex] {
+    package func indexes() throws(ODataError) -> [StoreIndex] {
         try file.withReadConnection { db, _ throws(ODataError) in try IndexTable.all(in: db) }
     }
 

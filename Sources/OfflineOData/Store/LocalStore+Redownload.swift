@@ -13,7 +13,7 @@ extension LocalStore {
     ///   undo them first: a re-download never drops a change) or the store has no service root;
     ///   ``ODataError/Code/network`` or ``ODataError/Code/http`` when the service did not answer
     ///   with the entity or a 404 (nothing changes then).
-    @_spi(Tool) public func redownloadEntity(url: String, cancellation: HTTPCancellation? = nil) throws(ODataError) -> RedownloadOutcome {
+    package func redownloadEntity(url: String, cancellation: HTTPCancellation? = nil) throws(ODataError) -> RedownloadOutcome {
         let redownload = EntityRedownload(model: model, schema: schema, dialect: dialect)
         let (table, id) = try file.withConnection { db throws(ODataError) in try redownload.locate(url: url, on: db) }
         let served = try ServedEntity.read(entityID: id, of: table, dialect: dialect, serviceRoot: try requireServiceRoot(),

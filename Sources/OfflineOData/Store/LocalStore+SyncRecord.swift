@@ -4,7 +4,7 @@
 /// message), and one row is written per download, upload or refusal, never per page.
 extension LocalStore {
     /// The last downloads, the queue's depth and age, what needs a decision and the last upload.
-    @_spi(Tool) public func syncStatistics() throws(ODataError) -> SyncStatistics {
+    package func syncStatistics() throws(ODataError) -> SyncStatistics {
         let queue = try file.queuedRequests()
         let archive = try file.errorArchive()
         let (downloads, lastUpload) = try file.withReadConnection { db, _ throws(ODataError) in
@@ -21,7 +21,7 @@ extension LocalStore {
     /// The newest `limit` entries of the sync log (all of them when nil), newest first.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a negative limit.
-    @_spi(Tool) public func syncLog(limit: Int? = nil) throws(ODataError) -> [SyncLogEntry] {
+    package func syncLog(limit: Int? = nil) throws(ODataError) -> [SyncLogEntry] {
         if let limit, limit < 0 { throw ODataError(.misuse, "the log's limit must be 0 or more, not \(limit)") }
         return try file.withReadConnection { db, _ throws(ODataError) in try SyncLogTable.entries(limit: limit, in: db) }
     }

@@ -3,11 +3,11 @@
 /// A store is made once from a `$metadata` document (``create(path:metadata:dialect:definingRequests:serviceRoot:)``),
 /// which it keeps, so that ``open(path:)`` needs no service. It speaks one OData dialect, the
 /// service's: V2 stores accept V2 URL syntax and answer in V2 JSON, V4 stores likewise.
-@_spi(Tool) public final class LocalStore: @unchecked Sendable {
-    @_spi(Tool) public let file: StoreFile
-    @_spi(Tool) public let model: MetadataModel
-    @_spi(Tool) public let schema: StoreSchema
-    @_spi(Tool) public let dialect: Dialect
+package final class LocalStore: @unchecked Sendable {
+    package let file: StoreFile
+    package let model: MetadataModel
+    package let schema: StoreSchema
+    package let dialect: Dialect
 
     /// The service root, kept in memory so that reads need not wait for the write connection.
     private var cachedServiceRoot: String?
@@ -51,7 +51,7 @@
     ///     file is made.
     /// - Throws: ``ODataError/Code/metadata`` for a broken document, ``ODataError/Code/misuse``
     ///   when the file already holds a store with a model, and the errors of the defining requests.
-    @_spi(Tool) public static func create(path: String, metadata: String, dialect: Dialect? = nil,
+    package static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
                               acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> LocalStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
@@ -98,7 +98,7 @@
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
-    @_spi(Tool) public static func open(path: String) throws(ODataError) -> LocalStore {
+    package static func open(path: String) throws(ODataError) -> LocalStore {
         try open(file: try StoreFile(path: path))
     }
 
@@ -143,7 +143,7 @@
     }
 
     /// The service root recorded at creation, if any.
-    @_spi(Tool) public func serviceRoot() throws(ODataError) -> String? {
+    package func serviceRoot() throws(ODataError) -> String? {
         readerLock.withLock { cachedServiceRoot }
     }
 
@@ -164,8 +164,8 @@
     /// Sends this session's downloads and uploads to `root`. The file keeps it only when `saving`
     /// or when it has no root yet (``setServiceRoot(_:)``); otherwise the file's root stays, as for
     /// a tool command's `--service`, and delta links stored for another service are not followed
-    /// there (see ``download(subset:delta:pageSize:cancellation:progress:)``).
-    @_spi(Tool) public func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
+    /// there (see ``download(subset:full:pageSize:cancellation:progress:)``).
+    package func useServiceRoot(_ root: String, saving: Bool) throws(ODataError) {
         try ServiceURL.checkServiceRoot(root)
         let stored = try serviceRoot()
         if stored == root { return }
@@ -181,7 +181,7 @@
         file.invalidateReadAttachments()
     }
 
-    @_spi(Tool) public func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
+    package func definingRequests() throws(ODataError) -> [DefiningRequest] { try file.definingRequests() }
 
     /// Replaces the defining requests, after checking each against the model.
     package func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {
@@ -191,7 +191,7 @@
 
     /// Runs one OData request against the store: reads are answered from the tables, writes go
     /// through ``write(method:url:body:)``.
-    @_spi(Tool) public func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
+    package func execute(method: String, url: String, body: [UInt8]? = nil, transactionID: String? = nil,
                         mergeable: Bool = true) throws(ODataError) -> StoreResponse {
         let resolved = try resolver().resolve(method: method, url: url)
         if resolved.isRead { return try read(resolved) }
@@ -213,7 +213,7 @@
     /// "Inside" is proven from the filters (conjunctions of comparisons, `in` lists, keys); a read
     /// outside every defining request can still return entities that another request brought, but
     /// it may miss entities the service has.
-    @_spi(Tool) public func explain(url: String) throws(ODataError) -> StoreExplanation {
+    package func explain(url: String) throws(ODataError) -> StoreExplanation {
         let definingRequests = try definingRequests()
         // The read is bound once, each defining request once: 1 + k binds for k defining requests.
         let resolver = resolver()
@@ -316,7 +316,7 @@
 
     /// Sets timeouts, TLS, credentials, headers and cookies for the requests to the service; takes
     /// effect for the next request, also while a download or an upload runs.
-    @_spi(Tool) public func setHTTPOptions(_ options: HTTPOptions) {
+    package func setHTTPOptions(_ options: HTTPOptions) {
         transportLock.withLock {
             httpOptions = options
             transport?.update(options)
@@ -341,18 +341,18 @@
 
     /// Downloads the defining requests (all, or those named in `subset`), one transaction each.
     ///
-    /// A defining request with a delta link from its last download gets only the changes (when
-    /// `delta` is true); otherwise the whole result is downloaded and whatever the request no
+    /// A defining request with a delta link from its last download gets only the changes (unless
+    /// `full`); otherwise the whole result is downloaded and whatever the request no
     /// longer returns leaves the store, unless another defining request holds it or it has a
     /// pending local change. A failed download leaves that request's previous data whole; the
     /// requests downloaded before it keep their new data.
     ///
     /// - Parameters:
     ///   - pageSize: asked of V4 services with `Prefer: odata.maxpagesize`.
-    ///   - progress: after every page; returning false stops the download (``ODataError/Code/aborted``).
-    @_spi(Tool) public func download(subset: [String]? = nil, delta: Bool = true, pageSize: Int? = nil,
+    ///   - progress: after every page; returning true stops the download (``ODataError/Code/aborted``).
+    package func download(subset: [String]? = nil, full: Bool = false, pageSize: Int? = nil,
                          cancellation: HTTPCancellation? = nil,
-                         progress: (DownloadProgress) -> Bool = { _ in true }) throws(ODataError) -> [DownloadOutcome] {
+                         progress: (DownloadProgress) -> Bool = { _ in false }) throws(ODataError) -> [DownloadOutcome] {
         let all = try definingRequests()
         var chosen = all
         if let subset {
@@ -369,7 +369,7 @@
         for request in chosen {
             // A delta link of another service (the root changed since, or this session uses
             // another) is never followed there: this download is a full one.
-            let isDelta = delta && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
+            let isDelta = !full && request.deltaLink.map { ServiceURL.belongs($0, to: root) } == true
             // For the store's statistics and sync log (``recordDownload(_:startedAt:in:)``).
             let started = WriteHolder.monotonicSeconds()
             var reached: DownloadProgress?
@@ -378,7 +378,8 @@
                     try ResumableDownload(downloader: downloader, model: model, schema: schema, dialect: dialect, db: db)
                         .run(request, isDelta: isDelta, cancellation: cancellation, progress: { step in
                             reached = step
-                            return progress(step)
+                            // The downloader's rule is the other way round: true goes on.
+                            return !progress(step)
                         }, record: { outcome in recordDownload(outcome, startedAt: started, in: db) })
                 }
                 outcomes.append(outcome)
@@ -423,7 +424,7 @@
     /// ``load(pages:definingRequest:fullRefresh:)`` with the pages asked for one at a time
     /// (`nextPage` returns nil after the last, and may read each from a file): memory holds one
     /// page, whatever the number of pages.
-    @_spi(Tool) public func load(definingRequest name: String, fullRefresh: Bool = false,
+    package func load(definingRequest name: String, fullRefresh: Bool = false,
                      nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> Int {
         guard let request = try definingRequests().first(where: { $0.name == name }) else {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
@@ -442,7 +443,7 @@
     ///
     /// - Throws: ``ODataError/Code/notFound`` when the archive has no request `id`.
     @discardableResult
-    @_spi(Tool) public func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
+    package func deleteArchivedRequests(id: Int64? = nil) throws(ODataError) -> Int {
         let actions = ErrorArchiveActions(schema: schema, dialect: dialect)
         return try file.withConnection { db throws(ODataError) in try actions.discard(id: id, on: db) }
     }
@@ -463,9 +464,11 @@
     ///     or refused together; otherwise each request is its own change set (requests on the
     ///     same entity always share one).
     ///   - compactsQueue: compact the queue first (``compactQueue()``); false sends it as queued.
-    @_spi(Tool) public func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
+    ///   - progress: after every answered request; returning true stops the upload after it
+    ///     (``ODataError/Code/aborted``).
+    package func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
                        cancellation: HTTPCancellation? = nil,
-                       progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
+                       progress: (UploadProgress) -> Bool = { _ in false }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
         try file.requireWritable()
         // One upload at a time per store file, across handles and processes: a second one would
@@ -476,16 +479,17 @@
             let queuedBefore = try file.queuedRequests()
             let archivedBefore = Set(try file.errorArchive().map(\.request.id))
             let result: Result<UploadOutcome, ODataError>
+            // The uploaders' progress rule is the other way round (true goes on): `{ !progress($0) }`.
             do throws(ODataError) {
                 if batch {
                     let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
                                                  groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)
-                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 } else {
                     let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                             file: file, schema: schema, compactsQueue: compactsQueue)
-                    result = .success(try uploader.upload(cancellation: cancellation, progress: progress))
+                    result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 }
             } catch {
                 result = .failure(error)
@@ -499,7 +503,7 @@
     /// store changes, so it also works on a read-only store and while another upload runs.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a batch size below 1 or a store without a service root.
-    public func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
+    package func previewUpload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false,
                               compactsQueue: Bool = true) throws(ODataError) -> UploadPreview {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
         return try UploadPreviewer(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
@@ -510,7 +514,7 @@
     /// Compacts the request queue now, as an upload does first (``QueueCompaction``): fewer
     /// requests, the same result on the service. Waits for no upload: while one runs (in this
     /// process or another) it fails with ``ODataError/Code/busy``, as a second upload would.
-    @_spi(Tool) public func compactQueue() throws(ODataError) -> QueueCompaction {
+    package func compactQueue() throws(ODataError) -> QueueCompaction {
         try file.requireWritable()
         return try UploadLock.holding(for: file) { () throws(ODataError) -> QueueCompaction in
             try QueueCompactor(schema: schema).compact(file)
@@ -521,7 +525,7 @@
     package func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] { try file.check(quick: quick) }
 
     /// Closes the store, after writing down the read shapes it counted (``createAutomaticIndexes(threshold:)``).
-    @_spi(Tool) public func close() {
+    package func close() {
         try? saveReadShapes()
         file.close()
     }

@@ -70,7 +70,9 @@ public final class ODataStore: @unchecked Sendable {
         /// become the new store. By default a store is made only where no file is, so a file that
         /// is there is never silently replaced: an empty one is refused as "not a store".
         public var acceptsEmptyFile = false
-        /// Whether each upload first compacts the request queue (``LocalStore/compactQueue()``):
+        /// Whether opening may make a new store file at `path`, or must find one (``StoreFileCreation``).
+        public var creation: StoreFileCreation = .openOrCreate
+        /// Whether each upload first compacts the request queue (``StoreOperation/compactQueue``):
         /// fewer requests, the same result on the service. False sends the queue as it was queued.
         public var compactsUploadQueue = true
 
@@ -98,7 +100,7 @@ public final class ODataStore: @unchecked Sendable {
     /// Guarded by `lock`.
     private var phase: Phase = .opening
     private var currentState: StoreState = .opening
-    private var held: [StoreJob] = []
+    private var held: [any StoreJob] = []
     /// The download or upload running now, cancelled by `close()`.
     private var runningSync: RequestHandle?
     /// How many write groups committed, and how many writes they held (for tests and diagnostics).
@@ -154,14 +156,14 @@ public final class ODataStore: @unchecked Sendable {
     /// file is closed. Later requests complete with ``ODataError/Code/misuse``. Closing twice is
     /// harmless; closing from inside a callback finishes in the background.
     public func close() {
-        let (heldJobs, running, opened): ([StoreJob], RequestHandle?, RequestDispatcher?) = lock.withLock {
+        let (heldJobs, running, dispatcher): ([any StoreJob], RequestHandle?, RequestDispatcher?) = lock.withLock {
             if case .closed = phase { return ([], nil, nil) }
-            var opened: RequestDispatcher?
-            if case .ready(let store) = phase { opened = store }
+            var dispatcher: RequestDispatcher?
+            if case .ready(let ready) = phase { dispatcher = ready }
             phase = .closed
             currentState = .closed
             defer { held = [] }
-            return (held, runningSync, opened)
+            return (held, runningSync, dispatcher)
         }
         openingCancellation.cancel()
         running?.cancel()
@@ -172,7 +174,7 @@ public final class ODataStore: @unchecked Sendable {
         syncLane.shutDown()
         writers.shutDown()
         readers.shutDown()
-        opened?.offline?.close()
+        dispatcher?.offline?.close()
         eventHub.post(.stateChanged(.closed))
         eventHub.shutDown()
     }
@@ -182,71 +184,70 @@ public final class ODataStore: @unchecked Sendable {
     /// Local writes queued one after the other, run by one job of the write lane in one
     /// transaction; its members change only under the store's lock.
     final class LocalWriteGroup: @unchecked Sendable {
-        var jobs: [PlannedJob]
+        var jobs: [any StoreJob]
         /// Set once its runner is on the write lane's queue.
         var runnerQueued = false
-        init(first: PlannedJob) { jobs = [first] }
+        init(first: any StoreJob) { jobs = [first] }
     }
 
     /// The most local writes one commit takes in when a running group takes over the next one
     /// (``takeFollowingGroup()``): their completions wait for the commit.
     static let writeGroupLimit = 1_024
 
-    /// The opened store, when it is open and no write waits or runs (so a read issued now may run
-    /// at once without overtaking one).
-    func openWithoutQueuedWrites() -> RequestDispatcher? {
+    /// The open store's dispatcher, when it is open and no write waits or runs (so a read issued
+    /// now may run at once without overtaking one).
+    func dispatcherWithoutQueuedWrites() -> RequestDispatcher? {
         lock.withLock { () -> RequestDispatcher? in
-            guard case .ready(let opened) = phase, writers.pendingCount == 0 else { return nil }
-            return opened
+            guard case .ready(let dispatcher) = phase, writers.pendingCount == 0 else { return nil }
+            return dispatcher
         }
     }
 
     // MARK: - Jobs
 
     /// Holds `job` while the store opens, runs it when it is open, fails it when it cannot run.
-    func submit(_ job: StoreJob) {
+    func submit(_ job: any StoreJob) {
         enum Next { case hold, run(RequestDispatcher), fail(ODataError) }
         let next: Next = lock.withLock {
             switch phase {
             case .opening:
                 held.append(job)
                 return .hold
-            case .ready(let store): return .run(store)
+            case .ready(let dispatcher): return .run(dispatcher)
             case .failed(let error): return .fail(error)
             case .closed: return .fail(Self.closedError)
             }
         }
         switch next {
         case .hold: break
-        case .run(let store): dispatch(job, on: store)
+        case .run(let dispatcher): dispatch(job, on: dispatcher)
         case .fail(let error): if job.handle.begin() { eventHub.run { job.fail(error) } }
         }
     }
 
-    private func dispatch(_ unplanned: StoreJob, on store: RequestDispatcher) {
-        let job = unplanned.planned(on: store)
+    private func dispatch(_ job: any StoreJob, on dispatcher: RequestDispatcher) {
         let pool: WorkerPool
-        switch job.lane {
+        switch job.lane(on: dispatcher) {
         case .read:
             // A read issued behind writes still queued waits for them: it sees what was issued before it.
             pool = writers.pendingCount > 0 ? writers : readers
         case .write: pool = writers
         case .localWrite:
-            dispatchLocalWrite(job, on: store)
+            dispatchLocalWrite(job, on: dispatcher)
             return
         case .sync: pool = syncLane
         }
         if pool === writers { lock.withLock { openWriteGroup = nil } }
         let accepted = pool.submit {
             guard job.handle.begin() else { return }
-            job.run(store)
+            job.runAndComplete(on: dispatcher)
             job.handle.finish()
         }
         if !accepted, job.handle.begin() { eventHub.run { job.fail(Self.closedError) } }
     }
 
     /// Adds a local write to the open group, or starts a group with its runner on the write lane.
-    private func dispatchLocalWrite(_ job: PlannedJob, on store: RequestDispatcher) {
+    private func dispatchLocalWrite(_ job: any StoreJob, on dispatcher: RequestDispatcher) {
         let newGroup: LocalWriteGroup? = lock.withLock {
             if let group = openWriteGroup {
                 group.jobs.append(job)
@@ -257,10 +258,10 @@ public final class ODataStore: @unchecked Sendable {
             return group
         }
         guard let newGroup else { return }
-        let accepted = writers.submit { [self] in runWriteGroup(newGroup, on: store) }
+        let accepted = writers.submit { [self] in runWriteGroup(newGroup, on: dispatcher) }
         if accepted { lock.withLock { newGroup.runnerQueued = true } }
         if !accepted {
-            let jobs = lock.withLock { () -> [PlannedJob] in
+            let jobs = lock.withLock { () -> [any StoreJob] in
                 if openWriteGroup === newGroup { openWriteGroup = nil }
                 return newGroup.jobs
             }
@@ -271,19 +272,19 @@ public final class ODataStore: @unchecked Sendable {
     /// Runs a group of local writes in one transaction of the store file, then completes each,
     /// in order, once the commit made them durable: one fsync for the group instead of one per
     /// write. Each write runs in a savepoint, so one that fails is undone alone.
-    private func runWriteGroup(_ group: LocalWriteGroup, on store: RequestDispatcher) {
-        let jobs = lock.withLock { () -> [PlannedJob] in
+    private func runWriteGroup(_ group: LocalWriteGroup, on dispatcher: RequestDispatcher) {
+        let jobs = lock.withLock { () -> [any StoreJob] in
             if openWriteGroup === group { openWriteGroup = nil }
             return group.jobs
         }
-        runLocalWrites(jobs.filter { $0.handle.begin() }, on: store, takingFollowers: true)
+        runLocalWrites(jobs.filter { $0.handle.begin() }, on: dispatcher, takingFollowers: true)
     }
 
     /// The writes of the group that would run right after the running one, taken over (its runner
     /// then finds it empty); nil unless that runner is the only job queued on the write lane, so
     /// nothing issued before those writes is overtaken. One commit then covers both groups.
-    private func takeFollowingGroup() -> [PlannedJob]? {
-        lock.withLock { () -> [PlannedJob]? in
+    private func takeFollowingGroup() -> [any StoreJob]? {
+        lock.withLock { () -> [(any StoreJob)]? in
             guard let next = openWriteGroup, next.runnerQueued, writers.queuedCount == 1 else { return nil }
             openWriteGroup = nil
             defer { next.jobs = [] }
@@ -294,23 +295,25 @@ public final class ODataStore: @unchecked Sendable {
     /// Runs local writes that have begun, in order, in one transaction (see ``runWriteGroup(_:on:)``);
     /// with `takingFollowers`, the writes queued meanwhile as the next group join it, up to
     /// ``writeGroupLimit``.
-    private func runLocalWrites(_ first: [PlannedJob], on store: RequestDispatcher, takingFollowers: Bool = false) {
+    private func runLocalWrites(_ first: [any StoreJob], on dispatcher: RequestDispatcher, takingFollowers: Bool = false) {
         var started = first
-        guard started.count > 1, let file = store.offline?.file else {
+        guard started.count > 1, let file = dispatcher.offline?.file else {
             for job in started {
-                job.run(store)
+                job.runAndComplete(on: dispatcher)
                 job.handle.finish()
             }
             return
         }
-        var finishes: [StoreJob.Finish] = []
+        // How many of `started` ran inside the transaction (those after a failure did not).
+        var ran = 0
         var groupFailure: ODataError?
         do throws(ODataError) {
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
                     var index = 0
                     while index < started.count {
-                        finishes.append(started[index].perform(store))
+                        started[index].run(on: dispatcher)
+                        ran += 1
                         index += 1
                         if index == started.count, takingFollowers, started.count < Self.writeGroupLimit,
                            let followers = takeFollowingGroup() {
@@ -324,8 +327,8 @@ public final class ODataStore: @unchecked Sendable {
         }
         if groupFailure == nil { writeGroupCounts.withLock { $0 = ($0.groups + 1, $0.writes + started.count) } }
         for (index, job) in started.enumerated() {
-            if index < finishes.count {
-                finishes[index](groupFailure)
+            if index < ran {
+                job.complete(groupFailure: groupFailure)
             } else {
                 job.fail(groupFailure ?? ODataError(.internalError, "a grouped write did not run"))
             }
@@ -374,7 +377,7 @@ public final class ODataStore: @unchecked Sendable {
             outcome = .failure(error)
         }
         switch outcome {
-        case .success(let opened): becomeReady(opened)
+        case .success(let dispatcher): becomeReady(dispatcher)
         case .failure(let error): failOpening(error)
         }
     }
@@ -390,7 +393,7 @@ public final class ODataStore: @unchecked Sendable {
     }
 
     /// Runs the held requests in the order issued, then lets requests run as they come.
-    private func becomeReady(_ opened: RequestDispatcher) {
+    private func becomeReady(_ dispatcher: RequestDispatcher) {
         // Open from now on, though requests still arriving are held until those before them ran.
         let stillOpening = lock.withLock { () -> Bool in
             guard case .opening = phase else { return false }
@@ -399,10 +402,10 @@ public final class ODataStore: @unchecked Sendable {
         }
         if stillOpening { eventHub.post(.stateChanged(.open)) }
         while true {
-            let batch: [StoreJob]? = lock.withLock {
+            let batch: [any StoreJob]? = lock.withLock {
                 guard case .opening = phase else { return nil }
                 if held.isEmpty {
-                    phase = .ready(opened)
+                    phase = .ready(dispatcher)
                     return []
                 }
                 defer { held = [] }
@@ -410,31 +413,30 @@ public final class ODataStore: @unchecked Sendable {
             }
             guard let batch else {
                 // Closed while opening: the opened file is not needed any more.
-                opened.offline?.close()
+                dispatcher.offline?.close()
                 return
             }
             if batch.isEmpty { return }
             // Held requests run here, one after the other, so they keep their order exactly; local
             // writes held one behind the other commit together, as on the write lane. (One by one,
             // each would wait for its own commit, while requests issued meanwhile pile up here.)
-            var writes: [PlannedJob] = []
-            for held in batch where held.handle.begin() {
-                let job = held.planned(on: opened)
-                if job.lane == .localWrite {
+            var writes: [any StoreJob] = []
+            for job in batch where job.handle.begin() {
+                if job.lane(on: dispatcher) == .localWrite {
                     writes.append(job)
                     continue
                 }
-                runLocalWrites(writes, on: opened)
+                runLocalWrites(writes, on: dispatcher)
                 writes = []
-                job.run(opened)
+                job.runAndComplete(on: dispatcher)
                 job.handle.finish()
             }
-            runLocalWrites(writes, on: opened)
+            runLocalWrites(writes, on: dispatcher)
         }
     }
 
     private func failOpening(_ error: ODataError) {
-        let heldJobs: [StoreJob]? = lock.withLock {
+        let heldJobs: [any StoreJob]? = lock.withLock {
             guard case .opening = phase else { return nil }
             phase = .failed(error)
             currentState = .closed

@@ -34,7 +34,7 @@ import Testing
                     written = .failure(error)
                 }
             }
-            return true
+            return false
         }
         let seconds = try #require(try written?.get())
         #expect(seconds < 2)

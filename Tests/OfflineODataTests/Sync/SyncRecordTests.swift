@@ -25,7 +25,7 @@ import Testing
         let served = try servedUSAgencies(backend)
         var reports: [DownloadProgress] = []
         let before = utcTimestamp()
-        let outcome = try #require(try store.download { reports.append($0); return true }.first)
+        let outcome = try #require(try store.download { reports.append($0); return false }.first)
         let after = utcTimestamp()
         #expect(outcome.entities == served && outcome.expectedEntities == served && outcome.recordingProblem == nil)
         #expect(outcome.pages == (served + 2) / 3 && outcome.pages > 1)
@@ -73,7 +73,7 @@ import Testing
         _ = try store.download()
         let succeeded = try #require(try store.syncStatistics().downloads.first)
         backend.stop()
-        #expect(throws: ODataError.self) { try store.download(delta: false) }
+        #expect(throws: ODataError.self) { try store.download(full: true) }
         let failed = try #require(try store.syncStatistics().downloads.first)
         #expect(failed.outcome == .failed && failed.message?.isEmpty == false && failed.entities == 0)
         #expect(failed.lastSuccessAt == succeeded.finishedAt && failed.finishedAt >= succeeded.finishedAt)
@@ -92,7 +92,7 @@ import Testing
                                             definingRequests: [Self.countedV4], serviceRoot: backend.serviceRoot)
         defer { store.close() }
         let served = try servedUSAgencies(backend)
-        #expect(throws: ODataError.self) { try store.download { $0.pages < 2 } }
+        #expect(throws: ODataError.self) { try store.download { $0.pages >= 2 } }
         let stopped = try #require(try store.syncStatistics().downloads.first)
         #expect(stopped.outcome == .stopped && stopped.pages == 2 && stopped.entities == 6 && stopped.lastSuccessAt == nil)
         let entry = try #require(try store.syncLog().first)
@@ -193,16 +193,16 @@ import Testing
         options.definingRequests = [FlightSample.usAgencies]
         let store = ODataStore.open(options)
         defer { store.close() }
-        _ = try await store.download()
-        let status = try await store.status()
+        _ = try await store.perform(.download())
+        let status = try await store.perform(.status)
         let sync = try #require(status.sync)
         #expect(sync.downloads.map(\.definingRequest) == ["Agencies"] && sync.downloads.allSatisfy { $0.outcome == .succeeded })
-        #expect(try await store.syncStatistics() == sync)
+        #expect(try await store.perform(.syncStatistics) == sync)
         #expect(status.jsonText.contains(#""sync":{"downloads":[{"definingRequest":"Agencies""#))
         // The open's first download and this one: two entries, newest first.
-        let log = try await store.syncLog()
+        let log = try await store.perform(.syncLog())
         #expect(log.count == 2 && log[0].id > log[1].id && log.allSatisfy { $0.kind == .download })
-        #expect(try await store.syncLog(limit: 1) == [log[0]])
+        #expect(try await store.perform(.syncLog(limit: 1)) == [log[0]])
         #expect(SyncLogEntry.jsonText([log[0]]).hasPrefix(#"[{"id":\#(log[0].id),"at":""#))
     }
 

@@ -135,7 +135,7 @@ import Testing
                     tried = Result { () throws(ODataError) in try second.upload() }
                     queueWhileTried = (try? second.file.queuedRequests().count) ?? -1
                 }
-                return false
+                return true
             }
         }
         #expect(stopped?.code == .aborted)
@@ -156,7 +156,7 @@ import Testing
         var triedBatch: Result<UploadOutcome, ODataError>?
         let outcome = try second.upload(batch: true, batchSize: 1) { _ in
             if triedBatch == nil { triedBatch = Result { () throws(ODataError) in try first.upload(batch: true) } }
-            return true
+            return false
         }
         #expect(outcome.withoutBytes == UploadOutcome(sent: 3, archived: 0))
         guard case .failure(let busyBatch) = triedBatch else { Issue.record("the batch upload was not refused"); return }

@@ -33,34 +33,34 @@ func useTheStore() async throws(ODataError) {
     _ = try await store.update("TravelagencyCollection('9')", body: Array("{}".utf8))
     _ = try await store.delete("TravelagencyCollection('9')")
     if let next = ODataRequest.page(after: response) { _ = try store.executeAndWait(next) }
-    let handle: RequestHandle = store.status { (result: Result<StoreStatus, ODataError>) in _ = result }
+    let handle: RequestHandle = store.start(.status) { (result: Result<StoreStatus, ODataError>) in _ = result }
     handle.cancel()
 
-    let status: StoreStatus = try await store.status()
+    let status: StoreStatus = try await store.perform(.status)
     _ = (status.state == StoreState.open, status.queuedRequests, status.indexes.map { $0.origin == StoreIndex.Origin.automatic })
-    let explanation: StoreExplanation = try await store.explain(url: "TravelagencyCollection?$filter=city eq 'Boston'")
+    let explanation: StoreExplanation = try await store.perform(.explain(url: "TravelagencyCollection?$filter=city eq 'Boston'"))
     _ = (explanation.sql, explanation.plan, explanation.isInsideScope)
-    let route: Route = try await store.route(url: "GetAgencyDetails(agencynum='1')")
+    let route: Route = try await store.perform(.route(url: "GetAgencyDetails(agencynum='1')"))
     _ = route.destination == Route.Destination.online
-    let findings: [StoreFinding] = try await store.checkStore(quick: true)
+    let findings: [StoreFinding] = try await store.perform(.checkStore(quick: true))
     _ = findings.count
-    let queue: [QueuedRequest] = try await store.requestQueue()
+    let queue: [QueuedRequest] = try await store.perform(.requestQueue)
     _ = queue.map { $0.state == QueueState.inDoubt }
-    let archive: [ArchivedRequest] = try await store.errorArchive()
+    let archive: [ArchivedRequest] = try await store.perform(.errorArchive)
     if let first = archive.first {
-        _ = try await store.requeueArchivedRequest(id: first.request.id, body: nil)
-        _ = try await store.deleteArchivedRequests(id: first.request.id)
+        _ = try await store.perform(.requeueArchivedRequest(id: first.request.id, body: nil))
+        _ = try await store.perform(.deleteArchivedRequests(id: first.request.id))
     }
-    let downloads: [DownloadOutcome] = try await store.download()
+    let downloads: [DownloadOutcome] = try await store.perform(.download(DownloadOptions(full: true) { step in step.pages > 100 }))
     _ = downloads.map(\.entities)
-    let upload: UploadOutcome = try await store.upload(batch: true)
+    let upload: UploadOutcome = try await store.perform(.upload(UploadOptions(batch: true)))
     _ = (upload.sent, upload.archived, upload.inDoubt)
-    let undone: UndoOutcome = try await store.undoPendingChanges(url: "TravelagencyCollection('9')")
+    let undone: UndoOutcome = try await store.perform(.undoPendingChanges(url: "TravelagencyCollection('9')"))
     _ = undone.action
-    let redownloaded: RedownloadOutcome = try await store.redownloadEntity(url: "TravelagencyCollection('1')")
+    let redownloaded: RedownloadOutcome = try await store.perform(.redownloadEntity(url: "TravelagencyCollection('1')"))
     _ = redownloaded.action
 
-    let model: MetadataModel = try await store.metadata()
+    let model: MetadataModel = try store.performAndWait(.metadata)
     if let type: EntityType = model.entityType(ofEntitySet: "TravelagencyCollection") {
         let properties: [Property] = model.properties(of: type)
         _ = properties.map { ($0.name, $0.type.name) }

@@ -7,10 +7,14 @@ func useTheToolSPI(metadata: String) throws(ODataError) {
     let syntax = try ODataURLParser(dialect: .v4).parse("TravelagencyCollection?$top=1")
     let bound: BoundRequest = try ODataBinder(model: model, dialect: .v4).bind(syntax)
     _ = bound.jsonDescription()
-    let store = try LocalStore.open(path: "tool.store")
+    var options = ODataStore.Options(path: "tool.store")
+    options.creation = .openExisting
+    let store = ODataStore.open(options)
     defer { store.close() }
-    _ = (store.schema.tables.map(\.entitySet), try store.file.formatVersion(), try store.file.check(quick: true))
+    let description: StoreDescription = try store.performAndWait(.describe)
+    _ = (description.entitySets, description.formatVersion, try store.performAndWait(.checkStore(quick: true)))
+    _ = try store.performAndWait(.load(definingRequest: "Agencies", fullRefresh: true) { () throws(ODataError) -> [UInt8]? in nil })
     var writer = JSONWriter()
-    writer.beginObject(); writer.writeKey("queued"); writer.writeNumber(try store.file.queuedRequests().count); writer.endObject()
+    writer.beginObject(); writer.writeKey("queued"); writer.writeNumber(try store.performAndWait(.requestQueue).count); writer.endObject()
     _ = (writer.bytes, StoreFinding.jsonText([]))
 }

@@ -86,25 +86,25 @@ struct ArchiveCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            // The service options only for a re-download: nothing else asks the service (or the user's password).
+            let store = try openStore(path: path, service: redownload == nil ? nil : service)
             defer { store.close() }
             if let requeue {
-                let count = try store.requeueArchivedRequest(id: requeue, body: body)
+                let count = try store.performAndWait(.requeueArchivedRequest(id: requeue, body: body))
                 print("requeued \(counted(count, "request"))")
                 return
             }
             if let redownload {
-                try store.applyServiceOptions(service)
-                let outcome = try store.redownloadEntity(url: redownload)
+                let outcome = try store.performAndWait(.redownloadEntity(url: redownload))
                 print(json ? outcome.jsonText : "redownloaded \(redownload): \(outcome.action.rawValue)")
                 return
             }
             if delete != nil || deleteAll {
-                let count = try store.deleteArchivedRequests(id: delete)
+                let count = try store.performAndWait(.deleteArchivedRequests(id: delete))
                 print("discarded \(counted(count, "request"))")
                 return
             }
-            let archive = try store.file.errorArchive()
+            let archive = try store.performAndWait(.errorArchive)
             if json {
                 print(ArchivedRequest.jsonText(archive))
                 return

@@ -54,33 +54,37 @@ struct DownloadCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            var options = ODataStore.Options(path: path, serviceRoot: service.serviceRoot)
+            options.creation = .openExisting
+            options.downloadsOnFirstOpen = false
+            options.http = try service.httpOptions()
+            options.savesServiceRoot = service.saveService
+            options.pageSize = pageSize
+            let store = try openStore(options)
             defer { store.close() }
-            try store.applyServiceOptions(service)
-            var bar = ProgressBar()
-            var meter = TransferMeter()
-            var current: String?
+            let display = WaitingState((bar: ProgressBar(), meter: TransferMeter(), current: String?.none,
+                                        announcedResumption: String?.none))
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
-            var announcedResumption: String?
-            let outcomes = try store.download(subset: names, delta: !full, pageSize: pageSize) { progress in
-                if let page = progress.resumedAtPage, announcedResumption != progress.definingRequest {
+            let outcomes = try store.performAndWait(.download(DownloadOptions(subset: names, full: full) { progress in
+                if let page = progress.resumedAtPage, display.value.announcedResumption != progress.definingRequest {
                     // Said once per defining request, also when no bar is drawn: the pages before were kept.
-                    announcedResumption = progress.definingRequest
-                    bar.finish()
+                    display.value.announcedResumption = progress.definingRequest
+                    display.value.bar.finish()
                     var standardError = StandardErrorStream()
                     print("resuming \(progress.definingRequest) at page \(page) (\(counted(page - 1, "page")) kept from an interrupted download)", to: &standardError)
                 }
-                if current != progress.definingRequest {
-                    current = progress.definingRequest
-                    meter.restart()
+                if display.value.current != progress.definingRequest {
+                    display.value.current = progress.definingRequest
+                    display.value.meter.restart()
                 }
                 let noun = progress.entities == 1 ? "entity" : "entities"
-                bar.show("downloading \(progress.definingRequest)", done: progress.entities, total: progress.expectedEntities,
-                         detail: "\(noun), " + meter.detail(done: progress.entities, total: progress.expectedEntities,
-                                                           bytes: progress.bytes, pages: progress.pages, noun: "entities"))
-                return true
-            }
-            bar.finish()
+                let detail = display.value.meter.detail(done: progress.entities, total: progress.expectedEntities,
+                                                        bytes: progress.bytes, pages: progress.pages, noun: "entities")
+                display.value.bar.show("downloading \(progress.definingRequest)", done: progress.entities,
+                                       total: progress.expectedEntities, detail: "\(noun), " + detail)
+                return false
+            }))
+            display.value.bar.finish()
             for problem in outcomes.compactMap(\.recordingProblem).prefix(1) { warn(problem) }
             if json {
                 print(DownloadOutcome.jsonText(outcomes))

@@ -37,9 +37,9 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            let store = try openStore(path: path)
             defer { store.close() }
-            let explanation = try store.explain(url: url)
+            let explanation = try store.performAndWait(.explain(url: url))
             if json {
                 print(explanation.jsonText)
                 return

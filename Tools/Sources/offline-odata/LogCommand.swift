@@ -44,9 +44,9 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            let store = try openStore(path: path)
             defer { store.close() }
-            let entries = try store.syncLog(limit: limit)
+            let entries = try store.performAndWait(.syncLog(limit: limit))
             guard json else {
                 printSyncLog(entries)
                 return

@@ -37,9 +37,9 @@ extension QueueCommand {
 
         func run() throws {
             do throws(ODataError) {
-                let store = try openExistingStore(path: path)
+                let store = try openStore(path: path)
                 defer { store.close() }
-                let compaction = try store.compactQueue()
+                let compaction = try store.performAndWait(.compactQueue)
                 if json {
                     print(compaction.jsonText)
                 } else {

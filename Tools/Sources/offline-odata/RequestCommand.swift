@@ -95,25 +95,18 @@ struct RequestCommand: ParsableCommand {
             let bodyBytes = body.map { Array($0.utf8) }
             let response: StoreResponse
             var route: Route?
-            if mode == .offline {
-                let store = try openExistingStore(path: path)
-                defer { store.close() }
-                response = try store.execute(method: method, url: url, body: bodyBytes, transactionID: transactionID,
-                                             mergeable: !noMerge)
-            } else {
-                let store = try openODataStore(path: path, mode: mode.workingMode, serviceRoot: service.serviceRoot,
-                                               savesServiceRoot: service.saveService, http: try service.httpOptions())
-                defer { store.close() }
-                if mode == .mixed {
-                    let decision = try store.waitFor { store.route(method: method, url: url, completion: $0) }
-                    var standardError = StandardErrorStream()
-                    print("route: \(decision.destination.rawValue) (\(decision.reason))", to: &standardError)
-                    route = decision
-                }
-                response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
-                                                                 transactionID: transactionID, followsNextLinks: !onePage,
-                                                                 mergeable: !noMerge))
+            // Offline, the service options are refused (see validate()): nothing asks the service.
+            let store = try openStore(path: path, mode: mode.workingMode, service: mode == .offline ? nil : service)
+            defer { store.close() }
+            if mode == .mixed {
+                let decision = try store.performAndWait(.route(method: method, url: url))
+                var standardError = StandardErrorStream()
+                print("route: \(decision.destination.rawValue) (\(decision.reason))", to: &standardError)
+                route = decision
             }
+            response = try store.executeAndWait(ODataRequest(method: method, url: url, body: bodyBytes,
+                                                             transactionID: transactionID, followsNextLinks: !onePage,
+                                                             mergeable: !noMerge))
             if json {
                 printJSON { writeResponse(response, route: route, to: &$0) }
             } else if response.body.isEmpty {

@@ -45,9 +45,9 @@ struct RouteCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openODataStore(path: path, mode: .mixed, serviceRoot: serviceRoot)
+            let store = try openStore(path: path, mode: .mixed, serviceRoot: serviceRoot)
             defer { store.close() }
-            let route = try store.waitFor { store.route(method: method, url: url, completion: $0) }
+            let route = try store.performAndWait(.route(method: method, url: url))
             if json {
                 // The same JSON as C's ood_route_json and Python's route_details.
                 print(route.jsonText)

@@ -118,15 +118,6 @@ struct ServiceOptions: ParsableArguments {
     }
 }
 
-extension LocalStore {
-    /// Applies the command line's service options: credentials, TLS, and the service root for
-    /// this command. The store keeps its own root unless --save-service says (or it has none).
-    func applyServiceOptions(_ options: ServiceOptions) throws(ODataError) {
-        setHTTPOptions(try options.httpOptions())
-        if let root = options.serviceRoot { try useServiceRoot(root, saving: options.saveService) }
-    }
-}
-
 /// The value of an environment variable; unset and empty are the same (`VAR= cmd` clears it).
 func environment(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }

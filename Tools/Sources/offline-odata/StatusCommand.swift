@@ -51,14 +51,16 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            let store = try openStore(path: path)
             defer { store.close() }
-            let queue = try store.file.queuedRequests()
-            let archive = try store.file.errorArchive()
-            let requests = try store.definingRequests()
-            let root = try store.serviceRoot()
-            let indexes = try store.indexes()
-            let sync = try store.syncStatistics()
+            let queue = try store.performAndWait(.requestQueue)
+            let archive = try store.performAndWait(.errorArchive)
+            let status = try store.performAndWait(.status)
+            let requests = status.definingRequests
+            // The root the file keeps, as written (the service client adds a trailing slash).
+            let root = try store.performAndWait(.describe).serviceRoot
+            let indexes = status.indexes
+            let sync = try store.performAndWait(.syncStatistics)
             let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
             if json {
                 printJSON { writer in

@@ -109,14 +109,22 @@ struct StoreCommand: ParsableCommand {
                 }
                 var declarations: [IndexDeclaration] = []
                 for text in indexes { declarations.append(try IndexDeclaration(parsing: text)) }
-                let store = try LocalStore.create(path: path, metadata: document, dialect: v2 ? .v2 : v4 ? .v4 : nil,
-                                                    definingRequests: requests, serviceRoot: serviceRoot,
-                                                    acceptsEmptyFile: acceptEmptyFile, indexes: declarations)
+                var options = ODataStore.Options(path: path, serviceRoot: serviceRoot)
+                options.creation = .createNew
+                options.metadata = document
+                options.dialect = v2 ? .v2 : v4 ? .v4 : nil
+                options.definingRequests = requests
+                options.indexes = declarations
+                options.acceptsEmptyFile = acceptEmptyFile
+                options.downloadsOnFirstOpen = false
+                options.mode = .offline
+                let store = try openStore(options)
                 defer { store.close() }
-                let dialect = store.dialect == .v4 ? "V4" : "V2"
+                let description = try store.performAndWait(.describe)
+                let dialect = description.dialect == .v4 ? "V4" : "V2"
                 let indexNote = declarations.isEmpty ? "" : ", \(counted(declarations.count, "index", "indexes"))"
-                print("\(path): created for \(store.model.namespaces.joined(separator: ", ")) (OData \(dialect), "
-                      + "\(counted(store.schema.tables.count, "entity set")), \(counted(requests.count, "defining request"))\(indexNote))")
+                print("\(path): created for \(description.namespaces.joined(separator: ", ")) (OData \(dialect), "
+                      + "\(counted(description.entitySets.count, "entity set")), \(counted(requests.count, "defining request"))\(indexNote))")
             } catch {
                 exitWithError(error)
             }
@@ -163,19 +171,20 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             do throws(ODataError) {
-                let store = try openExistingStore(path: path)
+                let store = try openStore(path: path)
                 defer { store.close() }
-                let requests = try store.definingRequests()
-                let version = try store.file.formatVersion()
-                let sets = store.schema.tables.map(\.entitySet)
-                let root = try store.serviceRoot()
+                let description = try store.performAndWait(.describe)
+                let requests = description.definingRequests
+                let version = description.formatVersion
+                let sets = description.entitySets
+                let root = description.serviceRoot
                 if json {
                     var writer = JSONWriter()
                     writer.beginObject()
                     writer.writeKey("path"); writer.writeString(path)
                     writer.writeKey("formatVersion"); writer.writeNumber(version)
-                    writer.writeKey("dialect"); writer.writeString(store.dialect == .v4 ? "v4" : "v2")
-                    writer.writeKey("namespaces"); writer.writeValue(.array(store.model.namespaces.map { .string($0) }))
+                    writer.writeKey("dialect"); writer.writeString(description.dialect == .v4 ? "v4" : "v2")
+                    writer.writeKey("namespaces"); writer.writeValue(.array(description.namespaces.map { .string($0) }))
                     writer.writeKey("serviceRoot"); root.map { writer.writeString($0) } ?? writer.writeNull()
                     writer.writeKey("entitySets"); writer.writeValue(.array(sets.map { .string($0) }))
                     writer.writeKey("definingRequests")
@@ -184,7 +193,7 @@ struct StoreCommand: ParsableCommand {
                     print(String(decoding: writer.bytes, as: UTF8.self))
                 } else {
                     print("store:            \(path) (format version \(version))")
-                    print("service:          \(store.model.namespaces.joined(separator: ", ")), OData \(store.dialect == .v4 ? "V4" : "V2")")
+                    print("service:          \(description.namespaces.joined(separator: ", ")), OData \(description.dialect == .v4 ? "V4" : "V2")")
                     print("service root:     \(root ?? "(not set)")")
                     print("entity sets:      \(sets.count): \(sets.joined(separator: ", "))")
                     printDefiningRequests(requests)
@@ -229,14 +238,15 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             do throws(ODataError) {
-                let store = try openExistingStore(path: path)
+                let store = try openStore(path: path)
                 defer { store.close() }
                 // One page file in memory at a time: the transaction holds the rest in SQLite.
-                var remaining = files[...]
-                let entities = try store.load(definingRequest: definingRequest, fullRefresh: full) { () throws(ODataError) -> [UInt8]? in
-                    guard let file = remaining.popFirst() else { return nil }
+                let remaining = WaitingState(files[...])
+                let entities = try store.performAndWait(.load(definingRequest: definingRequest, fullRefresh: full) {
+                    () throws(ODataError) -> [UInt8]? in
+                    guard let file = remaining.value.popFirst() else { return nil }
                     return try readWholeFile(file)
-                }
+                })
                 print("loaded \(definingRequest): \(counted(entities, "entity", "entities")) from \(counted(files.count, "page"))")
             } catch {
                 exitWithError(error)

@@ -14,38 +14,43 @@ enum ToolMode: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// Opens the existing store file at `path` for a local command.
+/// Opens the existing store file at `path` for one command, once, and waits until it is open.
 ///
-/// The engine would create a missing file as an empty store (then complain that it has no
-/// service model), so a mistyped path is refused here, by name, and leaves nothing behind.
+/// Only a store that is there is opened (``StoreFileCreation/openExisting``): the engine would
+/// otherwise make a missing file a new store (fetching `$metadata`), so a mistyped path is refused
+/// by name and leaves nothing behind. Nothing is downloaded on opening. `service`, when given,
+/// says how to reach the service: its credentials and TLS, and its root for this command (kept
+/// in the file only with `--save-service`); otherwise the file's root is used.
 ///
 /// A store its last user left open (a crash) gets SQLite's quick check on opening: a damaged one
 /// fails, and a sound one is reported on standard error, so the user knows it happened.
-func openExistingStore(path: String) throws(ODataError) -> LocalStore {
-    guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-    let store = try LocalStore.open(path: path)
-    if store.file.recoveryFindings != nil {
+func openStore(path: String, mode: WorkingMode = .mixed, service: ServiceOptions? = nil,
+               serviceRoot: String? = nil) throws(ODataError) -> ODataStore {
+    var options = ODataStore.Options(path: path, serviceRoot: service?.serviceRoot ?? serviceRoot)
+    options.creation = .openExisting
+    options.mode = mode
+    options.downloadsOnFirstOpen = false
+    if let service {
+        options.http = try service.httpOptions()
+        options.savesServiceRoot = service.saveService
+    }
+    return try openStore(options)
+}
+
+/// Opens a store with `options` and waits until it is open; closed again when opening failed.
+func openStore(_ options: ODataStore.Options) throws(ODataError) -> ODataStore {
+    let store = ODataStore.open(options)
+    let status: StoreStatus
+    do throws(ODataError) {
+        status = try store.waitUntilOpen()
+    } catch {
+        store.close()
+        throw error
+    }
+    if status.wasNotClosedCleanly, let path = options.path {
         var standardError = StandardErrorStream()
         print("note: '\(path)' was not closed cleanly (its last user ended with it open); SQLite's quick check "
               + "found it sound", to: &standardError)
     }
     return store
-}
-
-/// Opens an ``ODataStore`` on the existing store file at `path`, for one command.
-///
-/// The file is checked first (it must exist and hold a service model: the engine would otherwise
-/// make a new store, fetching `$metadata` from the service). The service root is `serviceRoot`
-/// when given (kept in the file only with `savesServiceRoot`), else the file's. Nothing is
-/// downloaded on opening.
-func openODataStore(path: String, mode: WorkingMode, serviceRoot: String?, savesServiceRoot: Bool = false,
-                    http: HTTPOptions = HTTPOptions()) throws(ODataError) -> ODataStore {
-    // Refuses a missing file, one that is not a store, or one without a model, before the engine would make one.
-    try openExistingStore(path: path).close()
-    var options = ODataStore.Options(path: path, serviceRoot: serviceRoot)
-    options.mode = mode
-    options.downloadsOnFirstOpen = false
-    options.http = http
-    options.savesServiceRoot = savesServiceRoot
-    return ODataStore.open(options)
 }

@@ -88,29 +88,29 @@ struct UploadCommand: ParsableCommand {
 
     func run() throws {
         do throws(ODataError) {
-            let store = try openExistingStore(path: path)
+            let store = try openStore(path: path, service: service)
             defer { store.close() }
-            try store.applyServiceOptions(service)
+            var upload = UploadOptions(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
+                                       compactsQueue: !noCompact)
             if dryRun {
-                let preview = try store.previewUpload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
-                                                      compactsQueue: !noCompact)
+                let preview = try store.performAndWait(.previewUpload(upload))
                 print(json ? preview.jsonText : UploadPreviewText.text(preview))
                 return
             }
-            var bar = ProgressBar()
+            let bar = WaitingState(ProgressBar())
             let meter = TransferMeter()
-            let outcome = try store.upload(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
-                                           compactsQueue: !noCompact) { progress in
+            upload.progress = { progress in
                 let done = progress.sent + progress.archived
-                bar.show("uploading", done: done, total: progress.total,
-                         detail: "requests, " + meter.uploadDetail(done: done, total: progress.total, bytesSent: progress.bytesSent,
-                                                                   bytesReceived: progress.bytesReceived))
-                return true
+                bar.value.show("uploading", done: done, total: progress.total,
+                               detail: "requests, " + meter.uploadDetail(done: done, total: progress.total, bytesSent: progress.bytesSent,
+                                                                         bytesReceived: progress.bytesReceived))
+                return false
             }
-            bar.finish()
+            let outcome = try store.performAndWait(.upload(upload))
+            bar.value.finish()
             if let problem = outcome.recordingProblem { warn(problem) }
             if json {
-                let queued = try store.file.queuedRequests().count
+                let queued = try store.performAndWait(.requestQueue).count
                 printJSON { writer in
                     writer.beginObject()
                     writer.writeKey("sent"); writer.writeNumber(outcome.sent)

@@ -34,7 +34,11 @@ do {
     let agency = Agency(agencynum: "99000104", name: "Quickstart Swift", city: "New York", country: "US")
     let created = try await store.create("TravelagencyCollection", from: agency)
     print("created offline: HTTP \(created.status)")
-    let upload = try await store.upload(onProgress: { print("upload progress: \($0.sent + $0.archived) of \($0.total)") })
+    // The progress closure answers whether to stop: false goes on.
+    let upload = try await store.perform(.upload(UploadOptions { step in
+        print("upload progress: \(step.sent + step.archived) of \(step.total)")
+        return false
+    }))
     print("uploaded: \(upload.sent) sent, \(upload.archived) refused")
     failed = upload.archived > 0
 } catch {

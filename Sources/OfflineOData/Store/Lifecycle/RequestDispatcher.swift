@@ -23,6 +23,13 @@ final class RequestDispatcher: Sendable {
         return offline
     }
 
+    /// Refuses `what` (a download, an upload) when there is no service to send it to.
+    func requireOnline(_ what: String) throws(ODataError) {
+        guard online != nil else {
+            throw ODataError(.misuse, "\(what) needs the service, and the store has no service root: give one when opening or creating it")
+        }
+    }
+
     /// The entity sets the defining request `name` brings (its target and what it expands).
     func entitySets(ofDefiningRequest name: String) -> Set<String> {
         Set(router.coveredEntitySets.compactMap { set, requests in requests.contains(name) ? set : nil })
@@ -45,7 +52,7 @@ final class RequestDispatcher: Sendable {
 
     /// The lane a routed request runs on: reads side by side; writes the offline store applies
     /// grouped for one commit; the others (writes to the service) one at a time.
-    static func lane(of request: ResolvedRequest, route: Route) -> StoreJob.Lane {
+    static func lane(of request: ResolvedRequest, route: Route) -> StoreLane {
         if request.isRead { return .read }
         return route.destination == .offline ? .localWrite : .write
     }

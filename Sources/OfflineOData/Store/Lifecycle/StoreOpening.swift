@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The steps of opening an ``ODataStore``, run on its sync thread while requests are held:
 /// the store file (reopened, or made from `$metadata`), the service, the router, and the first
 /// download of a store that never had one.
@@ -31,16 +35,13 @@ struct StoreOpening {
 
         var offline: LocalStore?
         if let path = options.path {
-            let (opened, created) = try LocalStore.openOrCreate(path: path, metadata: serviceMetadata, dialect: options.dialect,
-                                                                  definingRequests: options.definingRequests,
-                                                                  serviceRoot: options.serviceRoot,
-                                                                  acceptsEmptyFile: options.acceptsEmptyFile)
-            offline = opened
-            if let findings = opened.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
+            let (file, created) = try openFile(at: path, options: options, metadata: serviceMetadata)
+            offline = file
+            if let findings = file.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
-                try adopt(options, into: opened, created: created)
+                try adopt(options, into: file, created: created)
             } catch {
-                opened.close()
+                file.close()
                 throw error
             }
         }
@@ -66,16 +67,39 @@ struct StoreOpening {
             let definingRequests = try offline?.definingRequests() ?? []
             let router = RequestRouter(mode: options.mode, model: model, dialect: dialect, definingRequests: definingRequests,
                                        hasOfflineStore: offline != nil, hasOnlineStore: online != nil)
-            let opened = RequestDispatcher(offline: offline, online: online, router: router, model: model, dialect: dialect)
+            let dispatcher = RequestDispatcher(offline: offline, online: online, router: router, model: model, dialect: dialect)
             let neverDownloaded = definingRequests.filter { $0.lastDownload == nil }.map(\.name)
             if let offline, online != nil, options.downloadsOnFirstOpen, !neverDownloaded.isEmpty {
-                try firstDownload(neverDownloaded, of: offline, opened: opened,
+                try firstDownload(neverDownloaded, of: offline, dispatcher: dispatcher,
                                   isFirst: neverDownloaded.count == definingRequests.count)
             }
-            return opened
+            return dispatcher
         } catch {
             offline?.close()
             throw error
+        }
+    }
+
+    /// The store file at `path`, opened or made as ``ODataStore/Options/creation`` says, and whether it was made.
+    private func openFile(at path: String, options: ODataStore.Options,
+                          metadata: () throws(ODataError) -> String) throws(ODataError) -> (LocalStore, Bool) {
+        switch options.creation {
+        case .openOrCreate:
+            let (file, created) = try LocalStore.openOrCreate(path: path, metadata: metadata, dialect: options.dialect,
+                                                              definingRequests: options.definingRequests,
+                                                              serviceRoot: options.serviceRoot,
+                                                              acceptsEmptyFile: options.acceptsEmptyFile)
+            return (file, created)
+        case .openExisting:
+            guard access(path, F_OK) == 0 else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+            return (try LocalStore.open(path: path), false)
+        case .createNew:
+            guard let document = options.metadata else {
+                throw ODataError(.misuse, "creating a new store file needs the $metadata document (Options.metadata)")
+            }
+            return (try LocalStore.create(path: path, metadata: document, dialect: options.dialect,
+                                          definingRequests: options.definingRequests, serviceRoot: options.serviceRoot,
+                                          acceptsEmptyFile: options.acceptsEmptyFile, indexes: options.indexes), true)
         }
     }
 
@@ -96,7 +120,7 @@ struct StoreOpening {
 
     /// Downloads the defining requests that never were, before the held requests run, so they
     /// see the data; `isFirst` when the store had no download at all ("first download complete").
-    private func firstDownload(_ names: [String], of offline: LocalStore, opened: RequestDispatcher,
+    private func firstDownload(_ names: [String], of offline: LocalStore, dispatcher: RequestDispatcher,
                                isFirst: Bool) throws(ODataError) {
         store.setOpeningState(.downloading)
         let eventHub = store.eventHub
@@ -105,9 +129,9 @@ struct StoreOpening {
                 _ = try offline.download(subset: [name], pageSize: store.options.pageSize,
                                          cancellation: store.openingCancellation) { progress in
                     eventHub.post(.downloadProgress(progress))
-                    return true
+                    return false
                 }
-                eventHub.postChanges(opened.entitySets(ofDefiningRequest: name))
+                eventHub.postChanges(dispatcher.entitySets(ofDefiningRequest: name))
             }
         } catch {
             eventHub.post(.downloadFinished(error))

@@ -77,7 +77,7 @@ import Testing
             let holder = Protected<ODataStore?>(store)
             // The completion runs on a store thread and, once the test holds no reference any
             // more, drops the last one there.
-            store.status { _ in
+            store.start(.status) { _ in
                 let deadline = monotonicSeconds() + 10
                 while !leftScope.withLock({ $0 }) && monotonicSeconds() < deadline { usleep(1_000) }
                 holder.withLock { $0 = nil }

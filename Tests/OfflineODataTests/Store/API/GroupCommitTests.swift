@@ -23,23 +23,23 @@ import Glibc
         try store.waitUntilOpen()
         // `waitUntilOpen` completes as a request held during opening, and those still arrive held
         // and run one by one for a moment after; the grouping shows once the store takes jobs itself.
-        for _ in 0..<2_000 where store.openWithoutQueuedWrites() == nil { usleep(1_000) }
+        for _ in 0..<2_000 where store.dispatcherWithoutQueuedWrites() == nil { usleep(1_000) }
         let gate = Gate()
-        store.deleteArchivedRequests { _ in gate.wait() }  // the write lane waits here
+        store.start(.deleteArchivedRequests()) { _ in gate.wait() }  // the write lane waits here
         let ledger = CompletionLedger()
         let order = Protected<[Int]>([])
         let count = 300
         for index in 0..<count {
             // Request 150 repeats the key of request 0: refused, and refused alone.
             let key = index == 150 ? "70000000" : String(70_000_000 + index)
-            store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(key))) { result in
+            store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(key)))) { result in
                 order.withLock { $0.append(index) }
                 ledger.record(index, result)
             }
         }
         // Issued after the writes: it must see every one that succeeded.
         let counted = Protected<String?>(nil)
-        store.execute(ODataRequest(url: "TravelagencyCollection/$count")) { result in
+        store.start(.request(ODataRequest(url: "TravelagencyCollection/$count"))) { result in
             counted.withLock { $0 = (try? result.get())?.text }
         }
         gate.release()
@@ -53,7 +53,7 @@ import Glibc
         let groups = store.writeGroupCounts.withLock { $0 }
         #expect(groups.groups == 1 && groups.writes == count, "groups: \(groups)")
 
-        let queue = try store.waitFor { store.requestQueue(completion: $0) }
+        let queue = try store.performAndWait(.requestQueue)
         #expect(queue.count == count - 1)
         let expectedBodies: [String] = (0..<count).filter { $0 != 150 }.map { index in
             String(decoding: agencyBody(String(70_000_000 + index)), as: UTF8.self)
@@ -70,10 +70,10 @@ import Glibc
             let store = ODataStore.open(options)
             try store.waitUntilOpen()
             let gate = Gate()
-            store.deleteArchivedRequests { _ in gate.wait() }
+            store.start(.deleteArchivedRequests()) { _ in gate.wait() }
             let ledger = CompletionLedger()
             for index in 0..<50 {
-                store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(String(71_000_000 + index)))) {
+                store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(String(71_000_000 + index))))) {
                     ledger.record(index, $0)
                 }
             }
@@ -85,6 +85,6 @@ import Glibc
         defer { reopened.close() }
         let count = try reopened.executeAndWait(ODataRequest(url: "TravelagencyCollection/$count"))
         #expect(count.text == "50")
-        #expect(try reopened.waitFor { reopened.requestQueue(completion: $0) }.count == 50)
+        #expect(try reopened.performAndWait(.requestQueue).count == 50)
     }
 }

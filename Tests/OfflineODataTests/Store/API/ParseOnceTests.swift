@@ -22,9 +22,9 @@ import Testing
         let store = ODataStore.open(options)
         defer { store.close() }
         try store.waitUntilOpen()
-        let model = try store.waitFor { store.metadata(completion: $0) }
-        try store.waitFor { store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection",
-                                                       body: agencyBody("PO000001")), completion: $0) }
+        let model = try store.performAndWait(.metadata)
+        try store.performAndWait(.request(ODataRequest(method: "POST", url: "TravelagencyCollection",
+                                                       body: agencyBody("PO000001"))))
         ParseBindCounter.watch(marker: marker, model: model)
         defer { ParseBindCounter.stopWatching(marker: marker, model: model) }
         try body(store)
@@ -39,13 +39,13 @@ import Testing
         }
         #expect(blocking.parses == 1 && blocking.binds == 1, "executeAndWait: \(blocking)")
         let queued = try counting("parse-once-read") { store in
-            let answer = try store.waitFor { store.execute(ODataRequest(url: url), completion: $0) }
+            let answer = try store.performAndWait(.request(ODataRequest(url: url)))
             #expect(answer.status == 200)
         }
         #expect(queued.parses == 1 && queued.binds == 1, "execute: \(queued)")
         // Routed between the offline store and the service: the router reads the resolution.
         let routed = try counting("parse-once-read", mixed: true) { store in
-            let answer = try store.waitFor { store.execute(ODataRequest(url: url), completion: $0) }
+            let answer = try store.performAndWait(.request(ODataRequest(url: url)))
             #expect(answer.status == 200)
         }
         #expect(routed.parses == 1 && routed.binds == 1, "mixed: \(routed)")
@@ -58,7 +58,7 @@ import Testing
         var answers: [[UInt8]] = []
         let counted = try counting("parse-once-again") { store in
             for _ in 0..<3 { answers.append(try store.executeAndWait(ODataRequest(url: url)).body) }
-            answers.append(try store.waitFor { store.execute(ODataRequest(url: url), completion: $0) }.body)
+            answers.append(try store.performAndWait(.request(ODataRequest(url: url))).body)
         }
         #expect(counted.parses == 1 && counted.binds == 1, "four reads: \(counted)")
         #expect(Set(answers).count == 1)
@@ -73,21 +73,20 @@ import Testing
 
     @Test func anOfflineWriteIsOneParseAndOneBind() throws {
         let update = try counting("PO000001", mixed: true) { store in
-            let answer = try store.waitFor { store.execute(ODataRequest(method: "PATCH", url: "TravelagencyCollection('PO000001')",
-                                                                        body: Array(#"{"city":"Rome"}"#.utf8)), completion: $0) }
+            let answer = try store.performAndWait(.request(ODataRequest(method: "PATCH", url: "TravelagencyCollection('PO000001')",
+                                                                        body: Array(#"{"city":"Rome"}"#.utf8))))
             #expect(answer.status == 204)
         }
         #expect(update.parses == 1 && update.binds == 1, "PATCH: \(update)")
         let delete = try counting("PO000001") { store in
-            let answer = try store.waitFor { store.execute(ODataRequest(method: "DELETE", url: "TravelagencyCollection('PO000001')"),
-                                                           completion: $0) }
+            let answer = try store.performAndWait(.request(ODataRequest(method: "DELETE", url: "TravelagencyCollection('PO000001')")))
             #expect(answer.status == 204)
         }
         #expect(delete.parses == 1 && delete.binds == 1, "DELETE: \(delete)")
         // A create's URL was resolved by the create before counting began: it is not bound again.
         let create = try counting("PO000002") { store in
-            let answer = try store.waitFor { store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection",
-                                                                        body: agencyBody("PO000002")), completion: $0) }
+            let answer = try store.performAndWait(.request(ODataRequest(method: "POST", url: "TravelagencyCollection",
+                                                                        body: agencyBody("PO000002"))))
             #expect(answer.status == 201)
         }
         #expect(create.binds <= 1, "POST: \(create)")
@@ -100,9 +99,7 @@ import Testing
             DefiningRequest(name: "Bookings", url: "BookingCollection"),
         ]
         let counted = try counting("parse-once-explain", definingRequests: defining) { store in
-            let explanation = try store.waitFor {
-                store.explain(url: "TravelagencyCollection?$filter=country eq 'US' and city eq 'parse-once-explain'", completion: $0)
-            }
+            let explanation = try store.performAndWait(.explain(url: "TravelagencyCollection?$filter=country eq 'US' and city eq 'parse-once-explain'"))
             #expect(explanation.insideDefiningRequests == ["US"])
         }
         #expect(counted.parses == 1, "the read's URL: \(counted)")

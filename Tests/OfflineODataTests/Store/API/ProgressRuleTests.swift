@@ -15,25 +15,25 @@ import Testing
         try store.waitUntilOpen()
 
         let pages = Protected(0)
-        let outcomes = try await store.download(delta: false, stoppingWhen: { _ in
+        let outcomes = try await store.perform(.download(DownloadOptions(full: true, progress: { _ in
             pages.withLock { $0 += 1 }
             return false
-        })
+        })))
         #expect(outcomes.count == 1)
         #expect(pages.withLock { $0 } > 1, "the sample needs more than one page of 7")
-        await #expect { try await store.download(stoppingWhen: { _ in true }) } throws: { error in
+        await #expect { try await store.perform(.download(DownloadOptions(progress: { _ in true }))) } throws: { error in
             (error as? ODataError)?.code == .aborted
         }
 
         _ = try await store.create("TravelagencyCollection", body: agencyBody("99000301"))
         _ = try await store.create("TravelagencyCollection", body: agencyBody("99000302"))
-        await #expect { try await store.upload(stoppingWhen: { _ in true }) } throws: { error in
+        await #expect { try await store.perform(.upload(UploadOptions(progress: { _ in true }))) } throws: { error in
             (error as? ODataError)?.code == .aborted
         }
         // Stopped after the first answered request: the second is still queued.
-        #expect(try await store.requestQueue().count == 1)
-        let uploaded = try await store.upload(stoppingWhen: { _ in false })
+        #expect(try await store.perform(.requestQueue).count == 1)
+        let uploaded = try await store.perform(.upload(UploadOptions(progress: { _ in false })))
         #expect(uploaded.sent == 1)
-        #expect(try await store.requestQueue().isEmpty)
+        #expect(try await store.perform(.requestQueue).isEmpty)
     }
 }

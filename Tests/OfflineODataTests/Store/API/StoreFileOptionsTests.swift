@@ -21,8 +21,8 @@ import Testing
         let accepted = ODataStore.open(options)
         defer { accepted.close() }
         _ = try await accepted.create("TravelagencyCollection", body: agencyBody("42"))
-        #expect(try await accepted.checkStore() == [])
-        #expect(try await accepted.checkStore(quick: true) == [])
+        #expect(try await accepted.perform(.checkStore()) == [])
+        #expect(try await accepted.perform(.checkStore(quick: true)) == [])
     }
 
     @Test func aStoreLeftOpenIsReportedByAnEventWithTheQuickChecksFindings() async throws {
@@ -35,7 +35,7 @@ import Testing
         let reopened = ODataStore.open(offlineFlightOptions(in: folder, name: "crashed.store"))
         defer { reopened.close() }
         reopened.subscribe(recorder.record)
-        #expect(try await reopened.requestQueue().count == 1)
+        #expect(try await reopened.perform(.requestQueue).count == 1)
         #expect(recorder.wait(seconds: 5) { $0.contains(.uncleanShutdownChecked([])) })
         #expect(StoreEvent.uncleanShutdownChecked([]).jsonText == #"{"findings":[]}"#)
         #expect(StoreEvent.uncleanShutdownChecked([]).kindNumber == 10)
@@ -47,7 +47,7 @@ import Testing
         let store = ODataStore.open(options)
         defer { store.close() }
         do throws(ODataError) {
-            _ = try await store.checkStore()
+            _ = try await store.perform(.checkStore())
             Issue.record("an online store was checked")
         } catch {
             #expect(error.code == .misuse && error.message.contains("a store check needs a store file"))

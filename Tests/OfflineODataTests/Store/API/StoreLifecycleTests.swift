@@ -18,7 +18,7 @@ import Glibc
         _ = try await read
         #expect(store.state == .open)
         #expect(try entityCount(await store.get("TravelagencyCollection")) == 1)
-        let status = try await store.status()
+        let status = try await store.perform(.status)
         #expect(status.queuedRequests == 1)
         #expect(status.mode == .mixed)
         #expect(status.serviceRoot == nil)
@@ -34,7 +34,7 @@ import Glibc
             let request = index % 2 == 0
                 ? ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(format8(index)))
                 : ODataRequest(url: "TravelagencyCollection/$count")
-            store.execute(request) { result in
+            store.start(.request(request)) { result in
                 order.withLock { $0.append(index) }
                 ledger.record(index, result)
             }
@@ -61,7 +61,7 @@ import Glibc
         issueConcurrently(threads: threads, each: total / threads) { index in
             let request = index % 3 == 0 ? ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("1"))
                                          : ODataRequest(url: "TravelagencyCollection")
-            store.execute(request) { ledger.record(index, $0) }
+            store.start(.request(request)) { ledger.record(index, $0) }
         }
         #expect(ledger.wait(for: total))
         usleep(100_000) // a second completion would come now
@@ -95,7 +95,7 @@ import Glibc
         issueConcurrently(threads: 4, each: total / 4) { index in
             let request = index % 4 == 0 ? ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("2"))
                                          : ODataRequest(url: "TravelagencyCollection?$filter=country eq 'US'")
-            store.execute(request) { ledger.record(index, $0) }
+            store.start(.request(request)) { ledger.record(index, $0) }
         }
         #expect(ledger.wait(for: total))
         usleep(100_000)
@@ -130,7 +130,7 @@ import Glibc
         let store = ODataStore.open(offlineFlightOptions(in: folder))
         defer { store.close() }
         let outcome = Protected<[Result<StoreResponse, ODataError>]>([])
-        let handle = store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000777"))) { result in
+        let handle = store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000777")))) { result in
             outcome.withLock { $0.append(result) }
         }
         handle.cancel()
@@ -155,13 +155,13 @@ import Glibc
         let blocking = Protected<ODataError?>(nil)
         let nested = CompletionLedger()
         let outer = CompletionLedger()
-        store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000555"))) { result in
+        store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody("00000555")))) { result in
             do throws(ODataError) {
                 _ = try store.executeAndWait(ODataRequest(url: "TravelagencyCollection"))
             } catch {
                 blocking.withLock { $0 = error }
             }
-            store.execute(ODataRequest(url: "TravelagencyCollection('00000555')")) { nested.record(0, $0) }
+            store.start(.request(ODataRequest(url: "TravelagencyCollection('00000555')"))) { nested.record(0, $0) }
             outer.record(0, result)
         }
         #expect(outer.wait(for: 1))
@@ -203,7 +203,7 @@ import Glibc
         let ledger = CompletionLedger()
         let started = monotonicSeconds()
         for index in 0..<writes {
-            store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(format8(index)))) {
+            store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: agencyBody(format8(index))))) {
                 ledger.record(index, $0)
             }
         }
@@ -227,11 +227,11 @@ import Glibc
         let store = ODataStore.open(offlineFlightOptions(in: folder))
         let ledger = CompletionLedger()
         for index in 0..<10 {
-            store.execute(ODataRequest(url: "TravelagencyCollection")) { ledger.record(index, $0) }
+            store.start(.request(ODataRequest(url: "TravelagencyCollection"))) { ledger.record(index, $0) }
         }
         store.close()
         store.close()
-        store.execute(ODataRequest(url: "TravelagencyCollection")) { ledger.record(10, $0) }
+        store.start(.request(ODataRequest(url: "TravelagencyCollection"))) { ledger.record(10, $0) }
         #expect(ledger.wait(for: 11))
         for (index, completions) in ledger.snapshot {
             #expect(completions.count == 1, "request \(index)")

@@ -55,14 +55,14 @@ import Testing
 
         // A covered collection is answered offline: only what the defining request brought.
         let beijing = "TravelagencyCollection?$filter=city eq 'Beijing'"
-        #expect(try await store.route(url: beijing).destination == .offline)
+        #expect(try await store.perform(.route(url: beijing)).destination == .offline)
         #expect(try entityCount(await store.get(beijing)) == 0)
         #expect(try serviceCount(backend, "TravelagencyCollection", filter: "city eq 'Beijing'") > 0)
 
         // A function import goes online, even though its entity set is covered, and the service answers it.
         let agency = try #require(try JSONValue.parse(await store.get("TravelagencyCollection?$top=1").body)["value"]?[0]?["agencynum"]?.stringValue)
         let call = "GetAgencyDetails(agencynum='\(agency)')"
-        let route = try await store.route(url: call)
+        let route = try await store.perform(.route(url: call))
         #expect(route.destination == .online)
         #expect(route.reason.contains("function import"))
         let answer = try await store.get(call)
@@ -70,7 +70,7 @@ import Testing
         #expect(answer.text.contains(agency))
 
         // An uncovered collection goes online too, and brings what the service has.
-        #expect(try await store.route(url: "FlightCollection").destination == .online)
+        #expect(try await store.perform(.route(url: "FlightCollection")).destination == .online)
         #expect(try entityCount(await store.get("FlightCollection?$top=3")) == 3)
 
         // The offline store alone refuses the function import.
@@ -99,9 +99,9 @@ import Testing
         let body = Array(#"{"agencynum":"99000001","name":"Fly & Co","city":"Boston","country":"US"}"#.utf8)
         // The completion-closure style of seeds 003/004: the follow-up read is issued from the
         // create's completion, in its own context.
-        store.execute(ODataRequest(method: "POST", url: "TravelagencyCollection", body: body)) { result in
+        store.start(.request(ODataRequest(method: "POST", url: "TravelagencyCollection", body: body))) { result in
             created.withLock { $0 = result }
-            store.execute(ODataRequest(url: "TravelagencyCollection('99000001')")) { followUp.record(0, $0) }
+            store.start(.request(ODataRequest(url: "TravelagencyCollection('99000001')"))) { followUp.record(0, $0) }
         }
         #expect(followUp.wait(for: 1))
         #expect(try created.withLock { $0 }?.get().status == 201)
@@ -109,7 +109,7 @@ import Testing
         #expect(try JSONValue.parse(read.body)["d"]?["name"]?.stringValue == "Fly & Co")
 
         // And the change reaches the service with the next upload.
-        let outcome = try await store.upload()
+        let outcome = try await store.perform(.upload())
         #expect(outcome.sent == 1)
         #expect(try backend.get("TravelagencyCollection('99000001')").status == 200)
     }
@@ -130,7 +130,7 @@ import Testing
         store.subscribe { event in
             recorder.record(event)
             if case .firstDownloadComplete = event {
-                store.execute(ODataRequest(url: "BookingCollection/$count")) { result in
+                store.start(.request(ODataRequest(url: "BookingCollection/$count"))) { result in
                     countAtEnable.withLock { $0 = (try? result.get()).flatMap { Int($0.text) } }
                 }
             }
@@ -163,7 +163,7 @@ import Testing
         defer { reopened.close() }
         let again = EventRecorder()
         reopened.subscribe(again.record)
-        #expect(try await reopened.status().state == .open)
+        #expect(try await reopened.perform(.status).state == .open)
         #expect(again.count { $0 == .firstDownloadComplete } == 0)
     }
 
@@ -183,7 +183,7 @@ import Testing
             if case .downloadProgress = event { handle.withLock { $0 }?.cancel() }
         }
         let outcome = Protected<Result<[DownloadOutcome], ODataError>?>(nil)
-        handle.withLock { $0 = store.download(delta: false) { result in outcome.withLock { $0 = result } } }
+        handle.withLock { $0 = store.start(.download(DownloadOptions(full: true))) { result in outcome.withLock { $0 = result } } }
         #expect(recorder.wait(seconds: 60) { _ in outcome.withLock { $0 } != nil })
         guard case .failure(let error)? = outcome.withLock({ $0 }) else {
             Issue.record("the cancelled download did not fail")
@@ -191,7 +191,7 @@ import Testing
         }
         #expect(error.code == .aborted)
         #expect(try await store.get("BookingCollection/$count").text == before)
-        #expect(try await store.status().state == .open)
+        #expect(try await store.perform(.status).state == .open)
     }
 
     @Test func readsDuringADownloadSeeItsDataBeforeOrAfterItsTransactionNeverHalf() async throws {
@@ -215,7 +215,7 @@ import Testing
         }
         let finished = Protected<Result<[DownloadOutcome], ODataError>?>(nil)
         let seenDuringDownload = Protected<[String: Int]>([:])
-        store.download(delta: false) { result in finished.withLock { $0 = result } }
+        store.start(.download(DownloadOptions(full: true))) { result in finished.withLock { $0 = result } }
         // Two threads read while the download runs.
         issueConcurrently(threads: 2, each: 1) { _ in
             while finished.withLock({ $0 }) == nil {
@@ -246,7 +246,7 @@ import Testing
                                                    headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("If-Match", "*")],
                                                    body: Array(#"{"name":"Changed Online"}"#.utf8)))
         #expect(changed.status < 300)
-        let outcome = try await store.upload()
+        let outcome = try await store.perform(.upload())
         #expect(outcome.archived == 1)
         #expect(recorder.wait(seconds: 10) { events in
             events.contains { if case .requestFailed(let archived) = $0 { archived.httpStatus == 412 } else { false } }
@@ -254,7 +254,7 @@ import Testing
         let failed = recorder.all.compactMap { if case .requestFailed(let archived) = $0 { archived } else { nil } }
         #expect(failed.count == 1)
         #expect(failed.first?.request.url == "TravelagencyCollection('\(key)')")
-        #expect(try await store.errorArchive().count == 1)
+        #expect(try await store.perform(.errorArchive).count == 1)
     }
 
     @Test func theOnlineStoreGivesTheOfflineStoresShapes_v4() async throws {

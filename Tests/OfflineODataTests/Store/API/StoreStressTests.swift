@@ -32,7 +32,7 @@ import Glibc
         let uploads = Protected<Result<UploadOutcome, ODataError>?>(nil)
         let stopSync = Atomic<Bool>(false)
         @Sendable func downloadAgain() {
-            store.download(delta: false) { result in
+            store.start(.download(DownloadOptions(full: true))) { result in
                 downloads.add(result.isSuccess)
                 if downloads.total < 2 && !stopSync.load(ordering: .relaxed) { downloadAgain() }
             }
@@ -50,7 +50,7 @@ import Glibc
             let step = index % Self.perThread
             if thread == 0 && step == Self.perThread / 4 {
                 // The upload starts once there is a queue, and runs beside the rest.
-                uploadHandle.withLock { $0 = store.upload { result in uploads.withLock { $0 = result } } }
+                uploadHandle.withLock { $0 = store.start(.upload()) { result in uploads.withLock { $0 = result } } }
             }
             let request: ODataRequest
             switch step % 5 {
@@ -87,7 +87,7 @@ import Glibc
             } else {
                 // Completion closures; every 50th calls back into the store from inside.
                 issuedAsync.add(1, ordering: .relaxed)
-                store.execute(request) { result in
+                store.start(.request(request)) { result in
                     check(result)
                     if step % 50 == 0 {
                         do throws(ODataError) {
@@ -95,7 +95,7 @@ import Glibc
                         } catch {
                             if error.code == .busy { busyAnswers.add(1, ordering: .relaxed) }
                         }
-                        store.execute(ODataRequest(url: "TravelagencyCollection/$count")) { check($0) }
+                        store.start(.request(ODataRequest(url: "TravelagencyCollection/$count"))) { check($0) }
                     }
                     completions.add(true)
                 }
@@ -109,7 +109,7 @@ import Glibc
         // Its completion came; the progress events before it are delivered by now or soon.
         usleep(200_000)
         // The last download finishes; then nothing else runs.
-        let finalStatus = try await store.status()
+        let finalStatus = try await store.perform(.status)
 
         let problems = failures.withLock { $0 }
         #expect(problems.isEmpty, "\(problems.count) failures, first: \(problems.prefix(3))")

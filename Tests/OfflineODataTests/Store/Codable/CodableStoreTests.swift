@@ -129,14 +129,17 @@ private struct Flight: Decodable, Equatable {
         #expect(String(decoding: v2Date, as: UTF8.self).contains(#"Date(86400500)"#))
         await #expect(throws: ODataError.self) { _ = try await store.encodedBody(["not", "an", "object"]) }
 
-        let queue = try await store.requestQueue()
+        let queue = try await store.perform(.requestQueue)
         #expect(queue.count == 3)
         for request in queue {
             let created = try #require(request.createdDate, "\(request.createdAt)")
             #expect(abs(created.timeIntervalSince(before)) < 120)
         }
         let steps = Protected<[UploadProgress]>([])
-        let uploaded = try await store.upload(onProgress: { step in steps.withLock { $0.append(step) } })
+        let uploaded = try await store.perform(.upload(UploadOptions(progress: { step in
+            steps.withLock { $0.append(step) }
+            return false
+        })))
         // The create of 99000401 and its MERGE go as one create (the queue's compaction).
         #expect(uploaded.sent == 2 && uploaded.compacted == 1)
         #expect(steps.withLock { $0 }.map(\.sent) == [1, 2])
@@ -144,7 +147,7 @@ private struct Flight: Decodable, Equatable {
         #expect(status == 200)
         #expect(String(decoding: serviceBody, as: UTF8.self).contains("Codable, renamed"))
 
-        let defining = try #require(try await store.status().definingRequests.first)
+        let defining = try #require(try await store.perform(.status).definingRequests.first)
         let downloaded = try #require(defining.lastDownloadDate, "\(defining.lastDownload ?? "nil")")
         #expect(abs(downloaded.timeIntervalSince(before)) < 300)
     }

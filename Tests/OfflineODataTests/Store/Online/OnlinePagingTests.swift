@@ -107,13 +107,13 @@ import Testing
         options.definingRequests = [FlightSample.usAgencies]
         let store = ODataStore.open(options)
         defer { store.close() }
-        let route = try await store.route(url: "BookingCollection")
+        let route = try await store.perform(.route(url: "BookingCollection"))
         #expect(route.destination == .online && route.reason.contains("no defining request covers BookingCollection"))
         #expect(try entities(await store.get("BookingCollection")).count == serviceCount(backend, "BookingCollection"))
         // A next link handed back goes online too, even in mixed mode.
         let first = try await store.execute(ODataRequest(url: "BookingCollection", followsNextLinks: false))
         let next = try #require(ODataRequest.page(after: first))
-        #expect(try await store.route(url: next.url).destination == .online)
+        #expect(try await store.perform(.route(url: next.url)).destination == .online)
         #expect(try entities(await store.execute(next)).count == Self.pageSize)
     }
 

@@ -157,7 +157,7 @@ import Testing
         let recorder = EventRecorder()
         store.subscribe(recorder.record)
 
-        let outcome = try await store.redownloadEntity(url: "TravelagencyCollection('\(key)')")
+        let outcome = try await store.perform(.redownloadEntity(url: "TravelagencyCollection('\(key)')"))
         #expect(outcome.action == .updated && outcome.entitySet == "TravelagencyCollection")
         let read = try await store.get("TravelagencyCollection('\(key)')")
         #expect(String(decoding: read.body, as: UTF8.self).contains("Changed For The API"))

@@ -1,0 +1,137 @@
+/// Downloads and uploads: one at a time on the store's sync lane, with state, progress and change
+/// events, and cancellable through their ``RequestHandle``.
+extension StoreOperation where Output == [DownloadOutcome] {
+    /// Downloads the defining requests (see ``DownloadOptions``, and
+    /// ``LocalStore/download(subset:full:pageSize:cancellation:progress:)``). Each defining
+    /// request's entities are announced as changed when its transaction commits.
+    public static func download(_ options: DownloadOptions = DownloadOptions()) -> StoreOperation<[DownloadOutcome]> {
+        StoreOperation(lane: .sync) { context throws(ODataError) in
+            let dispatcher = context.dispatcher
+            let events = context.events
+            let cancellation = context.handle.cancellation
+            let offline = try dispatcher.requireOffline("a download")
+            try dispatcher.requireOnline("a download")
+            let all = try offline.definingRequests().map(\.name)
+            for name in options.subset ?? [] where !all.contains(name) {
+                throw ODataError(.misuse, "the store has no defining request named '\(name)'")
+            }
+            let names = options.subset.map { wanted in all.filter { wanted.contains($0) } } ?? all
+            return try context.runningSync(as: .downloading) { () throws(ODataError) -> [DownloadOutcome] in
+                var outcomes: [DownloadOutcome] = []
+                do throws(ODataError) {
+                    for name in names {
+                        outcomes += try offline.download(subset: [name], full: options.full, pageSize: context.options.pageSize,
+                                                         cancellation: cancellation) { step in
+                            events.post(.downloadProgress(step))
+                            return cancellation.isCancelled || (options.progress?(step) ?? false)
+                        }
+                        events.postChanges(dispatcher.entitySets(ofDefiningRequest: name))
+                    }
+                } catch {
+                    events.post(.downloadFinished(error))
+                    throw error
+                }
+                events.post(.downloadFinished(nil))
+                return outcomes
+            }
+        }
+    }
+}
+
+extension StoreOperation where Output == UploadOutcome {
+    /// Uploads the request queue (see ``UploadOptions``, and
+    /// ``LocalStore/upload(batch:batchSize:groupByTransaction:compactsQueue:cancellation:progress:)``).
+    /// Requests the service refused are announced one by one (``StoreEvent/requestFailed(_:)``),
+    /// and the sets whose entities took the service's answers as changed.
+    public static func upload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadOutcome> {
+        StoreOperation(lane: .sync) { context throws(ODataError) in
+            let dispatcher = context.dispatcher
+            let events = context.events
+            let cancellation = context.handle.cancellation
+            let offline = try dispatcher.requireOffline("an upload")
+            try dispatcher.requireOnline("an upload")
+            return try context.runningSync(as: .uploading) { () throws(ODataError) -> UploadOutcome in
+                let queuedBefore = try offline.file.queuedRequests()
+                let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
+                let result: Result<UploadOutcome, ODataError>
+                do throws(ODataError) {
+                    // Cancelling stops between requests, never during one: a request cut off in flight
+                    // may have been applied by the service and would be sent twice by the next upload.
+                    result = .success(try offline.upload(batch: options.batch, batchSize: options.batchSize,
+                                                         groupByTransaction: options.groupByTransaction,
+                                                         compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue,
+                                                         cancellation: nil) { step in
+                        events.post(.uploadProgress(step))
+                        return cancellation.isCancelled || (options.progress?(step) ?? false)
+                    })
+                } catch {
+                    result = .failure(error)
+                }
+                // What left the queue changed its entity (the service's answer, or an error mark).
+                let stillQueued = Set((try? offline.file.queuedRequests().map(\.id)) ?? queuedBefore.map(\.id))
+                events.postChanges(Set(queuedBefore.filter { !stillQueued.contains($0.id) }.compactMap(\.entitySet)))
+                for archived in (try? offline.file.errorArchive()) ?? [] where !archivedBefore.contains(archived.request.id) {
+                    events.post(.requestFailed(archived))
+                }
+                switch result {
+                case .success(let outcome):
+                    events.post(.uploadFinished(nil))
+                    return outcome
+                case .failure(let error):
+                    events.post(.uploadFinished(error))
+                    throw error
+                }
+            }
+        }
+    }
+}
+
+extension StoreOperation where Output == UploadPreview {
+    /// What ``upload(_:)`` with the same options would send, in order; nothing is sent or
+    /// changed. See ``LocalStore/previewUpload(batch:batchSize:groupByTransaction:compactsQueue:)``.
+    /// On the sync lane: after an upload issued before it, so it shows what is left.
+    public static func previewUpload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadPreview> {
+        StoreOperation(lane: .sync) { context throws(ODataError) in
+            let offline = try context.dispatcher.requireOffline("an upload's preview")
+            try context.dispatcher.requireOnline("an upload's preview")
+            return try offline.previewUpload(batch: options.batch, batchSize: options.batchSize,
+                                             groupByTransaction: options.groupByTransaction,
+                                             compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue)
+        }
+    }
+}
+
+extension StoreOperation where Output == RedownloadOutcome {
+    /// Reads one entity from the service again, addressed by its key; see
+    /// ``LocalStore/redownloadEntity(url:cancellation:)``. It runs on the sync lane, one at a time
+    /// with downloads and uploads (it asks the service, and must not hold up local writes while it
+    /// waits); its entity set is announced as changed.
+    public static func redownloadEntity(url: String) -> StoreOperation<RedownloadOutcome> {
+        StoreOperation(lane: .sync) { context throws(ODataError) in
+            let offline = try context.dispatcher.requireOffline("a re-download")
+            try context.dispatcher.requireOnline("a re-download")
+            let outcome = try offline.redownloadEntity(url: url, cancellation: context.handle.cancellation)
+            context.announceChanges([outcome.entitySet])
+            return outcome
+        }
+    }
+}
+
+extension StoreOperation where Output == SyncStatistics {
+    /// The last downloads, the queue's depth and age, what needs a decision and the last upload
+    /// (see ``LocalStore/syncStatistics()``).
+    public static var syncStatistics: StoreOperation<SyncStatistics> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the sync statistics").syncStatistics()
+        }
+    }
+}
+
+extension StoreOperation where Output == [SyncLogEntry] {
+    /// The newest `limit` entries of the sync log (all when nil), newest first.
+    public static func syncLog(limit: Int? = nil) -> StoreOperation<[SyncLogEntry]> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the sync log").syncLog(limit: limit)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// What an operation's work is given when it runs: the open store, its cancellation, and where
+/// to announce what it changed. Used on the one thread that runs the work.
+final class StoreOperationContext {
+    /// The open store's parts: the offline store, the service, the router.
+    let dispatcher: RequestDispatcher
+    /// The request's handle; its ``RequestHandle/cancellation`` stops a running transfer.
+    let handle: RequestHandle
+    /// The store's events, for what the work reports as it goes (progress, each download's commit).
+    let events: EventHub
+    /// The options the store was opened with.
+    let options: ODataStore.Options
+    /// The store, while it is still referenced.
+    private weak var store: ODataStore?
+    /// The entity sets the work changed, announced once its result is final (``announceChanges(_:)``).
+    private(set) var changedSets: Set<String> = []
+
+    init(dispatcher: RequestDispatcher, handle: RequestHandle, events: EventHub, options: ODataStore.Options, store: ODataStore?) {
+        self.dispatcher = dispatcher
+        self.handle = handle
+        self.events = events
+        self.options = options
+        self.store = store
+    }
+
+    /// Where the store is now; closed once it is gone.
+    var storeState: StoreState { store?.state ?? .closed }
+
+    /// Runs `body` as the store's one running download or upload: the store is in `state`
+    /// meanwhile (with its events), and ``ODataStore/close()`` cancels it.
+    func runningSync<T>(as state: StoreState, _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
+        guard let store else { throw ODataStore.closedError }
+        return try store.runningSyncOperation(handle, state: state, body)
+    }
+
+    /// Announces `sets` as changed when the operation completes successfully: for a local write,
+    /// after its group committed, so no subscriber reads before the change is durable.
+    func announceChanges<S: Sequence<String>>(_ sets: S) {
+        changedSets.formUnion(sets)
+    }
+}
