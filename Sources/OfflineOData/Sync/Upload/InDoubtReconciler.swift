@@ -57,7 +57,7 @@ struct InDoubtReconciler {
                     switch finding {
                     case .applied(let count, let served):
                         for request in group.prefix(count) {
-                            let deletes = asciiUppercased(request.method) == "DELETE"
+                            let deletes = request.method == .delete
                             try recorder.acknowledge(request, Self.answer(for: request, served: served),
                                                      answer: deletes ? nil : served?.document, in: db)
                         }
@@ -112,7 +112,7 @@ struct InDoubtReconciler {
               let table = schema.table(forEntitySet: setName) else {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
         }
-        if asciiUppercased(first.method) == "POST" && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
+        if first.method == .post && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
             return .needsDecision(Self.unknown(first, "the service assigns the created entity's key and does not take "
                 + "repeatable requests, so the engine cannot find out whether it created the entity; sending it again "
                 + "might create it twice. Re-send it (requeue) or discard it"))
@@ -123,20 +123,20 @@ struct InDoubtReconciler {
     private func find(_ group: [QueuedRequest], table: EntitySetTable, entityID: Int64,
                       cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
         guard let first = group.first else { return .notApplied }
-        let creates = asciiUppercased(first.method) == "POST"
+        let creates = first.method == .post
         let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                            transport: transport, file: file, cancellation: cancellation)
         guard let served else {
             // Not there: a DELETE at the end was applied (with whatever came before it); a create
             // or an update was not (an update is sent again and meets the service's 404).
-            let deletes = group.last.map { asciiUppercased($0.method) == "DELETE" } ?? false
+            let deletes = group.last.map { $0.method == .delete } ?? false
             return deletes ? .applied(count: group.count, served: nil) : .notApplied
         }
         // The longest run of the group, from its start, whose values the service has.
         var expected: [String: SQLValue] = [:]
         var runs: [(count: Int, values: [String: SQLValue])] = []
         for (position, request) in group.enumerated() {
-            if asciiUppercased(request.method) == "DELETE" { break }
+            if request.method == .delete { break }
             guard let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values,
                   !values.isEmpty else { break }
             expected.merge(values) { _, new in new }
@@ -154,7 +154,7 @@ struct InDoubtReconciler {
     /// The answer a request found applied is recorded with: the entity read (its ETag, its key) or
     /// a 204 for a deletion.
     private static func answer(for request: QueuedRequest, served: ServedEntity?) -> HTTPResponse {
-        guard let served, asciiUppercased(request.method) != "DELETE" else { return HTTPResponse(status: 204, headers: [], body: []) }
+        guard let served, request.method != .delete else { return HTTPResponse(status: 204, headers: [], body: []) }
         return served.response
     }
 
