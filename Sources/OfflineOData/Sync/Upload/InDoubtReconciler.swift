@@ -37,7 +37,9 @@ struct InDoubtReconciler {
 
     private enum Finding {
         /// The first `count` requests of the group were applied; `served` is the entity now (nil: gone).
-        case applied(count: Int, served: ServedEntity?)
+        /// The others were not, and are sent again; unless `undecided` gives the reason the engine
+        /// could not judge them, which sends them to the error archive as in doubt.
+        case applied(count: Int, served: ServedEntity?, undecided: String? = nil)
         case notApplied
         case needsDecision(String)
     }
@@ -55,13 +57,18 @@ struct InDoubtReconciler {
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
                     switch finding {
-                    case .applied(let count, let served):
+                    case .applied(let count, let served, let undecided):
                         for request in group.prefix(count) {
                             let deletes = request.method == .delete
                             try recorder.acknowledge(request, Self.answer(for: request, served: served),
                                                      answer: deletes ? nil : served?.document, in: db)
                         }
-                        try RequestQueueTable.markPending(ids: group.dropFirst(count).map(\.id), in: db)
+                        let rest = Array(group.dropFirst(count))
+                        if let undecided, !rest.isEmpty {
+                            outcome.archived += try recorder.archive(rest, status: nil, message: undecided, kind: .inDoubt, in: db)
+                        } else {
+                            try RequestQueueTable.markPending(ids: rest.map(\.id), in: db)
+                        }
                         outcome.applied += count
                     case .notApplied:
                         try RequestQueueTable.markPending(ids: group.map(\.id), in: db)
@@ -135,14 +142,33 @@ struct InDoubtReconciler {
         // The longest run of the group, from its start, whose values the service has.
         var expected: [String: SQLValue] = [:]
         var runs: [(count: Int, values: [String: SQLValue])] = []
+        // A body that no longer reads (the model changed since it was queued) ends the run: what
+        // it sent cannot be compared, so its request and those after it are not judged.
+        var unreadable: (position: Int, reason: String)?
         for (position, request) in group.enumerated() {
             if request.method == .delete { break }
-            guard let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values,
-                  !values.isEmpty else { break }
+            guard let body = request.body else { break }
+            let values: [String: SQLValue]
+            do throws(ODataError) {
+                values = try EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values
+            } catch {
+                unreadable = (position, Self.unknown(request, "its body no longer reads against the model (\(error.message)), "
+                    + "so the engine cannot compare it with the entity on the service and cannot tell whether it was "
+                    + "applied. Re-send it (requeue) or discard it"))
+                break
+            }
+            guard !values.isEmpty else { break }
             expected.merge(values) { _, new in new }
             runs.append((position + 1, expected))
         }
-        if let run = runs.last(where: { served.has($0.values) }) { return .applied(count: run.count, served: served) }
+        let matched = runs.last(where: { served.has($0.values) })?.count
+        // Every request before the unreadable one was applied (or there were none): the verdict
+        // stops there, and says why, rather than calling the rest not applied.
+        if let unreadable, (matched ?? 0) == unreadable.position {
+            return unreadable.position == 0 ? .needsDecision(unreadable.reason)
+                : .applied(count: unreadable.position, served: served, undecided: unreadable.reason)
+        }
+        if let matched { return .applied(count: matched, served: served) }
         if creates {
             return .needsDecision(Self.unknown(first, "an entity with this key is on the service with other values than the "
                 + "create sent (created by someone else, or created by this upload and changed since). Re-send it "
