@@ -80,7 +80,7 @@ final class RequestDispatcher: Sendable {
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }
-            let response = try online.execute(method: resolved.method.rawValue, url: request.url, body: request.body,
+            let response = try online.execute(resolved, body: request.body,
                                               headers: request.headers, followsNextLinks: request.followsNextLinks,
                                               cancellation: cancellation)
             return Outcome(response: response, route: route, changedSet: resolved.isRead ? nil : resolved.resource.entitySet)
