@@ -48,10 +48,10 @@ func fuzzResponse(_ bytes: [UInt8]) -> HTTPResponse {
 
 /// A keyless create, a create with its key, an update and a delete of the URL harness's orders.
 let fuzzAnswerRequests = [
-    QueuedRequest(method: "POST", url: "Orders", body: #"{"Name":"n"}"#, entitySet: "Orders", entityID: 1),
-    QueuedRequest(method: "POST", url: "Orders", body: #"{"ID":7,"Name":"n"}"#, entitySet: "Orders", entityID: 2),
-    QueuedRequest(method: "PATCH", url: "Orders(1)", body: #"{"Name":"n"}"#, entitySet: "Orders", entityID: 1, etag: "W/\"1\""),
-    QueuedRequest(method: "DELETE", url: "Orders(1)", entitySet: "Orders", entityID: 1),
+    QueuedRequest(method: .post, url: "Orders", body: #"{"Name":"n"}"#, entitySet: "Orders", entityID: 1),
+    QueuedRequest(method: .post, url: "Orders", body: #"{"ID":7,"Name":"n"}"#, entitySet: "Orders", entityID: 2),
+    QueuedRequest(method: .patch, url: "Orders(1)", body: #"{"Name":"n"}"#, entitySet: "Orders", entityID: 1, etag: "W/\"1\""),
+    QueuedRequest(method: .delete, url: "Orders(1)", entitySet: "Orders", entityID: 1),
 ]
 
 let fuzzAnswerTable: EntitySetTable? = fuzzV4Model.flatMap { try? StoreSchema(model: $0) }?.table(forEntitySet: "Orders")

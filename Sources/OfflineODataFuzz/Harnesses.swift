@@ -6,15 +6,17 @@ import Glibc
 /// One harness: consumes an input and must never crash, whatever the bytes.
 typealias FuzzHarness = @Sendable (UnsafeRawBufferPointer) -> Void
 
-/// The `$metadata` reader, and on success the model's lookups and the path classifier.
+/// The `$metadata` reader, and on success the model's lookups and the routing of paths into it
+/// (the resolver, with its reading of paths the binder refuses).
 @Sendable func fuzzMetadata(_ bytes: UnsafeRawBufferPointer) {
     guard let model = try? MetadataReader.read(bytes) else { return }
     _ = model.counts
+    let router = RequestRouter(mode: .mixed, model: model, dialect: .v4, definingRequests: [], hasOfflineStore: true, hasOnlineStore: true)
     for set in model.entityContainer?.entitySets ?? [] {
-        _ = model.classify(path: set.name + "(1)")
+        _ = router.route(method: "GET", url: set.name + "(1)")
         if let type = model.entityType(named: set.entityType) {
             _ = model.keyProperties(of: type)
-            for navigation in model.navigationProperties(of: type) { _ = model.classify(path: set.name + "(1)/" + navigation.name) }
+            for navigation in model.navigationProperties(of: type) { _ = router.route(method: "GET", url: set.name + "(1)/" + navigation.name) }
         }
     }
 }

@@ -1,11 +1,15 @@
 @_spi(Tool) import OfflineOData
 
-/// The URL parser and binder: the input, as UTF-8 text, is parsed in both dialects and bound
-/// against the flight sample's model of that dialect. Errors are fine; traps are not.
+/// The URL parser, binder and router: the input, as UTF-8 text, is parsed in both dialects, bound
+/// against the flight sample's model of that dialect and routed. Errors are fine; traps are not.
 @Sendable func fuzzURL(_ bytes: UnsafeRawBufferPointer) {
     let url = String(decoding: bytes, as: UTF8.self)
     for (dialect, model) in [(Dialect.v4, fuzzV4Model), (Dialect.v2, fuzzV2Model)] {
-        guard let syntax = try? ODataURLParser(dialect: dialect).parse(url), let model else { continue }
+        guard let model else { continue }
+        // The router resolves the URL (parse, bind, and the parsed path alone when binding fails).
+        _ = RequestRouter(mode: .mixed, model: model, dialect: dialect, definingRequests: [], hasOfflineStore: true,
+                          hasOnlineStore: true).route(method: "GET", url: url)
+        guard let syntax = try? ODataURLParser(dialect: dialect).parse(url) else { continue }
         _ = try? ODataBinder(model: model, dialect: dialect).bind(syntax)
     }
 }

@@ -31,9 +31,9 @@ INTERNALS = [
     # SQL and Storage: translation, schema, SQLite
     "SQLQuery", "StoreSchema", "EntitySetTable", "SQLiteConnection", "Statement", "StoreFile",
     # Values, HTTP, Metadata machinery
-    "JSONReader", "JSONWriter", "HTTPTransport", "HTTPCancellation", "MetadataReader", "ResourcePathSplitter",
+    "JSONReader", "JSONWriter", "HTTPTransport", "HTTPCancellation", "MetadataReader",
     # Store internals below ODataStore
-    "LocalStore", "ServiceClient", "LocalReader", "RequestRouter", "ResolvedRequest", "WriteOutcome",
+    "LocalStore", "ServiceClient", "LocalReader", "RequestRouter", "ResolvedRequest", "UnboundPathResource", "WriteOutcome",
 ]
 
 #: What the tool reaches through `@_spi(Tool) import` (tool.swift uses each).

@@ -48,7 +48,7 @@ extension RequestQueueTable {
 
     /// The method and body of the entity's requests after `id`, queued or archived, in order.
     static func laterChanges(entitySet: String, entityID: Int64, after id: Int64,
-                             in db: SQLiteConnection) throws(ODataError) -> [(method: String, body: String?)] {
+                             in db: SQLiteConnection) throws(ODataError) -> [(method: RequestMethod, body: String?)] {
         let select = try db.prepare("""
             SELECT method, body FROM (
                 SELECT id, method, body FROM ood_error_archive WHERE entity_set = ?1 AND entity_id = ?2 AND id > ?3
@@ -57,8 +57,8 @@ extension RequestQueueTable {
             ) ORDER BY id
             """)
         try select.bind([.text(entitySet), .integer(entityID), .integer(id)])
-        var changes: [(method: String, body: String?)] = []
-        while try select.step() { changes.append((select.text(at: 0) ?? "", select.text(at: 1))) }
+        var changes: [(method: RequestMethod, body: String?)] = []
+        while try select.step() { changes.append((try storedMethod(select.text(at: 0)), select.text(at: 1))) }
         return changes
     }
 

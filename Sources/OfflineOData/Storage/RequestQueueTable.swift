@@ -3,7 +3,8 @@
 public struct QueuedRequest: Sendable, Equatable {
     /// Its place in the queue: requests are uploaded in increasing `id` order.
     public var id: Int64
-    public var method: String
+    /// Stored as its wire text (`POST`), the column's encoding.
+    public var method: RequestMethod
     /// Relative to the service root; may refer to an entity created offline by its Content-ID.
     public var url: String
     /// The JSON body, if any.
@@ -29,7 +30,7 @@ public struct QueuedRequest: Sendable, Equatable {
     /// (``QueueCompaction``) neither merges it with others nor drops it.
     public var mergeable: Bool = true
 
-    public init(id: Int64 = 0, method: String, url: String, body: String? = nil, headers: String? = nil,
+    public init(id: Int64 = 0, method: RequestMethod, url: String, body: String? = nil, headers: String? = nil,
                 entitySet: String? = nil, entityID: Int64? = nil, etag: String? = nil,
                 contentID: String? = nil, transactionID: String? = nil, createdAt: String = "", mergeable: Bool = true) {
         self.id = id
@@ -193,7 +194,7 @@ enum RequestQueueTable {
 
     /// Drops every request on one entity, queued or archived (an undo of its local changes);
     /// returns the methods of the dropped requests, oldest first.
-    static func dropRequests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [String] {
+    static func dropRequests(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [RequestMethod] {
         let arguments: [SQLValue] = [.text(entitySet), .integer(entityID)]
         let select = try db.prepare("""
             SELECT method FROM (
@@ -203,8 +204,8 @@ enum RequestQueueTable {
             ) ORDER BY id
             """)
         try select.bind(arguments)
-        var methods: [String] = []
-        while try select.step() { methods.append(select.text(at: 0) ?? "") }
+        var methods: [RequestMethod] = []
+        while try select.step() { methods.append(try storedMethod(select.text(at: 0))) }
         try db.prepare("DELETE FROM ood_error_archive WHERE entity_set = ?1 AND entity_id = ?2").run(arguments)
         try db.prepare("DELETE FROM ood_request_queue WHERE entity_set = ?1 AND entity_id = ?2").run(arguments)
         return methods
@@ -218,7 +219,7 @@ enum RequestQueueTable {
         var result: [ArchivedRequest] = []
         while try statement.step() {
             result.append(ArchivedRequest(
-                request: request(from: statement),
+                request: try request(from: statement),
                 httpStatus: statement.isNull(at: 13) ? nil : Int(statement.int(at: 13)),
                 message: statement.text(at: 14) ?? "", failedAt: statement.text(at: 15) ?? "",
                 kind: statement.text(at: 16).flatMap(ArchiveKind.init(rawValue:)) ?? .refused))
@@ -232,17 +233,17 @@ enum RequestQueueTable {
         var result: [QueuedRequest] = []
         while try statement.step() {
             // Column 13 is the queue's state (``queueColumns``).
-            var queued = request(from: statement)
+            var queued = try request(from: statement)
             queued.state = statement.text(at: 13).flatMap(QueueState.init(rawValue:)) ?? .pending
             result.append(queued)
         }
         return result
     }
 
-    private static func request(from statement: Statement) -> QueuedRequest {
+    private static func request(from statement: Statement) throws(ODataError) -> QueuedRequest {
         func optionalInt(_ column: Int) -> Int64? { statement.isNull(at: column) ? nil : statement.int(at: column) }
         var request = QueuedRequest(
-            id: statement.int(at: 0), method: statement.text(at: 1) ?? "", url: statement.text(at: 2) ?? "",
+            id: statement.int(at: 0), method: try storedMethod(statement.text(at: 1), id: statement.int(at: 0)), url: statement.text(at: 2) ?? "",
             body: statement.text(at: 3), headers: statement.text(at: 4), entitySet: statement.text(at: 5),
             entityID: optionalInt(6), etag: statement.text(at: 7), contentID: statement.text(at: 8),
             transactionID: statement.text(at: 9), createdAt: statement.text(at: 10) ?? "")
@@ -251,10 +252,20 @@ enum RequestQueueTable {
         return request
     }
 
+    /// The method a `method` column holds: its wire text, read in any case (as the store has always
+    /// taken the caller's spelling). Any other text is a damaged store, reported, not trusted.
+    static func storedMethod(_ text: String?, id: Int64? = nil) throws(ODataError) -> RequestMethod {
+        guard let text, let method = RequestMethod.named(text) else {
+            let which = id.map { "queued request #\($0)" } ?? "a queued request"
+            throw ODataError(.storage, "\(which) has the method '\(text ?? "")', which is none the store writes (GET, POST, PUT, PATCH, MERGE or DELETE)")
+        }
+        return method
+    }
+
     /// The parameters ?1...?11 of ``append(_:in:)``: every column but the id, which SQLite assigns.
     private static func insertValues(of request: QueuedRequest) -> [SQLValue] {
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-        return [.text(request.method), .text(request.url), text(request.body),
+        return [.text(request.method.rawValue), .text(request.url), text(request.body),
                 text(request.headers), text(request.entitySet), request.entityID.map(SQLValue.integer) ?? .null,
                 text(request.etag), text(request.contentID), text(request.transactionID),
                 .text(request.createdAt.isEmpty ? utcTimestamp() : request.createdAt), .integer(request.mergeable ? 0 : 1)]

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Counts URL parses and binds, for the tests that prove a request is understood once (issue 22:
-/// one read is one parse and one bind). A parse is the URL parser's or the path classifier's
-/// split of a path. Off unless a test watches, and then only for what it watches, so tests
+/// one read is one parse and one bind). A parse is the URL parser's (of a URL, or of a path
+/// alone). Off unless a test watches, and then only for what it watches, so tests
 /// running side by side do not count each other's work: parses of URLs that contain a marker,
 /// binds against one model instance (any object here, as Support sits below the model).
 ///

@@ -38,7 +38,7 @@ import Testing
             ("OOD_EVENT_UPLOAD_PROGRESS", .uploadProgress(UploadProgress(sent: 1, archived: 0, total: 1))),
             ("OOD_EVENT_UPLOAD_FINISHED", .uploadFinished(nil)),
             ("OOD_EVENT_ENTITY_SETS_CHANGED", .entitySetsChanged(["A"])),
-            ("OOD_EVENT_REQUEST_FAILED", .requestFailed(ArchivedRequest(request: QueuedRequest(method: "PATCH", url: "A('1')"),
+            ("OOD_EVENT_REQUEST_FAILED", .requestFailed(ArchivedRequest(request: QueuedRequest(method: .patch, url: "A('1')"),
                                                                          httpStatus: 412, message: "m", failedAt: "t"))),
             ("OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED", .uncleanShutdownChecked([StoreFinding(check: "sqlite", message: "m")])),
         ]

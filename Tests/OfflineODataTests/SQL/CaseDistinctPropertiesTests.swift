@@ -122,7 +122,7 @@ import Testing
 
         // What the upload sends is each request as the caller wrote it, with the model's names.
         let queue = try f.store.file.queuedRequests()
-        #expect(queue.map(\.method) == ["POST", "PATCH", "PUT", "DELETE"])
+        #expect(queue.map(\.method.rawValue) == ["POST", "PATCH", "PUT", "DELETE"])
         #expect(queue.first?.body == createBody)
         #expect(queue.map(\.url).dropFirst() == ["Items(Code='A',code='a')", "Items(Code='B',code='b')", "Items(Code='C',code='c')"])
 

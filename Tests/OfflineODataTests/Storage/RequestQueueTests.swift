@@ -8,17 +8,17 @@ import Testing
         let store = try StoreFile(path: path)
         try store.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in
-                try RequestQueueTable.append(QueuedRequest(method: "POST", url: "TravelagencyCollection",
+                try RequestQueueTable.append(QueuedRequest(method: .post, url: "TravelagencyCollection",
                                                            body: #"{"NAME":"A"}"#, entitySet: "TravelagencyCollection", entityID: 7), in: db)
-                try RequestQueueTable.append(QueuedRequest(method: "PATCH", url: "TravelagencyCollection('1')",
+                try RequestQueueTable.append(QueuedRequest(method: .patch, url: "TravelagencyCollection('1')",
                                                            body: #"{"CITY":"Rome"}"#, etag: #"W/"3""#), in: db)
-                try RequestQueueTable.append(QueuedRequest(method: "DELETE", url: "CarrierCollection('LH')"), in: db)
+                try RequestQueueTable.append(QueuedRequest(method: .delete, url: "CarrierCollection('LH')"), in: db)
             }
         }
         store.close()
         let reopened = try StoreFile(path: path)
         let queue = try reopened.queuedRequests()
-        #expect(queue.map(\.method) == ["POST", "PATCH", "DELETE"])
+        #expect(queue.map(\.method.rawValue) == ["POST", "PATCH", "DELETE"])
         #expect(queue.map(\.id) == queue.map(\.id).sorted())
         #expect(queue[0].entityID == 7 && queue[0].body == #"{"NAME":"A"}"#)
         #expect(queue[1].etag == #"W/"3""#)
@@ -27,13 +27,33 @@ import Testing
         reopened.close()
     }
 
+    /// The method column is the wire text, read in any case; any other text is a damaged store,
+    /// reported as such rather than trusted or trapped on.
+    @Test func aStoredMethodIsReadInAnyCaseAndAnUnknownOneIsAClearError() throws {
+        let folder = TemporaryFolder()
+        let store = try StoreFile(path: folder.file("m.store"))
+        try store.withConnection { db throws(ODataError) in
+            try RequestQueueTable.append(QueuedRequest(method: .merge, url: "A(1)", body: "{}"), in: db)
+            try db.prepare("UPDATE ood_request_queue SET method = ?1").run([.text("merge")])
+        }
+        #expect(try store.queuedRequests().map(\.method) == [.merge])
+        try store.withConnection { db throws(ODataError) in
+            try db.prepare("UPDATE ood_request_queue SET method = ?1").run([.text("HEAD")])
+        }
+        #expect { try store.queuedRequests() } throws: { error in
+            guard let error = error as? ODataError else { return false }
+            return error.code == .storage && error.message.contains("the method 'HEAD'")
+        }
+        store.close()
+    }
+
     @Test func aRolledBackChangeLeavesNoQueuedRequest() throws {
         let folder = TemporaryFolder()
         let store = try StoreFile(path: folder.file("q.store"))
         #expect(throws: ODataError.self) {
             try store.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
-                    try RequestQueueTable.append(QueuedRequest(method: "POST", url: "X"), in: db)
+                    try RequestQueueTable.append(QueuedRequest(method: .post, url: "X"), in: db)
                     throw ODataError(.constraint, "the local change failed")
                 }
             }
@@ -46,7 +66,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = try StoreFile(path: folder.file("a.store"))
         let id = try store.withConnection { db throws(ODataError) in
-            try RequestQueueTable.append(QueuedRequest(method: "PATCH", url: "A(1)", body: "{}"), in: db)
+            try RequestQueueTable.append(QueuedRequest(method: .patch, url: "A(1)", body: "{}"), in: db)
         }
         try store.withConnection { db throws(ODataError) in
             try RequestQueueTable.archive(id: id, httpStatus: 412, message: "Precondition Failed", in: db)

@@ -9,9 +9,9 @@ import Testing
         let schema = try? StoreSchema(model: MetadataReader.read(Array(LocalWriterTests.metadata.utf8)))
         return schema?.table(forEntitySet: "TravelagencyCollection")?.keyColumns ?? []
     }()
-    static let patch = QueuedRequest(method: "PATCH", url: "TravelagencyCollection('1')", body: #"{"name":"N"}"#)
-    static let keyless = QueuedRequest(method: "POST", url: "TravelagencyCollection", body: #"{"name":"N"}"#)
-    static let keyed = QueuedRequest(method: "POST", url: "TravelagencyCollection", body: #"{"agencynum":"7","name":"N"}"#)
+    static let patch = QueuedRequest(method: .patch, url: "TravelagencyCollection('1')", body: #"{"name":"N"}"#)
+    static let keyless = QueuedRequest(method: .post, url: "TravelagencyCollection", body: #"{"name":"N"}"#)
+    static let keyed = QueuedRequest(method: .post, url: "TravelagencyCollection", body: #"{"agencynum":"7","name":"N"}"#)
 
     static func answer(_ status: Int, _ body: String = "", _ headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers.map { HTTPHeader($0.0, $0.1) }, body: Array(body.utf8))

@@ -3,11 +3,11 @@ import Testing
 
 /// The `$batch` request body, byte for byte, and how queued requests are grouped into change sets.
 @Suite struct BatchRequestBuilderTests {
-    static let post = QueuedRequest(id: 1, method: "POST", url: "TravelagencyCollection", body: #"{"agencynum":"N1"}"#,
+    static let post = QueuedRequest(id: 1, method: .post, url: "TravelagencyCollection", body: #"{"agencynum":"N1"}"#,
                                     entitySet: "TravelagencyCollection", entityID: 7, contentID: "ood7")
-    static let patchNew = QueuedRequest(id: 2, method: "PATCH", url: "TravelagencyCollection('N1')", body: #"{"city":"Rome"}"#,
+    static let patchNew = QueuedRequest(id: 2, method: .patch, url: "TravelagencyCollection('N1')", body: #"{"city":"Rome"}"#,
                                         entitySet: "TravelagencyCollection", entityID: 7)
-    static let delete = QueuedRequest(id: 3, method: "DELETE", url: "TravelagencyCollection('00000002')",
+    static let delete = QueuedRequest(id: 3, method: .delete, url: "TravelagencyCollection('00000002')",
                                       entitySet: "TravelagencyCollection", entityID: 2, etag: #"W/"1""#)
 
     @Test func writesChangeSetsWithContentIDsReferencesAndIfMatch() throws {
@@ -67,9 +67,9 @@ import Testing
     }
 
     @Test func groupsByTransactionOnlyWhenAsked() {
-        var a = QueuedRequest(id: 1, method: "DELETE", url: "A('1')", entitySet: "A", entityID: 1)
-        var b = QueuedRequest(id: 2, method: "DELETE", url: "A('2')", entitySet: "A", entityID: 2)
-        let c = QueuedRequest(id: 3, method: "DELETE", url: "A('3')", entitySet: "A", entityID: 3)
+        var a = QueuedRequest(id: 1, method: .delete, url: "A('1')", entitySet: "A", entityID: 1)
+        var b = QueuedRequest(id: 2, method: .delete, url: "A('2')", entitySet: "A", entityID: 2)
+        let c = QueuedRequest(id: 3, method: .delete, url: "A('3')", entitySet: "A", entityID: 3)
         a.transactionID = "t"
         b.transactionID = "t"
         #expect(ChangeSetPlan.plan([a, c, b], groupByTransaction: false, contentIDReferences: true).count == 3)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aBoundaryInABodyIsReplaced() throws {
-        let request = QueuedRequest(id: 1, method: "POST", url: "A", body: #"{"name":"batch_b changeset_b"}"#)
+        let request = QueuedRequest(id: 1, method: .post, url: "A", body: #"{"name":"batch_b changeset_b"}"#)
         let plan = ChangeSetPlan.plan([request], groupByTransaction: false, contentIDReferences: true)
         let built = try BatchRequestBuilder(makeBoundary: { kind, _ in "\(kind)_b" }).build(plan)
         #expect(built.contentType != "multipart/mixed; boundary=batch_b")
@@ -279,7 +279,7 @@ extension String {
         try Self.queueThree(f)
         #expect(try Self.uploader(f).upload().withoutBytes == UploadOutcome(sent: 2, archived: 1))
         let archive = try f.store.file.errorArchive()
-        #expect(archive.count == 1 && archive.first?.httpStatus == 412 && archive.first?.request.method == "PATCH")
+        #expect(archive.count == 1 && archive.first?.httpStatus == 412 && archive.first?.request.method == .patch)
         #expect(archive.first?.message.contains("stale (412)") == true)
         #expect(try f.column("00000001", "_ood_error") == "1")
         #expect(try f.store.file.queuedRequests().isEmpty && !f.exists("00000002"))
@@ -339,6 +339,6 @@ extension String {
         } throws: { error in
             (error as? ODataError)?.code == .http && (error as? ODataError)?.message.contains("1 requests stay queued") == true
         }
-        #expect(try f.store.file.queuedRequests().map(\.method) == ["PATCH"])
+        #expect(try f.store.file.queuedRequests().map(\.method.rawValue) == ["PATCH"])
     }
 }

@@ -175,7 +175,7 @@ import Testing
     /// A queued ETag that is not one header line (a store made before pages with such ETags were
     /// refused) stops the `$batch` before it is sent, rather than go without its concurrency check.
     @Test func anETagWithALineBreakIsNeverWrittenIntoABatchPart() throws {
-        let hostile = QueuedRequest(id: 1, method: "PATCH", url: "A('1')", body: "{}", entitySet: "A", entityID: 1,
+        let hostile = QueuedRequest(id: 1, method: .patch, url: "A('1')", body: "{}", entitySet: "A", entityID: 1,
                                     etag: "W/\"1\"\r\nX-Evil: 1")
         let plan = ChangeSetPlan.plan([hostile], groupByTransaction: false, contentIDReferences: true)
         let refused = try #require(error { _ = try BatchRequestBuilder().build(plan) })

@@ -147,7 +147,7 @@ import Testing
         _ = try f.store.write(method: "DELETE", url: "TravelagencyCollection('00000001')")
         #expect(try f.uploader().upload().withoutBytes == UploadOutcome(sent: 1, archived: 2))
         let archive = try f.store.file.errorArchive()
-        #expect(archive.map(\.request.method) == ["PATCH", "DELETE"])
+        #expect(archive.map(\.request.method.rawValue) == ["PATCH", "DELETE"])
         #expect(archive.first?.httpStatus == 412 && archive.first?.message.contains("changed by someone else") == true)
         #expect(archive.last?.httpStatus == nil && archive.last?.message.contains("earlier request") == true)
         #expect(try f.column("00000001", "_ood_error") == "1")

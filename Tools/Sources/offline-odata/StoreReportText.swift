@@ -8,7 +8,7 @@ func printQueue(_ queue: [QueuedRequest]) {
     print("queue: \(counted(queue.count, "request")) waiting for upload")
     var table = TextTable("ID", "METHOD", "URL", "TRANSACTION", "QUEUED AT")
     for request in queue {
-        table.append("\(request.id)", request.method, request.url, request.transactionID ?? "-", request.createdAt)
+        table.append("\(request.id)", request.method.rawValue, request.url, request.transactionID ?? "-", request.createdAt)
     }
     if !table.isEmpty { table.print() }
 }
@@ -18,7 +18,7 @@ func printErrorArchive(_ archive: [ArchivedRequest]) {
     print("error archive: \(archive.count)")
     var table = TextTable("ID", "KIND", "METHOD", "URL", "STATUS", "MESSAGE")
     for entry in archive {
-        table.append("\(entry.request.id)", entry.kind.rawValue, entry.request.method, entry.request.url,
+        table.append("\(entry.request.id)", entry.kind.rawValue, entry.request.method.rawValue, entry.request.url,
                      entry.httpStatus.map(String.init) ?? "-", entry.message)
     }
     if !table.isEmpty { table.print() }

@@ -61,7 +61,7 @@ extension ArchivedRequest {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(request.id)
         writer.writeKey("kind"); writer.writeString(kind.rawValue)
-        writer.writeKey("method"); writer.writeString(request.method)
+        writer.writeKey("method"); writer.writeString(request.method.rawValue)
         writer.writeKey("url"); writer.writeString(request.url)
         writer.writeKey("httpStatus"); httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
         writer.writeKey("message"); writer.writeString(message)
@@ -86,7 +86,7 @@ extension QueuedRequest {
     @_spi(Tool) public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("id"); writer.writeNumber(id)
-        writer.writeKey("method"); writer.writeString(method)
+        writer.writeKey("method"); writer.writeString(method.rawValue)
         writer.writeKey("url"); writer.writeString(url)
         writer.writeKey("body"); body.map { writer.writeString($0) } ?? writer.writeNull()
         writer.writeKey("entitySet"); entitySet.map { writer.writeString($0) } ?? writer.writeNull()

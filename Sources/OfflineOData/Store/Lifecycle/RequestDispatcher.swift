@@ -86,7 +86,7 @@ final class RequestDispatcher: Sendable {
                            route: route, changedSet: written.entitySet)
         case .online:
             guard let online else { throw ODataError(.misuse, "this store has no service root, so it cannot send requests online") }
-            var response = try online.execute(method: resolved.method.rawValue, url: request.url, body: request.body,
+            var response = try online.execute(resolved, body: request.body,
                                               headers: request.headers, followsNextLinks: request.followsNextLinks,
                                               cancellation: cancellation)
             // What the answer holds, from the request as resolved: the service's body is not read for it.

@@ -8,18 +8,18 @@
 /// never end). ``HTTPOptions/maximumPages`` bounds the pages and ``HTTPOptions/maximumResponseSize``
 /// the bytes of all pages together: the joined answer is one answer, held in memory whole.
 extension ServiceClient {
-    /// The answer to the GET `request`, whose first page the service answered with `first`.
+    /// The answer to the GET `request`, whose first page the service answered with `first`; `top`
+    /// is the read's `$top` as parsed (``ResolvedRequest/top``).
     ///
     /// - Parameter followsNextLinks: true to gather every page into one collection; false to answer
     ///   the first page as it came, its next link (absolute) in ``StoreResponse/nextLink``.
-    func pagedAnswer(to request: HTTPRequest, url: String, first: HTTPResponse, followsNextLinks: Bool,
+    func pagedAnswer(to request: HTTPRequest, top: Int?, first: HTTPResponse, followsNextLinks: Bool,
                      cancellation: HTTPCancellation?) throws(ODataError) -> StoreResponse {
         let contentType = first.header("Content-Type") ?? ""
         let asItCame = StoreResponse(status: first.status, contentType: contentType, body: first.body, headers: first.headers)
         // Only a JSON collection has pages; a body that is not one is the caller's as it came.
         guard first.status == 200, asciiLowercased(contentType).contains("json"),
               let page = try? CollectionPage.read(first.body, dialect: dialect) else { return asItCame }
-        let top = Self.top(of: url)
         guard followsNextLinks else {
             var onePage = asItCame
             onePage.nextLink = page.nextLink.map { ServiceURL.resolve($0, against: serviceRoot) }
@@ -45,7 +45,7 @@ extension ServiceClient {
                 throw ODataError(.network, "\(what) '\(redactedURL(nextURL))' repeats a page this read already asked for: "
                                  + "refused (it would never end)")
             }
-            let response = try transport.send(HTTPRequest(method: "GET", url: nextURL, headers: request.headers),
+            let response = try transport.send(HTTPRequest(method: RequestMethod.get.rawValue, url: nextURL, headers: request.headers),
                                               cancellation: cancellation)
             guard (200..<300).contains(response.status) else {
                 throw transport.serviceError(response, request: "GET \(redactedURL(nextURL)) (page \(pages + 1) of \(read))")
@@ -75,20 +75,5 @@ extension ServiceClient {
         let bodyHeaders: Set<String> = ["content-length", "content-encoding", "content-md5"]
         return StoreResponse(status: first.status, contentType: contentType, body: joined.serialized(),
                              headers: first.headers.filter { !bodyHeaders.contains(asciiLowercased($0.name)) })
-    }
-
-    /// The `$top` of `url`'s query, when it has a valid one (the service refuses others itself).
-    static func top(of url: String) -> Int? {
-        guard let question = url.firstIndex(of: "?") else { return nil }
-        let query = url[url.index(after: question)...].prefix { $0 != "#" }
-        for option in query.split(separator: "&") {
-            guard let equals = option.firstIndex(of: "=") else { continue }
-            let name = option[..<equals]
-            guard name == "$top" || asciiLowercased(String(name)) == "%24top" else { continue }
-            let value = option[option.index(after: equals)...]
-            guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-            return Int(value)
-        }
-        return nil
     }
 }

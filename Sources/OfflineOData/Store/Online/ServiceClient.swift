@@ -31,15 +31,16 @@ package final class ServiceClient: @unchecked Sendable {
                                      cancellation: HTTPCancellation? = nil) throws(ODataError) -> String {
         try ServiceURL.checkServiceRoot(serviceRoot)
         let url = ServiceURL.resolve("$metadata", against: serviceRoot)
-        let response = try transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/xml")]),
+        let response = try transport.send(HTTPRequest(method: RequestMethod.get.rawValue, url: url, headers: [HTTPHeader("Accept", "application/xml")]),
                                           cancellation: cancellation)
         guard response.status == 200 else { throw transport.serviceError(response, request: "GET \(redactedURL(url))") }
         try MetadataSizeLimit.check(response.body.count, limit: transport.currentOptions.maximumMetadataSize, source: "the service's $metadata")
         return response.text
     }
 
-    /// Sends `method` on `url` (relative to the service root, or a next link the service sent) and
-    /// returns the service's answer.
+    /// Sends the resolved request (relative to the service root, or a next link the service sent)
+    /// and returns the service's answer. The method, `$top` and a `/$count` or `/$value` ending
+    /// come from the resolution: nothing here reads them out of the URL's text again.
     ///
     /// - Parameter followsNextLinks: for a read of a collection, true (the default) gathers every
     ///   page into one answer, up to the query's `$top`; false answers the first page with its next
@@ -48,30 +49,26 @@ package final class ServiceClient: @unchecked Sendable {
     ///   ``ODataError/Code/network`` when the service cannot be reached, for an absolute URL or a next
     ///   link off the service's origin, and for more pages or bytes than ``HTTPOptions`` allows,
     ///   ``ODataError/Code/aborted`` when cancelled.
-    package func execute(method: String, url: String, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
+    package func execute(_ resolved: ResolvedRequest, body: [UInt8]? = nil, headers: [HTTPHeader] = [],
                         followsNextLinks: Bool = true, cancellation: HTTPCancellation? = nil) throws(ODataError) -> StoreResponse {
-        let verb = asciiUppercased(method)
-        guard !verb.isEmpty, verb.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            throw ODataError(.misuse, "'\(method)' is not an HTTP method")
-        }
+        let url = resolved.url
         let absolute = ServiceURL.resolve(url, against: serviceRoot)
         // An absolute URL (a next link handed back) goes out with the session's credentials: only to the origin.
         if ServiceURL.hasScheme(url) { try ServiceURL.checkSameOrigin(absolute, as: serviceRoot, what: "the URL") }
-        let path = url.prefix { $0 != "?" && $0 != "#" }
         var allHeaders = ODataProtocolHeaders.json(for: dialect)
         // `/$count` answers plain text and `/$value` the raw value: a JSON-only Accept gets a 406.
-        if path.hasSuffix("/$count") || path.hasSuffix("/$value") {
+        if let suffix = resolved.suffix {
             allHeaders.removeAll { asciiLowercased($0.name) == "accept" }
-            allHeaders.append(HTTPHeader("Accept", path.hasSuffix("/$count") ? "text/plain" : "*/*"))
+            allHeaders.append(HTTPHeader("Accept", suffix == .count ? "text/plain" : "*/*"))
         }
         if body != nil { allHeaders.append(HTTPHeader("Content-Type", "application/json")) }
         // The caller's headers come last, so they win where they repeat one of ours.
         let callerNames = Set(headers.map { asciiLowercased($0.name) })
         allHeaders.removeAll { callerNames.contains(asciiLowercased($0.name)) }
         allHeaders += headers
-        let request = HTTPRequest(method: verb, url: absolute, headers: allHeaders, body: body)
+        let request = HTTPRequest(method: resolved.method.rawValue, url: absolute, headers: allHeaders, body: body)
         let response: HTTPResponse
-        if verb == "GET" || verb == "HEAD" {
+        if resolved.isRead {
             response = try transport.send(request, cancellation: cancellation)
         } else {
             response = try csrfLock.withLock { () throws(ODataError) -> HTTPResponse in
@@ -82,12 +79,14 @@ package final class ServiceClient: @unchecked Sendable {
                 }
             }
         }
-        guard response.status < 400 else { throw transport.serviceError(response, request: "\(verb) \(redactedURL(absolute))") }
-        guard verb == "GET" else {
+        guard response.status < 400 else {
+            throw transport.serviceError(response, request: "\(resolved.method) \(redactedURL(absolute))")
+        }
+        guard resolved.isRead else {
             return StoreResponse(status: response.status, contentType: response.header("Content-Type") ?? "", body: response.body,
                                  headers: response.headers)
         }
-        return try pagedAnswer(to: request, url: url, first: response, followsNextLinks: followsNextLinks,
+        return try pagedAnswer(to: request, top: resolved.top, first: response, followsNextLinks: followsNextLinks,
                                cancellation: cancellation)
     }
 }

@@ -1,11 +1,12 @@
 /// Turns a request's method and URL into a ``ResolvedRequest``: one parse and one bind, then the
 /// resource read off the bound request.
 ///
-/// The model's path classifier (``MetadataModel/classify(path:)``) is asked only when the URL does
-/// not bind: a valid path whose query options the offline binder refuses (an unsupported
-/// function, `$skiptoken`), a singleton, or a path the model lacks must still be routed, and an
-/// online store must still say which entity set an online write changed. It reads only the path,
-/// so it classifies what the binder cannot.
+/// A URL that does not bind must still be routed: a valid path whose query options the offline
+/// binder refuses (an unsupported function, `$skiptoken`), and an online store must still say
+/// which entity set an online write changed. The resource then comes from how far binding got:
+/// the parsed path is bound alone, without its options (the path parsed alone when the whole URL
+/// did not parse). A path that does not bind either is ``RequestResource/unknown(reason:)``, with
+/// the binder's or the parser's reason. One grammar, the parser's, decides every case.
 struct RequestResolver: Sendable {
     let parser: ODataURLParser
     let binder: ODataBinder
@@ -38,11 +39,29 @@ struct RequestResolver: Sendable {
     }
 
     private func resolveAfresh(method: RequestMethod, url: String) -> ResolvedRequest {
-        let binding: Result<BoundRequest, ODataError>
+        let syntax: Result<ODataRequestSyntax, ODataError>
         do throws(ODataError) {
-            binding = .success(try bind(url))
+            syntax = .success(try parser.parse(url))
         } catch {
+            syntax = .failure(error)
+        }
+        let binding: Result<BoundRequest, ODataError>
+        switch syntax {
+        case .success(let parsed):
+            do throws(ODataError) {
+                binding = .success(try bind(parsed, of: url))
+            } catch {
+                binding = .failure(error)
+            }
+        case .failure(let error):
             binding = .failure(error)
+        }
+        // The path as parsed: from the whole URL, or, when that did not parse, alone (the query
+        // may be what failed); asked only then, so a request that parses costs one parse.
+        let path: Result<ResourcePathSyntax, ODataError>
+        switch syntax {
+        case .success(let parsed): path = .success(parsed.path)
+        case .failure: path = Result { () throws(ODataError) in try parser.parseResourcePath(Self.pathText(of: url)) }
         }
         let resource: RequestResource
         if case .success(let bound) = binding {
@@ -51,20 +70,48 @@ struct RequestResolver: Sendable {
             // Asked only here: an absolute URL never binds (a scheme's colon is no OData name).
             resource = .absoluteURL
         } else {
-            resource = classified(url)
+            resource = resourceOfPath(path)
         }
-        return ResolvedRequest(method: method, url: url, resource: resource, binding: binding)
+        let top = (try? syntax.get().options.top)?.flatMap { Int(exactly: $0) }
+        return ResolvedRequest(method: method, url: url, resource: resource, binding: binding, top: top,
+                               suffix: (try? path.get()).flatMap(Self.suffix))
     }
 
     /// Parses and binds `url` (the one place the store does both), byte offsets of binding errors
     /// turned into character offsets of `url`.
     func bind(_ url: String) throws(ODataError) -> BoundRequest {
-        let syntax = try parser.parse(url)
+        try bind(parser.parse(url), of: url)
+    }
+
+    private func bind(_ syntax: ODataRequestSyntax, of url: String) throws(ODataError) -> BoundRequest {
         do {
             return try binder.bind(syntax)
         } catch {
             throw error.convertingByteOffset(in: url)
         }
+    }
+
+    /// The resource of a URL the binder refused, from its parsed path (the whole URL's, or the
+    /// path parsed alone when the query is what failed); see ``UnboundPathResource``.
+    private func resourceOfPath(_ path: Result<ResourcePathSyntax, ODataError>) -> RequestResource {
+        switch path {
+        case .success(let parsed): UnboundPathResource(model: binder.model).resource(of: parsed)
+        case .failure(let error): .unknown(reason: error.message)
+        }
+    }
+
+    /// `$count` or `$value` at the end of a parsed path.
+    private static func suffix(of path: ResourcePathSyntax) -> ResolvedRequest.PathSuffix? {
+        switch path.segments.last?.kind {
+        case .count: .count
+        case .value: .value
+        default: nil
+        }
+    }
+
+    /// The text before the query and the fragment.
+    private static func pathText(of url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
     }
 
     private func resource(of bound: BoundRequest) -> RequestResource {
@@ -86,23 +133,5 @@ struct RequestResolver: Sendable {
         if model.actionImport(named: name) != nil { return OperationResource(kind: .actionImport, name: name) }
         let qualified = model.operations(named: name).first?.qualifiedName ?? name
         return OperationResource(kind: .bound, name: qualified)
-    }
-
-    /// The resource of a URL the binder refused, from its path alone.
-    private func classified(_ url: String) -> RequestResource {
-        let path = String(url.prefix { $0 != "?" && $0 != "#" })
-        switch binder.model.classify(path: path) {
-        case .entitySet(let entityPath), .singleton(let entityPath):
-            let set = entityPath.targetEntitySet ?? entityPath.root
-            if entityPath.suffix == "$count" { return .count(entitySet: set) }
-            if !entityPath.propertyPath.isEmpty || entityPath.suffix == "$value" { return .property(entitySet: set) }
-            return entityPath.isCollection ? .collection(entitySet: set) : .entity(entitySet: set)
-        case .functionImport(let call): return .operation(OperationResource(kind: .functionImport, name: call.name))
-        case .actionImport(let call): return .operation(OperationResource(kind: .actionImport, name: call.name))
-        case .boundOperation(let call): return .operation(OperationResource(kind: .bound, name: call.operation))
-        case .metadata: return .metadata
-        case .batch: return .batch
-        case .unknown(let reason): return .unknown(reason: reason)
-        }
     }
 }

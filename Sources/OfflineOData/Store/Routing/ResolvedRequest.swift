@@ -10,12 +10,29 @@ package struct ResolvedRequest: Sendable {
     /// The binder's answer: the bound request, or the error (with its offset) the offline store
     /// reports should the request go there. A request the service answers needs no binding.
     let binding: Result<BoundRequest, ODataError>
+    /// The query's `$top` as parsed (nil without one, or when the URL did not parse): an online
+    /// read stops following next links there.
+    package let top: Int?
+    /// `$count` or `$value` ending the path as parsed, whether or not it bound: the online
+    /// client asks for plain text or the raw value instead of JSON.
+    package let suffix: PathSuffix?
 
-    init(method: RequestMethod, url: String, resource: RequestResource, binding: Result<BoundRequest, ODataError>) {
+    /// The path's last segments that change what the answer is.
+    package enum PathSuffix: Sendable, Equatable {
+        /// `/$count`: a number as plain text.
+        case count
+        /// `/$value`: a property's (or a media entity's) raw value.
+        case value
+    }
+
+    init(method: RequestMethod, url: String, resource: RequestResource, binding: Result<BoundRequest, ODataError>,
+         top: Int? = nil, suffix: PathSuffix? = nil) {
         self.method = method
         self.url = url
         self.resource = resource
         self.binding = binding
+        self.top = top
+        self.suffix = suffix
     }
 
     /// Whether the request only reads.
@@ -37,7 +54,7 @@ package struct ResolvedRequest: Sendable {
 }
 
 /// What a request's URL addresses, from the bound request (or, for a URL the binder refuses, from
-/// the model's path classifier; see ``RequestResolver``).
+/// its path bound alone; see ``RequestResolver``).
 package enum RequestResource: Sendable, Equatable {
     /// A collection of entities of `entitySet` (an entity set, a to-many navigation).
     case collection(entitySet: String)

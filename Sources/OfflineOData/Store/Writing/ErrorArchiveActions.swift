@@ -29,7 +29,7 @@ struct ErrorArchiveActions {
                 return 1
             }
             let moving = archive.filter { $0.request.entitySet == setName && $0.request.entityID == entityID && $0.request.id >= id }
-            let methods = moving.map { asciiUppercased($0.request.method) }
+            let methods = moving.map(\.request.method)
             let synced = try isSynced(entityID: entityID, in: table, on: db)
             if synced { try OriginalValues.save(entityID: entityID, of: table, on: db) }
             if let body {
@@ -38,7 +38,7 @@ struct ErrorArchiveActions {
             }
             try RequestQueueTable.requeue(ids: moving.map(\.request.id), in: db)
             // It has pending changes again; in error only while it has archived requests left.
-            let change: LocalChange = methods.first == "POST" ? .created : methods.last == "DELETE" ? .deleted : .updated
+            let change: LocalChange = methods.first == .post ? .created : methods.last == .delete ? .deleted : .updated
             let inError = try RequestQueueTable.archivedCount(entitySet: setName, entityID: entityID, in: db) > 0
             try db.prepare("""
                 UPDATE \(table.quotedName) SET "_ood_change" = COALESCE("_ood_change", ?1), "_ood_error" = ?2 WHERE "_ood_id" = ?3
@@ -62,23 +62,23 @@ struct ErrorArchiveActions {
     /// property a later request on the entity sets keeps that request's value.
     private func apply(_ body: String, of request: QueuedRequest, to entityID: Int64, in table: EntitySetTable,
                        on db: SQLiteConnection) throws(ODataError) {
-        let method = asciiUppercased(request.method)
-        guard method != "DELETE" else { throw ODataError(.misuse, "request #\(request.id) is a DELETE: it has no body to replace") }
+        let method = request.method
+        guard method != .delete else { throw ODataError(.misuse, "request #\(request.id) is a DELETE: it has no body to replace") }
         let entityBody = try EntityBody(json: Array(body.utf8), table: table, dialect: dialect)
         let later = try RequestQueueTable.laterChanges(entitySet: table.entitySet, entityID: entityID, after: request.id, in: db)
         // A create alone may take another key (the service refused the one it had); otherwise
         // later requests address the entity by its key, which must stay.
-        if method != "POST" || !later.isEmpty {
+        if method != .post || !later.isEmpty {
             try checkKeyUnchanged(entityBody, entityID: entityID, in: table, on: db)
         }
         var assignments = try entityBody.assignments(in: table)
-        if method == "PUT" {
+        if method == .put {
             for column in table.columns where entityBody.value(of: column) == nil && !table.keyColumns.contains(column) {
                 try EntityBody.check(.null, against: column)
                 assignments.append(.null(column))
             }
         }
-        if later.contains(where: { asciiUppercased($0.method) == "PUT" }) { return }
+        if later.contains(where: { $0.method == .put }) { return }
         var setLater = Set<String>()
         for change in later {
             guard let laterBody = change.body, let parsed = try? EntityBody(json: Array(laterBody.utf8), table: table, dialect: dialect)

@@ -54,7 +54,7 @@ struct LocalUndo {
     static func revert(entityID id: Int64, of table: EntitySetTable, on db: SQLiteConnection) throws(ODataError) -> UndoOutcome {
         let dropped = try RequestQueueTable.dropRequests(entitySet: table.entitySet, entityID: id, in: db)
         let action: UndoOutcome.Action
-        if dropped.contains(where: { asciiUppercased($0) == "POST" }) {
+        if dropped.contains(.post) {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             action = .removed
         } else if try OriginalValues.restore(entityID: id, of: table, on: db) {

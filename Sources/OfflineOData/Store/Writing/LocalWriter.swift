@@ -68,7 +68,7 @@ struct LocalWriter {
                 return try delete(path, in: table, url: url, on: db)
             default:
                 guard let entityBody else { throw ODataError(.misuse, "an update (\(method.rawValue)) needs a body") }
-                return try update(path, with: entityBody, replacing: method == .put, in: table, method: method.rawValue,
+                return try update(path, with: entityBody, replacing: method == .put, in: table, method: method,
                                   url: url, body: body, on: db)
             }
         }
@@ -138,7 +138,7 @@ struct LocalWriter {
                                                                 serviceRoot: serviceRoot)
         }
         let queueID = try RequestQueueTable.append(QueuedRequest(
-            method: "POST", url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
+            method: .post, url: url, body: raw.map { String(decoding: $0, as: UTF8.self) },
             entitySet: table.entitySet, entityID: id, contentID: "ood\(id)", transactionID: transactionID, mergeable: mergeable), in: db)
         let key = table.keyColumns.map { (value: body.value(of: $0) ?? .null, column: $0) }
         let location = key.contains { $0.value == .null } ? nil
@@ -149,7 +149,7 @@ struct LocalWriter {
 
     // MARK: - Update and delete
 
-    private func update(_ path: BoundPath, with body: EntityBody, replacing: Bool, in table: EntitySetTable, method: String,
+    private func update(_ path: BoundPath, with body: EntityBody, replacing: Bool, in table: EntitySetTable, method: RequestMethod,
                         url: String, body raw: [UInt8]?, on db: SQLiteConnection) throws(ODataError) -> WriteOutcome {
         let row = try requireRow(path, in: table, on: db)
         if row.isSynced { try OriginalValues.save(entityID: row.id, of: table, on: db) }
@@ -182,7 +182,7 @@ struct LocalWriter {
         try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = ?1 WHERE \"_ood_id\" = ?2")
             .run([.text(LocalChange.deleted.rawValue), .integer(row.id)])
         let queueID = try RequestQueueTable.append(QueuedRequest(
-            method: "DELETE", url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID,
+            method: .delete, url: url, entitySet: table.entitySet, entityID: row.id, etag: row.etag, transactionID: transactionID,
             mergeable: mergeable), in: db)
         return WriteOutcome(status: 204, entitySet: table.entitySet, entityID: row.id, queueID: queueID)
     }

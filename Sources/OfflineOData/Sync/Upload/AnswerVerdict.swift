@@ -83,7 +83,7 @@ enum AnswerVerdict: Equatable {
             parsed = document
             entity = document["d"].flatMap { $0["results"] == nil ? $0 : nil } ?? document
         }
-        guard asciiUppercased(request.method) == "POST", !keyColumns.isEmpty else { return nil }
+        guard request.method == .post, !keyColumns.isEmpty else { return nil }
         // The key must be one the store can take, or the create is recorded without the entity it made.
         if let entity, ServerAssignedKey.key(in: entity, keyColumns: keyColumns, dialect: dialect) != nil { return nil }
         // A URL that names no entity of the set (another set, no key, a page of a proxy) proves nothing,

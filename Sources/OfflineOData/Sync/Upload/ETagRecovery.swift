@@ -43,12 +43,11 @@ struct ETagRecovery {
     /// created by one of them takes its ETag from the create's answer (or `*`), not from a read.
     func needsETagFirst(_ request: QueuedRequest, sentBefore: ArraySlice<QueuedRequest> = []) -> Bool {
         guard request.etag == nil, let set = request.entitySet, setsCheckingETags.contains(set) else { return false }
-        switch asciiUppercased(request.method) {
-        case "PATCH", "PUT", "MERGE", "DELETE": break
-        default: return false
+        switch request.method {
+        case .patch, .put, .merge, .delete: break
+        case .get, .post: return false
         }
-        // The engine queues its methods in capitals.
-        return !sentBefore.contains { $0.method == "POST" && $0.entityID == request.entityID && $0.entitySet == set }
+        return !sentBefore.contains { $0.method == .post && $0.entityID == request.entityID && $0.entitySet == set }
     }
 
     /// Reads the entity of `request` (answered 428, or about to be sent without the ETag its set

@@ -37,7 +37,9 @@ struct InDoubtReconciler {
 
     private enum Finding {
         /// The first `count` requests of the group were applied; `served` is the entity now (nil: gone).
-        case applied(count: Int, served: ServedEntity?)
+        /// The others were not, and are sent again; unless `undecided` gives the reason the engine
+        /// could not judge them, which sends them to the error archive as in doubt.
+        case applied(count: Int, served: ServedEntity?, undecided: String? = nil)
         case notApplied
         case needsDecision(String)
     }
@@ -55,13 +57,18 @@ struct InDoubtReconciler {
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
                     switch finding {
-                    case .applied(let count, let served):
+                    case .applied(let count, let served, let undecided):
                         for request in group.prefix(count) {
-                            let deletes = asciiUppercased(request.method) == "DELETE"
+                            let deletes = request.method == .delete
                             try recorder.acknowledge(request, Self.answer(for: request, served: served),
                                                      answer: deletes ? nil : served?.document, in: db)
                         }
-                        try RequestQueueTable.markPending(ids: group.dropFirst(count).map(\.id), in: db)
+                        let rest = Array(group.dropFirst(count))
+                        if let undecided, !rest.isEmpty {
+                            outcome.archived += try recorder.archive(rest, status: nil, message: undecided, kind: .inDoubt, in: db)
+                        } else {
+                            try RequestQueueTable.markPending(ids: rest.map(\.id), in: db)
+                        }
                         outcome.applied += count
                     case .notApplied:
                         try RequestQueueTable.markPending(ids: group.map(\.id), in: db)
@@ -112,7 +119,7 @@ struct InDoubtReconciler {
               let table = schema.table(forEntitySet: setName) else {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
         }
-        if asciiUppercased(first.method) == "POST" && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
+        if first.method == .post && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
             return .needsDecision(Self.unknown(first, "the service assigns the created entity's key and does not take "
                 + "repeatable requests, so the engine cannot find out whether it created the entity; sending it again "
                 + "might create it twice. Re-send it (requeue) or discard it"))
@@ -123,26 +130,45 @@ struct InDoubtReconciler {
     private func find(_ group: [QueuedRequest], table: EntitySetTable, entityID: Int64,
                       cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
         guard let first = group.first else { return .notApplied }
-        let creates = asciiUppercased(first.method) == "POST"
+        let creates = first.method == .post
         let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                            transport: transport, file: file, cancellation: cancellation)
         guard let served else {
             // Not there: a DELETE at the end was applied (with whatever came before it); a create
             // or an update was not (an update is sent again and meets the service's 404).
-            let deletes = group.last.map { asciiUppercased($0.method) == "DELETE" } ?? false
+            let deletes = group.last.map { $0.method == .delete } ?? false
             return deletes ? .applied(count: group.count, served: nil) : .notApplied
         }
         // The longest run of the group, from its start, whose values the service has.
         var expected: [String: SQLValue] = [:]
         var runs: [(count: Int, values: [String: SQLValue])] = []
+        // A body that no longer reads (the model changed since it was queued) ends the run: what
+        // it sent cannot be compared, so its request and those after it are not judged.
+        var unreadable: (position: Int, reason: String)?
         for (position, request) in group.enumerated() {
-            if asciiUppercased(request.method) == "DELETE" { break }
-            guard let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values,
-                  !values.isEmpty else { break }
+            if request.method == .delete { break }
+            guard let body = request.body else { break }
+            let values: [String: SQLValue]
+            do throws(ODataError) {
+                values = try EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values
+            } catch {
+                unreadable = (position, Self.unknown(request, "its body no longer reads against the model (\(error.message)), "
+                    + "so the engine cannot compare it with the entity on the service and cannot tell whether it was "
+                    + "applied. Re-send it (requeue) or discard it"))
+                break
+            }
+            guard !values.isEmpty else { break }
             expected.merge(values) { _, new in new }
             runs.append((position + 1, expected))
         }
-        if let run = runs.last(where: { served.has($0.values) }) { return .applied(count: run.count, served: served) }
+        let matched = runs.last(where: { served.has($0.values) })?.count
+        // Every request before the unreadable one was applied (or there were none): the verdict
+        // stops there, and says why, rather than calling the rest not applied.
+        if let unreadable, (matched ?? 0) == unreadable.position {
+            return unreadable.position == 0 ? .needsDecision(unreadable.reason)
+                : .applied(count: unreadable.position, served: served, undecided: unreadable.reason)
+        }
+        if let matched { return .applied(count: matched, served: served) }
         if creates {
             return .needsDecision(Self.unknown(first, "an entity with this key is on the service with other values than the "
                 + "create sent (created by someone else, or created by this upload and changed since). Re-send it "
@@ -154,7 +180,7 @@ struct InDoubtReconciler {
     /// The answer a request found applied is recorded with: the entity read (its ETag, its key) or
     /// a 204 for a deletion.
     private static func answer(for request: QueuedRequest, served: ServedEntity?) -> HTTPResponse {
-        guard let served, asciiUppercased(request.method) != "DELETE" else { return HTTPResponse(status: 204, headers: [], body: []) }
+        guard let served, request.method != .delete else { return HTTPResponse(status: 204, headers: [], body: []) }
         return served.response
     }
 

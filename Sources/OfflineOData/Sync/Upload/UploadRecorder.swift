@@ -14,11 +14,11 @@ struct UploadRecorder {
                      in db: SQLiteConnection) throws(ODataError) {
         try RequestQueueTable.remove(id: request.id, in: db)
         guard let setName = request.entitySet, let id = request.entityID, let table = schema.table(forEntitySet: setName) else { return }
-        if request.method == "DELETE" {
+        if request.method == .delete {
             try EntityDeletion.delete(entityID: id, from: table, on: db)
             return
         }
-        if request.method == "POST" {
+        if request.method == .post {
             let keys = ServerAssignedKey(table: table, dialect: dialect)
             let keyInBody = try answer.map { document throws(ODataError) in try keys.adopt(document, entityID: id, in: db) } ?? false
             // Without the entity in the answer, its URL names it (parsed only then: it costs a bind).
@@ -33,7 +33,7 @@ struct UploadRecorder {
         // The requests still queued on this entity build on the change just accepted: their
         // If-Match is the version the service gave it now. An entity created offline had no
         // ETag when they were queued; without one in the answer, `*` says "as it exists".
-        if let followUpETag = newETag ?? (request.method == "POST" ? "*" : nil) {
+        if let followUpETag = newETag ?? (request.method == .post ? "*" : nil) {
             try db.prepare("UPDATE ood_request_queue SET etag = ?1 WHERE entity_set = ?2 AND entity_id = ?3")
                 .run([.text(followUpETag), .text(setName), .integer(id)])
         }

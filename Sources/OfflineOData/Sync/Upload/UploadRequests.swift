@@ -18,10 +18,10 @@ struct UploadRequests {
         var headers = [HTTPHeader("Accept", "application/json")]
         if request.body != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
         headers += versionHeaders
-        if let etag = request.etag, request.method != "POST" { headers.append(HTTPHeader("If-Match", etag)) }
+        if let etag = request.etag, request.method != .post { headers.append(HTTPHeader("If-Match", etag)) }
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
         headers += extraHeaders
-        return HTTPRequest(method: request.method, url: ServiceURL.resolve(request.url, against: serviceRoot),
+        return HTTPRequest(method: request.method.rawValue, url: ServiceURL.resolve(request.url, against: serviceRoot),
                            headers: headers, body: request.body.map { Array($0.utf8) })
     }
 

@@ -37,32 +37,20 @@ struct Uploader {
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
-        var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
-        // The store's service transport serves one sync operation at a time: what it moves from
-        // now on is this upload's.
-        let trafficBefore = transport.traffic
+        var run = try UploadRun(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema,
+                                compactsQueue: compactsQueue, cancellation: cancellation)
         var csrf = CSRFToken()
-        let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
-        let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
-                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
-        let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
-        total -= compacted
-        var outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)
-        outcome.compacted = compacted
-        func remaining() -> Int { total - outcome.sent - outcome.archived }
-        let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
+        let (repeatable, recovery) = (run.repeatable, run.recovery)
         var recovered: Set<Int64> = []
         var waits = 0
         while let queued = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
-            if cancellation?.isCancelled == true {
-                throw ODataError(.aborted, "the upload was cancelled with \(remaining()) requests still queued")
-            }
+            try run.checkCancellation(cancellation)
             if recovery.needsETagFirst(queued) && !recovered.contains(queued.id) {
                 recovered.insert(queued.id)
-                if case .archived(let count) = try recovery.recover(queued, cancellation: cancellation) { outcome.archived += count }
+                if case .archived(let count) = try recovery.recover(queued, cancellation: cancellation) { run.outcome.archived += count }
                 continue
             }
-            try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: remaining()))
+            try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: run.remaining))
             let request = try repeatable.markSending([queued], file: file).first ?? queued
             let response: HTTPResponse
             do {
@@ -72,7 +60,7 @@ struct Uploader {
             } catch {
                 // No answer: the service may have the request. Say so, and that nothing was lost.
                 var error = error
-                error.message += uploadStoppedInDoubt(remaining: remaining())
+                error.message += uploadStoppedInDoubt(remaining: run.remaining)
                 throw error
             }
             let label = "\(request.method) \(redactedURL(request.url))"
@@ -83,10 +71,10 @@ struct Uploader {
                 try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, answer: document, in: db) }
                 }
-                outcome.sent += 1
+                run.outcome.sent += 1
             case .refused(let kind):
                 let message = transport.serviceError(response, request: label).message
-                outcome.archived += try file.withConnection { db throws(ODataError) in
+                run.outcome.archived += try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) -> Int in
                         try recorder.archive(request, status: response.status, message: message, kind: kind, in: db)
                     }
@@ -96,7 +84,7 @@ struct Uploader {
                 if recovered.contains(request.id) {
                     // Sent again with the entity's ETag and still 428: the service will not take it.
                     let message = transport.serviceError(response, request: label).message + " (also with the entity's current ETag)"
-                    outcome.archived += try file.withConnection { db throws(ODataError) in
+                    run.outcome.archived += try file.withConnection { db throws(ODataError) in
                         try db.transaction { () throws(ODataError) -> Int in
                             try recorder.archive(request, status: response.status, message: message, kind: .refused, in: db)
                         }
@@ -104,7 +92,7 @@ struct Uploader {
                 } else {
                     recovered.insert(request.id)
                     if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                        outcome.archived += count
+                        run.outcome.archived += count
                     }
                     continue
                 }
@@ -117,25 +105,18 @@ struct Uploader {
                     continue
                 }
                 var error = transport.serviceError(response, request: label)
-                error.message += " (" + AnswerVerdict.advice(for: response) + ")" + uploadStopped(remaining: remaining())
+                error.message += " (" + AnswerVerdict.advice(for: response) + ")" + uploadStopped(remaining: run.remaining)
                 throw error
             case .gatewayFailure:
                 var error = transport.serviceError(response, request: label)
-                error.message += uploadStoppedInDoubt(remaining: remaining())
+                error.message += uploadStoppedInDoubt(remaining: run.remaining)
                 throw error
             case .noProof(let reason):
-                throw ODataError(.http, reason + uploadStoppedInDoubt(remaining: remaining()))
+                throw ODataError(.http, reason + uploadStoppedInDoubt(remaining: run.remaining))
             }
-            let traffic = transport.traffic.since(trafficBefore)
-            guard progress(UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total,
-                                          bytesSent: traffic.sent, bytesReceived: traffic.received)) else {
-                throw ODataError(.aborted, "the upload was stopped with \(remaining()) requests still queued")
-            }
+            try run.report(to: progress)
         }
-        let traffic = transport.traffic.since(trafficBefore)
-        outcome.bytesSent = traffic.sent
-        outcome.bytesReceived = traffic.received
-        return outcome
+        return run.finished()
     }
 
     /// The service said it did not apply `request` (a 428, a 429, a 5xx): it is no longer in doubt.

@@ -50,11 +50,15 @@ import Testing
         #expect(throws: ODataError.self) { try CollectionPage.read(Array(#"{"value":[1,"#.utf8), dialect: .v4) }
     }
 
-    @Test func theTopOfAURLIsReadFromItsQuery() {
-        #expect(ServiceClient.top(of: "B?$filter=x eq 1&$top=30&$skip=2") == 30)
-        #expect(ServiceClient.top(of: "B?%24top=7") == 7)
-        #expect(ServiceClient.top(of: "B?$top=-1") == nil)
-        #expect(ServiceClient.top(of: "B?$topx=1") == nil)
-        #expect(ServiceClient.top(of: "B") == nil)
+    /// The online read's `$top` is the parser's, kept with the resolution (no scan of the text).
+    @Test func theTopOfAURLIsReadFromItsQuery() throws {
+        let resolver = RequestResolver(model: try MetadataReader.read(FlightSample.v4Metadata), dialect: .v4,
+                                       limits: LocalReader.defaultParserLimits)
+        func top(_ url: String) -> Int? { resolver.resolve(method: .get, url: url).top }
+        #expect(top("B?$filter=x eq 1&$top=30&$skip=2") == 30)
+        #expect(top("B?%24top=7") == 7)
+        #expect(top("B?$top=-1") == nil)
+        #expect(top("B?$topx=1") == nil)
+        #expect(top("B") == nil)
     }
 }

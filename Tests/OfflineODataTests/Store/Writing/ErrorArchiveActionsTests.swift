@@ -100,7 +100,7 @@ import Testing
         #expect(try f.store.requeueArchivedRequest(id: create.queueID, body: #"{"agencynum":"00000098","name":"New"}"#) == 1)
         #expect(try f.agency("00000099", "name") == nil)
         #expect(try f.agency("00000098", "name")! == ("New", "created"))
-        #expect(try f.queue().map(\.method) == ["POST"])
+        #expect(try f.queue().map(\.method.rawValue) == ["POST"])
     }
 
     @Test func aCreateWithLaterRequestsKeepsItsKey() throws {

@@ -28,7 +28,7 @@ import Testing
         try Self.write(store, "DELETE", "\(Self.set)('00000003')")
         let compaction = try store.compactQueue()
         let queue = try store.file.queuedRequests()
-        #expect(queue.map(\.method) == ["POST", "POST", "PATCH", "DELETE"])
+        #expect(queue.map(\.method.rawValue) == ["POST", "POST", "PATCH", "DELETE"])
         #expect(queue.first?.body == #"{"agencynum":"00000001","name":"B"}"#)
         #expect(queue[2].mergeable == false, "the mark is read back from the store")
         #expect(compaction.cancelled.count == 1 && compaction.dropped.count == 3)

@@ -44,7 +44,7 @@ struct BatchRequestBuilder {
     /// The request line, headers, empty line and body of one request.
     private func requestText(_ planned: PlannedRequest, headers: [HTTPHeader]) throws(ODataError) -> String {
         let request = planned.request
-        var text = "\(request.method) \(planned.url) HTTP/1.1\r\n"
+        var text = "\(request.method.rawValue) \(planned.url) HTTP/1.1\r\n"
         text += "Accept: application/json\r\n"
         if request.body != nil { text += "Content-Type: application/json\r\n" }
         var all = headers

@@ -34,28 +34,17 @@ struct BatchUploader {
 
     func upload(cancellation: HTTPCancellation? = nil,
                 progress: (UploadProgress) -> Bool = { _ in true }) throws(ODataError) -> UploadOutcome {
-        var total = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
-        // What the store's service transport moves from now on is this upload's (see ``Uploader``).
-        let trafficBefore = transport.traffic
+        var run = try UploadRun(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema,
+                                compactsQueue: compactsQueue, cancellation: cancellation)
         var csrf = CSRFToken()
-        let repeatable = try RepeatableRequests.load(model: schema.model, file: file)
-        let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
-                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
-        let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
-        total -= compacted
-        var sent = settled.applied
-        var archived = settled.archived
-        let inDoubt = settled.archived
-        func stopped() -> String { uploadStopped(remaining: total - sent - archived) }
-        func stoppedInDoubt() -> String { uploadStoppedInDoubt(remaining: total - sent - archived) }
-        let recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
+        let (repeatable, recovery) = (run.repeatable, run.recovery)
+        func stopped() -> String { uploadStopped(remaining: run.remaining) }
+        func stoppedInDoubt() -> String { uploadStoppedInDoubt(remaining: run.remaining) }
         var recovered: Set<Int64> = []
         while true {
             let queued = try file.withConnection { db throws(ODataError) in try nextChunk(in: db) }
             if queued.isEmpty { break }
-            if cancellation?.isCancelled == true {
-                throw ODataError(.aborted, "the upload was cancelled with \(total - sent - archived) requests still queued")
-            }
+            try run.checkCancellation(cancellation)
             // Changes of sets that check ETags, queued without one: their entity is read first.
             let unversioned = queued.enumerated().filter { position, request in
                 recovery.needsETagFirst(request, sentBefore: queued[..<position]) && !recovered.contains(request.id)
@@ -63,7 +52,7 @@ struct BatchUploader {
             if !unversioned.isEmpty {
                 for request in unversioned {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) { archived += count }
+                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) { run.outcome.archived += count }
                 }
                 continue
             }
@@ -105,8 +94,8 @@ struct BatchUploader {
             var outcome = try file.withConnection { db throws(ODataError) -> ChunkOutcome in
                 try db.transaction { () throws(ODataError) -> ChunkOutcome in try record(items, for: plan, in: db) }
             }
-            sent += outcome.sent
-            archived += outcome.archived
+            run.outcome.sent += outcome.sent
+            run.outcome.archived += outcome.archived
             for request in outcome.preconditionRequired {
                 if recovered.contains(request.id) {
                     outcome.failure = outcome.failure ?? ODataError(.http, "\(request.method) \(redactedURL(request.url)): the service "
@@ -115,7 +104,7 @@ struct BatchUploader {
                 }
                 recovered.insert(request.id)
                 if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                    archived += count
+                    run.outcome.archived += count
                 }
             }
             if var failure = outcome.failure {
@@ -126,18 +115,9 @@ struct BatchUploader {
                 throw ODataError(.http, "the service answered none of the \(chunk.count) requests of the $batch "
                                  + "(\(items.count) answers for \(plan.count) change sets)" + stoppedInDoubt())
             }
-            let traffic = transport.traffic.since(trafficBefore)
-            guard progress(UploadProgress(sent: sent, archived: archived, total: total,
-                                          bytesSent: traffic.sent, bytesReceived: traffic.received)) else {
-                throw ODataError(.aborted, "the upload was stopped with \(total - sent - archived) requests still queued")
-            }
+            try run.report(to: progress)
         }
-        var outcome = UploadOutcome(sent: sent, archived: archived, inDoubt: inDoubt)
-        outcome.compacted = compacted
-        let traffic = transport.traffic.since(trafficBefore)
-        outcome.bytesSent = traffic.sent
-        outcome.bytesReceived = traffic.received
-        return outcome
+        return run.finished()
     }
 
     /// The service said it applied none of these requests: they are no longer in doubt.

@@ -53,10 +53,10 @@ enum ChangeSetPlan {
             if groups[group] == nil { order.append(group) }
             let contentID = String(index + 1)
             var url = request.url
-            var ifMatch = request.method == "POST" ? nil : request.etag
+            var ifMatch = request.method == .post ? nil : request.etag
             if let set = request.entitySet, let id = request.entityID {
                 let key = "\(set)\u{0}\(id)"
-                if request.method == "POST" {
+                if request.method == .post {
                     createdBy[key] = contentID
                 } else if let creator = createdBy[key] {
                     if contentIDReferences { url = "$" + creator + query(of: request.url) }

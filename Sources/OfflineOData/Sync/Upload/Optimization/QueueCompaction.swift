@@ -59,8 +59,8 @@ public struct QueueCompaction: Sendable, Equatable {
         for (entity, chain) in chains where chain.count > 1 {
             for segment in segments(of: chain, in: queue, entity: entity, references: references) where segment.count > 1 {
                 let first = segment[0], last = segment[segment.count - 1]
-                if queue[last].method == "DELETE" {
-                    if queue[first].method == "POST" {
+                if queue[last].method == .delete {
+                    if queue[first].method == .post {
                         droppedPositions.formUnion(segment)
                         cancelled.append((first, entity))
                     } else {
@@ -68,7 +68,7 @@ public struct QueueCompaction: Sendable, Equatable {
                         replacedBy[last] = Array(segment.dropLast())
                     }
                 } else if let merged = MergedBody.merge(segment.map { queue[$0].body },
-                                                        keepingFirst: queue[first].method == "POST" ? keyProperties[entity.entitySet] ?? [] : []) {
+                                                        keepingFirst: queue[first].method == .post ? keyProperties[entity.entitySet] ?? [] : []) {
                     bodies[first] = merged
                     droppedPositions.formUnion(segment.dropFirst())
                     replacedBy[first] = Array(segment.dropFirst())
@@ -107,7 +107,7 @@ public struct QueueCompaction: Sendable, Equatable {
         for position in chain {
             if let previous = current.last, let start = current.first,
                !joins(previous, position, in: queue, entity: entity, references: references)
-                || (queue[start].method == "POST" && queue[position].body.map(MergedBody.hasNull) == true) {
+                || (queue[start].method == .post && queue[position].body.map(MergedBody.hasNull) == true) {
                 // A create given a null is not an update to null on every service (SAP Gateway
                 // stores an empty string for it): a create takes no update that sets a null.
                 segments.append(current)
@@ -124,10 +124,11 @@ public struct QueueCompaction: Sendable, Equatable {
     private static func joins(_ earlier: Int, _ later: Int, in queue: [QueuedRequest], entity: Entity,
                               references: QueueReferences) -> Bool {
         let (a, b) = (queue[earlier], queue[later])
-        guard mayTakePart(a), mayTakePart(b), a.etag == b.etag, a.method != "DELETE" else { return false }
+        guard mayTakePart(a), mayTakePart(b), a.etag == b.etag, a.method != .delete else { return false }
         switch b.method {
-        case "PATCH", "MERGE", "DELETE": break
-        default: return false   // a PUT replaces the whole entity: it starts a run of its own
+        case .patch, .merge, .delete: break
+        case .put: return false   // a PUT replaces the whole entity: it starts a run of its own
+        case .get, .post: return false
         }
         return transaction(of: a) == transaction(of: b)
             && !references.isNamed(entity, between: earlier, and: later)
@@ -139,9 +140,9 @@ public struct QueueCompaction: Sendable, Equatable {
         guard request.state == .pending, request.firstSent == nil, request.mergeable,
               request.headers?.isEmpty ?? true else { return false }
         switch request.method {
-        case "DELETE": return true
-        case "POST", "PATCH", "MERGE", "PUT": return request.body.map(MergedBody.isFlatObject) ?? false
-        default: return false
+        case .delete: return true
+        case .post, .patch, .merge, .put: return request.body.map(MergedBody.isFlatObject) ?? false
+        case .get: return false
         }
     }
 }

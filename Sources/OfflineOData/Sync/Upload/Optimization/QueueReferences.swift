@@ -28,7 +28,7 @@ struct QueueReferences {
             for token in tokens { positionsByToken[token, default: []].append(position) }
             let entity = QueueCompaction.Entity(entitySet: set, entityID: id)
             var identity = identities[entity] ?? []
-            if request.method == "POST" {
+            if request.method == .post {
                 if let body = request.body, let document = try? JSONValue.parse(Array(body.utf8)) {
                     for name in keyProperties[set] ?? [] {
                         if let value = document[name] ?? document["d"]?[name] { Self.addTokens(of: value, to: &identity) }

@@ -65,7 +65,7 @@ struct UploadPreviewer {
         for queued in rows {
             var request = queued
             var note = ""
-            if let key = Self.entityKey(request), let earlier = lastOnEntity[key], request.method != "POST" {
+            if let key = Self.entityKey(request), let earlier = lastOnEntity[key], request.method != .post {
                 // The answer to the earlier request gives the ETag this one is sent with.
                 request.etag = UploadPreviewPlaceholder.answerETag(of: earlier)
                 note = "after request \(earlier) on the same entity: its If-Match (and its key, if the service assigns it) "
@@ -100,7 +100,7 @@ struct UploadPreviewer {
             var notes: [String] = []
             for position in chunk.indices {
                 let request = chunk[position]
-                if let key = Self.entityKey(request), let earlier = lastOnEntity[key], request.method != "POST" {
+                if let key = Self.entityKey(request), let earlier = lastOnEntity[key], request.method != .post {
                     chunk[position].etag = UploadPreviewPlaceholder.answerETag(of: earlier)
                     notes.append("request \(request.id) follows request \(earlier) of an earlier $batch on the same entity: "
                                  + "its If-Match (and its key, if the service assigns it) comes from that answer")

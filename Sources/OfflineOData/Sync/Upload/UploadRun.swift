@@ -1,0 +1,63 @@
+/// What every upload does before it sends anything, and the counts it keeps while sending, whether
+/// it sends one request at a time (``Uploader``) or in `$batch`es (``BatchUploader``): written once.
+///
+/// Starting a run counts the queue, settles the requests an earlier upload left in doubt
+/// (``InDoubtReconciler``) and compacts the queue (``QueueCompactor``); the outcome starts with
+/// what settling found.
+struct UploadRun {
+    /// Queued requests at the start, less those the compaction dropped: the total progress reports.
+    let total: Int
+    /// Sent and archived so far (settled requests included), and how many the compaction dropped.
+    var outcome: UploadOutcome
+    /// The repeatable-request headers of the sets that take them (loaded once per upload).
+    let repeatable: RepeatableRequests
+    /// Reads entities for their ETags (a 428, or a set that checks ETags and a request without one).
+    let recovery: ETagRecovery
+    private let transport: HTTPTransport
+    /// The store's service transport serves one sync operation at a time: what it moves after
+    /// this is the upload's.
+    private let trafficBefore: HTTPTraffic
+
+    init(transport: HTTPTransport, serviceRoot: String, dialect: Dialect, file: StoreFile, schema: StoreSchema,
+         compactsQueue: Bool, cancellation: HTTPCancellation?) throws(ODataError) {
+        let queued = try file.withConnection { db throws(ODataError) in try RequestQueueTable.count(in: db) }
+        self.transport = transport
+        trafficBefore = transport.traffic
+        repeatable = try RepeatableRequests.load(model: schema.model, file: file)
+        let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
+                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+        let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
+        total = queued - compacted
+        outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)
+        outcome.compacted = compacted
+        recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
+    }
+
+    /// Requests neither sent nor archived yet.
+    var remaining: Int { total - outcome.sent - outcome.archived }
+
+    /// Throws ``ODataError/Code/aborted`` once the upload is cancelled.
+    func checkCancellation(_ cancellation: HTTPCancellation?) throws(ODataError) {
+        if cancellation?.isCancelled == true {
+            throw ODataError(.aborted, "the upload was cancelled with \(remaining) requests still queued")
+        }
+    }
+
+    /// Reports progress; throws ``ODataError/Code/aborted`` when `progress` answers false (stop).
+    func report(to progress: (UploadProgress) -> Bool) throws(ODataError) {
+        let traffic = transport.traffic.since(trafficBefore)
+        guard progress(UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total,
+                                      bytesSent: traffic.sent, bytesReceived: traffic.received)) else {
+            throw ODataError(.aborted, "the upload was stopped with \(remaining) requests still queued")
+        }
+    }
+
+    /// The outcome, with the bytes the upload moved.
+    func finished() -> UploadOutcome {
+        var finished = outcome
+        let traffic = transport.traffic.since(trafficBefore)
+        finished.bytesSent = traffic.sent
+        finished.bytesReceived = traffic.received
+        return finished
+    }
+}
