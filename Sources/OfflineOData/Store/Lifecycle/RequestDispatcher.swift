@@ -30,6 +30,14 @@ final class RequestDispatcher: Sendable {
         }
     }
 
+    /// The offline store for `what` (a download, an upload or its preview), which needs the
+    /// store file and the service both; or the error that says which is missing.
+    func requireFileAndService(_ what: String) throws(ODataError) -> LocalStore {
+        let offline = try requireOffline(what)
+        try requireOnline(what)
+        return offline
+    }
+
     /// The entity sets the defining request `name` brings (its target and what it expands).
     func entitySets(ofDefiningRequest name: String) -> Set<String> {
         Set(router.coveredEntitySets.compactMap { set, requests in requests.contains(name) ? set : nil })

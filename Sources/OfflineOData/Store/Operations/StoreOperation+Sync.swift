@@ -6,11 +6,8 @@ extension StoreOperation where Output == [DownloadOutcome] {
     /// request's entities are announced as changed when its transaction commits.
     public static func download(_ options: DownloadOptions = DownloadOptions()) -> StoreOperation<[DownloadOutcome]> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
-            let dispatcher = context.dispatcher
-            let events = context.events
-            let cancellation = context.handle.cancellation
-            let offline = try dispatcher.requireOffline("a download")
-            try dispatcher.requireOnline("a download")
+            let offline = try context.dispatcher.requireFileAndService("a download")
+            let (dispatcher, events, cancellation) = (context.dispatcher, context.events, context.handle.cancellation)
             let all = try offline.definingRequests().map(\.name)
             for name in options.subset ?? [] where !all.contains(name) {
                 throw ODataError(.misuse, "the store has no defining request named '\(name)'")
@@ -45,11 +42,8 @@ extension StoreOperation where Output == UploadOutcome {
     /// and the sets whose entities took the service's answers as changed.
     public static func upload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadOutcome> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
-            let dispatcher = context.dispatcher
-            let events = context.events
-            let cancellation = context.handle.cancellation
-            let offline = try dispatcher.requireOffline("an upload")
-            try dispatcher.requireOnline("an upload")
+            let offline = try context.dispatcher.requireFileAndService("an upload")
+            let (dispatcher, events, cancellation) = (context.dispatcher, context.events, context.handle.cancellation)
             return try context.runningSync(as: .uploading) { () throws(ODataError) -> UploadOutcome in
                 let queuedBefore = try offline.file.queuedRequests()
                 let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
@@ -92,8 +86,7 @@ extension StoreOperation where Output == UploadPreview {
     /// On the sync lane: after an upload issued before it, so it shows what is left.
     public static func previewUpload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadPreview> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
-            let offline = try context.dispatcher.requireOffline("an upload's preview")
-            try context.dispatcher.requireOnline("an upload's preview")
+            let offline = try context.dispatcher.requireFileAndService("an upload's preview")
             return try offline.previewUpload(batch: options.batch, batchSize: options.batchSize,
                                              groupByTransaction: options.groupByTransaction,
                                              compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue)
