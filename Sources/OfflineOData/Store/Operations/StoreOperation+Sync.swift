@@ -43,7 +43,7 @@ extension StoreOperation where Output == UploadOutcome {
     public static func upload(_ options: UploadOptions = UploadOptions()) -> StoreOperation<UploadOutcome> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireFileAndService("an upload")
-            let (dispatcher, events, cancellation) = (context.dispatcher, context.events, context.handle.cancellation)
+            let (events, cancellation) = (context.events, context.handle.cancellation)
             return try context.runningSync(as: .uploading) { () throws(ODataError) -> UploadOutcome in
                 let queuedBefore = try offline.file.queuedRequests()
                 let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
