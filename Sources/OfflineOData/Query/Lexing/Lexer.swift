@@ -38,98 +38,101 @@ struct Lexer {
 
     /// The token starting at (or after whitespace from) `from`; `token.end` is where the next one starts.
     func token(at from: Int) throws(ODataError) -> Token {
-        let position = from
-        var index = position
-        while ByteClass.isSpace(at(index)) { index += 1 }
-        let spaceBefore = index > position
-        let start = index
-        let kind: TokenKind
+        var start = from
+        while ByteClass.isSpace(at(start)) { start += 1 }
+        let byte = at(start)
         var isDotted = false
-        let byte = at(index)
+        let kind: TokenKind
+        let index: Int
+        if byte == 0 && start >= end {
+            (kind, index) = (.end, start)
+        } else if let punctuation = punctuationKind(byte, at: start) {
+            (kind, index) = (punctuation, start + 1)
+        } else {
+            (kind, index) = try scanLongToken(byte, from: start, dotted: &isDotted)
+        }
+        return Token(kind: kind, start: start, end: index, spaceBefore: start > from, isDotted: isDotted)
+    }
+
+    /// The kind of a token that is this one byte, or nil when the byte starts a longer token.
+    /// Split from ``scanLongToken(_:from:dotted:)`` so the common one-byte case reads at a glance.
+    @inline(__always)
+    private func punctuationKind(_ byte: UInt8, at index: Int) -> TokenKind? {
         switch byte {
-        case 0 where index >= end:
-            kind = .end
+        case UInt8(ascii: "("): .openParen
+        case UInt8(ascii: ")"): .closeParen
+        case UInt8(ascii: ","): .comma
+        case UInt8(ascii: "/"): pathMode && text.wasEncoded(index) ? .other : .slash
+        case UInt8(ascii: ":"): .colon
+        case UInt8(ascii: "="): .equals
+        case UInt8(ascii: ";"): .semicolon
+        case UInt8(ascii: "*"): .star
+        case UInt8(ascii: "["): .openBracket
+        case UInt8(ascii: "]"): .closeBracket
+        case UInt8(ascii: "{"): .openBrace
+        case UInt8(ascii: "}"): .closeBrace
+        case UInt8(ascii: "\""): pathMode ? .doubleQuote : nil
+        default: nil
+        }
+    }
+
+    /// A token of several bytes starting with `byte` at `start`: strings, `$` and `@` names,
+    /// signed and unsigned numbers, names and GUIDs; any other byte is a one-byte `.other`.
+    @inline(__always)
+    private func scanLongToken(_ byte: UInt8, from start: Int, dotted isDotted: inout Bool) throws(ODataError) -> (TokenKind, Int) {
+        switch byte {
         case UInt8(ascii: "'"):
-            index = try scanQuoted(from: index)
-            kind = .string
-        case UInt8(ascii: "("): kind = .openParen; index += 1
-        case UInt8(ascii: ")"): kind = .closeParen; index += 1
-        case UInt8(ascii: ","): kind = .comma; index += 1
-        case UInt8(ascii: "/"):
-            kind = pathMode && text.wasEncoded(index) ? .other : .slash
-            index += 1
-        case UInt8(ascii: ":"): kind = .colon; index += 1
-        case UInt8(ascii: "="): kind = .equals; index += 1
-        case UInt8(ascii: ";"): kind = .semicolon; index += 1
-        case UInt8(ascii: "*"): kind = .star; index += 1
-        case UInt8(ascii: "["): kind = .openBracket; index += 1
-        case UInt8(ascii: "]"): kind = .closeBracket; index += 1
-        case UInt8(ascii: "{"): kind = .openBrace; index += 1
-        case UInt8(ascii: "}"): kind = .closeBrace; index += 1
+            return (.string, try scanQuoted(from: start))
         case UInt8(ascii: "\""):
-            if pathMode {
-                kind = .doubleQuote
-                index += 1
-            } else {
-                index = try scanJSONString(from: index)
-                kind = .jsonString
-            }
+            return (.jsonString, try scanJSONString(from: start))
         case UInt8(ascii: "$"):
-            index += 1
+            var index = start + 1
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
-            kind = .dollarName
+            return (.dollarName, index)
         case UInt8(ascii: "@"):
-            index = scanDottedName(from: index + 1, dotted: &isDotted)
+            var index = scanDottedName(from: start + 1, dotted: &isDotted)
             if at(index) == UInt8(ascii: "#") {
                 index += 1
                 while ByteClass.isIdentifierPart(at(index)) { index += 1 }
             }
-            kind = .atName
+            return (.atName, index)
         case UInt8(ascii: "-"), UInt8(ascii: "+"):
-            let next = at(index + 1)
-            if ByteClass.isDigit(next) {
-                (kind, index) = try scanNumeric(from: index)
-            } else if byte == UInt8(ascii: "-") && next == UInt8(ascii: "I") && at(index + 2) == UInt8(ascii: "N")
-                && at(index + 3) == UInt8(ascii: "F") && !ByteClass.isIdentifierPart(at(index + 4)) {
-                kind = .number
-                index += 4
-            } else if byte == UInt8(ascii: "-") {
-                kind = .minus
-                index += 1
-            } else {
-                kind = .other
-                index += 1
-            }
+            return try scanSigned(byte, from: start)
         default:
-            if ByteClass.isDigit(byte) {
-                (kind, index) = try scanNumeric(from: index)
-            } else if ByteClass.isIdentifierStart(byte) {
-                // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
-                if at(index + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
-                    && TemporalScanner(text: text, end: end).looksLikeGuid(at: index) {
-                    index = try TemporalScanner(text: text, end: end).scanGuid(from: index)
-                    kind = .guid
-                } else {
-                    index = scanDottedName(from: index, dotted: &isDotted)
-                    if at(index) == UInt8(ascii: "'") {
-                        // An unterminated prefixed string is usually text after a closed string
-                        // (`'O'Neil'`): report it where that text starts.
-                        do throws(ODataError) {
-                            index = try scanQuoted(from: index)
-                        } catch {
-                            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
-                        }
-                        kind = .prefixedString
-                    } else {
-                        kind = .name
-                    }
-                }
-            } else {
-                kind = .other
-                index += 1
-            }
+            if ByteClass.isDigit(byte) { return try scanNumeric(from: start) }
+            if ByteClass.isIdentifierStart(byte) { return try scanWord(byte, from: start, dotted: &isDotted) }
+            return (.other, start + 1)
         }
-        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore, isDotted: isDotted)
+    }
+
+    /// After a `-` or `+`: a signed number, `-INF`, the minus operator, or a stray `+`.
+    private func scanSigned(_ sign: UInt8, from index: Int) throws(ODataError) -> (TokenKind, Int) {
+        let next = at(index + 1)
+        if ByteClass.isDigit(next) { return try scanNumeric(from: index) }
+        if sign == UInt8(ascii: "-") && next == UInt8(ascii: "I") && at(index + 2) == UInt8(ascii: "N")
+            && at(index + 3) == UInt8(ascii: "F") && !ByteClass.isIdentifierPart(at(index + 4)) {
+            return (.number, index + 4)
+        }
+        return (sign == UInt8(ascii: "-") ? .minus : .other, index + 1)
+    }
+
+    /// From an identifier's first byte: a GUID, a (dotted) name, or a name prefixing a quoted
+    /// string (`datetime'...'`, `Sales.Pattern'Yellow'`).
+    private func scanWord(_ byte: UInt8, from start: Int, dotted isDotted: inout Bool) throws(ODataError) -> (TokenKind, Int) {
+        // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
+        if at(start + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
+            && TemporalScanner(text: text, end: end).looksLikeGuid(at: start) {
+            return (.guid, try TemporalScanner(text: text, end: end).scanGuid(from: start))
+        }
+        let index = scanDottedName(from: start, dotted: &isDotted)
+        guard at(index) == UInt8(ascii: "'") else { return (.name, index) }
+        // An unterminated prefixed string is usually text after a closed string (`'O'Neil'`):
+        // report it where that text starts.
+        do throws(ODataError) {
+            return (.prefixedString, try scanQuoted(from: index))
+        } catch {
+            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
+        }
     }
 
     /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).
