@@ -1,5 +1,4 @@
 internal import CCurl
-import Synchronization
 
 /// Sends HTTP requests to an OData service through libcurl.
 ///
@@ -348,13 +347,13 @@ package final class HTTPTransport: @unchecked Sendable {
 
 /// Cancels a request from any thread.
 @_spi(Tool) public final class HTTPCancellation: Sendable {
-    private let flag = Atomic<Bool>(false)
+    private let flag = Protected(false)
     /// Cancelling it cancels this one too (a download's background fetch follows the download's).
     private let parent: HTTPCancellation?
     package init() { parent = nil }
     init(following parent: HTTPCancellation?) { self.parent = parent }
-    package func cancel() { flag.store(true, ordering: .relaxed) }
-    package var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
+    package func cancel() { flag.withLock { $0 = true } }
+    package var isCancelled: Bool { flag.withLock { $0 } || parent?.isCancelled == true }
 }
 
 /// Where a transfer's body goes as it arrives, instead of the response's `body`.
