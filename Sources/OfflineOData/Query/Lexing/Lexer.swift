@@ -37,72 +37,67 @@ struct Lexer {
     }
 
     /// The token starting at (or after whitespace from) `from`; `token.end` is where the next one starts.
+    ///
+    /// The common tokens (punctuation, names, strings, `$` names, numbers) are recognised here in
+    /// one switch, on the hot path of every read; the rarer ones go to the scanners below.
     func token(at from: Int) throws(ODataError) -> Token {
         var start = from
         while ByteClass.isSpace(at(start)) { start += 1 }
-        let byte = at(start)
+        var index = start + 1
         var isDotted = false
         let kind: TokenKind
-        let index: Int
-        if byte == 0 && start >= end {
-            (kind, index) = (.end, start)
-        } else if let punctuation = punctuationKind(byte, at: start) {
-            (kind, index) = (punctuation, start + 1)
-        } else {
-            (kind, index) = try scanLongToken(byte, from: start, dotted: &isDotted)
+        let byte = at(start)
+        switch byte {
+        case 0 where start >= end: kind = .end; index = start
+        case UInt8(ascii: "'"): kind = .string; index = try scanQuoted(from: start)
+        case UInt8(ascii: "("): kind = .openParen
+        case UInt8(ascii: ")"): kind = .closeParen
+        case UInt8(ascii: ","): kind = .comma
+        case UInt8(ascii: "/"): kind = pathMode && text.wasEncoded(start) ? .other : .slash
+        case UInt8(ascii: ":"): kind = .colon
+        case UInt8(ascii: "="): kind = .equals
+        case UInt8(ascii: ";"): kind = .semicolon
+        case UInt8(ascii: "*"): kind = .star
+        case UInt8(ascii: "["): kind = .openBracket
+        case UInt8(ascii: "]"): kind = .closeBracket
+        case UInt8(ascii: "{"): kind = .openBrace
+        case UInt8(ascii: "}"): kind = .closeBrace
+        case UInt8(ascii: "\""):
+            if pathMode { kind = .doubleQuote } else { kind = .jsonString; index = try scanJSONString(from: start) }
+        case UInt8(ascii: "$"):
+            while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+            kind = .dollarName
+        case UInt8(ascii: "@"): (kind, index) = (.atName, scanAnnotationName(from: start + 1, dotted: &isDotted))
+        case UInt8(ascii: "-"), UInt8(ascii: "+"): (kind, index) = try scanSigned(byte, from: start)
+        default:
+            if ByteClass.isDigit(byte) {
+                (kind, index) = try scanNumeric(from: start)
+            } else if !ByteClass.isIdentifierStart(byte) {
+                kind = .other
+            } else if at(start + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
+                        && TemporalScanner(text: text, end: end).looksLikeGuid(at: start) {
+                // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
+                (kind, index) = (.guid, try TemporalScanner(text: text, end: end).scanGuid(from: start))
+            } else {
+                index = scanDottedName(from: start, dotted: &isDotted)
+                if at(index) == UInt8(ascii: "'") {
+                    (kind, index) = (.prefixedString, try scanPrefixedString(nameFrom: start, quoteAt: index))
+                } else {
+                    kind = .name
+                }
+            }
         }
         return Token(kind: kind, start: start, end: index, spaceBefore: start > from, isDotted: isDotted)
     }
 
-    /// The kind of a token that is this one byte, or nil when the byte starts a longer token.
-    /// Split from ``scanLongToken(_:from:dotted:)`` so the common one-byte case reads at a glance.
-    @inline(__always)
-    private func punctuationKind(_ byte: UInt8, at index: Int) -> TokenKind? {
-        switch byte {
-        case UInt8(ascii: "("): .openParen
-        case UInt8(ascii: ")"): .closeParen
-        case UInt8(ascii: ","): .comma
-        case UInt8(ascii: "/"): pathMode && text.wasEncoded(index) ? .other : .slash
-        case UInt8(ascii: ":"): .colon
-        case UInt8(ascii: "="): .equals
-        case UInt8(ascii: ";"): .semicolon
-        case UInt8(ascii: "*"): .star
-        case UInt8(ascii: "["): .openBracket
-        case UInt8(ascii: "]"): .closeBracket
-        case UInt8(ascii: "{"): .openBrace
-        case UInt8(ascii: "}"): .closeBrace
-        case UInt8(ascii: "\""): pathMode ? .doubleQuote : nil
-        default: nil
-        }
-    }
-
-    /// A token of several bytes starting with `byte` at `start`: strings, `$` and `@` names,
-    /// signed and unsigned numbers, names and GUIDs; any other byte is a one-byte `.other`.
-    @inline(__always)
-    private func scanLongToken(_ byte: UInt8, from start: Int, dotted isDotted: inout Bool) throws(ODataError) -> (TokenKind, Int) {
-        switch byte {
-        case UInt8(ascii: "'"):
-            return (.string, try scanQuoted(from: start))
-        case UInt8(ascii: "\""):
-            return (.jsonString, try scanJSONString(from: start))
-        case UInt8(ascii: "$"):
-            var index = start + 1
+    /// After `@`: a dotted name and an optional `#qualifier` (`@Measures.Currency#Reporting`).
+    private func scanAnnotationName(from start: Int, dotted isDotted: inout Bool) -> Int {
+        var index = scanDottedName(from: start, dotted: &isDotted)
+        if at(index) == UInt8(ascii: "#") {
+            index += 1
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
-            return (.dollarName, index)
-        case UInt8(ascii: "@"):
-            var index = scanDottedName(from: start + 1, dotted: &isDotted)
-            if at(index) == UInt8(ascii: "#") {
-                index += 1
-                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
-            }
-            return (.atName, index)
-        case UInt8(ascii: "-"), UInt8(ascii: "+"):
-            return try scanSigned(byte, from: start)
-        default:
-            if ByteClass.isDigit(byte) { return try scanNumeric(from: start) }
-            if ByteClass.isIdentifierStart(byte) { return try scanWord(byte, from: start, dotted: &isDotted) }
-            return (.other, start + 1)
         }
+        return index
     }
 
     /// After a `-` or `+`: a signed number, `-INF`, the minus operator, or a stray `+`.
@@ -116,22 +111,14 @@ struct Lexer {
         return (sign == UInt8(ascii: "-") ? .minus : .other, index + 1)
     }
 
-    /// From an identifier's first byte: a GUID, a (dotted) name, or a name prefixing a quoted
-    /// string (`datetime'...'`, `Sales.Pattern'Yellow'`).
-    private func scanWord(_ byte: UInt8, from start: Int, dotted isDotted: inout Bool) throws(ODataError) -> (TokenKind, Int) {
-        // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
-        if at(start + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
-            && TemporalScanner(text: text, end: end).looksLikeGuid(at: start) {
-            return (.guid, try TemporalScanner(text: text, end: end).scanGuid(from: start))
-        }
-        let index = scanDottedName(from: start, dotted: &isDotted)
-        guard at(index) == UInt8(ascii: "'") else { return (.name, index) }
-        // An unterminated prefixed string is usually text after a closed string (`'O'Neil'`):
-        // report it where that text starts.
+    /// The quoted part of a name-prefixed string (`datetime'...'`, `Sales.Pattern'Yellow'`); the
+    /// end of the token. An unterminated one is usually text after a closed string (`'O'Neil'`):
+    /// it is reported where that text starts.
+    private func scanPrefixedString(nameFrom start: Int, quoteAt quote: Int) throws(ODataError) -> Int {
         do throws(ODataError) {
-            return (.prefixedString, try scanQuoted(from: index))
+            return try scanQuoted(from: quote)
         } catch {
-            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
+            throw text.error("unexpected \"\(text.string(start, quote))'\" (a quote inside a string is written '')", at: start)
         }
     }
 
