@@ -1,6 +1,5 @@
 import Glibc
 @_spi(Tool) import OfflineOData
-import Synchronization
 
 /// The headers of an answer (or of a refusal), handed to C by name as borrowed strings.
 ///
@@ -12,7 +11,7 @@ final class CHeaderValues: Sendable {
     /// `Content-Type` when the headers lack it (an offline answer has its type, not its headers).
     let contentType: String?
     /// Lower-case name -> the value handed out (nil when the answer lacks the header).
-    private let copies = Mutex<[String: UnsafeMutablePointer<CChar>?]>([:])
+    private let copies = Protected<[String: UnsafeMutablePointer<CChar>?]>([:])
 
     init(_ headers: [HTTPHeader], contentType: String? = nil) {
         self.headers = headers

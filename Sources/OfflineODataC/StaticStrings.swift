@@ -1,8 +1,8 @@
 import Glibc
-import Synchronization
+@_spi(Tool) import OfflineOData
 
 /// C strings that live for the whole process (version, status names), made once per text.
-private let staticStrings = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])
+private let staticStrings = Protected<[String: UnsafeMutablePointer<CChar>]>([:])
 
 /// A NUL-terminated copy of `text` that is never freed, for functions that return borrowed
 /// static strings. Only a small fixed set of texts goes through here.

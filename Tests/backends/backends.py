@@ -246,8 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     with backend:
         print(backend.service_root, flush=True)
         try:
-            while backend.process.poll() is None:
-                time.sleep(0.5)
+            backend.process.wait()
         except KeyboardInterrupt:
             pass
     return 0

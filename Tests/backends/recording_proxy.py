@@ -42,6 +42,8 @@ class RecordingProxy:
         self.requests: list[Recorded] = []
         self.delays: dict[str, float] = {}
         lock = threading.Lock()
+        #: Notified at each request received, for :meth:`wait_for`.
+        self.arrived = threading.Condition(lock)
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -54,6 +56,7 @@ class RecordingProxy:
                 with lock:
                     owner.requests.append(recorded)
                     delays = list(owner.delays.items())
+                    owner.arrived.notify_all()
                 for marker, seconds in delays:
                     if marker in self.path:
                         time.sleep(seconds)
@@ -92,6 +95,12 @@ class RecordingProxy:
         self.root = self.origin + upstream.path
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def wait_for(self, predicate, timeout: float) -> bool:
+        """Waits up to ``timeout`` seconds until ``predicate(requests)`` holds, woken by each
+        request received (so it returns as soon as it does); false when the time passed first."""
+        with self.arrived:
+            return self.arrived.wait_for(lambda: predicate(self.requests), timeout)
 
     def stop(self):
         self.server.shutdown()

@@ -2,13 +2,14 @@
  * (ood_error_http_status, ood_error_header), against a real test service: odatapy (V4) or
  * mock-sap (V2, SAP Gateway, CSRF on), both serving the flight sample.
  *   test_answer_headers v4|v2 SERVICE_ROOT      (Tests/scripts/with_backend.sh starts the service) */
-#define _DEFAULT_SOURCE /* mkdtemp, usleep */
+#define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
 #include "offline_odata.h"
 #include "check.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char folder[] = "/tmp/ood-c-headers-XXXXXX";
@@ -119,6 +120,7 @@ static void test_a_stale_update_carries_412(ood_store *store, const char *etag) 
 /* A completion of a refused asynchronous request sees the status on its own thread. */
 typedef struct {
     pthread_mutex_t lock;
+    pthread_cond_t answered; /* broadcast by the completion */
     int calls;
     ood_status status;
     int http_status;
@@ -132,21 +134,27 @@ static void record_refusal(ood_status status, ood_result *result, void *payload)
     o->calls++;
     o->status = status;
     o->http_status = http_status;
+    pthread_cond_broadcast(&o->answered);
     pthread_mutex_unlock(&o->lock);
 }
 
 static void test_an_async_refusal_carries_its_status(ood_store *store) {
     async_outcome o = {.calls = 0, .status = OOD_OK, .http_status = -1};
     pthread_mutex_init(&o.lock, NULL);
+    pthread_cond_init(&o.answered, NULL);
     CHECK(ood_request_async(store, "GET", "TravelagencyCollection('99999998')", NULL, record_refusal, &o) == OOD_OK);
-    int calls = 0;
-    for (int i = 0; i < 6000 && calls == 0; i++) {
-        usleep(10000);
-        pthread_mutex_lock(&o.lock);
-        calls = o.calls;
-        pthread_mutex_unlock(&o.lock);
+    /* Woken by the completion, for at most 60 s. */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 60;
+    pthread_mutex_lock(&o.lock);
+    while (o.calls == 0) {
+        if (pthread_cond_timedwait(&o.answered, &o.lock, &deadline) != 0) break;
     }
+    int calls = o.calls;
+    pthread_mutex_unlock(&o.lock);
     CHECK(calls == 1 && o.status == OOD_NOTFOUND && o.http_status == 404);
+    pthread_cond_destroy(&o.answered);
     pthread_mutex_destroy(&o.lock);
 }
 

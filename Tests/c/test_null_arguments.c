@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Checks a call answers OOD_MISUSE and that the error message names `argument`. */
@@ -36,6 +37,8 @@ static void ignore_event(int kind, const char *details, void *payload) {
 
 /* Completions of requests still pending when their store closed: each must come exactly once. */
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Broadcast at each completion, for the wait in test_closing_with_requests_pending. */
+static pthread_cond_t pending_changed = PTHREAD_COND_INITIALIZER;
 static int pending_done = 0, pending_failed = 0;
 
 static void count_pending(ood_status status, ood_result *result, void *payload) {
@@ -44,6 +47,7 @@ static void count_pending(ood_status status, ood_result *result, void *payload) 
     pthread_mutex_lock(&pending_lock);
     pending_done++;
     if (status != OOD_OK) pending_failed++;
+    pthread_cond_broadcast(&pending_changed);
     pthread_mutex_unlock(&pending_lock);
 }
 
@@ -59,15 +63,16 @@ static void test_closing_with_requests_pending(ood_options *options) {
         CHECK(ood_request_async(store, "GET", url, NULL, count_pending, NULL) == OOD_OK);
     }
     CHECK(ood_store_close(store) == OOD_OK);
-    for (int i = 0; i < 3000; i++) {
-        pthread_mutex_lock(&pending_lock);
-        int done = pending_done;
-        pthread_mutex_unlock(&pending_lock);
-        if (done >= REQUESTS) break;
-        usleep(10000);
-    }
-    usleep(100000); /* a second completion of any request would show here */
+    /* Woken by each completion, for at most 30 s. A second completion of any request cannot come
+     * after: ood_store_close has returned, and it ends the store's threads (its lanes and the
+     * event thread that runs completions) before it returns. */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 30;
     pthread_mutex_lock(&pending_lock);
+    while (pending_done < REQUESTS) {
+        if (pthread_cond_timedwait(&pending_changed, &pending_lock, &deadline) != 0) break; /* 30 s passed */
+    }
     CHECK(pending_done == REQUESTS);
     printf("closing with %d requests pending: %d answered, %d failed as closed\n", REQUESTS,
            pending_done - pending_failed, pending_failed);

@@ -1,7 +1,7 @@
 /* The C test of the store API (open, requests, route, download, upload, callbacks) against the
  * real V4 test service, whose root is the last argument (Tests/scripts/with_backend.sh starts it);
  * the first argument is the flight sample's $metadata, for a store made without a service. */
-#define _DEFAULT_SOURCE /* mkdtemp, usleep */
+#define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
 #include "offline_odata.h"
 #include "check.h"
 #include "read_file.h"
@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char folder[] = "/tmp/ood-c-api-XXXXXX";
@@ -19,6 +20,7 @@ static char *sample_metadata = NULL;
 /* A completion's outcome, handed from the library's thread to the test's. */
 typedef struct {
     pthread_mutex_t lock;
+    pthread_cond_t changed; /* broadcast at each change, for the waits */
     int calls;
     ood_status status;
     ood_result *result;
@@ -30,6 +32,7 @@ typedef struct {
 static void outcome_init(outcome *o, ood_store *store) {
     memset(o, 0, sizeof *o);
     pthread_mutex_init(&o->lock, NULL);
+    pthread_cond_init(&o->changed, NULL);
     o->status = -1;
     o->nested_blocking = -1;
     o->store = store;
@@ -42,6 +45,7 @@ static void record(ood_status status, ood_result *result, void *payload) {
     o->status = status;
     if (o->result) ood_result_free(o->result);
     o->result = result;
+    pthread_cond_broadcast(&o->changed);
     pthread_mutex_unlock(&o->lock);
 }
 
@@ -50,6 +54,7 @@ static void nested_done(ood_status status, ood_result *result, void *payload) {
     ood_result_free(result);
     pthread_mutex_lock(&o->lock);
     if (status == OOD_OK) o->nested_async_calls++;
+    pthread_cond_broadcast(&o->changed);
     pthread_mutex_unlock(&o->lock);
 }
 
@@ -64,25 +69,35 @@ static void reentrant(ood_status status, ood_result *result, void *payload) {
     o->calls++;
     o->status = async == OOD_OK ? status : async;
     o->result = result;
+    pthread_cond_broadcast(&o->changed);
     pthread_mutex_unlock(&o->lock);
     CHECK(inner == NULL);
 }
 
+/* Waits up to `seconds` until `*counter`, guarded by `lock`, reaches `count`: woken by each
+ * broadcast of `changed`, so it returns as soon as it does. 0 when the time passed first. */
+static int wait_count(pthread_mutex_t *lock, pthread_cond_t *changed, const int *counter, int count, int seconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += seconds;
+    pthread_mutex_lock(lock);
+    while (*counter < count) {
+        if (pthread_cond_timedwait(changed, lock, &deadline) != 0) break;
+    }
+    int reached = *counter >= count;
+    pthread_mutex_unlock(lock);
+    return reached;
+}
+
 /* Waits up to 60 s for `count` completions. */
 static int wait_calls(outcome *o, int count) {
-    for (int i = 0; i < 6000; i++) {
-        pthread_mutex_lock(&o->lock);
-        int calls = o->calls;
-        pthread_mutex_unlock(&o->lock);
-        if (calls >= count) return 1;
-        usleep(10000);
-    }
-    return 0;
+    return wait_count(&o->lock, &o->changed, &o->calls, count, 60);
 }
 
 /* Events seen by a subscriber: kinds counted, the last details kept. */
 typedef struct {
     pthread_mutex_t lock;
+    pthread_cond_t changed; /* broadcast at each event, for the waits */
     int counts[16];
     char last_changed[256];
 } event_log;
@@ -92,6 +107,7 @@ static void on_event(int kind, const char *details, void *payload) {
     pthread_mutex_lock(&log->lock);
     if (kind > 0 && kind < 16) log->counts[kind]++;
     if (kind == OOD_EVENT_ENTITY_SETS_CHANGED) snprintf(log->last_changed, sizeof log->last_changed, "%s", details);
+    pthread_cond_broadcast(&log->changed);
     pthread_mutex_unlock(&log->lock);
 }
 
@@ -447,6 +463,7 @@ static void test_the_whole_loop(void) {
     event_log events;
     memset(&events, 0, sizeof events);
     pthread_mutex_init(&events.lock, NULL);
+    pthread_cond_init(&events.changed, NULL);
     ood_subscription *subscription = NULL;
     CHECK(ood_subscribe(store, on_event, &events, &subscription) == OOD_OK && subscription != NULL);
     CHECK(ood_request_async(store, "GET", "TravelagencyCollection?$filter=country eq 'US'", NULL, record, &first) == OOD_OK);
@@ -485,7 +502,7 @@ static void test_the_whole_loop(void) {
     CHECK(created.nested_blocking == OOD_BUSY);
     CHECK(ood_result_status(created.result) == 201);
     ood_result_free(created.result);
-    for (int i = 0; i < 600 && created.nested_async_calls == 0; i++) usleep(10000);
+    CHECK(wait_count(&created.lock, &created.changed, &created.nested_async_calls, 1, 6));
     CHECK(created.nested_async_calls == 1);
     CHECK(ood_request(store, "GET", "TravelagencyCollection('99000042')", NULL, &result) == OOD_OK);
     CHECK(strstr(ood_result_body(result, NULL), "C Travel") != NULL);
@@ -549,7 +566,7 @@ static void test_the_whole_loop(void) {
     ood_store_close(online_store);
 
     /* Events: the first download, states, changes (coalesced), progress. */
-    for (int i = 0; i < 300 && event_count(&events, OOD_EVENT_UPLOAD_FINISHED) == 0; i++) usleep(10000);
+    (void)wait_count(&events.lock, &events.changed, &events.counts[OOD_EVENT_UPLOAD_FINISHED], 1, 3);
     CHECK(event_count(&events, OOD_EVENT_FIRST_DOWNLOAD_COMPLETE) == 1);
     CHECK(event_count(&events, OOD_EVENT_STATE_CHANGED) >= 3);
     CHECK(event_count(&events, OOD_EVENT_DOWNLOAD_PROGRESS) >= 1);
@@ -655,9 +672,10 @@ static void test_a_failed_open_fails_every_request(void) {
     CHECK(ood_request_async(store, "GET", "TravelagencyCollection", NULL, record, &held) == OOD_OK);
     CHECK(wait_calls(&opened, 1) && opened.status == OOD_NETWORK);
     CHECK(wait_calls(&held, 1) && held.status == OOD_NETWORK && held.result == NULL);
-    usleep(100000);
-    CHECK(held.calls == 1 && opened.calls == 1);
+    /* The witness that no second completion is still to come: ood_store_close returns once the
+     * store's threads (the lane that ran the opening, the other lanes, the event thread) ended. */
     ood_store_close(store);
+    CHECK(held.calls == 1 && opened.calls == 1);
     ood_options_free(options);
 }
 

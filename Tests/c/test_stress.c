@@ -3,7 +3,7 @@
  * final state is checked: every create is in the store and in the request queue, nothing failed.
  *
  *   test_stress METADATA_FILE */
-#define _DEFAULT_SOURCE /* mkdtemp, usleep */
+#define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
 #include "offline_odata.h"
 #include "check.h"
 #include "read_file.h"
@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define THREADS 8
@@ -18,12 +19,15 @@
 
 static ood_store *store = NULL;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Broadcast at each count, for the wait at the end. */
+static pthread_cond_t counted = PTHREAD_COND_INITIALIZER;
 static long failures = 0, creates = 0, busy_answers = 0, nested_done = 0, async_done = 0, async_issued = 0;
 static char first_failure[512] = "";
 
 static void count(long *counter) {
     pthread_mutex_lock(&lock);
     (*counter)++;
+    pthread_cond_broadcast(&counted);
     pthread_mutex_unlock(&lock);
 }
 
@@ -125,13 +129,15 @@ int main(int argc, char **argv) {
     for (long t = 0; t < THREADS; t++) pthread_create(&threads[t], NULL, worker, (void *)t);
     for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
     /* Every asynchronous request and the one each of them issued from its completion end. */
-    for (int i = 0; i < 12000; i++) {
-        pthread_mutex_lock(&lock);
-        int done = async_done == async_issued && nested_done == async_issued;
-        pthread_mutex_unlock(&lock);
-        if (done) break;
-        usleep(10000);
+    /* Woken by each completion, for at most 120 s. */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 120;
+    pthread_mutex_lock(&lock);
+    while (async_done != async_issued || nested_done != async_issued) {
+        if (pthread_cond_timedwait(&counted, &lock, &deadline) != 0) break;
     }
+    pthread_mutex_unlock(&lock);
     if (failures) fprintf(stderr, "%ld failures, the first: %s\n", failures, first_failure);
     CHECK(failures == 0);
     CHECK(creates == THREADS * OPERATIONS / 10);

@@ -1,5 +1,4 @@
 internal import CCurl
-import Synchronization
 
 /// Sends HTTP requests to an OData service through libcurl.
 ///
@@ -113,6 +112,7 @@ package final class HTTPTransport: @unchecked Sendable {
 
     // MARK: - One transfer
 
+    /// One request and its answer on `easy`, with no redirect followed.
     private func perform(
         _ request: HTTPRequest,
         on easy: UnsafeMutableRawPointer,
@@ -130,17 +130,48 @@ package final class HTTPTransport: @unchecked Sendable {
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
         try configure(easy, for: request)
+        try appendHeaders(for: request, to: &headerList)
+        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        installCallbacks(on: easy, reaching: context)
+
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
+            return sendBody(of: request, on: easy)
+        }
+        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+        // Counted also for a transfer that failed part-way: what travelled, travelled.
+        trafficSoFar.add(HTTPTraffic.ofLastTransfer(on: easy))
+
+        guard code == CURLE_OK else {
+            let detail = errorBuffer.withUnsafeBufferPointer { buffer -> String in
+                guard let base = buffer.baseAddress, base.pointee != 0 else {
+                    return String(cString: curl_easy_strerror(code))
+                }
+                return String(cString: base)
+            }
+            throw transferError(code, detail: detail, request: request, transfer: transfer)
+        }
+        var status = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+    }
+
+    /// The request's headers, each checked, onto `list` (which the caller frees, also when this
+    /// throws part-way), and an empty `Expect:` so that no 100-continue round trip precedes a body.
+    private func appendHeaders(for request: HTTPRequest, to list: inout UnsafeMutablePointer<curl_slist>?) throws(ODataError) {
         for header in requestHeaders(for: request) {
             // One check for every header that reaches libcurl, the configured ones and those the
             // engine builds from what a service sent (an ETag in If-Match): a CR or LF would start
             // a header, or a request, of the service's choosing.
             try HTTPOptions.checkHeader(name: header.name, value: header.value)
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            list = curl_slist_append(list, "\(header.name): \(header.value)")
         }
-        // No "Expect: 100-continue" round trip before a body.
-        headerList = curl_slist_append(headerList, "Expect:")
-        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        list = curl_slist_append(list, "Expect:")
+    }
 
+    /// curl's body, header and progress callbacks, each reaching the transfer through `context`
+    /// (the progress callback is where a cancellation stops the transfer).
+    private func installCallbacks(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) {
         _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context.toOpaque())
         _ = ccurl_setopt_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, raw in
             guard let raw else { return 0 }
@@ -162,43 +193,28 @@ package final class HTTPTransport: @unchecked Sendable {
             guard let raw else { return 0 }
             return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().isCancelled ? 1 : 0
         }
+    }
 
-        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
-            _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
-            let body = request.body ?? []
-            return body.withUnsafeBytes { bytes -> CURLcode in
-                if request.body != nil || request.method == "POST" {
-                    // A one-byte stand-in when the body is empty: curl needs a valid pointer.
-                    let zero: [UInt8] = [0]
-                    _ = ccurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
-                    let rc = zero.withUnsafeBytes { empty in
-                        ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS,
-                                             UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? empty.baseAddress))
-                    }
-                    if rc != CURLE_OK { return rc }
-                    if request.method != "POST" {
-                        _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
-                    }
+    /// Runs the transfer, with the request's body (if any, or an empty one for a POST) copied to
+    /// curl; a method other than POST that has a body is sent as a custom request.
+    private func sendBody(of request: HTTPRequest, on easy: UnsafeMutableRawPointer) -> CURLcode {
+        let body = request.body ?? []
+        return body.withUnsafeBytes { bytes -> CURLcode in
+            if request.body != nil || request.method == "POST" {
+                // A one-byte stand-in when the body is empty: curl needs a valid pointer.
+                let zero: [UInt8] = [0]
+                _ = ccurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+                let rc = zero.withUnsafeBytes { empty in
+                    ccurl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS,
+                                         UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? empty.baseAddress))
                 }
-                return curl_easy_perform(easy)
-            }
-        }
-        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
-        // Counted also for a transfer that failed part-way: what travelled, travelled.
-        trafficSoFar.add(HTTPTraffic.ofLastTransfer(on: easy))
-
-        guard code == CURLE_OK else {
-            let detail = errorBuffer.withUnsafeBufferPointer { buffer -> String in
-                guard let base = buffer.baseAddress, base.pointee != 0 else {
-                    return String(cString: curl_easy_strerror(code))
+                if rc != CURLE_OK { return rc }
+                if request.method != "POST" {
+                    _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
                 }
-                return String(cString: base)
             }
-            throw transferError(code, detail: detail, request: request, transfer: transfer)
+            return curl_easy_perform(easy)
         }
-        var status = 0
-        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
     }
 
     /// Method, URL and the options of this transport.
@@ -331,13 +347,13 @@ package final class HTTPTransport: @unchecked Sendable {
 
 /// Cancels a request from any thread.
 @_spi(Tool) public final class HTTPCancellation: Sendable {
-    private let flag = Atomic<Bool>(false)
+    private let flag = Protected(false)
     /// Cancelling it cancels this one too (a download's background fetch follows the download's).
     private let parent: HTTPCancellation?
     package init() { parent = nil }
     init(following parent: HTTPCancellation?) { self.parent = parent }
-    package func cancel() { flag.store(true, ordering: .relaxed) }
-    package var isCancelled: Bool { flag.load(ordering: .relaxed) || parent?.isCancelled == true }
+    package func cancel() { flag.withLock { $0 = true } }
+    package var isCancelled: Bool { flag.withLock { $0 } || parent?.isCancelled == true }
 }
 
 /// Where a transfer's body goes as it arrives, instead of the response's `body`.

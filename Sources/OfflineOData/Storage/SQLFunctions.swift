@@ -22,109 +22,142 @@ enum SQLFunctions {
     static let divisionByZeroMessage = "division by zero"
     static let instantCollation = "OOD_INSTANT"
 
+    /// Registers the collations and functions on a new connection; the first SQLite error code
+    /// that is not `SQLITE_OK` stops it and is returned.
     static func register(on db: OpaquePointer) -> Int32 {
-        var rc = sqlite3_create_collation_v2(db, decimalCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
+        let steps: [(OpaquePointer) -> Int32] = [
+            registerCollations, registerInstantFunctions, registerDecimalArithmetic, registerDecimalRounding,
+            registerCaseMappings, registerIntegerDivision, registerQueryLanguage,
+        ]
+        for step in steps {
+            let rc = step(db)
+            if rc != SQLITE_OK { return rc }
+        }
+        return SQLITE_OK
+    }
+
+    /// A scalar function's body as SQLite calls it (a C function: it captures nothing).
+    private typealias ScalarFunction = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+
+    /// Registers one body under several names, each told apart in the body by its user data
+    /// (`sqlite3_user_data`: the variant's number plus one, so that none is a null pointer).
+    private static func createFunctions(_ variants: [(String, Int32)], arity: Int32, on db: OpaquePointer,
+                                        _ body: ScalarFunction) -> Int32 {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        for (name, operation) in variants {
+            let rc = sqlite3_create_function_v2(db, name, arity, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1),
+                                                body, nil, nil, nil)
+            if rc != SQLITE_OK { return rc }
+        }
+        return SQLITE_OK
+    }
+
+    /// `OOD_DECIMAL` and `OOD_INSTANT`.
+    private static func registerCollations(on db: OpaquePointer) -> Int32 {
+        let rc = sqlite3_create_collation_v2(db, decimalCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
             Int32(compareDecimalText(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
                                      UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
         }, nil)
-        if rc == SQLITE_OK {
-            rc = sqlite3_create_collation_v2(db, instantCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
-                Int32(StoredInstant.compare(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
-                                            UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
-            }, nil)
+        guard rc == SQLITE_OK else { return rc }
+        return sqlite3_create_collation_v2(db, instantCollation, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
+            Int32(StoredInstant.compare(UnsafeRawBufferPointer(start: lhs, count: Int(lhsCount)),
+                                        UnsafeRawBufferPointer(start: rhs, count: Int(rhsCount))))
+        }, nil)
+    }
+
+    /// `ood_instant_local(t)`, `ood_instant_offset(t)`.
+    private static func registerInstantFunctions(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_instant_local", 0), ("ood_instant_offset", 1)], arity: 1, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 1, let value = arguments[0],
+                  sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value)
+            else {
+                if let context { sqlite3_result_null(context) }
+                return
+            }
+            let stored = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+            if Int(bitPattern: sqlite3_user_data(context)) == 2 {
+                sqlite3_result_int64(context, Int64(StoredInstant.offsetMinutes(stored)))
+            } else {
+                resultText(context, StoredInstant.localText(stored))
+            }
         }
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
-        let instantFunctions: [(String, Int32)] = [("ood_instant_local", 0), ("ood_instant_offset", 1)]
-        for (name, operation) in instantFunctions where rc == SQLITE_OK {
-            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
-                guard let context, let arguments, count == 1, let value = arguments[0],
-                      sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value)
-                else {
-                    if let context { sqlite3_result_null(context) }
-                    return
-                }
-                let stored = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
-                if Int(bitPattern: sqlite3_user_data(context)) == 2 {
-                    sqlite3_result_int64(context, Int64(StoredInstant.offsetMinutes(stored)))
-                } else {
-                    resultText(context, StoredInstant.localText(stored))
-                }
-            }, nil, nil, nil)
+    }
+
+    /// `ood_decimal_add/sub/mul/div(a, b)`.
+    private static func registerDecimalArithmetic(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3)],
+                        arity: 2, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 2 else { return }
+            let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+            guard let a = decimalArgument(arguments[0]), let b = decimalArgument(arguments[1]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let result: ExactDecimal? = switch operation {
+            case 0: a + b
+            case 1: a - b
+            case 2: a * b
+            default: ExactDecimal.divide(a, by: b)
+            }
+            guard let result else {
+                sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
+                return
+            }
+            resultText(context, result.description)
         }
-        let binaryDecimal: [(String, Int32)] = [("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3)]
-        for (name, operation) in binaryDecimal where rc == SQLITE_OK {
-            rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
-                guard let context, let arguments, count == 2 else { return }
-                let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
-                guard let a = decimalArgument(arguments[0]), let b = decimalArgument(arguments[1]) else {
-                    sqlite3_result_null(context)
-                    return
-                }
-                let result: ExactDecimal? = switch operation {
-                case 0: a + b
-                case 1: a - b
-                case 2: a * b
-                default: ExactDecimal.divide(a, by: b)
-                }
-                guard let result else {
-                    sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
-                    return
-                }
-                resultText(context, result.description)
-            }, nil, nil, nil)
+    }
+
+    /// `ood_decimal_round/floor/ceiling(a)`.
+    private static func registerDecimalRounding(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_decimal_round", 0), ("ood_decimal_floor", 1), ("ood_decimal_ceiling", 2)], arity: 1, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 1 else { return }
+            let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+            guard let value = decimalArgument(arguments[0]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let result = operation == 0 ? value.rounded() : operation == 1 ? value.floor() : value.ceiling()
+            resultText(context, result.description)
         }
-        let unaryDecimal: [(String, Int32)] = [("ood_decimal_round", 0), ("ood_decimal_floor", 1), ("ood_decimal_ceiling", 2)]
-        for (name, operation) in unaryDecimal where rc == SQLITE_OK {
-            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
-                guard let context, let arguments, count == 1 else { return }
-                let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
-                guard let value = decimalArgument(arguments[0]) else {
-                    sqlite3_result_null(context)
-                    return
-                }
-                let result = operation == 0 ? value.rounded() : operation == 1 ? value.floor() : value.ceiling()
-                resultText(context, result.description)
-            }, nil, nil, nil)
+    }
+
+    /// `ood_lower(s)`, `ood_upper(s)`.
+    private static func registerCaseMappings(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_lower", 0), ("ood_upper", 1)], arity: 1, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 1 else { return }
+            guard let text = textArgument(arguments[0]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let upper = Int(bitPattern: sqlite3_user_data(context)) == 2
+            resultText(context, upper ? text.uppercased() : text.lowercased())
         }
-        let caseMappings: [(String, Int32)] = [("ood_lower", 0), ("ood_upper", 1)]
-        for (name, operation) in caseMappings where rc == SQLITE_OK {
-            rc = sqlite3_create_function_v2(db, name, 1, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
-                guard let context, let arguments, count == 1 else { return }
-                guard let text = textArgument(arguments[0]) else {
-                    sqlite3_result_null(context)
-                    return
-                }
-                let upper = Int(bitPattern: sqlite3_user_data(context)) == 2
-                resultText(context, upper ? text.uppercased() : text.lowercased())
-            }, nil, nil, nil)
+    }
+
+    /// `ood_int_div(a, b)`, `ood_int_mod(a, b)`.
+    private static func registerIntegerDivision(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_int_div", 0), ("ood_int_mod", 1)], arity: 2, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 2 else { return }
+            guard let a = arguments[0], let b = arguments[1],
+                  sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL
+            else {
+                sqlite3_result_null(context)
+                return
+            }
+            let dividend = sqlite3_value_int64(a), divisor = sqlite3_value_int64(b)
+            guard divisor != 0 else {
+                sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
+                return
+            }
+            let isMod = Int(bitPattern: sqlite3_user_data(context)) == 2
+            let (quotient, overflow) = dividend.dividedReportingOverflow(by: divisor)
+            let (remainder, _) = dividend.remainderReportingOverflow(dividingBy: divisor)
+            if !isMod && overflow {
+                sqlite3_result_error(context, "integer overflow", -1)
+                return
+            }
+            sqlite3_result_int64(context, isMod ? remainder : quotient)
         }
-        let integerOperations: [(String, Int32)] = [("ood_int_div", 0), ("ood_int_mod", 1)]
-        for (name, operation) in integerOperations where rc == SQLITE_OK {
-            rc = sqlite3_create_function_v2(db, name, 2, flags, UnsafeMutableRawPointer(bitPattern: Int(operation) + 1), { context, count, arguments in
-                guard let context, let arguments, count == 2 else { return }
-                guard let a = arguments[0], let b = arguments[1],
-                      sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL
-                else {
-                    sqlite3_result_null(context)
-                    return
-                }
-                let dividend = sqlite3_value_int64(a), divisor = sqlite3_value_int64(b)
-                guard divisor != 0 else {
-                    sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
-                    return
-                }
-                let isMod = Int(bitPattern: sqlite3_user_data(context)) == 2
-                let (quotient, overflow) = dividend.dividedReportingOverflow(by: divisor)
-                let (remainder, _) = dividend.remainderReportingOverflow(dividingBy: divisor)
-                if !isMod && overflow {
-                    sqlite3_result_error(context, "integer overflow", -1)
-                    return
-                }
-                sqlite3_result_int64(context, isMod ? remainder : quotient)
-            }, nil, nil, nil)
-        }
-        if rc == SQLITE_OK { rc = registerQueryLanguage(on: db) }
-        return rc
     }
 }
 

@@ -153,7 +153,8 @@ import Glibc
             let cancellation = HTTPCancellation()
             var thread = pthread_t()
             startThread(&thread) {
-                usleep(200_000)
+                // Cancelled while the request hangs: once the server has it.
+                _ = server.waitForRequests(1)
                 cancellation.cancel()
             }
             let started = monotonicNanoseconds()

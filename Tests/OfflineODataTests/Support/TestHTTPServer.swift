@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import OfflineOData
 
 /// A request as the test server received it.
 struct ReceivedRequest: Sendable {
@@ -40,6 +41,8 @@ final class TestHTTPServer: @unchecked Sendable {
     private let handler: @Sendable (ReceivedRequest) -> TestHTTPBehaviour
     private let lock = NSLockLike()
     private var received: [ReceivedRequest] = []
+    /// Broadcast at each request received, for ``waitForRequests(_:seconds:)``.
+    private let arrivals = ConditionLock()
     private var connections = 0
     private var acceptThread = pthread_t()
 
@@ -47,6 +50,16 @@ final class TestHTTPServer: @unchecked Sendable {
 
     /// Every request received so far, in order.
     var requests: [ReceivedRequest] { lock.locked { received } }
+    /// Waits (up to `seconds`) until `count` requests were received; woken by each arrival, so
+    /// it returns as soon as they are in. False when the time passed first.
+    func waitForRequests(_ count: Int, seconds: Double = 10) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        return arrivals.withLock {
+            while requests.count < count && monotonicSeconds() < deadline { arrivals.wait(until: deadline) }
+            return requests.count >= count
+        }
+    }
+
     /// How many TCP connections were accepted (to check connection reuse).
     var connectionCount: Int { lock.locked { connections } }
 
@@ -96,6 +109,7 @@ final class TestHTTPServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         while let request = readRequest(client, &buffer) {
             lock.locked { received.append(request) }
+            arrivals.withLock { arrivals.broadcast() }
             switch handler(request) {
             case .respond(let status, let headers, let body):
                 var head = "HTTP/1.1 \(status) \(reason(status))\r\nContent-Length: \(body.count)\r\n"

@@ -147,7 +147,7 @@ struct RecordingSink: PageSink {
 
         mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary {
             if inner.pages.isEmpty {
-                for _ in 0..<500 where server.requests.count < 2 { usleep(10_000) }
+                _ = server.waitForRequests(2, seconds: 5)
                 requestsSeenDuringFirstPage = server.requests.count
             }
             return try inner.accept(page: page)

@@ -49,9 +49,7 @@ def test_cancelling_a_request_waiting_for_the_service_ends_its_transfer(proxy):
     with Store(service_root=proxy.root, mode=Mode.ONLINE) as store:
         proxy.delays["CarrierCollection"] = 6
         future = store.submit("GET", "CarrierCollection?$top=1")
-        deadline = time.monotonic() + 10
-        while not any("CarrierCollection" in seen.path for seen in proxy.requests) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        proxy.wait_for(lambda requests: any("CarrierCollection" in seen.path for seen in requests), timeout=10)
         started = time.monotonic()
         assert future.cancel()
         done, _ = wait_futures([future], timeout=4)

@@ -96,8 +96,17 @@ extension ModelValidator {
         try resolveContainerContents(&container, in: namespace, diagnostics: &diagnostics)
     }
 
+    /// The container's members with their types, functions and actions qualified and checked,
+    /// in the order a reader meets them (sets, singletons, function imports, action imports).
     private func resolveContainerContents(_ container: inout EntityContainer, in namespace: String,
                                           diagnostics: inout [ODataError]) throws(ODataError) {
+        try resolveSetsAndSingletons(&container, in: namespace)
+        try resolveFunctionImports(&container, in: namespace, diagnostics: &diagnostics)
+        try resolveActionImports(&container, in: namespace, diagnostics: &diagnostics)
+    }
+
+    /// Each entity set's and singleton's type qualified and found; their names unique.
+    private func resolveSetsAndSingletons(_ container: inout EntityContainer, in namespace: String) throws(ODataError) {
         var names: Set<String> = []
         for e in container.entitySets.indices {
             let set = container.entitySets[e]
@@ -124,6 +133,13 @@ extension ModelValidator {
             }
             container.singletons[i].type = typeName
         }
+    }
+
+    /// Each function import's function qualified and found (a missing one from an undeclared
+    /// namespace, or one with only bound overloads, tolerated outside strict mode), its types
+    /// resolved and its entity set in the container.
+    private func resolveFunctionImports(_ container: inout EntityContainer, in namespace: String,
+                                        diagnostics: inout [ODataError]) throws(ODataError) {
         let setNames = Set(container.entitySets.map(\.name))
         for i in container.functionImports.indices {
             var functionImport = container.functionImports[i]
@@ -170,6 +186,13 @@ extension ModelValidator {
             }
             container.functionImports[i] = functionImport
         }
+    }
+
+    /// Each action import's action qualified and found, and its entity set in the container; an
+    /// import of an action the document lacks is dropped (outside strict mode).
+    private func resolveActionImports(_ container: inout EntityContainer, in namespace: String,
+                                      diagnostics: inout [ODataError]) throws(ODataError) {
+        let setNames = Set(container.entitySets.map(\.name))
         var keptActionImports: [ActionImport] = []
         for var actionImport in container.actionImports {
             let name = qualify(actionImport.action, in: namespace)

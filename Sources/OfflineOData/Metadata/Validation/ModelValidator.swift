@@ -141,13 +141,10 @@ struct ModelValidator {
 
     // MARK: Names
 
+    /// Every namespace, alias and qualified name of the document declared once (a name declared
+    /// twice is an error), and the operations' kinds recorded.
     private mutating func declareNames() throws(ODataError) {
-        for reference in references {
-            for include in reference.includes {
-                externalNamespaces.insert(include.namespace)
-                if let alias = include.alias { aliases[alias] = include.namespace }
-            }
-        }
+        declareReferencedNamespaces()
         // The reader's table holds what the loop below would declare, unless a name is declared
         // twice: then the loop declares every name and names the duplicate in its own order.
         let declaresNames = declaredByReader == nil
@@ -164,61 +161,90 @@ struct ModelValidator {
         var operationNames: [String] = []
         operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         for (schemaIndex, schema) in schemas.enumerated() {
-            if !ownNamespaces.insert(schema.namespace).inserted {
-                throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
-                            element: "Schema", attribute: "Namespace")
-            }
-            if let alias = schema.alias {
-                if let existing = aliases[alias], existing != schema.namespace {
-                    throw fault("the alias \(alias) is used for both \(existing) and \(schema.namespace)", at: schema.sourceLine,
-                                element: "Schema", attribute: "Alias")
-                }
-                aliases[alias] = schema.namespace
-            }
-            let namespace = schema.namespace
-            for (index, type) in schema.entityTypes.enumerated() where declaresNames {
-                try declare(namespace + "." + type.name, .entityType(schema: schemaIndex, index: index), type.sourceLine, "EntityType")
-            }
-            for (index, type) in schema.complexTypes.enumerated() where declaresNames {
-                try declare(namespace + "." + type.name, .complexType(schema: schemaIndex, index: index), type.sourceLine, "ComplexType")
-            }
-            for (index, type) in schema.enumTypes.enumerated() where declaresNames {
-                try declare(namespace + "." + type.name, .enumType(schema: schemaIndex, index: index), type.sourceLine, "EnumType")
-            }
-            for (index, type) in schema.typeDefinitions.enumerated() where declaresNames {
-                try declare(namespace + "." + type.name, .typeDefinition(schema: schemaIndex, index: index), type.sourceLine, "TypeDefinition")
-            }
-            for (index, term) in schema.terms.enumerated() where declaresNames {
-                try declare(namespace + "." + term.name, .term(schema: schemaIndex, index: index), term.sourceLine, "Term")
-            }
-            for (index, container) in schema.entityContainers.enumerated() where declaresNames {
-                try declare(namespace + "." + container.name, .entityContainer(schema: schemaIndex, index: index),
-                            container.sourceLine, "EntityContainer")
-            }
-            for (index, association) in schema.associations.enumerated() where declaresNames {
-                try declare(namespace + "." + association.name, .association(schema: schemaIndex, index: index),
-                            association.sourceLine, "Association")
-            }
-            for operation in schema.operations {
-                let name = namespace + "." + operation.name
-                operationNames.append(name)
-                var kinds = operationKinds[name] ?? OperationKinds()
-                if kinds.isEmpty || kinds.contains(operation.kind) {
-                    // First declaration, or an overload.
-                } else {
-                    // A function and an action of the same name (Microsoft Graph has `browse`): both are
-                    // kept, told apart by kind wherever they are looked up.
-                    try tolerate(fault("\(name) is declared both as a function and as an action", at: operation.sourceLine,
-                                       element: operation.kind.rawValue, attribute: "Name"))
-                }
-                kinds.insert(operation.kind)
-                operationKinds[name] = kinds
-            }
+            try declareNamespace(of: schema)
+            if declaresNames { try declareTypes(of: schema, at: schemaIndex) }
+            try declareOperations(of: schema, names: &operationNames)
         }
         edmIsAnAlias = aliases["Edm"] != nil
-        // Operations live beside types in a namespace; Microsoft Graph has a complex type and a
-        // function both called `image`. Lookups are by kind, so both are kept.
-        // The names built above, in the same order (not built a second time).
+        try checkOperationsBesideTypes(operationNames)
+    }
+
+    /// The namespaces (and their aliases) that references include.
+    private mutating func declareReferencedNamespaces() {
+        for reference in references {
+            for include in reference.includes {
+                externalNamespaces.insert(include.namespace)
+                if let alias = include.alias { aliases[alias] = include.namespace }
+            }
+        }
+    }
+
+    /// A schema's namespace, declared by no other schema, and its alias, meaning one namespace.
+    private mutating func declareNamespace(of schema: Schema) throws(ODataError) {
+        if !ownNamespaces.insert(schema.namespace).inserted {
+            throw fault("the namespace \(schema.namespace) is declared by two schemas", at: schema.sourceLine,
+                        element: "Schema", attribute: "Namespace")
+        }
+        if let alias = schema.alias {
+            if let existing = aliases[alias], existing != schema.namespace {
+                throw fault("the alias \(alias) is used for both \(existing) and \(schema.namespace)", at: schema.sourceLine,
+                            element: "Schema", attribute: "Alias")
+            }
+            aliases[alias] = schema.namespace
+        }
+    }
+
+    /// The qualified names of a schema's types, terms, containers and associations.
+    private mutating func declareTypes(of schema: Schema, at schemaIndex: Int) throws(ODataError) {
+        let namespace = schema.namespace
+        for (index, type) in schema.entityTypes.enumerated() {
+            try declare(namespace + "." + type.name, .entityType(schema: schemaIndex, index: index), type.sourceLine, "EntityType")
+        }
+        for (index, type) in schema.complexTypes.enumerated() {
+            try declare(namespace + "." + type.name, .complexType(schema: schemaIndex, index: index), type.sourceLine, "ComplexType")
+        }
+        for (index, type) in schema.enumTypes.enumerated() {
+            try declare(namespace + "." + type.name, .enumType(schema: schemaIndex, index: index), type.sourceLine, "EnumType")
+        }
+        for (index, type) in schema.typeDefinitions.enumerated() {
+            try declare(namespace + "." + type.name, .typeDefinition(schema: schemaIndex, index: index), type.sourceLine, "TypeDefinition")
+        }
+        for (index, term) in schema.terms.enumerated() {
+            try declare(namespace + "." + term.name, .term(schema: schemaIndex, index: index), term.sourceLine, "Term")
+        }
+        for (index, container) in schema.entityContainers.enumerated() {
+            try declare(namespace + "." + container.name, .entityContainer(schema: schemaIndex, index: index),
+                        container.sourceLine, "EntityContainer")
+        }
+        for (index, association) in schema.associations.enumerated() {
+            try declare(namespace + "." + association.name, .association(schema: schemaIndex, index: index),
+                        association.sourceLine, "Association")
+        }
+    }
+
+    /// Each operation's kinds under its qualified name (appended to `names`, in order).
+    private mutating func declareOperations(of schema: Schema, names operationNames: inout [String]) throws(ODataError) {
+        for operation in schema.operations {
+            let name = schema.namespace + "." + operation.name
+            operationNames.append(name)
+            var kinds = operationKinds[name] ?? OperationKinds()
+            if kinds.isEmpty || kinds.contains(operation.kind) {
+                // First declaration, or an overload.
+            } else {
+                // A function and an action of the same name (Microsoft Graph has `browse`): both are
+                // kept, told apart by kind wherever they are looked up.
+                try tolerate(fault("\(name) is declared both as a function and as an action", at: operation.sourceLine,
+                                   element: operation.kind.rawValue, attribute: "Name"))
+            }
+            kinds.insert(operation.kind)
+            operationKinds[name] = kinds
+        }
+    }
+
+    /// Operations live beside types in a namespace; Microsoft Graph has a complex type and a
+    /// function both called `image`. Lookups are by kind, so both are kept, as a tolerated defect.
+    /// `operationNames` are the names ``declareOperations(of:names:)`` built, in the same order.
+    private mutating func checkOperationsBesideTypes(_ operationNames: [String]) throws(ODataError) {
         var nameIndex = 0
         for schema in schemas {
             for operation in schema.operations {

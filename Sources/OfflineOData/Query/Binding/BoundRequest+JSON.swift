@@ -120,6 +120,7 @@ extension BoundRequest {
         writer.endObject()
     }
 
+    /// One expression as an object: its kind, the fields of that kind, and its type.
     private static func write(_ expression: BoundExpression, to writer: inout JSONWriter) {
         writer.beginObject()
         func node(_ kind: String) { writer.writeKey("kind"); writer.writeString(kind) }
@@ -131,21 +132,7 @@ extension BoundRequest {
             node("null")
         case .member(let member):
             node("property")
-            writer.writeKey("path")
-            writer.writeString((member.navigations.map(\.name) + member.propertyPath).joined(separator: "/"))
-            if member.scope > 0 { writer.writeKey("scope"); writer.writeNumber(member.scope) }
-            if !member.casts.isEmpty {
-                // Each cast: the navigations before it and the types it admits.
-                writer.writeKey("casts")
-                writer.beginArray()
-                for cast in member.casts {
-                    writer.beginObject()
-                    writer.writeKey("hop"); writer.writeNumber(cast.hop)
-                    writer.writeKey("types"); writer.writeValue(.array(cast.types.map { .string($0) }))
-                    writer.endObject()
-                }
-                writer.endArray()
-            }
+            writeFields(of: member, to: &writer)
         case .comparison(let op, let lhs, let rhs):
             binary("comparison", op.rawValue, lhs, rhs)
         case .arithmetic(let op, let lhs, let rhs):
@@ -163,17 +150,11 @@ extension BoundRequest {
         case .function(let function, let arguments):
             node("function")
             writer.writeKey("name"); writer.writeString(String(describing: function))
-            writer.writeKey("arguments")
-            writer.beginArray()
-            for argument in arguments { write(argument, to: &writer) }
-            writer.endArray()
+            write(arguments, as: "arguments", to: &writer)
         case .in(let operand, let items):
             node("in")
             writer.writeKey("operand"); write(operand, to: &writer)
-            writer.writeKey("items")
-            writer.beginArray()
-            for item in items { write(item, to: &writer) }
-            writer.endArray()
+            write(items, as: "items", to: &writer)
         case .has(let operand, let value):
             node("has")
             writer.writeKey("operand"); write(operand, to: &writer)
@@ -197,15 +178,7 @@ extension BoundRequest {
             writer.writeKey("types"); writer.writeValue(.array(types.map { .string($0) }))
         case .conditional(let clauses):
             node("case")
-            writer.writeKey("clauses")
-            writer.beginArray()
-            for clause in clauses {
-                writer.beginObject()
-                writer.writeKey("condition"); write(clause.condition, to: &writer)
-                writer.writeKey("value"); write(clause.value, to: &writer)
-                writer.endObject()
-            }
-            writer.endArray()
+            write(clauses, to: &writer)
         }
         writer.writeKey("type"); writer.writeString(expression.type.description)
         writer.endObject()
@@ -216,5 +189,44 @@ extension BoundRequest {
             writer.writeKey("left"); write(lhs, to: &writer)
             writer.writeKey("right"); write(rhs, to: &writer)
         }
+    }
+
+    /// A property path's fields: the path, its range variable when not the outermost, and each
+    /// type cast on the way (the navigations before it and the types it admits).
+    private static func writeFields(of member: BoundMember, to writer: inout JSONWriter) {
+        writer.writeKey("path")
+        writer.writeString((member.navigations.map(\.name) + member.propertyPath).joined(separator: "/"))
+        if member.scope > 0 { writer.writeKey("scope"); writer.writeNumber(member.scope) }
+        guard !member.casts.isEmpty else { return }
+        writer.writeKey("casts")
+        writer.beginArray()
+        for cast in member.casts {
+            writer.beginObject()
+            writer.writeKey("hop"); writer.writeNumber(cast.hop)
+            writer.writeKey("types"); writer.writeValue(.array(cast.types.map { .string($0) }))
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
+    /// Expressions as the array under `key` (a function's arguments, the items of `in`).
+    private static func write(_ expressions: [BoundExpression], as key: String, to writer: inout JSONWriter) {
+        writer.writeKey(key)
+        writer.beginArray()
+        for expression in expressions { write(expression, to: &writer) }
+        writer.endArray()
+    }
+
+    /// The clauses of `case(...)`, each a condition and its value.
+    private static func write(_ clauses: [BoundClause], to writer: inout JSONWriter) {
+        writer.writeKey("clauses")
+        writer.beginArray()
+        for clause in clauses {
+            writer.beginObject()
+            writer.writeKey("condition"); write(clause.condition, to: &writer)
+            writer.writeKey("value"); write(clause.value, to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 }

@@ -37,99 +37,89 @@ struct Lexer {
     }
 
     /// The token starting at (or after whitespace from) `from`; `token.end` is where the next one starts.
+    ///
+    /// The common tokens (punctuation, names, strings, `$` names, numbers) are recognised here in
+    /// one switch, on the hot path of every read; the rarer ones go to the scanners below.
     func token(at from: Int) throws(ODataError) -> Token {
-        let position = from
-        var index = position
-        while ByteClass.isSpace(at(index)) { index += 1 }
-        let spaceBefore = index > position
-        let start = index
-        let kind: TokenKind
+        var start = from
+        while ByteClass.isSpace(at(start)) { start += 1 }
+        var index = start + 1
         var isDotted = false
-        let byte = at(index)
+        let kind: TokenKind
+        let byte = at(start)
         switch byte {
-        case 0 where index >= end:
-            kind = .end
-        case UInt8(ascii: "'"):
-            index = try scanQuoted(from: index)
-            kind = .string
-        case UInt8(ascii: "("): kind = .openParen; index += 1
-        case UInt8(ascii: ")"): kind = .closeParen; index += 1
-        case UInt8(ascii: ","): kind = .comma; index += 1
-        case UInt8(ascii: "/"):
-            kind = pathMode && text.wasEncoded(index) ? .other : .slash
-            index += 1
-        case UInt8(ascii: ":"): kind = .colon; index += 1
-        case UInt8(ascii: "="): kind = .equals; index += 1
-        case UInt8(ascii: ";"): kind = .semicolon; index += 1
-        case UInt8(ascii: "*"): kind = .star; index += 1
-        case UInt8(ascii: "["): kind = .openBracket; index += 1
-        case UInt8(ascii: "]"): kind = .closeBracket; index += 1
-        case UInt8(ascii: "{"): kind = .openBrace; index += 1
-        case UInt8(ascii: "}"): kind = .closeBrace; index += 1
+        case 0 where start >= end: kind = .end; index = start
+        case UInt8(ascii: "'"): kind = .string; index = try scanQuoted(from: start)
+        case UInt8(ascii: "("): kind = .openParen
+        case UInt8(ascii: ")"): kind = .closeParen
+        case UInt8(ascii: ","): kind = .comma
+        case UInt8(ascii: "/"): kind = pathMode && text.wasEncoded(start) ? .other : .slash
+        case UInt8(ascii: ":"): kind = .colon
+        case UInt8(ascii: "="): kind = .equals
+        case UInt8(ascii: ";"): kind = .semicolon
+        case UInt8(ascii: "*"): kind = .star
+        case UInt8(ascii: "["): kind = .openBracket
+        case UInt8(ascii: "]"): kind = .closeBracket
+        case UInt8(ascii: "{"): kind = .openBrace
+        case UInt8(ascii: "}"): kind = .closeBrace
         case UInt8(ascii: "\""):
-            if pathMode {
-                kind = .doubleQuote
-                index += 1
-            } else {
-                index = try scanJSONString(from: index)
-                kind = .jsonString
-            }
+            if pathMode { kind = .doubleQuote } else { kind = .jsonString; index = try scanJSONString(from: start) }
         case UInt8(ascii: "$"):
-            index += 1
             while ByteClass.isIdentifierPart(at(index)) { index += 1 }
             kind = .dollarName
-        case UInt8(ascii: "@"):
-            index = scanDottedName(from: index + 1, dotted: &isDotted)
-            if at(index) == UInt8(ascii: "#") {
-                index += 1
-                while ByteClass.isIdentifierPart(at(index)) { index += 1 }
-            }
-            kind = .atName
-        case UInt8(ascii: "-"), UInt8(ascii: "+"):
-            let next = at(index + 1)
-            if ByteClass.isDigit(next) {
-                (kind, index) = try scanNumeric(from: index)
-            } else if byte == UInt8(ascii: "-") && next == UInt8(ascii: "I") && at(index + 2) == UInt8(ascii: "N")
-                && at(index + 3) == UInt8(ascii: "F") && !ByteClass.isIdentifierPart(at(index + 4)) {
-                kind = .number
-                index += 4
-            } else if byte == UInt8(ascii: "-") {
-                kind = .minus
-                index += 1
-            } else {
-                kind = .other
-                index += 1
-            }
+        case UInt8(ascii: "@"): (kind, index) = (.atName, scanAnnotationName(from: start + 1, dotted: &isDotted))
+        case UInt8(ascii: "-"), UInt8(ascii: "+"): (kind, index) = try scanSigned(byte, from: start)
         default:
             if ByteClass.isDigit(byte) {
-                (kind, index) = try scanNumeric(from: index)
-            } else if ByteClass.isIdentifierStart(byte) {
-                // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
-                if at(index + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
-                    && TemporalScanner(text: text, end: end).looksLikeGuid(at: index) {
-                    index = try TemporalScanner(text: text, end: end).scanGuid(from: index)
-                    kind = .guid
-                } else {
-                    index = scanDottedName(from: index, dotted: &isDotted)
-                    if at(index) == UInt8(ascii: "'") {
-                        // An unterminated prefixed string is usually text after a closed string
-                        // (`'O'Neil'`): report it where that text starts.
-                        do throws(ODataError) {
-                            index = try scanQuoted(from: index)
-                        } catch {
-                            throw text.error("unexpected \"\(text.string(start, index))'\" (a quote inside a string is written '')", at: start)
-                        }
-                        kind = .prefixedString
-                    } else {
-                        kind = .name
-                    }
-                }
-            } else {
+                (kind, index) = try scanNumeric(from: start)
+            } else if !ByteClass.isIdentifierStart(byte) {
                 kind = .other
-                index += 1
+            } else if at(start + 8) == UInt8(ascii: "-") && ByteClass.isHexDigit(byte)
+                        && TemporalScanner(text: text, end: end).looksLikeGuid(at: start) {
+                // The '-' test first: names are common, GUIDs rare, and the scanner copies the text.
+                (kind, index) = (.guid, try TemporalScanner(text: text, end: end).scanGuid(from: start))
+            } else {
+                index = scanDottedName(from: start, dotted: &isDotted)
+                if at(index) == UInt8(ascii: "'") {
+                    (kind, index) = (.prefixedString, try scanPrefixedString(nameFrom: start, quoteAt: index))
+                } else {
+                    kind = .name
+                }
             }
         }
-        return Token(kind: kind, start: start, end: index, spaceBefore: spaceBefore, isDotted: isDotted)
+        return Token(kind: kind, start: start, end: index, spaceBefore: start > from, isDotted: isDotted)
+    }
+
+    /// After `@`: a dotted name and an optional `#qualifier` (`@Measures.Currency#Reporting`).
+    private func scanAnnotationName(from start: Int, dotted isDotted: inout Bool) -> Int {
+        var index = scanDottedName(from: start, dotted: &isDotted)
+        if at(index) == UInt8(ascii: "#") {
+            index += 1
+            while ByteClass.isIdentifierPart(at(index)) { index += 1 }
+        }
+        return index
+    }
+
+    /// After a `-` or `+`: a signed number, `-INF`, the minus operator, or a stray `+`.
+    private func scanSigned(_ sign: UInt8, from index: Int) throws(ODataError) -> (TokenKind, Int) {
+        let next = at(index + 1)
+        if ByteClass.isDigit(next) { return try scanNumeric(from: index) }
+        if sign == UInt8(ascii: "-") && next == UInt8(ascii: "I") && at(index + 2) == UInt8(ascii: "N")
+            && at(index + 3) == UInt8(ascii: "F") && !ByteClass.isIdentifierPart(at(index + 4)) {
+            return (.number, index + 4)
+        }
+        return (sign == UInt8(ascii: "-") ? .minus : .other, index + 1)
+    }
+
+    /// The quoted part of a name-prefixed string (`datetime'...'`, `Sales.Pattern'Yellow'`); the
+    /// end of the token. An unterminated one is usually text after a closed string (`'O'Neil'`):
+    /// it is reported where that text starts.
+    private func scanPrefixedString(nameFrom start: Int, quoteAt quote: Int) throws(ODataError) -> Int {
+        do throws(ODataError) {
+            return try scanQuoted(from: quote)
+        } catch {
+            throw text.error("unexpected \"\(text.string(start, quote))'\" (a quote inside a string is written '')", at: start)
+        }
     }
 
     /// An identifier with `.identifier` parts; a trailing `.*` is included (`Model.*` in `$select`).

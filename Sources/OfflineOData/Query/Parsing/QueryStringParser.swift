@@ -39,75 +39,67 @@ struct QueryStringParser {
         }
     }
 
+    /// One `name[=value]`: a parameter alias, a system query option or a custom option.
     private func parseOption(from start: Int, to end: Int, into options: inout QueryOptionsSyntax) throws(ODataError) {
         var equals = start
         while equals < end && original[equals] != UInt8(ascii: "=") { equals += 1 }
         let nameText = try DecodedText(original, from: start, to: equals, mayContainPercent: mayContainPercent)
-        // The name as a string only where it is kept or reported: recognising it reads the bytes.
-        var name: String { nameText.string(0, nameText.count) }
         let hasValue = equals < end
         let optionRange = SourceRange(offset: start, length: end - start)
-        let first = nameText.byte(0)
 
-        if first == UInt8(ascii: "@") {
-            guard dialect == .v4 else { throw ODataError(.syntax, "parameter aliases are OData V4 syntax", offset: start) }
-            guard hasValue else { throw ODataError(.syntax, "'=' expected after a parameter alias", offset: equals) }
-            try checkIdentifier(nameText, from: 1)
-            var parser = try parser(from: equals + 1, to: end)
-            let value = try parser.parseWholeExpression()
-            options.parameterAliases.append(ParameterAliasSyntax(name: nameText.string(1, nameText.count), value: value, range: optionRange))
+        if nameText.byte(0) == UInt8(ascii: "@") {
+            try parseParameterAlias(nameText, equals: equals, to: end, range: optionRange, into: &options)
             return
         }
-        var option: SystemQueryOption?
-        if first == UInt8(ascii: "$") {
-            option = Keyword.systemOption(nameText, 1, nameText.count)
-            if option == nil {
-                var bad = 1
-                while bad < nameText.count && ByteClass.isIdentifierPart(nameText.byte(bad)) { bad += 1 }
-                throw nameText.error("unknown system query option '\(name)'", at: bad < nameText.count ? bad : 0)
-            }
-        } else if dialect == .v4 {
-            option = Keyword.systemOption(nameText, 0, nameText.count)
-        }
-        guard let option else {
+        guard let option = try systemOption(named: nameText) else {
             options.customOptions.append(CustomQueryOptionSyntax(
-                name: name, value: hasValue ? try decodedString(from: equals + 1, to: end) : nil, range: optionRange))
+                name: nameText.string(0, nameText.count), value: hasValue ? try decodedString(from: equals + 1, to: end) : nil,
+                range: optionRange))
             return
         }
+        // The name as a string only where it is reported: recognising it read the bytes.
         if options.range(of: option) != nil {
-            throw ODataError(.syntax, "duplicate system query option '\(name)'", offset: start)
+            throw ODataError(.syntax, "duplicate system query option '\(nameText.string(0, nameText.count))'", offset: start)
         }
-        guard hasValue else { throw ODataError(.syntax, "'=' expected after \(name)", offset: equals) }
+        guard hasValue else { throw ODataError(.syntax, "'=' expected after \(nameText.string(0, nameText.count))", offset: equals) }
         // The first made with its element: cheaper than growing an empty array.
         if options.optionRanges.isEmpty {
             options.optionRanges = [.init(option: option, range: optionRange)]
         } else {
             options.optionRanges.append(.init(option: option, range: optionRange))
         }
-        let valueStart = equals + 1
+        try parseValue(of: option, from: equals + 1, to: end, optionStart: start, into: &options)
+    }
+
+    /// `@name=expression` (V4 only): the alias's value, parsed as a whole expression.
+    private func parseParameterAlias(_ nameText: DecodedText, equals: Int, to end: Int, range: SourceRange,
+                                     into options: inout QueryOptionsSyntax) throws(ODataError) {
+        guard dialect == .v4 else { throw ODataError(.syntax, "parameter aliases are OData V4 syntax", offset: range.offset) }
+        guard equals < end else { throw ODataError(.syntax, "'=' expected after a parameter alias", offset: equals) }
+        try checkIdentifier(nameText, from: 1)
+        var parser = try parser(from: equals + 1, to: end)
+        let value = try parser.parseWholeExpression()
+        options.parameterAliases.append(ParameterAliasSyntax(name: nameText.string(1, nameText.count), value: value, range: range))
+    }
+
+    /// The system query option a name stands for; nil for a custom option. A `$` name must be a
+    /// known option; V4 also knows the options without their `$`.
+    private func systemOption(named nameText: DecodedText) throws(ODataError) -> SystemQueryOption? {
+        guard nameText.byte(0) == UInt8(ascii: "$") else {
+            return dialect == .v4 ? Keyword.systemOption(nameText, 0, nameText.count) : nil
+        }
+        if let option = Keyword.systemOption(nameText, 1, nameText.count) { return option }
+        var bad = 1
+        while bad < nameText.count && ByteClass.isIdentifierPart(nameText.byte(bad)) { bad += 1 }
+        throw nameText.error("unknown system query option '\(nameText.string(0, nameText.count))'", at: bad < nameText.count ? bad : 0)
+    }
+
+    /// A system option's value `original[valueStart..<end]`, parsed by that option's grammar.
+    private func parseValue(of option: SystemQueryOption, from valueStart: Int, to end: Int, optionStart start: Int,
+                            into options: inout QueryOptionsSyntax) throws(ODataError) {
         switch option {
-        case .filter:
-            var parser = try parser(from: valueStart, to: end)
-            options.filter = try parser.parseWholeExpression()
-        case .orderby:
-            var parser = try parser(from: valueStart, to: end)
-            try parser.rejectLeadingSpace()
-            options.orderBy = try parser.parseOrderByItems()
-            try parser.expectEnd()
-        case .select:
-            var parser = try parser(from: valueStart, to: end)
-            try parser.rejectLeadingSpace()
-            options.select = try parser.parseSelectItems()
-            try parser.expectEnd()
-        case .expand:
-            var parser = try parser(from: valueStart, to: end)
-            try parser.rejectLeadingSpace()
-            options.expand = try parser.parseExpandItems()
-            try parser.expectEnd()
-        case .compute:
-            var parser = try parser(from: valueStart, to: end)
-            options.compute = try parser.parseComputeItems()
-            try parser.expectEnd()
+        case .filter, .orderby, .select, .expand, .compute:
+            try parseExpressionValue(of: option, from: valueStart, to: end, into: &options)
         case .top, .skip, .index:
             let value = try integer(from: valueStart, to: end, allowNegative: option == .index)
             if option == .top { options.top = value } else if option == .skip { options.skip = value } else { options.index = value }
@@ -144,6 +136,31 @@ struct QueryStringParser {
         case .apply:
             throw ODataError(.unsupported, "unsupported: $apply (data aggregation) is not implemented", offset: start)
         }
+    }
+
+    /// `$filter`, `$orderby`, `$select`, `$expand` and `$compute`: values in the expression
+    /// grammar, read by the query parser. Only `$filter` and `$compute` may start with a space.
+    @inline(__always)
+    private func parseExpressionValue(of option: SystemQueryOption, from valueStart: Int, to end: Int,
+                                      into options: inout QueryOptionsSyntax) throws(ODataError) {
+        var parser = try parser(from: valueStart, to: end)
+        switch option {
+        case .filter:
+            options.filter = try parser.parseWholeExpression()
+            return
+        case .orderby:
+            try parser.rejectLeadingSpace()
+            options.orderBy = try parser.parseOrderByItems()
+        case .select:
+            try parser.rejectLeadingSpace()
+            options.select = try parser.parseSelectItems()
+        case .expand:
+            try parser.rejectLeadingSpace()
+            options.expand = try parser.parseExpandItems()
+        default: // .compute, the only other option the caller sends here
+            options.compute = try parser.parseComputeItems()
+        }
+        try parser.expectEnd()
     }
 
     private func parser(from start: Int, to end: Int) throws(ODataError) -> QueryParser {

@@ -45,71 +45,105 @@ extension SQLTranslator {
         case .function(let function, let arguments):
             return try functionSQL(function, arguments, type: expression.type, scopes)
         case .in(let operand, let items):
-            if position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
-               !member.navigations.isEmpty, semiJoinAllowed(expression, scopes), let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
-                   try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
-                                                      type: expression.type, range: expression.range), inner, .condition)
-               }) {
-                return semiJoin
-            }
-            let value = try sql(operand, scopes, .value)
-            let collate = isDecimal(operand.type) ? " COLLATE \"OOD_DECIMAL\"" : ""
-            var listed: [String] = []
-            var hasNull = false
-            for item in items {
-                if case .null = item.kind { hasNull = true; continue }
-                listed.append(try sql(item, scopes, .value))
-            }
-            // Every parameter must appear in the text, so an empty list still mentions the operand.
-            var test = listed.isEmpty ? "(\(value) IS NULL AND 0)" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
-            if position == .value && !listed.isEmpty { test = "coalesce(\(test), 0)" }
-            return hasNull ? "(\(value) IS NULL OR \(test))" : "(\(test))"
+            return try inSQL(expression, operand, items, scopes, position)
         case .has(let operand, let flags):
-            let value = try sql(operand, scopes, .value)
-            guard case .text(let members) = flags else { return "0" }
-            var terms: [String] = []
-            for member in members.split(separator: ",") {
-                terms.append("instr(',' || replace(\(value), ' ', '') || ',', ',' || \(parameters.add(SQLValue.text(String(member)))) || ',') > 0")
-            }
-            return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
+            return try hasSQL(operand, flags, scopes)
         case .lambda(let lambda):
-            if position == .condition, lambda.quantifier == .any, semiJoinAllowed(expression, scopes),
-               let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
-            if lambda.quantifier == .all, semiJoinUse == .always {
-                decideAntiJoins()
-                if antiJoinsReadIndexes { readsIndexes = true }
-                if antiJoins, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
-            }
-            return try lambdaSQL(lambda, scopes)
+            return try quantifierSQL(lambda, of: expression, scopes, position)
         case .count(let source):
             return try countSQL(source, scopes)
         case .localState(let test, let scope):
-            let alias = try entityAlias(scope, scopes)
-            switch test {
-            case .isLocal: return "(\(alias).\"_ood_change\" IS 'created')"
-            case .hasPendingChanges: return "(\(alias).\"_ood_change\" IS NOT NULL)"
-            case .inErrorState: return "(\(alias).\"_ood_error\" <> 0)"
-            }
+            return try localStateSQL(test, scope, scopes)
         case .isOf(let types, let scope):
-            guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
-                throw ODataError(.internalError, "isof without an entity scope")
-            }
+            let (alias, table) = try entityScope(scope, scopes, for: "isof")
             return "(\(typeCondition(types, table: table, alias: alias)))"
         case .entityCast(let types, let scope):
-            guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
-                throw ODataError(.internalError, "cast without an entity scope")
-            }
+            let (alias, table) = try entityScope(scope, scopes, for: "cast")
             return "(CASE WHEN \(typeCondition(types, table: table, alias: alias)) THEN \(alias).\"_ood_id\" END)"
         case .primitiveCast(let operand):
             return try castSQL(operand, to: expression.type, scopes)
         case .conditional(let clauses):
-            var text = "(CASE"
-            for clause in clauses {
-                let condition = try sql(clause.condition, scopes, .value)
-                text += " WHEN \(condition) THEN \(try self.operand(clause.value, as: expression.type.primitive, scopes))"
-            }
-            return text + " END)"
+            return try conditionalSQL(clauses, type: expression.type, scopes)
         }
+    }
+
+    /// `operand in (items)`: a semi-join along the operand's navigations where that is allowed,
+    /// else SQL's `IN` over the listed values, a null item as an `IS NULL` test beside it.
+    private mutating func inSQL(_ expression: BoundExpression, _ operand: BoundExpression, _ items: [BoundExpression],
+                                _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
+        if position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
+           !member.navigations.isEmpty, semiJoinAllowed(expression, scopes), let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+               try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
+                                                  type: expression.type, range: expression.range), inner, .condition)
+           }) {
+            return semiJoin
+        }
+        let value = try sql(operand, scopes, .value)
+        let collate = isDecimal(operand.type) ? " COLLATE \"OOD_DECIMAL\"" : ""
+        var listed: [String] = []
+        var hasNull = false
+        for item in items {
+            if case .null = item.kind { hasNull = true; continue }
+            listed.append(try sql(item, scopes, .value))
+        }
+        // Every parameter must appear in the text, so an empty list still mentions the operand.
+        var test = listed.isEmpty ? "(\(value) IS NULL AND 0)" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
+        if position == .value && !listed.isEmpty { test = "coalesce(\(test), 0)" }
+        return hasNull ? "(\(value) IS NULL OR \(test))" : "(\(test))"
+    }
+
+    /// `operand has flags`: each flag member's name found in the stored comma-separated list.
+    private mutating func hasSQL(_ operand: BoundExpression, _ flags: BoundValue, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        let value = try sql(operand, scopes, .value)
+        guard case .text(let members) = flags else { return "0" }
+        var terms: [String] = []
+        for member in members.split(separator: ",") {
+            terms.append("instr(',' || replace(\(value), ' ', '') || ',', ',' || \(parameters.add(SQLValue.text(String(member)))) || ',') > 0")
+        }
+        return "(" + (terms.isEmpty ? "\(value) IS NOT NULL" : terms.joined(separator: " AND ")) + ")"
+    }
+
+    /// `any` or `all`: a semi-join (`any`) or anti-join (`all`) where one is allowed and
+    /// chosen, else the correlated subquery of ``lambdaSQL(_:_:)``.
+    private mutating func quantifierSQL(_ lambda: BoundLambda, of expression: BoundExpression, _ scopes: [ScopeAlias],
+                                    _ position: Position) throws(ODataError) -> String {
+        if position == .condition, lambda.quantifier == .any, semiJoinAllowed(expression, scopes),
+           let semiJoin = try anySemiJoin(lambda, scopes) { return semiJoin }
+        if lambda.quantifier == .all, semiJoinUse == .always {
+            decideAntiJoins()
+            if antiJoinsReadIndexes { readsIndexes = true }
+            if antiJoins, let antiJoin = try allAntiJoin(lambda, scopes) { return antiJoin }
+        }
+        return try lambdaSQL(lambda, scopes)
+    }
+
+    /// `isLocal()`, `hasPendingChanges()`, `inErrorState()`: the row's own change columns.
+    private func localStateSQL(_ test: LocalStateTest, _ scope: Int, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        let alias = try entityAlias(scope, scopes)
+        switch test {
+        case .isLocal: return "(\(alias).\"_ood_change\" IS 'created')"
+        case .hasPendingChanges: return "(\(alias).\"_ood_change\" IS NOT NULL)"
+        case .inErrorState: return "(\(alias).\"_ood_error\" <> 0)"
+        }
+    }
+
+    /// The row of range variable `scope` for `isof` and `cast` to an entity type; `function`
+    /// names the one that met a scope which is no entity, in the error.
+    private func entityScope(_ scope: Int, _ scopes: [ScopeAlias], for function: String) throws(ODataError) -> (String, EntitySetTable) {
+        guard case .entity(let alias, let table)? = scopes.indices.contains(scope) ? scopes[scope] : nil else {
+            throw ODataError(.internalError, "\(function) without an entity scope")
+        }
+        return (alias, table)
+    }
+
+    /// `case(condition: value, ...)` as SQL's `CASE WHEN ... THEN ... END`.
+    private mutating func conditionalSQL(_ clauses: [BoundClause], type: BoundType, _ scopes: [ScopeAlias]) throws(ODataError) -> String {
+        var text = "(CASE"
+        for clause in clauses {
+            let condition = try sql(clause.condition, scopes, .value)
+            text += " WHEN \(condition) THEN \(try self.operand(clause.value, as: type.primitive, scopes))"
+        }
+        return text + " END)"
     }
 
     /// `cast(value, Edm.Type)`: `ood_cast` between the two stored forms, their codes bound.

@@ -70,7 +70,7 @@ import Testing
         let folder = TemporaryFolder()
         let recorder = EventRecorder()
         let done = Protected(false)
-        let leftScope = Protected(false)
+        let leftScope = Signal()
         do {
             let store = ODataStore.open(offlineFlightOptions(in: folder))
             store.subscribe { recorder.record($0) }
@@ -78,13 +78,12 @@ import Testing
             // The completion runs on a store thread and, once the test holds no reference any
             // more, drops the last one there.
             store.start(.status) { _ in
-                let deadline = monotonicSeconds() + 10
-                while !leftScope.withLock({ $0 }) && monotonicSeconds() < deadline { usleep(1_000) }
+                _ = leftScope.wait(seconds: 10)
                 holder.withLock { $0 = nil }
                 done.withLock { $0 = true }
             }
         }
-        leftScope.withLock { $0 = true }
+        leftScope.signal()
         #expect(recorder.wait { $0.last == .stateChanged(.closed) }, "deinit on a store thread did not close the store")
         #expect(done.withLock { $0 })
     }

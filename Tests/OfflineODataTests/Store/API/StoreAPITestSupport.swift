@@ -21,12 +21,19 @@ enum FlightSample {
 }
 
 /// Collects a store's events from its event thread, for assertions on the test's thread.
-final class EventRecorder: Sendable {
-    private let events = Protected<[StoreEvent]>([])
+final class EventRecorder: @unchecked Sendable {
+    /// Guards `events` and wakes a waiter at each event.
+    private let state = ConditionLock()
+    private var events: [StoreEvent] = []
 
-    func record(_ event: StoreEvent) { events.withLock { $0.append(event) } }
+    func record(_ event: StoreEvent) {
+        state.withLock {
+            events.append(event)
+            state.broadcast()
+        }
+    }
 
-    var all: [StoreEvent] { events.withLock { $0 } }
+    var all: [StoreEvent] { state.withLock { events } }
 
     var changeEvents: [Set<String>] {
         all.compactMap { if case .entitySetsChanged(let sets) = $0 { sets } else { nil } }
@@ -35,35 +42,79 @@ final class EventRecorder: Sendable {
     func count(where predicate: (StoreEvent) -> Bool) -> Int { all.filter(predicate).count }
 
     /// Waits (up to `seconds`) until `predicate` holds for the recorded events.
+    /// Woken by each event, so it returns as soon as the predicate holds. The predicate runs
+    /// outside the lock (it may read the recorder or the store).
     func wait(seconds: Double = 30, until predicate: ([StoreEvent]) -> Bool) -> Bool {
         let deadline = monotonicSeconds() + seconds
-        while monotonicSeconds() < deadline {
-            if predicate(all) { return true }
-            usleep(5_000)
+        while true {
+            let seen = all
+            if predicate(seen) { return true }
+            let more = state.withLock { () -> Bool in
+                while events.count == seen.count && monotonicSeconds() < deadline { state.wait(until: deadline) }
+                return events.count > seen.count
+            }
+            if !more { return predicate(all) }
         }
-        return predicate(all)
     }
 }
 
 /// Counts how often each request completed, to prove "exactly once".
-final class CompletionLedger: Sendable {
-    private let results = Protected<[Int: [Result<StoreResponse, ODataError>]]>([:])
+final class CompletionLedger: @unchecked Sendable {
+    /// Guards `results` and wakes a waiter at each completion.
+    private let state = ConditionLock()
+    private var results: [Int: [Result<StoreResponse, ODataError>]] = [:]
 
     func record(_ id: Int, _ result: Result<StoreResponse, ODataError>) {
-        results.withLock { $0[id, default: []].append(result) }
+        state.withLock {
+            results[id, default: []].append(result)
+            state.broadcast()
+        }
     }
 
-    var snapshot: [Int: [Result<StoreResponse, ODataError>]] { results.withLock { $0 } }
+    var snapshot: [Int: [Result<StoreResponse, ODataError>]] { state.withLock { results } }
 
     /// Waits (up to `seconds`) until `count` requests completed at least once.
+    /// Woken by each completion, so it returns as soon as the count is reached.
     func wait(for count: Int, seconds: Double = 30) -> Bool {
         let deadline = monotonicSeconds() + seconds
-        while monotonicSeconds() < deadline {
-            if results.withLock({ $0.count }) >= count { return true }
-            usleep(2_000)
+        return state.withLock {
+            while results.count < count && monotonicSeconds() < deadline { state.wait(until: deadline) }
+            return results.count >= count
         }
-        return results.withLock { $0.count } >= count
     }
+}
+
+/// A one-time event between threads: ``wait(seconds:)`` returns as soon as ``signal()`` was called.
+final class Signal: @unchecked Sendable {
+    private let state = ConditionLock()
+    /// Guarded by `state`.
+    private var isSet = false
+
+    func signal() {
+        state.withLock {
+            isSet = true
+            state.broadcast()
+        }
+    }
+
+    /// True once signalled; false when `seconds` passed first.
+    func wait(seconds: Double = 30) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        return state.withLock {
+            while !isSet && monotonicSeconds() < deadline { state.wait(until: deadline) }
+            return isSet
+        }
+    }
+}
+
+/// Waits (up to `seconds`) until every event `store` posted before this call has been delivered
+/// to its subscribers: a call queued on the event hub behind them runs only after them (merged
+/// change events included), so when it has run they are in. The positive witness for "the events
+/// before X are all delivered", in place of sleeping.
+func eventsDelivered(by store: ODataStore, seconds: Double = 30) -> Bool {
+    let delivered = Signal()
+    store.eventHub.run { delivered.signal() }
+    return delivered.wait(seconds: seconds)
 }
 
 /// Makes an offline-only store file for the flight sample (V4) and returns its options.

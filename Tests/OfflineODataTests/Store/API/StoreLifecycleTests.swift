@@ -64,7 +64,12 @@ import Glibc
             store.start(.request(request)) { ledger.record(index, $0) }
         }
         #expect(ledger.wait(for: total))
-        usleep(100_000) // a second completion would come now
+        #expect(store.state == .closed)
+        // Requests after the failure get the same error.
+        #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "TravelagencyCollection")) }
+        // The witness that no second completion is still to come: close returns once every thread
+        // of the store (the lane that ran the opening, the other lanes, the event hub) has ended.
+        store.close()
         let results = ledger.snapshot
         #expect(results.count == total)
         for (_, completions) in results {
@@ -75,9 +80,6 @@ import Glibc
             }
             #expect(error.code == .notAStore)
         }
-        #expect(store.state == .closed)
-        // Requests after the failure get the same error.
-        #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "TravelagencyCollection")) }
     }
 
     @Test func anUnreachableServiceFailsEveryHeldRequestOnceWithANetworkError() throws {
@@ -98,7 +100,10 @@ import Glibc
             store.start(.request(request)) { ledger.record(index, $0) }
         }
         #expect(ledger.wait(for: total))
-        usleep(100_000)
+        #expect(store.state == .closed)
+        // The witness that no second completion is still to come: close returns once every thread
+        // of the store (the lane that ran the opening, the other lanes, the event hub) has ended.
+        store.close()
         #expect(ledger.snapshot.count == total)
         for (index, completions) in ledger.snapshot {
             #expect(completions.count == 1, "request \(index) completed \(completions.count) times")
@@ -109,7 +114,6 @@ import Glibc
             #expect(error.code == .network)
         }
         #expect(recorder.wait(seconds: 5) { events in events.contains { if case .openFailed(let error) = $0 { error.code == .network } else { false } } })
-        #expect(store.state == .closed)
     }
 
     @Test func aNewFileWithoutMetadataOrServiceFailsToOpenWithAClearError() async throws {
@@ -212,7 +216,9 @@ import Glibc
         #expect(recorder.wait(seconds: 5) { events in
             events.contains { if case .entitySetsChanged = $0 { true } else { false } }
         })
-        usleep(300_000) // the last merged event is due at most one interval after the last write
+        // The last merged event is due at most one interval after the last write; closing delivers
+        // what the hub holds and returns once its thread has ended, so every change event is in.
+        store.close()
         let changes = recorder.changeEvents
         // The documented bound: at most 1 + duration / interval change events, here far below one per write.
         let bound = 1 + Int((elapsed + 0.5) / options.changeEventInterval)

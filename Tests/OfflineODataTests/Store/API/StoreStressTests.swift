@@ -106,8 +106,8 @@ import Glibc
         // Stop the upload if it still runs: a stopped upload keeps the rest queued.
         uploadHandle.withLock { $0 }?.cancel()
         #expect(recorder.wait(seconds: 300) { _ in uploads.withLock { $0 } != nil })
-        // Its completion came; the progress events before it are delivered by now or soon.
-        usleep(200_000)
+        // Its completion came, so its progress events were posted: wait until they are delivered.
+        #expect(eventsDelivered(by: store))
         // The last download finishes; then nothing else runs.
         let finalStatus = try await store.perform(.status)
 
@@ -141,21 +141,29 @@ import Glibc
 }
 
 /// Counts completions from many threads.
-final class CompletionCounter: Sendable {
-    private let counts = Protected<(total: Int, successes: Int)>((0, 0))
+final class CompletionCounter: @unchecked Sendable {
+    /// Guards the counts and wakes a waiter at each completion.
+    private let state = ConditionLock()
+    private var counts: (total: Int, successes: Int) = (0, 0)
 
-    func add(_ success: Bool) { counts.withLock { $0.total += 1; if success { $0.successes += 1 } } }
+    func add(_ success: Bool) {
+        state.withLock {
+            counts.total += 1
+            if success { counts.successes += 1 }
+            state.broadcast()
+        }
+    }
 
-    var total: Int { counts.withLock { $0.total } }
-    var successes: Int { counts.withLock { $0.successes } }
+    var total: Int { state.withLock { counts.total } }
+    var successes: Int { state.withLock { counts.successes } }
 
+    /// Returns as soon as `count` completions were added (false when `seconds` passed first).
     func wait(for count: Int, seconds: Double) -> Bool {
         let deadline = monotonicSeconds() + seconds
-        while monotonicSeconds() < deadline {
-            if total >= count { return true }
-            usleep(5_000)
+        return state.withLock {
+            while counts.total < count && monotonicSeconds() < deadline { state.wait(until: deadline) }
+            return counts.total >= count
         }
-        return total >= count
     }
 }
 
