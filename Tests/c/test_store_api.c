@@ -714,13 +714,10 @@ static void test_a_store_reopened_from_its_file_alone(void) {
     CHECK(ood_store_close(store) == OOD_OK);
 }
 
-/* A store made from $metadata alone keeps no service root: reopened with ood_store_open(path), it
- * reads, writes and tells its status, and its upload and download fail saying what is missing. */
-static void test_a_store_file_without_a_service_root(void) {
-    CHECK(sample_metadata != NULL);
-    if (!sample_metadata) return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/no-root.store", folder);
+/* Makes the store `name` in the test folder from the sample $metadata alone (no service root),
+ * its one defining request the agencies; `path` receives its path. NULL if it could not be made. */
+static ood_store *open_from_sample_metadata(char *path, size_t size, const char *name) {
+    snprintf(path, size, "%s/%s", folder, name);
     ood_options *options = NULL;
     CHECK(ood_options_new(&options) == OOD_OK);
     CHECK(ood_options_set_path(options, path) == OOD_OK);
@@ -729,6 +726,16 @@ static void test_a_store_file_without_a_service_root(void) {
     ood_store *store = NULL;
     CHECK(ood_store_open_with(options, &store) == OOD_OK);
     ood_options_free(options);
+    return store;
+}
+
+/* A store made from $metadata alone keeps no service root: reopened with ood_store_open(path), it
+ * reads, writes and tells its status, and its upload and download fail saying what is missing. */
+static void test_a_store_file_without_a_service_root(void) {
+    CHECK(sample_metadata != NULL);
+    if (!sample_metadata) return;
+    char path[512];
+    ood_store *store = open_from_sample_metadata(path, sizeof path, "no-root.store");
     ood_store_close(store);
 
     store = NULL;
@@ -781,15 +788,7 @@ static void test_answers_say_what_they_hold(void) {
     CHECK(sample_metadata != NULL);
     if (!sample_metadata) return;
     char path[512];
-    snprintf(path, sizeof path, "%s/kinds.store", folder);
-    ood_options *options = NULL;
-    CHECK(ood_options_new(&options) == OOD_OK);
-    CHECK(ood_options_set_path(options, path) == OOD_OK);
-    CHECK(ood_options_set_metadata(options, sample_metadata) == OOD_OK);
-    CHECK(ood_options_add_defining_request(options, "Agencies", "TravelagencyCollection") == OOD_OK);
-    ood_store *store = NULL;
-    CHECK(ood_store_open_with(options, &store) == OOD_OK);
-    ood_options_free(options);
+    ood_store *store = open_from_sample_metadata(path, sizeof path, "kinds.store");
     if (store == NULL) return;
     ood_result *created = NULL;
     CHECK(ood_request(store, "POST", "TravelagencyCollection",

@@ -96,6 +96,7 @@ final class TestHTTPServer: @unchecked Sendable {
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
+            if client < 0 && errno == EINTR { continue }
             if client < 0 { return }
             lock.locked { connections += 1 }
             var thread = pthread_t()
@@ -159,7 +160,12 @@ final class TestHTTPServer: @unchecked Sendable {
 
     private func receive(_ client: Int32, _ buffer: inout [UInt8]) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+        var count: Int
+        // A signal to the test process (another test's child exiting) may interrupt the wait:
+        // that is no closed connection, so the read is tried again.
+        repeat {
+            count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+        } while count < 0 && errno == EINTR
         guard count > 0 else { return false }
         buffer.append(contentsOf: chunk[0..<count])
         return true
@@ -169,6 +175,7 @@ final class TestHTTPServer: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
         }
