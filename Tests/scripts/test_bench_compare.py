@@ -143,3 +143,24 @@ def test_ratio_and_budget_parts_of_a_line_are_not_figures():
         ("filter-bind: parse + bind + translate to SQL", "µs", False),
         ("filter-bind: parse + bind + translate to SQL [baseline parse alone]", "µs", True),
     ]
+
+
+def test_a_prebuilt_base_without_the_swift_benchmarks_gets_them_built_in_its_own_scratch(tmp_path, monkeypatch):
+    """make cmake-build (what BASE_BUILD points at) does not build offline-odata-benchmarks: the
+    comparison builds them into that checkout's scratch once, instead of failing every Swift benchmark."""
+    from benchcompare import builds
+
+    prebuilt = tmp_path / "base-checkout"
+    (prebuilt / ".build-release" / "release").mkdir(parents=True)
+    built: list[tuple[Path, Path]] = []
+    monkeypatch.setattr(builds, "base_source", lambda repository, sha: tmp_path / "src")
+    monkeypatch.setattr(builds, "build_benchmarks", lambda source, scratch: built.append((source, scratch)))
+    build = builds.base_build(tmp_path, "0" * 40, prebuilt)
+    assert built == [(prebuilt, prebuilt / ".build-release")]
+    assert build.scratch == prebuilt / ".build-release" and build.source == tmp_path / "src"
+
+    # Once they are there, nothing is built again.
+    (prebuilt / ".build-release" / "release" / "offline-odata-benchmarks").write_text("")
+    built.clear()
+    builds.base_build(tmp_path, "0" * 40, prebuilt)
+    assert built == []

@@ -98,7 +98,12 @@ def base_build(repository: Path, sha: str, prebuilt: Path | None) -> Build:
     built here in .build-bench-base/<sha>/src once and reused."""
     source = base_source(repository, sha)
     if prebuilt is not None:
-        return Build("base", source, prebuilt / ".build-release", prebuilt / "build")
+        build = Build("base", prebuilt, prebuilt / ".build-release", prebuilt / "build")
+        # make cmake-build does not build the Swift benchmarks: added to that checkout's scratch once.
+        if not build.benchmarks.is_file():
+            print(f"== building offline-odata-benchmarks in {prebuilt} (once)", flush=True)
+            build_benchmarks(prebuilt, build.scratch)
+        return Build("base", source, build.scratch, build.cmake)
     build = Build("base", source, source / ".build-release", source / "build")
     if build.missing():
         print(f"== building BASE {sha[:12]} in {source} (once; kept for the next comparison)", flush=True)
