@@ -111,6 +111,27 @@ enum RequestQueueTable {
         try select("SELECT \(queueColumns) FROM ood_request_queue ORDER BY id", [], in: db)
     }
 
+    /// The entity set of each queued request that changes an entity, by id: what an upload
+    /// compares before and after to announce changed sets, without reading the bodies.
+    static func entitySetsByID(in db: SQLiteConnection) throws(ODataError) -> [Int64: String] {
+        let statement = try db.prepare("SELECT id, entity_set FROM ood_request_queue WHERE entity_set IS NOT NULL")
+        try statement.bind([])
+        var result: [Int64: String] = [:]
+        while try statement.step() {
+            if let set = statement.text(at: 1) { result[statement.int(at: 0)] = set }
+        }
+        return result
+    }
+
+    /// The ids in the error archive.
+    static func archivedIDs(in db: SQLiteConnection) throws(ODataError) -> Set<Int64> {
+        let statement = try db.prepare("SELECT id FROM ood_error_archive")
+        try statement.bind([])
+        var result: Set<Int64> = []
+        while try statement.step() { result.insert(statement.int(at: 0)) }
+        return result
+    }
+
     /// The next request to upload, if any.
     static func first(in db: SQLiteConnection) throws(ODataError) -> QueuedRequest? {
         try select("SELECT \(queueColumns) FROM ood_request_queue ORDER BY id LIMIT 1", [], in: db).first

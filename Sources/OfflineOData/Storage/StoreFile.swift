@@ -145,6 +145,16 @@ internal import CSQLite
         try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.all(in: db) }
     }
 
+    /// The entity set of each queued request that has one, by id (no bodies read).
+    package func queuedEntitySetsByID() throws(ODataError) -> [Int64: String] {
+        try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.entitySetsByID(in: db) }
+    }
+
+    /// The ids in the error archive (no bodies read).
+    package func archivedRequestIDs() throws(ODataError) -> Set<Int64> {
+        try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.archivedIDs(in: db) }
+    }
+
     /// The requests the service refused, with its answers.
     @_spi(Tool) public func errorArchive() throws(ODataError) -> [ArchivedRequest] {
         try withReadConnection { db, _ throws(ODataError) in try RequestQueueTable.archived(in: db) }

@@ -76,6 +76,9 @@ final class EventHub: @unchecked Sendable {
     func post(_ event: StoreEvent) {
         state.withLock {
             guard !isStopping else { return }
+            // Progress comes once per page or request: with nobody listening, waking the event
+            // thread for each would cost a long upload measurably (the tool does not subscribe).
+            if subscribers.isEmpty, event.isProgress { return }
             items.append(.event(event))
             state.broadcast()
         }
@@ -182,5 +185,15 @@ final class EventHub: @unchecked Sendable {
             return subscribers.compactMap(\.onEnd)
         }
         for end in ends { end() }
+    }
+}
+
+private extension StoreEvent {
+    /// Progress of a download or an upload: frequent, and of no use to anyone later.
+    var isProgress: Bool {
+        switch self {
+        case .downloadProgress, .uploadProgress: true
+        default: false
+        }
     }
 }

@@ -45,8 +45,9 @@ extension StoreOperation where Output == UploadOutcome {
             let offline = try context.dispatcher.requireFileAndService("an upload")
             let (events, cancellation) = (context.events, context.handle.cancellation)
             return try context.runningSync(as: .uploading) { () throws(ODataError) -> UploadOutcome in
-                let queuedBefore = try offline.file.queuedRequests()
-                let archivedBefore = Set(try offline.file.errorArchive().map(\.request.id))
+                // Ids and sets only: the bodies of a long queue are not read twice more for this.
+                let setsBefore = try offline.file.queuedEntitySetsByID()
+                let archivedBefore = try offline.file.archivedRequestIDs()
                 let result: Result<UploadOutcome, ODataError>
                 do throws(ODataError) {
                     // Cancelling stops between requests, never during one: a request cut off in flight
@@ -62,10 +63,14 @@ extension StoreOperation where Output == UploadOutcome {
                     result = .failure(error)
                 }
                 // What left the queue changed its entity (the service's answer, or an error mark).
-                let stillQueued = Set((try? offline.file.queuedRequests().map(\.id)) ?? queuedBefore.map(\.id))
-                events.postChanges(Set(queuedBefore.filter { !stillQueued.contains($0.id) }.compactMap(\.entitySet)))
-                for archived in (try? offline.file.errorArchive()) ?? [] where !archivedBefore.contains(archived.request.id) {
-                    events.post(.requestFailed(archived))
+                // A failed read announces every set the queue had: a change event too many is harmless.
+                let setsAfter = (try? offline.file.queuedEntitySetsByID()) ?? [:]
+                events.postChanges(Set(setsBefore.filter { setsAfter[$0.key] == nil }.values))
+                let archivedAfter = (try? offline.file.archivedRequestIDs()) ?? archivedBefore
+                if !archivedAfter.subtracting(archivedBefore).isEmpty {
+                    for archived in (try? offline.file.errorArchive()) ?? [] where !archivedBefore.contains(archived.request.id) {
+                        events.post(.requestFailed(archived))
+                    }
                 }
                 switch result {
                 case .success(let outcome):
