@@ -87,22 +87,10 @@ extension ExpressionBinder {
             }
             let segment = segments[index]
             if name.utf8.contains(UInt8(ascii: ".")) {
-                let lowered = name.lowercased()
-                if let test = LocalStateTest(functionName: lowered) {
-                    guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
-                        throw binder.semantic("\(name)() takes no arguments and applies to the entity itself", at: segment.range)
-                    }
-                    return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
-                }
-                if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.type.qualifiedName) {
-                    if derived.qualifiedName != type.type.qualifiedName {
-                        casts.append(BoundTypeCast(hop: navigations.count, types: binder.typesAdmitted(by: derived)))
-                    }
-                    type = EntityTypeReference(derived)
-                    index += 1
-                    continue
-                }
-                throw binder.semantic("unknown function or type '\(name)'", at: segment.range)
+                if let leaf = try qualifiedSegment(segment, named: name, isLast: isLast, scope: scope, navigations: navigations,
+                                                   casts: &casts, type: &type, range: range) { return leaf }
+                index += 1
+                continue
             }
             guard segment.argumentLists.isEmpty else {
                 throw binder.semantic("'\(name)' is not a function", at: segment.range)
@@ -130,6 +118,27 @@ extension ExpressionBinder {
         }
         return BoundExpression(.member(BoundMember(scope: scope, navigations: navigations, propertyPath: propertyPath, casts: casts)),
                                type: .entity(type.type.qualifiedName), range: range)
+    }
+
+    /// A qualified name in a member path: one of the SAP local-state functions (the path's leaf,
+    /// returned) or a cast to a derived type (applied to `type` and `casts`; nil: the walk goes on).
+    private func qualifiedSegment(_ segment: PathSegmentSyntax, named name: String, isLast: Bool, scope: Int,
+                                  navigations: [BoundNavigation], casts: inout [BoundTypeCast], type: inout EntityTypeReference,
+                                  range: SourceRange) throws(ODataError) -> BoundExpression? {
+        if let test = LocalStateTest(functionName: name.lowercased()) {
+            guard isLast, navigations.isEmpty, segment.argumentLists.count == 1, segment.argumentLists.first?.arguments.isEmpty == true else {
+                throw binder.semantic("\(name)() takes no arguments and applies to the entity itself", at: segment.range)
+            }
+            return BoundExpression(.localState(test, scope: scope), type: .primitive(.boolean), range: range)
+        }
+        if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.type.qualifiedName) {
+            if derived.qualifiedName != type.type.qualifiedName {
+                casts.append(BoundTypeCast(hop: navigations.count, types: binder.typesAdmitted(by: derived)))
+            }
+            type = EntityTypeReference(derived)
+            return nil
+        }
+        throw binder.semantic("unknown function or type '\(name)'", at: segment.range)
     }
 
     /// Where the type's own property `name` is, compared in place (``EntityType/property(named:)``

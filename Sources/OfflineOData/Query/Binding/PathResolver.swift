@@ -10,6 +10,17 @@ struct PathResolver {
     /// look it up again by name).
     mutating func resolve(_ segments: [PathSegmentSyntax]) throws(ODataError) -> (BoundRequest.Target, BoundPath, EntityType) {
         guard let first = segments.first else { throw ODataError(.internalError, "empty resource path") }
+        var (path, type) = try root(first)
+        for index in segments.indices.dropFirst() {
+            if let target = try follow(segments, at: index, path: &path, type: &type) {
+                return (target, path, type)
+            }
+        }
+        return (path.isCollection ? .collection : .entity, path, type)
+    }
+
+    /// The path of the first segment: an entity set, with its key if it has one.
+    private func root(_ first: PathSegmentSyntax) throws(ODataError) -> (BoundPath, EntityType) {
         guard case .name(let setName) = first.kind else {
             throw binder.semantic("the resource path must start with an entity set", at: first.range)
         }
@@ -19,10 +30,9 @@ struct PathResolver {
             }
             throw binder.semantic("unknown entity set '\(setName)'", at: first.range)
         }
-        guard let (found, typeName) = model.entityTypeAndQualifiedName(named: entitySet.entityType) else {
+        guard let (type, typeName) = model.entityTypeAndQualifiedName(named: entitySet.entityType) else {
             throw binder.semantic("entity set '\(setName)' has the unknown type '\(entitySet.entityType)'", at: first.range)
         }
-        var type = found
         var path = BoundPath(rootSet: setName, rootKey: nil, steps: [], entitySet: setName, entityType: typeName,
                              castTypes: nil, isCollection: true)
         if first.argumentLists.count > 1, let extra = first.argumentLists.last {
@@ -32,68 +42,84 @@ struct PathResolver {
             path.rootKey = try bindKey(keyList, of: type, setName: setName)
             path.isCollection = false
         }
-        var index = 1
-        while index < segments.count {
-            let segment = segments[index]
-            switch segment.kind {
-            case .keyValue(let literal):
-                guard path.isCollection else { throw binder.semantic("a key cannot follow a single entity", at: segment.range) }
-                let keys = model.keyProperties(of: type)
-                guard keys.count == 1, let key = keys.first else {
-                    throw binder.semantic("key-as-segment needs a type with a single key property", at: segment.range)
-                }
-                try setKey([try keyValue(literal, for: key)], on: &path)
-            case .count:
-                guard path.isCollection else { throw binder.semantic("$count needs a collection", at: segment.range) }
-                guard index == segments.count - 1 else { throw binder.semantic("nothing may follow $count", at: segment.range) }
-                return (.count, path, type)
-            case .name(let name):
-                if name.utf8.contains(UInt8(ascii: ".")) {
-                    if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
-                        if derived.qualifiedName != type.qualifiedName { path.castTypes = binder.typesAdmitted(by: derived) }
-                        type = derived
-                        path.entityType = derived.qualifiedName
-                        if let keyList = segment.argumentLists.first {
-                            guard path.isCollection else { throw binder.semantic("a key cannot follow a single entity", at: keyList.range) }
-                            try setKey(try bindKey(keyList, of: type, setName: path.entitySet), on: &path)
-                        }
-                        break
-                    }
-                    if !model.operations(named: name).isEmpty { return (.operation(name: name), path, type) }
-                    throw binder.semantic("'\(name)' is neither a type derived from '\(type.qualifiedName)' nor a bound operation", at: segment.range)
-                }
-                if path.isCollection {
-                    throw binder.semantic("'\(name)' cannot follow a collection: a key predicate is missing", at: segment.range)
-                }
-                if let navigation = model.navigationProperty(name, of: type) {
-                    let bound = try binder.boundNavigation(navigation, sourceSet: path.entitySet, sourceType: type, at: segment.range)
-                    guard let targetType = model.entityType(named: bound.targetType) else {
-                        throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
-                    }
-                    path.steps.append(BoundPathStep(navigation: bound, key: nil))
-                    path.entitySet = bound.targetSet
-                    path.entityType = targetType.qualifiedName
-                    path.castTypes = nil
-                    path.isCollection = bound.isCollection
-                    type = targetType
-                    if let keyList = segment.argumentLists.first {
-                        guard path.isCollection else { throw binder.semantic("'\(name)' is a single entity and takes no key", at: keyList.range) }
-                        try setKey(try bindKey(keyList, of: type, setName: path.entitySet), on: &path)
-                    }
-                    break
-                }
-                if model.property(name, of: type) != nil {
-                    return (try propertyTarget(segments, from: index, type: type), path, type)
-                }
-                throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
-            case .value:
-                throw binder.unsupported("the offline store keeps no media resources, so '$value' of an entity is not available", at: segment.range)
-            default:
-                throw binder.unsupported("this path segment is not supported by the offline store", at: segment.range)
+        return (path, type)
+    }
+
+    /// Extends `path` by the segment at `index`; returns the target when that segment ends the
+    /// path's entity part (`$count`, a property, an operation), nil to go on.
+    private func follow(_ segments: [PathSegmentSyntax], at index: Int,
+                        path: inout BoundPath, type: inout EntityType) throws(ODataError) -> BoundRequest.Target? {
+        let segment = segments[index]
+        switch segment.kind {
+        case .keyValue(let literal):
+            guard path.isCollection else { throw binder.semantic("a key cannot follow a single entity", at: segment.range) }
+            let keys = model.keyProperties(of: type)
+            guard keys.count == 1, let key = keys.first else {
+                throw binder.semantic("key-as-segment needs a type with a single key property", at: segment.range)
             }
-            index += 1
+            try setKey([try keyValue(literal, for: key)], on: &path)
+            return nil
+        case .count:
+            guard path.isCollection else { throw binder.semantic("$count needs a collection", at: segment.range) }
+            guard index == segments.count - 1 else { throw binder.semantic("nothing may follow $count", at: segment.range) }
+            return .count
+        case .name(let name) where name.utf8.contains(UInt8(ascii: ".")):
+            return try followQualifiedName(name, segment, path: &path, type: &type)
+        case .name(let name):
+            if path.isCollection {
+                throw binder.semantic("'\(name)' cannot follow a collection: a key predicate is missing", at: segment.range)
+            }
+            if let navigation = model.navigationProperty(name, of: type) {
+                try followNavigation(navigation, segment, path: &path, type: &type)
+                return nil
+            }
+            if model.property(name, of: type) != nil {
+                return try propertyTarget(segments, from: index, type: type)
+            }
+            throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
+        case .value:
+            throw binder.unsupported("the offline store keeps no media resources, so '$value' of an entity is not available", at: segment.range)
+        default:
+            throw binder.unsupported("this path segment is not supported by the offline store", at: segment.range)
         }
-        return (path.isCollection ? .collection : .entity, path, type)
+    }
+
+    /// A qualified name: a cast to a derived type (with an optional key), or a bound operation,
+    /// which makes the whole request an operation.
+    private func followQualifiedName(_ name: String, _ segment: PathSegmentSyntax,
+                                     path: inout BoundPath, type: inout EntityType) throws(ODataError) -> BoundRequest.Target? {
+        if let derived = model.entityType(named: name), model.entityType(derived, isOrDerivesFrom: type.qualifiedName) {
+            if derived.qualifiedName != type.qualifiedName { path.castTypes = binder.typesAdmitted(by: derived) }
+            type = derived
+            path.entityType = derived.qualifiedName
+            if let keyList = segment.argumentLists.first {
+                guard path.isCollection else { throw binder.semantic("a key cannot follow a single entity", at: keyList.range) }
+                try setKey(try bindKey(keyList, of: type, setName: path.entitySet), on: &path)
+            }
+            return nil
+        }
+        if !model.operations(named: name).isEmpty { return .operation(name: name) }
+        throw binder.semantic("'\(name)' is neither a type derived from '\(type.qualifiedName)' nor a bound operation", at: segment.range)
+    }
+
+    /// A navigation from a single entity, with its key when it leads to a collection.
+    private func followNavigation(_ navigation: NavigationProperty, _ segment: PathSegmentSyntax,
+                                  path: inout BoundPath, type: inout EntityType) throws(ODataError) {
+        let name = navigation.name
+        let bound = try binder.boundNavigation(navigation, sourceSet: path.entitySet, sourceType: type, at: segment.range)
+        guard let targetType = model.entityType(named: bound.targetType) else {
+            throw binder.semantic("navigation '\(name)' targets the unknown type '\(bound.targetType)'", at: segment.range)
+        }
+        path.steps.append(BoundPathStep(navigation: bound, key: nil))
+        path.entitySet = bound.targetSet
+        path.entityType = targetType.qualifiedName
+        path.castTypes = nil
+        path.isCollection = bound.isCollection
+        type = targetType
+        if let keyList = segment.argumentLists.first {
+            guard path.isCollection else { throw binder.semantic("'\(name)' is a single entity and takes no key", at: keyList.range) }
+            try setKey(try bindKey(keyList, of: type, setName: path.entitySet), on: &path)
+        }
     }
 
     private func setKey(_ key: [BoundKeyValue], on path: inout BoundPath) throws(ODataError) {
