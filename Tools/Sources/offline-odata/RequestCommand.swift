@@ -115,7 +115,7 @@ struct RequestCommand: ParsableCommand {
                 print(String(decoding: response.body, as: UTF8.self))
             }
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 
