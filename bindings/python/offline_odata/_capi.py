@@ -44,6 +44,10 @@ def errcheck_status(result: int, function: Any, arguments: Any) -> int:
 
 _C_FUNCTION_PREFIX = re.compile(r"ood_[a-z_]+: ")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
+# Advice in the library's messages that names C functions, in the binding's words.
+_C_HINTS = {
+    "(ood_store_open_with, ood_options_set_service_root)": "(Store.open(path, service_root=...))",
+}
 
 
 def python_message(message: str) -> str:
@@ -52,6 +56,8 @@ def python_message(message: str) -> str:
 
     Only failures pay for this: the caller's frame is looked for when a message has such a prefix.
     """
+    for c_hint, python_hint in _C_HINTS.items():
+        message = message.replace(c_hint, python_hint)
     match = _C_FUNCTION_PREFIX.match(message)
     if match is None:
         return message
