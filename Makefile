@@ -36,11 +36,12 @@ deps-build:
 	@scripts/install-deps.sh build
 
 # A virtual environment with the Python test tools.
+# pip says what it fetches and installs (no --quiet): on a fresh clone this is make demo's first minute.
 $(PYTHON):
 	python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet "pytest>=7"
-	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	$(PYTHON) -m pip install --progress-bar off --upgrade pip
+	$(PYTHON) -m pip install --progress-bar off "pytest>=7"
+	$(PYTHON) -m pip install --progress-bar off -r Tests/backends/requirements.txt
 	touch $(BACKENDS_STAMP)
 
 venv: $(PYTHON)
