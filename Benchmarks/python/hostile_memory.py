@@ -6,7 +6,6 @@ the size involved; the tool's exit code and message say whether the page was ref
     python hostile_memory.py <offline-odata> [string MB, default 200]
 """
 import gzip
-import json
 import os
 import subprocess
 import sys
@@ -66,18 +65,34 @@ def peak(tool, root, folder):
     return os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024, stderr.strip()[:160]
 
 
+def serve(kind, megabytes):
+    """The server process: prints its port and the answer's size, serves until standard input closes."""
+    server, size = hostile_server(kind, megabytes)
+    print(server.server_address[1], size, flush=True)
+    sys.stdin.read()
+    server.shutdown()
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve":
+        return serve(sys.argv[2], int(sys.argv[3]))
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     tool = sys.argv[1]
     megabytes = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     for kind in ("string", "gzip"):
-        server, size = hostile_server(kind, megabytes)
+        # The server runs in a process of its own: the tool is started from this lean one, whose
+        # memory a child's peak would otherwise include (a forked child counts its parent's pages
+        # until it executes the tool).
+        server = subprocess.Popen([sys.executable, __file__, "--serve", kind, str(megabytes)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        port, size = (int(field) for field in server.stdout.readline().split())
         try:
             with tempfile.TemporaryDirectory() as folder:
-                code, peak_mb, message = peak(tool, f"http://127.0.0.1:{server.server_address[1]}/", folder)
+                code, peak_mb, message = peak(tool, f"http://127.0.0.1:{port}/", folder)
         finally:
-            server.shutdown()
+            server.stdin.close()
+            server.wait()
         what = f"one {megabytes} MB string" if kind == "string" else f"gzip bomb ({size / 1024:.0f} KB inflating to 300 MiB)"
         print(f"{what}: exit {code}, peak {peak_mb:.0f} MB; {message}")
 
