@@ -38,7 +38,7 @@ deps-build:
 # A virtual environment with the Python test tools.
 # pip says what it fetches and installs (no --quiet): on a fresh clone this is make demo's first minute.
 $(PYTHON):
-	python3 -m venv $(VENV)
+	scripts/heartbeat.sh "python3 -m venv" python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --progress-bar off --upgrade pip
 	$(PYTHON) -m pip install --progress-bar off "pytest>=7"
 	$(PYTHON) -m pip install --progress-bar off -r Tests/backends/requirements.txt
@@ -50,7 +50,7 @@ venv: $(PYTHON)
 # Tests/backends/requirements.txt; reinstalled into the venv whenever that file changes.
 BACKENDS_STAMP := $(VENV)/.backends-requirements
 $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
-	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	$(PYTHON) -m pip install --progress-bar off -r Tests/backends/requirements.txt
 	touch $@
 
 backends-venv: $(BACKENDS_STAMP)
