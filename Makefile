@@ -10,6 +10,8 @@
 #   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, headers, tool, pkg-config and CMake files (stripped; no venv, no tests)
 #   make wheel        the Python binding's wheel (py3-none-<platform>, the library stripped inside) in .build-release/wheels
+#   make dist         a release's archives in dist/: source, binary (library, headers, CMake, pkg-config, tool), the wheel, SHA256SUMS
+#   make dist-check   make dist, then each archive installed with no Swift on PATH and the quickstarts run from it (in make test)
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 
 SHELL := /bin/bash
@@ -22,7 +24,7 @@ PYTHON := $(VENV)/bin/python
 LIBRARY := $(SWIFT_SCRATCH)/release/libofflineodata.so
 
 .PHONY: all deps deps-build venv backends-venv swift-test tsan conformance fuzz-replay fuzz cmake-build ctest pytest pytest-backends pytest-sync test bench bench-compare bench-10m resume-campaign \
-        install demo clean mypy wheel
+        install demo clean mypy wheel dist dist-check
 
 all: cmake-build
 
@@ -34,11 +36,12 @@ deps-build:
 	@scripts/install-deps.sh build
 
 # A virtual environment with the Python test tools.
+# pip says what it fetches and installs (no --quiet): on a fresh clone this is make demo's first minute.
 $(PYTHON):
-	python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet "pytest>=7"
-	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	scripts/heartbeat.sh "python3 -m venv" python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --progress-bar off --upgrade pip
+	$(PYTHON) -m pip install --progress-bar off "pytest>=7"
+	$(PYTHON) -m pip install --progress-bar off -r Tests/backends/requirements.txt
 	touch $(BACKENDS_STAMP)
 
 venv: $(PYTHON)
@@ -47,7 +50,7 @@ venv: $(PYTHON)
 # Tests/backends/requirements.txt; reinstalled into the venv whenever that file changes.
 BACKENDS_STAMP := $(VENV)/.backends-requirements
 $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
-	$(PYTHON) -m pip install --quiet -r Tests/backends/requirements.txt
+	$(PYTHON) -m pip install --progress-bar off -r Tests/backends/requirements.txt
 	touch $@
 
 backends-venv: $(BACKENDS_STAMP)
@@ -143,7 +146,7 @@ tsan: deps backends-venv
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 
-test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync dist-check
 	@[ -d "$(FIXTURES)" ] || echo "note: $(FIXTURES) is not there, so the Swift suites marked 'needs the shared test material' and the ABNF conformance run were skipped; put shared/fixtures beside the checkout or set OOD_FIXTURES to run them"
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
@@ -238,9 +241,32 @@ install: deps-build $(INSTALL_BUILD_DIR)/CMakeCache.txt
 	cmake --build $(INSTALL_BUILD_DIR)
 	cmake --install $(INSTALL_BUILD_DIR) --prefix $(PREFIX) --strip
 
+# A release (docs/RELEASING.md): the version is the CMake project's (tag vX.Y.Z); the source
+# archive is `git archive` of HEAD, the binary archive a stripped install (built as make install
+# builds: no test, no benchmark) under offline-odata-X.Y.Z/, the wheel built from that library.
+VERSION := $(shell grep -m1 -o 'VERSION [0-9]*\.[0-9]*\.[0-9]*' CMakeLists.txt | cut -d' ' -f2)
+ARCH := $(shell uname -m)
+DIST_DIR ?= $(CURDIR)/dist
+dist: deps-build $(INSTALL_BUILD_DIR)/CMakeCache.txt | $(PYTHON)
+	rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/stage
+	git archive --format=tar.gz --prefix=offline-odata-$(VERSION)/ -o $(DIST_DIR)/offline-odata-$(VERSION).tar.gz HEAD
+	cmake --build $(INSTALL_BUILD_DIR)
+	cmake --install $(INSTALL_BUILD_DIR) --prefix $(DIST_DIR)/stage/offline-odata-$(VERSION) --strip
+	tar -C $(DIST_DIR)/stage -czf $(DIST_DIR)/offline-odata-$(VERSION)-linux-$(ARCH).tar.gz offline-odata-$(VERSION)
+	rm -rf $(DIST_DIR)/stage
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) $(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir $(DIST_DIR) ./bindings/python
+	cd $(DIST_DIR) && sha256sum *.tar.gz *.whl > SHA256SUMS && cat SHA256SUMS
+
+# The archives of make dist installed without Swift, the quickstarts run from them (Tests/scripts/check_dist.sh).
+dist-check: dist backends-venv
+	Tests/scripts/check_dist.sh $(CURDIR) $(DIST_DIR) $(PYTHON)
+
 # The main job on the bundled flight sample service, with the tool (Examples/FlightSample/README.md).
-demo: deps backends-venv cmake-build
+# Built as make install builds (the library and the tool only: no test, ASan or benchmark target),
+# with a line at least every 10 s while Swift compiles (scripts/heartbeat.sh).
+demo: deps-build backends-venv $(INSTALL_BUILD_DIR)/CMakeCache.txt
+	cmake --build $(INSTALL_BUILD_DIR)
 	$(PYTHON) Examples/FlightSample/demo.py --tool $(SWIFT_SCRATCH)/release/offline-odata
 
 clean:
-	rm -rf $(BUILD_DIR) $(INSTALL_BUILD_DIR) .build .build-release .build-bench .build-bench-base .build-fuzz .build-tsan .build-quickstart
+	rm -rf $(BUILD_DIR) $(INSTALL_BUILD_DIR) dist .build .build-release .build-bench .build-bench-base .build-fuzz .build-tsan .build-quickstart

@@ -30,7 +30,7 @@ final class ResultHandle {
         body = copy
         contentType = strdup(response.contentType)
         nextLink = response.nextLink.flatMap { strdup($0) }
-        headers = CHeaderValues(response.headers, contentType: response.contentType)
+        headers = CHeaderValues(response.headers, contentType: response.contentType.isEmpty ? nil : response.contentType)
         let shape = response.shape
         kind = Self.kind(shape.kind)
         entitySet = shape.entitySet.flatMap { strdup($0) }

@@ -33,13 +33,25 @@ extension ODataStore {
         return try Self.decoding(T.self, url: url) { try decoder.decodeEntity(T.self, from: response) }
     }
 
-    /// Reads a count: `url` is a `…/$count` read, or a collection read with `$count=true` (V4) or
-    /// `$inlinecount=allpages` (V2).
+    /// How many entities the collection at `url` has (its `$filter` applied): `/$count` is added
+    /// to the path unless it ends with it, as Python's `Store.count` does; a collection read that
+    /// asks for its count itself (`$count=true`, V2 `$inlinecount=allpages`) is read as it is.
     ///
     /// - Throws: the read's ``ODataError``; ``ODataError/Code/semantic`` when the answer has no count.
     public func count(_ url: String, headers: [HTTPHeader] = []) async throws(ODataError) -> Int {
-        let response = try await get(url, headers: headers)
+        let response = try await get(Self.countURL(url), headers: headers)
         return try Self.decoding(Int.self, url: url) { try ODataDecoder().decodeCount(from: response) }
+    }
+
+    /// `url` asking for its count: `/$count` added to its path unless there, or asked in its query.
+    static func countURL(_ url: String) -> String {
+        let path = url.prefix { $0 != "?" }
+        let query = url.dropFirst(path.count)
+        let asksInQuery = query.contains("$count=true") || query.contains("$inlinecount=allpages")
+        var trimmed = path
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if asksInQuery || trimmed.hasSuffix("/$count") || trimmed == "$count" { return url }
+        return trimmed + "/$count" + query
     }
 
     /// Creates an entity in the collection `url` from `value`, encoded in the store's dialect.

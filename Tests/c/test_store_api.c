@@ -141,6 +141,11 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_path(options, "") == OOD_MISUSE);
     CHECK(ood_options_set_service_root(options, "not a url") == OOD_MISUSE);
     CHECK(strstr(ood_error_message(), "must be an absolute URL") != NULL);
+    /* Only http and https, refused where given (issue 39), not when first used. */
+    CHECK(ood_options_set_service_root(options, "file:///etc/") == OOD_MISUSE);
+    CHECK(strstr(ood_error_message(), "must be an http or https URL") != NULL);
+    CHECK(ood_options_set_service_root(options, "gopher://example.org/") == OOD_MISUSE);
+    CHECK(ood_options_set_service_root(options, "ftp://example.org/odata/") == OOD_MISUSE);
     CHECK(ood_options_set_service_root(options, NULL) == OOD_MISUSE);
     CHECK(ood_options_set_metadata(options, NULL) == OOD_MISUSE);
     CHECK(ood_options_add_defining_request(options, "A", NULL) == OOD_MISUSE);

@@ -84,7 +84,7 @@ def test_an_upload_with_a_refusal_shows_in_the_log_and_the_archive_count(tool, m
     assert (sync["queuedRequests"], sync["oldestQueuedAt"], sync["archivedRequests"], sync["archivedInDoubt"]) == (0, None, 1, 0)
     upload = sync["lastUpload"]
     assert (upload["sent"], upload["archived"], upload["outcome"]) == (1, 1, "succeeded") and upload["bytes"] > 0
-    [archived] = json.loads(tool("archive", path, "--json").stdout)
+    [archived] = json.loads(tool("archive", path, "--json").stdout)["errorArchive"]
     upload_entry, refusal, download = log(tool, path)["entries"]
     assert (upload_entry["kind"], upload_entry["entities"], upload_entry["remaining"]) == ("upload", 1, 0)
     assert (refusal["kind"], refusal["requestID"], refusal["outcome"]) == ("refusal", archived["id"], "conflict")

@@ -56,7 +56,7 @@ def test_a_refused_create_goes_to_the_error_archive(tool, make_store, v4):
     archive = status(tool, store)["errorArchive"]
     assert len(archive) == 1 and 400 <= archive[0]["httpStatus"] < 500
 
-    listed = json.loads(tool("archive", store, "--json").stdout)
+    listed = json.loads(tool("archive", store, "--json").stdout)["errorArchive"]
     assert [entry["id"] for entry in listed] == [archive[0]["id"]]
     local = json.loads(tool("request", store, "TravelagencyCollection?$filter=sap.inerrorstate()").stdout)["value"]
     assert [entity["agencynum"] for entity in local] == [existing]

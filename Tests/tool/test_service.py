@@ -234,7 +234,7 @@ def test_archive_requeues_a_corrected_create_and_discards_a_refused_one(tool, tm
     def archive_entries():
         listed = tool("archive", path, "--json")
         assert listed.returncode == 0, listed.stderr
-        return json.loads(listed.stdout)
+        return json.loads(listed.stdout)["errorArchive"]
 
     # The store has not downloaded the agency: the create is taken offline, refused by the service.
     assert tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", clash).returncode == 0

@@ -99,7 +99,7 @@ READ_ONLY = {
                 ["sql", "parameters", "countSQL", "insideScope", "definingRequests", "plan"]),
     "route": (["route", "STORE", "TravelagencyCollection"], ["destination", "reason", "coveringRequests"]),
     "status": (["status", "STORE"], ["serviceRoot", "state", "queue", "errorArchive", "definingRequests", "indexes",
-                                     "sync"]),
+                                     "sync", "resumable"]),
     "log": (["log", "STORE"], ["capacity", "entries"]),
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
                                                 "entitySets", "definingRequests"]),
@@ -121,12 +121,12 @@ def test_read_only_commands_print_json_with_the_keys_their_help_documents(tool, 
         assert f'"{key}"' in documented, f"{name} --help does not document the key {key!r}"
 
 
-def test_archive_json_is_an_array_documented_in_its_help(tool, store):
+def test_archive_json_is_one_object_documented_in_its_help(tool, store):
     result = tool("archive", store, "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == []
+    assert json.loads(result.stdout) == {"errorArchive": []}
     documented = tool("archive", "--help").stdout
-    for key in ("id", "method", "url", "httpStatus", "message", "failedAt", "kind"):
+    for key in ("errorArchive", "id", "method", "url", "httpStatus", "message", "failedAt", "kind"):
         assert f'"{key}"' in documented
 
 
@@ -158,7 +158,8 @@ def test_request_json_wraps_the_answer(tool, store):
                               "reason": "TravelagencyCollection is covered by the defining request 'Agencies'"}
     assert mixed["body"]["name"] == "Big Apple"
     deleted = json.loads(tool("request", store, "--method", "DELETE", "TravelagencyCollection('00000001')", "--json").stdout)
-    assert deleted == {"status": 204, "contentType": deleted["contentType"], "route": None, "nextLink": None, "body": None}
+    # No body, no content type (issue 39: a 204 carried application/json).
+    assert deleted == {"status": 204, "contentType": None, "route": None, "nextLink": None, "body": None}
 
 
 def test_the_text_forms_are_tables_for_people(tool, store):
@@ -182,9 +183,11 @@ def test_metadata_json_errors_are_json_too(tool, tmp_path):
     broken = tmp_path / "broken.xml"
     broken.write_text("<edmx:Edmx Version='4.0'")
     result = tool("metadata", str(broken), "--json")
-    assert result.returncode == 1 and result.stdout == ""
-    error = json.loads(result.stderr)["error"]
-    assert error["message"] and error["line"] >= 1
+    # On standard output, in the shape of every --json error (issue 39); the message on standard error.
+    assert result.returncode == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["message"] and error["line"] >= 1 and error["code"] == "OOD_METADATA"
+    assert error["message"] in result.stderr
     missing = tool("metadata", str(tmp_path / "missing.xml"))
     assert missing.returncode == 1 and "missing.xml" in missing.stderr
 

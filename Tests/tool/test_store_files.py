@@ -55,15 +55,23 @@ def test_store_check_finds_a_sound_store_sound_and_names_what_is_broken(tool, tm
     sound = tool("store", "check", path)
     assert sound.returncode == 0, sound.stderr
     assert sound.stdout.strip() == f"{path}: sound"
-    assert json.loads(tool("store", "check", path, "--quick", "--json").stdout) == []
+    assert json.loads(tool("store", "check", path, "--quick", "--json").stdout) == {"sound": True, "findings": []}
 
     # The queued create loses its entity: the queue no longer matches the tables.
-    with sqlite3.connect(path) as connection:
+    connection = sqlite3.connect(path)
+    with connection:
         connection.execute('DELETE FROM "es/TravelagencyCollection" WHERE agencynum = ?', ("99000301",))
+    connection.close()
     broken = tool("store", "check", path, "--json")
     assert broken.returncode == 3, broken.stderr
-    findings = json.loads(broken.stdout)
+    answer = json.loads(broken.stdout)
+    assert answer["sound"] is False
+    findings = answer["findings"]
     assert len(findings) == 1 and findings[0]["check"] == "queue"
+    # Exit 3 closes the store first: SQLite removed its write-ahead log, and the next command
+    # finds it closed cleanly.
+    assert not os.path.exists(f"{path}-wal")
+    assert "not closed cleanly" not in tool("status", path).stderr
     assert "queued request #1 (POST TravelagencyCollection)" in findings[0]["message"]
     assert "which the store does not have" in findings[0]["message"]
 

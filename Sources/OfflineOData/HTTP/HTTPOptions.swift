@@ -35,6 +35,8 @@ public struct HTTPOptions: Sendable, Equatable {
     /// keeps (1,000 by default); the rest is cut and marked `...`. A service could otherwise make
     /// every archived refusal as large as an answer may be.
     public var maximumMessageLength: Int = ServiceError.defaultLongestMessage
+    /// Told of every request and answer, credentials masked (the tool's `--verbose`); nil tells no one.
+    @_spi(Tool) public var trace: HTTPTrace?
 
     public init() {}
 

@@ -86,7 +86,7 @@ package final class HTTPTransport: @unchecked Sendable {
             var current = request
             var redirects = 0
             while true {
-                let response = try perform(current, on: handle, cancellation: cancellation, sink: sink)
+                let response = try tracedPerform(current, on: handle, cancellation: cancellation, sink: sink)
                 guard Self.redirectStatuses.contains(response.status), let location = response.header("Location") else {
                     return response
                 }
@@ -111,6 +111,28 @@ package final class HTTPTransport: @unchecked Sendable {
     static let maximumRedirects = 5
 
     // MARK: - One transfer
+
+    /// ``perform(_:on:cancellation:sink:)``, told to the options' trace when there is one.
+    private func tracedPerform(_ request: HTTPRequest, on easy: UnsafeMutableRawPointer, cancellation: HTTPCancellation?,
+                               sink: HTTPBodySink?) throws(ODataError) -> HTTPResponse {
+        guard let trace = options.trace else { return try perform(request, on: easy, cancellation: cancellation, sink: sink) }
+        // Every header named as a credential is masked here, the request's own too (a CSRF token).
+        let headers = trace.showsHeaders ? maskedHeaders(for: request).map { entry in
+            CredentialHeaders.isCredential(entry.header.name) && !entry.masked
+                ? HTTPHeader(entry.header.name, CredentialHeaders.mask) : entry.header
+        } : []
+        trace.request(request, headers: headers)
+        let start = HTTPTrace.now()
+        let before = trafficSoFar
+        do {
+            let response = try perform(request, on: easy, cancellation: cancellation, sink: sink)
+            trace.answer(response, received: trafficSoFar.since(before).received, since: start)
+            return response
+        } catch {
+            trace.failure(error, since: start)
+            throw error
+        }
+    }
 
     /// One request and its answer on `easy`, with no redirect followed.
     private func perform(
@@ -296,7 +318,12 @@ package final class HTTPTransport: @unchecked Sendable {
     /// `Host`, `Content-Length` and `Accept-Encoding` are libcurl's and not listed. For an upload's
     /// preview; nothing is sent.
     func headersAsSent(for request: HTTPRequest) -> [(header: HTTPHeader, masked: Bool)] {
-        lock.withLock {
+        lock.withLock { maskedHeaders(for: request) }
+    }
+
+    /// ``headersAsSent(for:)`` with `lock` held by the caller.
+    private func maskedHeaders(for request: HTTPRequest) -> [(header: HTTPHeader, masked: Bool)] {
+        do {
             // The configured headers are masked by name; the request's own are the engine's (the
             // preview shows its CSRF token as a placeholder).
             var result = requestHeaders(for: request).map { header -> (header: HTTPHeader, masked: Bool) in

@@ -11,7 +11,7 @@ enum ServiceError {
     /// The error for a service's error answer; `longestMessage` is the transport's
     /// ``HTTPOptions/maximumMessageLength``.
     static func from(_ response: HTTPResponse, request: String, longestMessage: Int) -> ODataError {
-        let detail = shown(message(in: response.body) ?? brief(response.text), longestMessage: longestMessage)
+        let detail = shown(message(in: response.body, status: response.status) ?? brief(response.text), longestMessage: longestMessage)
         let code: ODataError.Code = response.status == 404 ? .notFound : .http
         var error = ODataError(code, "\(request): the service answered \(response.status)\(detail.isEmpty ? "" : ": \(detail)")")
         error.httpStatus = response.status
@@ -19,13 +19,14 @@ enum ServiceError {
         return error
     }
 
-    /// The message of an OData error body, V2 or V4, if the body is one.
-    static func message(in body: [UInt8]) -> String? {
+    /// The message of an OData error body, V2 or V4, if the body is one, with the service's error
+    /// code, unless that code is only the HTTP `status` again (the message says it already).
+    static func message(in body: [UInt8], status: Int? = nil) -> String? {
         guard let document = try? JSONValue.parse(body), let error = document["error"] else { return nil }
         let message = error["message"]?.stringValue ?? error["message"]?["value"]?.stringValue
         let code = error["code"]?.stringValue
         switch (code, message) {
-        case let (code?, message?) where !code.isEmpty: return "\(message) (\(code))"
+        case let (code?, message?) where !code.isEmpty && code != status.map(String.init): return "\(message) (\(code))"
         case let (_, message?): return message
         case let (code?, nil): return code
         default: return nil

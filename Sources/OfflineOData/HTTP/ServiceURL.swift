@@ -20,6 +20,11 @@ package enum ServiceURL {
     /// Every entry point that takes a service root (the store options, the C API) checks with this.
     package static func checkServiceRoot(_ root: String) throws(ODataError) {
         guard hasScheme(root) else { throw ODataError(.misuse, "the service root must be an absolute URL, not '\(redactedURL(root))'") }
+        // Refused where the root is given, not when it is first used: the engine speaks only HTTP
+        // (libcurl would otherwise read `file://` or talk `gopher://`).
+        guard origin(of: root) != nil else {
+            throw ODataError(.misuse, "the service root must be an http or https URL, not '\(redactedURL(root))'")
+        }
         // `user:password@` would be kept in the store file and shown wherever the root is.
         if let userInfo = userInfo(of: root), userInfo.contains(":") {
             throw ODataError(.misuse, "the service root '\(redactedURL(root))' carries a password: it would be kept in the store "

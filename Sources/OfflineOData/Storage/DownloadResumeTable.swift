@@ -43,6 +43,18 @@ enum DownloadResumeTable {
             startedAt: statement.int(at: 8))
     }
 
+    /// The downloads in progress that keep pages for resuming, by defining request: what `status`
+    /// shows of an interrupted download (its kept pages are not in the tables yet).
+    static func kept(in db: SQLiteConnection) throws(ODataError) -> [KeptDownload] {
+        let statement = try db.prepare("SELECT defining_request, pages, entities FROM ood_download_resume ORDER BY defining_request")
+        var kept: [KeptDownload] = []
+        while try statement.step() {
+            kept.append(KeptDownload(definingRequest: statement.text(at: 0) ?? "", pages: Int(statement.int(at: 1)),
+                                     entities: Int(statement.int(at: 2))))
+        }
+        return kept
+    }
+
     /// Runs `body` (a download's fetching, each page stored in its own commit) with the
     /// connection's commits not waiting for the disk (`synchronous = NORMAL`) and not copying the
     /// WAL into the database file (`wal_autocheckpoint = 0`), then puts back the settings it had

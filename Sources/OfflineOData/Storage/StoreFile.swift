@@ -132,6 +132,11 @@ internal import CSQLite
         try withReadConnection { db, _ throws(ODataError) in try DefiningRequestTable.all(in: db) }
     }
 
+    /// The interrupted downloads whose pages are kept for resuming (``DownloadResumeTable/kept(in:)``).
+    package func keptDownloads() throws(ODataError) -> [KeptDownload] {
+        try withReadConnection { db, _ throws(ODataError) in try DownloadResumeTable.kept(in: db) }
+    }
+
     /// Replaces the defining requests. A request kept under the same name and URL keeps its
     /// download state; names must be unique and URLs non-empty.
     package func setDefiningRequests(_ requests: [DefiningRequest]) throws(ODataError) {

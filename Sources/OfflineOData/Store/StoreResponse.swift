@@ -2,7 +2,8 @@
 public struct StoreResponse: Sendable, Equatable {
     /// The HTTP status the service would give: 200, 201, 204.
     public var status: Int
-    /// `application/json` (with the dialect's parameters) or `text/plain` for `/$count`.
+    /// `application/json` (with the dialect's parameters) or `text/plain` for `/$count`; empty for
+    /// an answer without a body (204).
     public var contentType: String
     public var body: [UInt8]
     /// The service's link to the rest of a collection (absolute), when one page was asked for
@@ -31,12 +32,12 @@ public struct StoreResponse: Sendable, Equatable {
     public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The value of the header `name`, compared without case; a repeated header's values joined
-    /// with ", " as HTTP allows. `Content-Type` is always there (``contentType``); nil for others
-    /// the answer lacks.
+    /// with ", " as HTTP allows. `Content-Type` is ``contentType`` unless that is empty; nil for
+    /// headers the answer lacks.
     public func header(_ name: String) -> String? {
         let wanted = asciiLowercased(name)
         let values = headers.filter { asciiLowercased($0.name) == wanted }.map(\.value)
-        if values.isEmpty { return wanted == "content-type" ? contentType : nil }
+        if values.isEmpty { return wanted == "content-type" && !contentType.isEmpty ? contentType : nil }
         return values.joined(separator: ", ")
     }
 }

@@ -40,9 +40,11 @@ struct ArchiveCommand: ParsableCommand {
               offline-odata archive travel.store \\
                   --redownload "TravelagencyCollection('00000001')"
 
-            Output: a table of the archived requests; with --json an array:
-              [{"id", "kind", "method", "url", "httpStatus", "message", "failedAt"}]
-            With --redownload: 'redownloaded URL: updated|removed'; with --json {"entitySet", "action"}.
+            Output: a table of the archived requests; with --json one object:
+              {"errorArchive": [{"id", "kind", "method", "url", "httpStatus", "message", "failedAt"}]}
+            With --redownload: 'redownloaded URL: updated|removed'; with --json {"entitySet", "action"}. \
+            With --requeue or --delete(-all) and --json: {"requeued": N} or {"discarded": N}. An error \
+            with --json: {"error": {"code", "status", "message"[, "httpStatus"]}} on standard output.
 
             Exit codes: 0 success; 1 the store or the request does not exist, or the body is \
             refused, or the re-download is refused or the service failed (the message says which); \
@@ -70,7 +72,7 @@ struct ArchiveCommand: ParsableCommand {
 
     @OptionGroup var service: ServiceOptions
 
-    @Flag(help: "Print JSON instead of a table (when listing, and for --redownload).")
+    @Flag(help: "Print one JSON object instead of a table or a line.")
     var json = false
 
     func validate() throws {
@@ -91,7 +93,7 @@ struct ArchiveCommand: ParsableCommand {
             defer { store.close() }
             if let requeue {
                 let count = try store.performAndWait(.requeueArchivedRequest(id: requeue, body: body))
-                print("requeued \(counted(count, "request"))")
+                print(json ? "{\"requeued\":\(count)}" : "requeued \(counted(count, "request"))")
                 return
             }
             if let redownload {
@@ -101,17 +103,17 @@ struct ArchiveCommand: ParsableCommand {
             }
             if delete != nil || deleteAll {
                 let count = try store.performAndWait(.deleteArchivedRequests(id: delete))
-                print("discarded \(counted(count, "request"))")
+                print(json ? "{\"discarded\":\(count)}" : "discarded \(counted(count, "request"))")
                 return
             }
             let archive = try store.performAndWait(.errorArchive)
             if json {
-                print(ArchivedRequest.jsonText(archive))
+                print("{\"errorArchive\":" + ArchivedRequest.jsonText(archive) + "}")
                 return
             }
             printErrorArchive(archive)
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

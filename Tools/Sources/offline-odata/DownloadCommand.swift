@@ -30,8 +30,14 @@ struct DownloadCommand: ParsableCommand {
             {"error":{"code","status","message"[,"httpStatus"]}} when a download failed (the message is \
             on standard error too).
 
+            Ctrl-C (SIGINT) or SIGTERM stops the download at a safe point: the page in transfer is \
+            dropped, the pages kept so far stay for the next download to resume from, the command \
+            says so, closes the store and exits 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C ends \
+            it at once (nothing is lost either: the next command checks the store).
+
             Exit codes: 0 every chosen defining request was downloaded; 1 a download failed (the \
-            message says which; the ones before it are stored); 64 a usage error.
+            message says which; the ones before it are stored); 64 a usage error; 130 or 143 \
+            stopped by SIGINT or SIGTERM.
             """
     )
 
@@ -53,7 +59,20 @@ struct DownloadCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        // The exit code is used once ``download()`` closed the store: every way out closes it first.
+        let exitCode: Int32
         do throws(ODataError) {
+            exitCode = try download()
+        } catch {
+            exitWithError(error, json: json)
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+
+    /// Runs the download with the store open and closes it; gives the exit code (0, or 130/143
+    /// when a signal stopped it).
+    private func download() throws(ODataError) -> Int32 {
+        do {
             var options = ODataStore.Options(path: path, serviceRoot: service.serviceRoot)
             options.creation = .openExisting
             options.downloadsOnFirstOpen = false
@@ -65,7 +84,7 @@ struct DownloadCommand: ParsableCommand {
             let display = WaitingState((bar: ProgressBar(), meter: TransferMeter(), current: String?.none,
                                         announcedResumption: String?.none))
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
-            let outcomes = try store.performAndWait(.download(DownloadOptions(subset: names, full: full) { progress in
+            let (result, signal) = Interruption.perform(.download(DownloadOptions(subset: names, full: full) { progress in
                 if let page = progress.resumedAtPage, display.value.announcedResumption != progress.definingRequest {
                     // Said once per defining request, also when no bar is drawn: the pages before were kept.
                     display.value.announcedResumption = progress.definingRequest
@@ -83,21 +102,41 @@ struct DownloadCommand: ParsableCommand {
                 display.value.bar.show("downloading \(progress.definingRequest)", done: progress.entities,
                                        total: progress.expectedEntities, detail: "\(noun), " + detail)
                 return false
-            }))
+            }), on: store, cancelsTransfer: true)
             display.value.bar.finish()
+            if let signal, case .failure(let error) = result, error.code == .aborted {
+                // Stopped at a safe point: say so and what is kept, then end as the signal asks
+                // (the store is closed first, by the `defer` above).
+                try reportInterruption(by: signal, of: store)
+                return Interruption.exitCode(for: signal)
+            }
+            let outcomes = try result.get()
             for problem in outcomes.compactMap(\.recordingProblem).prefix(1) { warn(problem) }
             if json {
                 print(DownloadOutcome.jsonText(outcomes))
-                return
+                return 0
             }
             for outcome in outcomes {
                 let what = outcome.isDelta ? counted(outcome.entities, "change") : counted(outcome.entities, "entity", "entities")
                 let resumed = outcome.resumedAtPage.map { ", resumed at page \($0)" } ?? ""
                 print("downloaded \(outcome.definingRequest): \(what) in \(counted(outcome.pages, "page"))\(resumed)")
             }
-        } catch {
-            if json { printJSONError(error) }
-            exitWithError(error)
         }
+        return 0
+    }
+
+    /// What a download a signal stopped says: on standard error for people, and with --json the
+    /// error object (code OOD_ABORTED) on standard output; the kept pages are what the next
+    /// download resumes from.
+    private func reportInterruption(by signal: Int32, of store: ODataStore) throws(ODataError) {
+        let kept = try store.performAndWait(.keptDownloads)
+        let pages = kept.reduce(0) { $0 + $1.pages }
+        let what = kept.isEmpty ? "no pages kept" : "\(counted(pages, "page")) kept for resuming ("
+            + kept.map { "\($0.definingRequest): \(counted($0.pages, "page"))" }.joined(separator: ", ") + ")"
+        let message = "download interrupted by \(Interruption.name(of: signal)): stopped at a safe point, \(what); "
+            + "'offline-odata download' goes on from there"
+        if json { printJSONError(ODataError(.aborted, message)) }
+        var standardError = StandardErrorStream()
+        print(message, to: &standardError)
     }
 }

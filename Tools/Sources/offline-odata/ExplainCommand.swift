@@ -57,7 +57,7 @@ struct ExplainCommand: ParsableCommand {
                 print("scope: outside every defining request: the store may lack entities the service has")
             }
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

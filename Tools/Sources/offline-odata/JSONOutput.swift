@@ -8,8 +8,9 @@ func printJSON(_ write: (inout JSONWriter) -> Void) {
     print(String(decoding: writer.bytes, as: UTF8.self))
 }
 
-/// A failed command's `--json` document: `{"error":{"code","status","message"[,"httpStatus"]}}`,
-/// on standard output; the message goes to standard error as without `--json`.
+/// A failed command's `--json` document, the one shape of every command's error:
+/// `{"error":{"code","status","message"[,"httpStatus"][,"offset"][,"line","column"]}}`, on standard
+/// output; the message goes to standard error as without `--json`.
 func printJSONError(_ error: ODataError) {
     printJSON { writer in
         writer.beginObject()
@@ -19,6 +20,9 @@ func printJSONError(_ error: ODataError) {
         writer.writeKey("status"); writer.writeNumber(Int(error.code.rawValue))
         writer.writeKey("message"); writer.writeString(error.message)
         if let status = error.httpStatus { writer.writeKey("httpStatus"); writer.writeNumber(status) }
+        if let offset = error.offset { writer.writeKey("offset"); writer.writeNumber(offset) }
+        if let line = error.line { writer.writeKey("line"); writer.writeNumber(line) }
+        if let column = error.column { writer.writeKey("column"); writer.writeNumber(column) }
         writer.endObject()
         writer.endObject()
     }

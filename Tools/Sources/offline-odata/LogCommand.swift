@@ -61,7 +61,7 @@ struct LogCommand: ParsableCommand {
                 writer.endObject()
             }
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

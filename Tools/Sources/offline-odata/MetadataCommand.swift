@@ -21,8 +21,8 @@ struct MetadataCommand: ParsableCommand {
             Output with --json, one object: {"file", "version", "edmxVersion", "namespaces", \
             "entityTypes", "complexTypes", "enumTypes", "entitySets", "singletons", \
             "functionImports", "actionImports", "functions", "actions", "diagnostics": \
-            [{"message", "line", "column"}]}; an unreadable document gives {"error": {"message", \
-            "line", "column"}} on standard error.
+            [{"message", "line", "column"}]}; an unreadable document gives {"error": {"code", "status", \
+            "message", "line", "column"}} on standard output (as every --json error).
 
             Exit codes: 0 the document was read; 1 the document is broken (or FILE cannot be \
             read); 64 the command line was wrong.
@@ -43,17 +43,7 @@ struct MetadataCommand: ParsableCommand {
         do throws(ODataError) {
             model = try MetadataReader.read(try readWholeFile(file), options: MetadataReader.Options(isStrict: strict))
         } catch {
-            if json {
-                // Scripts asked for JSON: the error is JSON too, on standard error.
-                var writer = JSONWriter()
-                writer.beginObject()
-                writer.writeKey("error"); writeError(error, to: &writer)
-                writer.endObject()
-                var standardError = StandardErrorStream()
-                print(String(decoding: writer.bytes, as: UTF8.self), to: &standardError)
-                OfflineODataTool.exit(withError: ExitCode(1))
-            }
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
         if json {
             printJSON { writeSummary(model, to: &$0) }

@@ -54,7 +54,7 @@ struct ParseCommand: ParsableCommand {
             let bound = try ODataBinder(model: model, dialect: dialect).bind(ODataURLParser(dialect: dialect).parse(url))
             print(String(decoding: bound.jsonDescription(), as: UTF8.self))
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

@@ -46,7 +46,7 @@ extension QueueCommand {
                     print("compacted: \(compaction.dropped.count) requests dropped, \(compaction.queue.count) queued")
                 }
             } catch {
-                exitWithError(error)
+                exitWithError(error, json: json)
             }
         }
     }

@@ -41,7 +41,7 @@ struct RequestCommand: ParsableCommand {
             object instead, for scripts: {"status", "contentType", "route": {"destination", \
             "reason"} or null (only --mode mixed routes), "nextLink" (with --one-page, the link to \
             the next page, else null), "body"}, where "body" is the answer's JSON, its text when it \
-            is not JSON (a $count), or null when there is none.
+            is not JSON (a $count), or null when there is none ("contentType" is null then too).
 
             The service options (--service, --user, --token, --insecure, --timeout) need --mode \
             online or mixed; the password of --user comes from OFFLINE_ODATA_PASSWORD or a prompt.
@@ -115,7 +115,7 @@ struct RequestCommand: ParsableCommand {
                 print(String(decoding: response.body, as: UTF8.self))
             }
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 
@@ -124,7 +124,8 @@ struct RequestCommand: ParsableCommand {
     private func writeResponse(_ response: StoreResponse, route: Route?, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.writeKey("status"); writer.writeNumber(response.status)
-        writer.writeKey("contentType"); writer.writeString(response.contentType)
+        writer.writeKey("contentType")
+        if response.contentType.isEmpty { writer.writeNull() } else { writer.writeString(response.contentType) }
         writer.writeKey("route")
         if let route {
             writer.beginObject()

@@ -55,7 +55,7 @@ struct RouteCommand: ParsableCommand {
             }
             print("\(route.destination.rawValue)  \(route.reason)")
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

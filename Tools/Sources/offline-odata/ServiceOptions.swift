@@ -50,11 +50,23 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The most characters of a service's error message shown and archived (default: 1000).")
     var maxMessageLength: Int?
 
+    @Flag(help: "Show each HTTP request and answer on standard error (method, URL, status, size, time; credentials never shown).")
+    var verbose = false
+
+    @Flag(help: "As --verbose, with the headers of each request and answer (credentials masked as ***).")
+    var trace = false
+
     func validate() throws {
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw ValidationError("--timeout takes a positive number of seconds, not \(timeout)")
         }
         if saveService && serviceRoot == nil { throw ValidationError("--save-service needs --service") }
+        if let serviceRoot {
+            let scheme = serviceRoot.prefix { $0 != ":" }.lowercased()
+            guard serviceRoot.contains("://"), scheme == "http" || scheme == "https" else {
+                throw ValidationError("--service takes an http or https URL, not '\(terminalSafe(serviceRoot))'")
+            }
+        }
         if let maxResponseSize, maxResponseSize <= 0 { throw ValidationError("--max-response-size takes a positive number of bytes") }
         if let maxPages, maxPages <= 0 { throw ValidationError("--max-pages takes a positive number") }
         if let maxMetadataSize, maxMetadataSize <= 0 { throw ValidationError("--max-metadata-size takes a positive number of bytes") }
@@ -94,6 +106,12 @@ struct ServiceOptions: ParsableArguments {
         if let maxPages { options.maximumPages = maxPages }
         if let maxMetadataSize { options.maximumMetadataSize = maxMetadataSize }
         if let maxMessageLength { options.maximumMessageLength = maxMessageLength }
+        if verbose || trace {
+            options.trace = HTTPTrace(showsHeaders: trace) { line in
+                var standardError = StandardErrorStream()
+                print(terminalSafe(line), to: &standardError)
+            }
+        }
         if let user {
             options.authentication = .basic(user: user, password: try password(for: user))
         } else if let token = token ?? environment(Self.tokenVariable) {

@@ -14,6 +14,7 @@ struct StatusCommand: ParsableCommand {
               offline-odata status travel.store --json
 
             Output: the service root and the state (downloaded or not, what waits for upload), \
+            'resumable: N pages kept (...)' when an interrupted download kept pages to resume from, \
             then four tables (queue, error archive, defining requests, indexes), each after its count; \
             with --json one object:
               {"serviceRoot": "..." or null,
@@ -31,7 +32,8 @@ struct StatusCommand: ParsableCommand {
                         "queuedRequests", "oldestQueuedAt", "oldestQueuedAgeSeconds", "queuedInDoubt",
                         "archivedRequests", "archivedInDoubt",
                         "lastUpload": {"sent", "archived", "bytes", "durationMs", "outcome", "message",
-                                       "finishedAt", "lastSuccessAt"} or null}}
+                                       "finishedAt", "lastSuccessAt"} or null},
+               "resumable": [{"definingRequest", "pages", "entities"}]}
             where "download" is "none" without defining requests, "never" before the first \
             download, "partial" when some were never downloaded, and "lastDownload" the newest; an \
             index's "origin" is "declared" (store create --index, or an app's option) or "automatic"; \
@@ -61,6 +63,7 @@ struct StatusCommand: ParsableCommand {
             let root = try store.performAndWait(.describe).serviceRoot
             let indexes = status.indexes
             let sync = try store.performAndWait(.syncStatistics)
+            let kept = try store.performAndWait(.keptDownloads)
             let state = StoreSummary(queue: queue, archive: archive, definingRequests: requests)
             if json {
                 printJSON { writer in
@@ -82,19 +85,37 @@ struct StatusCommand: ParsableCommand {
                     StoreIndex.write(indexes, to: &writer)
                     writer.writeKey("sync")
                     sync.write(to: &writer)
+                    writer.writeKey("resumable")
+                    writer.beginArray()
+                    for download in kept {
+                        writer.beginObject()
+                        writer.writeKey("definingRequest"); writer.writeString(download.definingRequest)
+                        writer.writeKey("pages"); writer.writeNumber(download.pages)
+                        writer.writeKey("entities"); writer.writeNumber(download.entities)
+                        writer.endObject()
+                    }
+                    writer.endArray()
                     writer.endObject()
                 }
                 return
             }
             print("service: \(root ?? "none (give one with --service and --save-service)")")
             print("state: \(state.summary)")
+            if !kept.isEmpty {
+                // An interrupted download's pages are not in the tables yet: without this line it
+                // would look as if it never ran.
+                let pages = kept.reduce(0) { $0 + $1.pages }
+                print("resumable: \(counted(pages, "page")) kept ("
+                      + kept.map { "\(terminalSafe($0.definingRequest)): \(counted($0.pages, "page")), \(counted($0.entities, "entity", "entities"))" }
+                        .joined(separator: "; ") + "); 'offline-odata download' goes on from there")
+            }
             printQueue(queue)
             printErrorArchive(archive)
             printDefiningRequests(requests)
             printIndexes(indexes)
             printSyncStatistics(sync)
         } catch {
-            exitWithError(error)
+            exitWithError(error, json: json)
         }
     }
 }

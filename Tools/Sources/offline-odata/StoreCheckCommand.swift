@@ -16,8 +16,10 @@ extension StoreCommand {
                   offline-odata store check travel.store
                   offline-odata store check travel.store --quick --json
 
-                Output: "sound", or one finding a line ("queue: ..."); with --json an array of \
-                {"check", "message"} ([] when sound).
+                Output: "sound", or one finding a line ("queue: ..."); with --json one object \
+                {"sound": true|false, "findings": [{"check", "message"}]}, or {"error": {"code", \
+                "status", "message"}} when the store cannot be checked. The store is closed before \
+                the command exits, whatever it found.
 
                 Exit codes: 0 the store is sound; 3 the check found something (listed); 1 an error \
                 (STORE does not exist or is not a store); 64 a usage error.
@@ -44,14 +46,14 @@ extension StoreCommand {
                 defer { file.close() }
                 findings = try file.check(quick: quick)
             } catch {
-                exitWithError(error)
+                exitWithError(error, json: json)
             }
             if json {
-                print(StoreFinding.jsonText(findings))
+                print("{\"sound\":\(findings.isEmpty),\"findings\":" + StoreFinding.jsonText(findings) + "}")
             } else if findings.isEmpty {
                 print("\(path): sound")
             } else {
-                for finding in findings { print("\(finding.check): \(finding.message)") }
+                for finding in findings { print("\(finding.check): \(terminalSafe(finding.message))") }
             }
             if !findings.isEmpty { OfflineODataTool.exit(withError: ExitCode(Self.findingsExitCode)) }
         }

@@ -199,7 +199,7 @@ struct StoreCommand: ParsableCommand {
                     printDefiningRequests(requests)
                 }
             } catch {
-                exitWithError(error)
+                exitWithError(error, json: json)
             }
         }
     }

@@ -11,7 +11,9 @@ struct TextTable {
 
     /// Adds a row; missing cells print as empty, extra cells are dropped.
     mutating func append(_ cells: String...) {
-        rows.append((0..<headers.count).map { $0 < cells.count ? cells[$0] : "" })
+        // Cells hold text from the service (messages, URLs): escaped, so they neither break the
+        // layout nor reach the terminal as control sequences.
+        rows.append((0..<headers.count).map { $0 < cells.count ? terminalSafe(cells[$0]) : "" })
     }
 
     /// The header and the rows, each line indented; the last column is not padded, so lines

@@ -55,8 +55,13 @@ struct UploadCommand: ParsableCommand {
             Exit codes: 0 every queued request was applied by the service; 3 the queue was worked \
             through but some requests went to the error archive (refused, in conflict, or in doubt: \
             see 'offline-odata archive'); 1 the upload stopped (the message says why; nothing is lost), \
-            also when another upload of the same store is running; 64 a usage error. With --dry-run: 0, or 1 \
-            when the preview cannot be made.
+            also when another upload of the same store is running; 64 a usage error; 130 or 143 \
+            stopped by SIGINT (Ctrl-C) or SIGTERM. With --dry-run: 0, or 1 when the preview cannot be made.
+
+            Ctrl-C (SIGINT) or SIGTERM stops the upload at a safe point: after the request in flight \
+            is answered (one cut off might be applied and sent twice), the rest staying queued; the \
+            command says so, closes the store and exits 130 or 143. A second Ctrl-C ends it at once \
+            (the request in flight is then in doubt, and the next upload checks it).
             """
     )
 
@@ -87,7 +92,20 @@ struct UploadCommand: ParsableCommand {
     static let archivedExitCode: Int32 = 3
 
     func run() throws {
+        // The exit code is used once ``upload()`` closed the store: every way out closes it first.
+        let exitCode: Int32
         do throws(ODataError) {
+            exitCode = try upload()
+        } catch {
+            exitWithError(error, json: json)
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+
+    /// Runs the upload with the store open and closes it; gives the exit code (0, 3 for archived
+    /// requests, 130/143 when a signal stopped it).
+    private func upload() throws(ODataError) -> Int32 {
+        do {
             let store = try openStore(path: path, service: service)
             defer { store.close() }
             var upload = UploadOptions(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
@@ -95,7 +113,7 @@ struct UploadCommand: ParsableCommand {
             if dryRun {
                 let preview = try store.performAndWait(.previewUpload(upload))
                 print(json ? preview.jsonText : UploadPreviewText.text(preview))
-                return
+                return 0
             }
             let bar = WaitingState(ProgressBar())
             let meter = TransferMeter()
@@ -104,10 +122,21 @@ struct UploadCommand: ParsableCommand {
                 bar.value.show("uploading", done: done, total: progress.total,
                                detail: "requests, " + meter.uploadDetail(done: done, total: progress.total, bytesSent: progress.bytesSent,
                                                                          bytesReceived: progress.bytesReceived))
-                return false
+                // A signal stops the upload here, after an answered request: nothing is in doubt.
+                return Interruption.isRequested
             }
-            let outcome = try store.performAndWait(.upload(upload))
+            let (result, signal) = Interruption.perform(.upload(upload), on: store, cancelsTransfer: false)
             bar.value.finish()
+            if let signal, case .failure(let error) = result, error.code == .aborted {
+                let queued = try store.performAndWait(.requestQueue).count
+                let message = "upload interrupted by \(Interruption.name(of: signal)): stopped after the request in flight was "
+                    + "answered; \(counted(queued, "request")) still queued for the next upload"
+                if json { printJSONError(ODataError(.aborted, message)) }
+                var standardError = StandardErrorStream()
+                print(message, to: &standardError)
+                return Interruption.exitCode(for: signal)
+            }
+            let outcome = try result.get()
             if let problem = outcome.recordingProblem { warn(problem) }
             if json {
                 let queued = try store.performAndWait(.requestQueue).count
@@ -125,10 +154,7 @@ struct UploadCommand: ParsableCommand {
             } else {
                 print("uploaded: \(outcome.sent) sent, \(outcome.archived) moved to the error archive (\(outcome.inDoubt) in doubt)")
             }
-            if outcome.archived > 0 { OfflineODataTool.exit(withError: ExitCode(Self.archivedExitCode)) }
-        } catch {
-            if json { printJSONError(error) }
-            exitWithError(error)
+            return outcome.archived > 0 ? Self.archivedExitCode : 0
         }
     }
 }

@@ -44,6 +44,10 @@ def errcheck_status(result: int, function: Any, arguments: Any) -> int:
 
 _C_FUNCTION_PREFIX = re.compile(r"ood_[a-z_]+: ")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
+# Advice in the library's messages that names C functions, in the binding's words.
+_C_HINTS = {
+    "(ood_store_open_with, ood_options_set_service_root)": "(Store.open(path, service_root=...))",
+}
 
 
 def python_message(message: str) -> str:
@@ -52,6 +56,8 @@ def python_message(message: str) -> str:
 
     Only failures pay for this: the caller's frame is looked for when a message has such a prefix.
     """
+    for c_hint, python_hint in _C_HINTS.items():
+        message = message.replace(c_hint, python_hint)
     match = _C_FUNCTION_PREFIX.match(message)
     if match is None:
         return message
@@ -168,9 +174,9 @@ ood_options_set_timeouts = _declare("ood_options_set_timeouts", c_int, [c_void_p
 ood_options_set_tls = _declare("ood_options_set_tls", c_int, [c_void_p, c_int, c_char_p, c_char_p], status=True)
 # ood_status ood_options_add_cookie(ood_options *options, const char *name, const char *value);
 ood_options_add_cookie = _declare("ood_options_add_cookie", c_int, [c_void_p, c_char_p, c_char_p], status=True)
-# ood_status ood_options_set_limits(ood_options *options, long long max_response_size, long long max_pages);
+# ood_status ood_options_set_limits(ood_options *options, ood_int64 max_response_size, ood_int64 max_pages);
 ood_options_set_limits = _declare("ood_options_set_limits", c_int, [c_void_p, c_longlong, c_longlong], status=True)
-# ood_status ood_options_set_limit(ood_options *options, ood_limit limit, long long value);
+# ood_status ood_options_set_limit(ood_options *options, ood_limit limit, ood_int64 value);
 ood_options_set_limit = _declare("ood_options_set_limit", c_int, [c_void_p, c_int, c_longlong], status=True)
 # ood_status ood_options_set_service_root_saved(ood_options *options, int saved);
 ood_options_set_service_root_saved = _declare("ood_options_set_service_root_saved", c_int, [c_void_p, c_int], status=True)
@@ -283,7 +289,7 @@ ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void
 ood_store_check = _declare("ood_store_check", c_int, [c_void_p, c_int, POINTER(c_void_p)], status=True)
 # ood_status ood_store_status(ood_store *store, char **json);
 ood_store_status = _declare("ood_store_status", c_int, [c_void_p, POINTER(c_void_p)], status=True)
-# ood_status ood_store_sync_log(ood_store *store, long long limit, char **json);
+# ood_status ood_store_sync_log(ood_store *store, ood_int64 limit, char **json);
 ood_store_sync_log = _declare("ood_store_sync_log", c_int, [c_void_p, c_longlong, POINTER(c_void_p)], status=True)
 # ood_status ood_error_archive(ood_store *store, char **json);
 ood_error_archive = _declare("ood_error_archive", c_int, [c_void_p, POINTER(c_void_p)], status=True)
@@ -293,10 +299,10 @@ ood_upload_preview = _declare("ood_upload_preview", c_int, [c_void_p, POINTER(c_
 ood_request_queue = _declare("ood_request_queue", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_queue_compact(ood_store *store, char **json);
 ood_queue_compact = _declare("ood_queue_compact", c_int, [c_void_p, POINTER(c_void_p)], status=True)
-# ood_status ood_error_archive_delete(ood_store *store, long long id, long *deleted);
+# ood_status ood_error_archive_delete(ood_store *store, ood_int64 id, long *deleted);
 ood_error_archive_delete = _declare("ood_error_archive_delete", c_int, [c_void_p, c_longlong, POINTER(c_long)],
                                     status=True)
-# ood_status ood_error_archive_requeue(ood_store *store, long long id, const char *body, long *requeued);
+# ood_status ood_error_archive_requeue(ood_store *store, ood_int64 id, const char *body, long *requeued);
 ood_error_archive_requeue = _declare("ood_error_archive_requeue", c_int,
                                      [c_void_p, c_longlong, c_char_p, POINTER(c_long)], status=True)
 # ood_status ood_metadata(ood_store *store, char **json);

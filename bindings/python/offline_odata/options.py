@@ -90,7 +90,9 @@ class Options:
             are never followed: such a download is a full one).
         save_service_root: a ``service_root`` that differs from the file's replaces it in the file
             (its delta links are dropped, so the next download is a full one).
-        metadata: the service's ``$metadata`` document, to create a store without asking the service.
+        metadata: the service's ``$metadata`` document, to create a store without asking the service:
+            its text, or the path of a file holding it (a ``pathlib.Path``, or a str that names an
+            existing file and is not XML).
         defining_requests: name -> URL of each read whose results the offline store holds.
         indexes: indexes the store file should have, made when it opens if it lacks them (indexes
             made before stay): each ``"EntitySet:Prop1,Prop2"`` or ``(entity_set, ["Prop1", "Prop2"])``;
@@ -136,7 +138,7 @@ class Options:
 
     path: Optional[PathLike] = None
     service_root: Optional[str] = None
-    metadata: Optional[str] = None
+    metadata: Optional[Union[str, PathLike]] = None
     defining_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
     mode: Union[Mode, int] = Mode.MIXED
     basic_auth: Optional[Tuple[str, str]] = None
@@ -189,7 +191,7 @@ class Options:
         if self.save_service_root:
             _capi.ood_options_set_service_root_saved(handle, 1)
         if self.metadata is not None:
-            _capi.ood_options_set_metadata(handle, enc(self.metadata, "metadata"))
+            _capi.ood_options_set_metadata(handle, enc(_metadata_text(self.metadata), "metadata"))
         for name, url in _pairs(self.defining_requests, "defining_requests"):
             _capi.ood_options_add_defining_request(handle, enc(name, "a defining request's name"),
                                                    enc(url, "a defining request's URL"))
@@ -279,3 +281,16 @@ class StoreOptions(TypedDict, total=False):
     max_expression_operators: int
     accept_empty_file: bool
     compact_upload_queue: bool
+
+
+def _metadata_text(metadata: Union[str, PathLike]) -> str:
+    """The ``$metadata`` document ``metadata`` gives: its text, or read from the file it names (a
+    path object, or a str that is not XML and names a file), so that a path is not taken for a
+    document (which libxml2 answers with "Document is empty")."""
+    if isinstance(metadata, str) and (metadata.lstrip("\ufeff \t\r\n").startswith("<") or not os.path.isfile(metadata)):
+        return metadata
+    try:
+        with open(os.fspath(metadata), encoding="utf-8") as document:
+            return document.read()
+    except OSError as error:
+        raise ValueError(f"metadata: cannot read the $metadata file {os.fspath(metadata)!r}: {error.strerror}") from None

@@ -161,3 +161,18 @@ def test_events_of_unknown_kinds_stay_ints():
     event = _make_event(99, b'{"new": true}')
     assert event.kind == 99 and not isinstance(event.kind, EventKind) and event.details == {"new": True}
     assert _make_event(1, b"not json").details == {"raw": "not json"}
+
+
+def test_a_subscription_closed_right_after_an_upload_has_seen_its_events(store):
+    """Issue 39: the events of an upload are posted before it returns and delivered on the store's
+    event thread after; ending the subscription waits until those queued before it reached it, so
+    a short program that ends it right after the upload still sees them."""
+    for attempt in range(5):
+        seen = []
+        subscription = store.subscribe(seen.append)
+        store.create("TravelagencyCollection", {"agencynum": f"9900002{attempt}", "name": "Short", "country": "US"})
+        store.upload()
+        subscription.close()
+        kinds = [event.kind for event in seen]
+        assert EventKind.UPLOAD_FINISHED in kinds, (attempt, kinds)
+        assert EventKind.ENTITY_SETS_CHANGED in kinds, (attempt, kinds)

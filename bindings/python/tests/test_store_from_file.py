@@ -45,6 +45,8 @@ def test_a_store_file_without_a_service_root_says_what_an_upload_needs(tmp_path)
             store.upload()
         assert refused.value.message.startswith("Store.upload: the store file ")
         assert "keeps no service root" in refused.value.message and "open it with options giving one" in refused.value.message
+        # The advice names the binding's call, not a C function (issue 39).
+        assert "Store.open(path, service_root=...)" in refused.value.message and "ood_" not in refused.value.message
         with pytest.raises(MisuseError, match="keeps no service root"):
             store.download()
         assert len(store.request_queue()) == 1

@@ -81,3 +81,23 @@ def test_the_wheel_installs_and_works_without_swift(wheel, tmp_path, v4):
     assert location.startswith(str(environment))
     count, decimal_type, total = figures.split()
     assert int(count) == int(total) > 0 and decimal_type == "Decimal"
+
+
+def test_pip_takes_an_up_to_date_prebuilt_library_and_says_so(tmp_path):
+    """Without OFFLINE_ODATA_LIBRARY, a release build already in the scratch folder that is newer
+    than every source is taken as it is (issue 39): no Swift is needed, and the build says which."""
+    library = os.environ.get("OFFLINE_ODATA_LIBRARY")
+    if not library:
+        pytest.skip("needs OFFLINE_ODATA_LIBRARY, a built library to stand for the prebuilt one")
+    scratch = tmp_path / "scratch"
+    (scratch / "release").mkdir(parents=True)
+    shutil.copyfile(library, scratch / "release" / "libofflineodata.so")
+    environment = {key: value for key, value in os.environ.items() if key != "OFFLINE_ODATA_LIBRARY"}
+    environment.update(OFFLINE_ODATA_SWIFT_SCRATCH=str(scratch), PATH=without_swift(os.environ["PATH"]))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
+                            "--wheel-dir", str(tmp_path / "wheels"), BINDING],
+                           capture_output=True, text=True, timeout=900, env=environment, stdin=subprocess.DEVNULL,
+                           start_new_session=True)  # no terminal: the messages go to pip's log
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert f"using the library already built at {scratch}/release/libofflineodata.so" in built.stdout + built.stderr
+    assert glob.glob(str(tmp_path / "wheels" / "offline_odata-*.whl"))

@@ -87,6 +87,9 @@ final class XMLRecorder {
         handler.comment = { context, _ in XMLRecording.of(context)?.pointee.endTextRun() }
         handler.processingInstruction = { context, _, _ in XMLRecording.of(context)?.pointee.endTextRun() }
         handler.reference = { context, _ in XMLRecording.of(context)?.pointee.endTextRun() }
+        // CSDL has no use for a DTD, and its entities are how a small document expands into a
+        // large model (and store): any DOCTYPE is refused, before its declarations take effect.
+        handler.internalSubset = { context, _, _, _ in XMLRecording.of(context)?.pointee.refuse(XMLRecording.doctypeMessage) }
         handler.startElement = nil
         handler.endElement = nil
         handler.serror = nil
@@ -427,6 +430,16 @@ struct XMLRecording {
             return
         }
         guard lists.bytes.append(0), lists.events.append(.text(offset: start)) else { return stop() }
+    }
+
+    /// Why a document with a DOCTYPE is refused.
+    static let doctypeMessage = "the $metadata document has a DOCTYPE declaration (a DTD, perhaps with entity declarations): "
+        + "CSDL uses none, and entities can make a small document expand without bound, so it is refused"
+
+    /// Stops the parse, refusing the document with `message`.
+    mutating func refuse(_ message: String) {
+        if refusal == nil { refusal = message }
+        stop()
     }
 
     /// Stops the parse when the recording cannot grow.

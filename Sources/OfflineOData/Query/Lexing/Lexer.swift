@@ -153,12 +153,12 @@ struct Lexer {
                 }
                 return quote + 1
             }
-            throw text.error("unterminated string literal (it starts at offset \(text.origin(start)))", at: end)
+            throw text.error("unterminated string literal starting at offset \(text.origin(start))", at: end)
         }
         while true {
             let byte = at(index)
             if index >= end || (pathMode && byte == UInt8(ascii: "/") && !text.wasEncoded(index)) {
-                throw text.error("unterminated string literal (it starts at offset \(text.origin(start)))", at: index)
+                throw text.error("unterminated string literal starting at offset \(text.origin(start))", at: index)
             }
             if byte == UInt8(ascii: "'") {
                 if at(index + 1) == UInt8(ascii: "'") {
@@ -183,7 +183,7 @@ struct Lexer {
             if byte == UInt8(ascii: "\"") { return index + 1 }
             index += 1
         }
-        throw text.error("unterminated JSON string (it starts at offset \(text.origin(start)))", at: min(index, end))
+        throw text.error("unterminated JSON string starting at offset \(text.origin(start))", at: min(index, end))
     }
 
     /// A token starting with a digit or a sign and a digit: GUID, date, DateTimeOffset, time or number.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Delivers a store's events to its subscribers on a thread of its own, coalescing changes.
 ///
 /// **The bound on change events.** "Entity sets changed" events are merged: changes posted while
@@ -36,6 +40,10 @@ final class EventHub: @unchecked Sendable {
     private var unseenOpeningEvents: [StoreEvent] = []
     private var nextID = 1
     private var isStopping = false
+    /// Set when the delivery loop has taken its last item: nothing queued after runs.
+    private var isDrained = false
+    /// The delivery thread, once its loop runs: a handler that unsubscribes runs there.
+    private var deliveryThread: pthread_t?
     private var worker: WorkerPool?
 
     init(changeInterval: Double, owner: StoreThreadMarker.Owner) {
@@ -69,8 +77,39 @@ final class EventHub: @unchecked Sendable {
     var subscriberCount: Int { state.withLock { subscribers.count } }
 
     /// Removes a subscriber; events already being delivered to it may still arrive.
+    /// Removes the subscriber once the events queued before this call have reached it, and
+    /// waits for that: a program that ends its subscription right after a blocking upload returns
+    /// has seen the upload's events (they are posted before its completion, delivered after), and
+    /// no handler of it runs once this returns. On the hub's own thread (a handler ending its own
+    /// subscription), or once the hub has delivered its last event, the removal is at once.
     func unsubscribe(_ id: Int) {
-        state.withLock { subscribers.removeAll { $0.id == id } }
+        let removal = Removal()
+        let queued = state.withLock { () -> Bool in
+            let onDeliveryThread = deliveryThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            guard !onDeliveryThread, !isDrained, !hasEnded else {
+                subscribers.removeAll { $0.id == id }
+                return false
+            }
+            items.append(.call({ [self] in
+                state.withLock {
+                    subscribers.removeAll { $0.id == id }
+                    removal.isDone = true
+                    state.broadcast()
+                }
+            }))
+            state.broadcast()
+            return true
+        }
+        guard queued else { return }
+        state.withLock {
+            while !removal.isDone && !isDrained { state.wait() }
+            subscribers.removeAll { $0.id == id }
+        }
+    }
+
+    /// Whether a queued removal has run; guarded by `state`.
+    private final class Removal: @unchecked Sendable {
+        var isDone = false
     }
 
     func post(_ event: StoreEvent) {
@@ -135,11 +174,16 @@ final class EventHub: @unchecked Sendable {
     }
 
     private func deliverLoop() {
+        state.withLock { deliveryThread = pthread_self() }
         while true {
             let next: (StoreEvent?, (@Sendable () -> Void)?, [Handler])? = state.withLock {
                 while true {
                     guard !items.isEmpty else {
-                        if isStopping { return nil }
+                        if isStopping {
+                            isDrained = true
+                            state.broadcast()
+                            return nil
+                        }
                         state.wait()
                         continue
                     }

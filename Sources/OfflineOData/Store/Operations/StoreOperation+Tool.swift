@@ -26,3 +26,12 @@ extension StoreOperation where Output == Int {
         }
     }
 }
+
+@_spi(Tool) extension StoreOperation where Output == [KeptDownload] {
+    /// The interrupted downloads whose pages are kept for resuming, by defining request name.
+    @_spi(Tool) public static var keptDownloads: StoreOperation<[KeptDownload]> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the kept pages of interrupted downloads").file.keptDownloads()
+        }
+    }
+}
