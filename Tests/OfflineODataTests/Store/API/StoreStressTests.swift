@@ -29,7 +29,8 @@ import Glibc
 
         // Downloads (full refreshes, so every booking is written again) and an upload, beside the threads.
         let downloads = CompletionCounter()
-        let uploads = Protected<Result<UploadOutcome, ODataError>?>(nil)
+        // The upload's completion, counted: a waiter wakes at it (no event need follow it).
+        let uploads = CompletionCounter()
         let stopSync = Atomic<Bool>(false)
         @Sendable func downloadAgain() {
             store.start(.download(DownloadOptions(full: true))) { result in
@@ -50,7 +51,7 @@ import Glibc
             let step = index % Self.perThread
             if thread == 0 && step == Self.perThread / 4 {
                 // The upload starts once there is a queue, and runs beside the rest.
-                uploadHandle.withLock { $0 = store.start(.upload()) { result in uploads.withLock { $0 = result } } }
+                uploadHandle.withLock { $0 = store.start(.upload()) { result in uploads.add(result.isSuccess) } }
             }
             let request: ODataRequest
             switch step % 5 {
@@ -105,7 +106,7 @@ import Glibc
         stopSync.store(true, ordering: .relaxed)
         // Stop the upload if it still runs: a stopped upload keeps the rest queued.
         uploadHandle.withLock { $0 }?.cancel()
-        #expect(recorder.wait(seconds: 300) { _ in uploads.withLock { $0 } != nil })
+        #expect(uploads.wait(for: 1, seconds: 300))
         // Its completion came, so its progress events were posted: wait until they are delivered.
         #expect(eventsDelivered(by: store))
         // The last download finishes; then nothing else runs.
