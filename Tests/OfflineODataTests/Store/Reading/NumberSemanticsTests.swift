@@ -82,6 +82,14 @@ import Testing
         #expect(ids("Score le NaN") == [])
     }
 
+    // The README's readings: an Int64 against a Double compares exactly; isof of null is false.
+    @Test func readingsWhereTheSpecificationLeavesAChoice() {
+        #expect(ids("Big eq 9007199254740992.0") == [])
+        #expect(ids("Big gt 9007199254740992.0") == [1])
+        #expect(ids("isof(Score,Edm.Double)") == Self.scored)
+        #expect(ids("Rating add 2147483647 gt 2147483647") == [1, 2, 4, 5, 6])
+    }
+
     @Test func specialValuesAreStoredOrderedAndWrittenAsODataWritesThem() throws {
         // Nulls first, then -INF, the numbers, INF, and NaN last.
         #expect(try store.ids("Agencies?$orderby=Score,ID") == [3, 6, 8, 10, 2, 5, 1, 4, 12, 9, 11])
