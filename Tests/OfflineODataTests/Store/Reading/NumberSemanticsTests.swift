@@ -141,6 +141,7 @@ import Testing
     // 6. A case pair's colon after a two-digit number; durations with fractional seconds and a sign.
     @Test func caseColonsAndDurationsParseAsTheABNFSays() {
         #expect(ids("case(Rating gt 42:1,true:2) eq 2") == Self.all)
+        #expect(ids("case(Rating gt 42:10,true:2) eq 2") == Self.all)
         #expect(ids("case(Rating gt 4:10,Rating gt 2:20,true:30) eq 20") == [2, 4])
         #expect(ids("case(Rating eq 05:99,true:0) eq 99") == [1])
         #expect(ids("duration'PT1.5S' gt duration'-PT1.25S'") == Self.all)
