@@ -305,8 +305,17 @@ extension SQLTranslator {
             }
             var test = "\(left)\(collate) \(symbol) \(right)"
             // Only the greater side can be text: `NaN > x` and `NaN >= NaN` would hold.
-            let greaterMayBeNaN = op == .gt || op == .ge ? leftNaN : rightNaN
-            if greaterMayBeNaN { test += " AND \(op == .gt || op == .ge ? left : right) IS NOT 'NaN'" }
+            let leftIsGreater = op == .gt || op == .ge
+            let greater = leftIsGreater ? lhs : rhs
+            if case .literal(.real(let number)) = greater.kind, number.isNaN {
+                // Never true; `x IS NOT x` (false for every value) keeps it depending on the other
+                // side, so SQLite still evaluates that per row (a `mod` by zero there still fails)
+                // instead of skipping the rows for a constant false condition.
+                let other = leftIsGreater ? right : left
+                test += " AND \(other) IS NOT \(other)"
+            } else if leftIsGreater ? leftNaN : rightNaN {
+                test += " AND \(leftIsGreater ? left : right) IS NOT 'NaN'"
+            }
             return position == .condition ? "(\(test))" : "coalesce(\(test), 0)"
         }
     }
