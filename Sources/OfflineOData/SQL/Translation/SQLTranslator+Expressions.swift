@@ -263,7 +263,9 @@ extension SQLTranslator {
         guard let type, let own = expression.type.primitive, own != type else { return text }
         switch type {
         case .double, .single:
-            return own == .decimal ? "CAST(\(text) AS REAL)" : text
+            guard own == .decimal else { return text }
+            // A computed decimal may be a divby zero's INF, -INF or NaN text, which CAST makes 0.
+            return Self.mayBeNaN(expression) ? "ood_real_add(\(text), 0.0)" : "CAST(\(text) AS REAL)"
         case .decimal:
             return TypePromotion.isInteger(own) ? "CAST(\(text) AS TEXT)" : text
         default:

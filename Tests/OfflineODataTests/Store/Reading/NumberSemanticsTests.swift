@@ -46,6 +46,9 @@ import Testing
         // Zero divby zero is NaN, which equals nothing, not even itself.
         #expect(ids("(Rating sub Rating) divby 0 eq (Rating sub Rating) divby 0") == [3, 8, 9, 10, 11, 12])
         #expect(ids("Rating divby 2 eq 1.5") == [2])
+        // Promoted to Double, a decimal INF stays INF.
+        #expect(ids("Rating divby 0 gt Score") == [1, 2, 4, 5])
+        #expect(ids("-(Rating divby 0) lt Score") == [1, 2, 4, 5])
         // div of integers and decimals still fails for zero.
         #expect(failure("Rating div 0 eq 1")?.code == .semantic)
         #expect(failure("Revenue div 0 eq 1")?.code == .semantic)
