@@ -218,6 +218,25 @@ def check_integer_division_by_zero(request, odatapy: Answer, store: Answer, raw_
     return None if "division by zero" in store.error else f"the store failed otherwise: {store.error}"
 
 
+def check_integer_overflow(request, odatapy: Answer, store: Answer, raw_odatapy=None) -> str | None:
+    if odatapy.error is not None:
+        return f"odatapy failed too: {odatapy.error}"
+    if store.error is None:
+        return "the store answered"
+    return None if "integer overflow in '" in store.error else f"the store failed otherwise: {store.error}"
+
+
+def check_double_division_by_zero(request, odatapy: Answer, store: Answer, raw_odatapy=None) -> str | None:
+    """`Ratio div 0 gt 1`: odatapy's null selects nothing; the store's INF selects every positive Ratio."""
+    if odatapy.error is not None or store.error is not None:
+        return f"a side failed: odatapy {odatapy.error}, store {store.error}"
+    if odatapy.rows:
+        return f"odatapy selected {len(odatapy.rows)} rows"
+    positive = sorted(a["ID"] for a in diffdata.generate()["Agencies"] if a["Ratio"] is not None and a["Ratio"] > 0)
+    chosen = sorted(r["ID"] for r in store.rows)
+    return None if chosen == positive and chosen else f"the store selected {chosen[:10]}, not the {len(positive)} positive ones"
+
+
 DISAGREEMENTS = {
     # name: (URL pattern, what odatapy answers, what the store answers, the specification, check)
     "null-comparison-negated": (
@@ -240,6 +259,27 @@ DISAGREEMENTS = {
         "fails the request (`division by zero`)",
         "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators, Division and Modulo: "
         "integer division or modulo by zero is an error",
+        check_integer_division_by_zero),
+    "integer-overflow": (
+        "Big add 1, Big mul 2 with Edm.Int64 values near its bounds",
+        "Python's unbounded integers: an answer",
+        "fails the request (`integer overflow in 'add'`), as a division by zero does",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators on Edm.Int64 (issue 40: "
+        "a result outside the type fails like a division by zero)",
+        check_integer_overflow),
+    "double-division-by-zero": (
+        "Ratio div 0 gt 1, Ratio an Edm.Double",
+        "null: no rows",
+        "INF for a positive Ratio: those rows",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators, Division: positive div "
+        "zero returns INF for Edm.Double",
+        check_double_division_by_zero),
+    "non-integer-mod-by-zero": (
+        "Ratio mod 0, Revenue mod 0 (Edm.Double, Edm.Decimal)",
+        "200 with the rows for which the expression is null (none)",
+        "fails the request (`division by zero`)",
+        "OData 4.01 Part 2 URL Conventions §5.1.1.2 Arithmetic Operators, Modulo: if the right "
+        "operand is zero, the request fails",
         check_integer_division_by_zero),
 }
 

@@ -42,7 +42,8 @@ enum EDMValueCodec {
                 switch text {
                 case "INF": return .real(.infinity)
                 case "-INF": return .real(-.infinity)
-                case "NaN": return .null
+                // Bound as the text 'NaN' (StoredReal): SQLite would make a NaN REAL null.
+                case "NaN": return .real(.nan)
                 default: if let number = JSONNumber(text) { return .real(number.doubleValue) }
                 }
             }
@@ -125,6 +126,10 @@ enum EDMValueCodec {
             } else {
                 writer.writeString(number > 0 ? "INF" : "-INF")
             }
+        case (.double, .text(let text)), (.single, .text(let text)):
+            // A stored NaN (StoredReal); OData JSON writes NaN, INF and -INF as strings.
+            guard StoredReal.special(text) != nil else { throw corrupt(column) }
+            writer.writeString(text)
         case (.double, .integer(let integer)), (.single, .integer(let integer)):
             writer.writeNumber(integer)
         case (.decimal, .text(let text)):

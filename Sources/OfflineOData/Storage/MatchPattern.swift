@@ -1,6 +1,7 @@
-/// The regular expression of `matchesPattern(text, pattern)` (OData 4.01), compiled with the
-/// standard library's `Regex` (the engine uses no Foundation, so no `NSRegularExpression`): true
-/// when the pattern matches anywhere in the text (`^` and `$` anchor it), on Unicode scalars.
+/// The regular expression of `matchesPattern(text, pattern)` (OData 4.01), an ECMAScript one
+/// rewritten by ``ECMAScriptPattern`` and compiled with the standard library's `Regex` (the
+/// engine uses no Foundation, so no `NSRegularExpression`): true when the pattern matches
+/// anywhere in the text (`^` and `$` anchor it), on Unicode scalars.
 ///
 /// `Regex` backtracks, so a pattern could take exponential time on a long text. Two guards refuse
 /// such patterns before they run, each with a clear error: at most ``maxLength`` characters, and
@@ -20,8 +21,18 @@ struct MatchPattern {
         if let position = Self.nestedRepetition(in: pattern) {
             throw ODataError(.semantic, "matchesPattern: the pattern repeats a group that repeats or alternates itself (at character \(position)), which can take exponential time; the offline store refuses it")
         }
+        let translated: String
+        switch ECMAScriptPattern.translate(pattern) {
+        case .success(let text): translated = text
+        case .failure(let error):
+            throw ODataError(.semantic, "matchesPattern: '\(pattern)' is not a valid regular expression: \(error.message)")
+        }
         do {
-            regex = try Regex(pattern).matchingSemantics(.unicodeScalar)
+            if ECMAScriptPattern.usesWordBoundary(pattern) {
+                regex = try Regex(translated).wordBoundaryKind(.simple).asciiOnlyWordCharacters()
+            } else {
+                regex = try Regex(translated).matchingSemantics(.unicodeScalar)
+            }
         } catch {
             throw ODataError(.semantic, "matchesPattern: '\(pattern)' is not a valid regular expression: \(error)")
         }
@@ -47,7 +58,6 @@ struct MatchPattern {
             case "[":
                 index += 1
                 if index < characters.count, characters[index] == "^" { index += 1 }
-                if index < characters.count, characters[index] == "]" { index += 1 }
                 while index < characters.count, characters[index] != "]" {
                     if characters[index] == "\\" { index += 1 }
                     index += 1

@@ -35,14 +35,20 @@ enum PrimitiveCast {
         if from == to { return value }
         if to == .string { return literalText(value, of: from).map(SQLValue.text) ?? .null }
         if let range = to.integerRange {
+            if from == .string, case .text(let text) = value, !isIntegerValue(text, of: to) { return .null }
             guard let whole = integer(value, of: from), range.contains(whole) else { return .null }
             return .integer(whole)
         }
         switch to {
         case .decimal:
             return decimal(value, of: from).map { .text($0.description) } ?? .null
-        case .double, .single:
+        case .double:
             return real(value, of: from).map(SQLValue.real) ?? .null
+        case .single:
+            // A Single holds magnitudes up to about 3.4e38: a finite double beyond does not fit.
+            guard let number = real(value, of: from),
+                  !number.isFinite || number.magnitude <= Double(Float.greatestFiniteMagnitude) else { return .null }
+            return .real(number)
         case .boolean:
             guard from == .string, case .text(let text) = value else { return .null }
             switch text.lowercased() {
@@ -73,6 +79,26 @@ enum PrimitiveCast {
         default:
             return .null
         }
+    }
+
+    /// Whether `text` is the ABNF's value of the integer form `form`: `byteValue` is `1*3DIGIT`
+    /// (no sign), `sbyteValue`, `int16Value`, `int32Value` and `int64Value` an optional `+` or `-`
+    /// and at most 3, 5, 10 or 19 digits. The range is checked apart.
+    static func isIntegerValue(_ text: String, of form: Form) -> Bool {
+        let maxDigits: Int
+        switch form {
+        case .byte, .sByte: maxDigits = 3
+        case .int16: maxDigits = 5
+        case .int32: maxDigits = 10
+        default: maxDigits = 19
+        }
+        var digits = text.utf8[...]
+        if let first = digits.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            guard form != .byte else { return false }
+            digits = digits.dropFirst()
+        }
+        return !digits.isEmpty && digits.count <= maxDigits
+            && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// The text of a string value; nil for any other form (only strings are read as literals).
@@ -154,12 +180,29 @@ enum PrimitiveCast {
         }
     }
 
-    /// Decimal literal syntax: a sign, digits, a fraction, an exponent (Swift's `Double` would
-    /// also read hexadecimal, `inf` and `nan`, which are no OData literals).
-    private static func isNumberText(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-            && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
-                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    /// The ABNF's `decimalValue` without `nanInfinity`: `["+"/"-"] 1*DIGIT ["." 1*DIGIT]
+    /// ["e" ["+"/"-"] 1*DIGIT]` (`e` either case, as ABNF strings are). Swift's `Double` would
+    /// also read `.5`, hexadecimal, `inf` and `nan`, which are no OData values.
+    static func isNumberText(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func sign() { if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() } }
+        func digits() -> Bool {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count > 0
+        }
+        sign()
+        guard digits() else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if let first = bytes.first, first | 0x20 == UInt8(ascii: "e") {
+            bytes = bytes.dropFirst()
+            sign()
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// `8-4-4-4-12` hexadecimal digits.

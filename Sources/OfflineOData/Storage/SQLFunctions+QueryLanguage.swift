@@ -20,7 +20,9 @@ extension SQLFunctions {
                 sqlite3_result_error(context, "ood_cast: unknown type code", -1)
                 return
             }
-            resultValue(context, PrimitiveCast.convert(sqlValue(arguments[0]), from: from, to: to))
+            var value = sqlValue(arguments[0])
+            if from == .double || from == .single, case .text(let text) = value, let special = StoredReal.special(text) { value = .real(special) }
+            resultValue(context, PrimitiveCast.convert(value, from: from, to: to))
         }, nil, nil, nil)
         if rc == SQLITE_OK {
             rc = sqlite3_create_function_v2(db, "ood_matches", 2, flags, nil, { context, count, arguments in
@@ -71,6 +73,7 @@ private func resultValue(_ context: OpaquePointer, _ value: SQLValue) {
     switch value {
     case .null: sqlite3_result_null(context)
     case .integer(let number): sqlite3_result_int64(context, number)
+    case .real(let number) where number.isNaN: resultValue(context, .text(StoredReal.nanText))
     case .real(let number): sqlite3_result_double(context, number)
     case .text(let text): sqlite3_result_text64(context, text, UInt64(text.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
     case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_result_blob64(context, $0.baseAddress, UInt64($0.count), csqlite_transient()) }

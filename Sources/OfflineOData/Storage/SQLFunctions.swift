@@ -9,7 +9,14 @@ internal import CSQLite
 ///   arithmetic on text; division by zero is an error, as OData requires.
 /// - `ood_lower(s)`, `ood_upper(s)`: Unicode case mapping (SQLite's `lower`/`upper` are ASCII only).
 /// - `ood_int_div(a, b)`, `ood_int_mod(a, b)`: integer `div`/`mod` that fail on zero instead of
-///   giving NULL (truncating towards zero; `mod` takes the dividend's sign).
+///   giving NULL (truncating towards zero; `mod` takes the dividend's sign);
+///   `ood_int_add/sub/mul(a, b)`: integer arithmetic that fails on a 64-bit overflow where SQLite
+///   would go over to an inexact REAL (the translator uses them only where an overflow is possible).
+/// - `ood_decimal_divby(a, b)`: `divby`, which never fails: a zero divisor gives `INF`, `-INF` or `NaN`.
+/// - `ood_real_add/sub/mul/div/mod(a, b)`, `ood_real_round/floor/ceiling(a)`: Double and Single
+///   arithmetic with IEEE 754 semantics (SQLite makes a NaN NULL and a division by zero NULL):
+///   `div` by zero gives INF, -INF or NaN, `mod` is `fmod` and fails on a zero divisor; a NaN
+///   argument or result is the text `NaN` (``StoredReal``).
 /// - `OOD_INSTANT`: a collation that compares stored DateTimeOffsets by their UTC part only, so an
 ///   offset kept after it (``StoredInstant``) never makes one instant two.
 /// - `ood_instant_local(t)`, `ood_instant_offset(t)`: a stored DateTimeOffset's local date and
@@ -20,6 +27,9 @@ enum SQLFunctions {
     /// The error the arithmetic functions raise for a zero divisor (the reader makes it a fault of
     /// the request: ``LocalReader/requestFault(_:)``).
     static let divisionByZeroMessage = "division by zero"
+    /// The start of the message of an arithmetic fault other than a zero divisor (an integer
+    /// overflow); the reader makes it a fault of the request with the rest of the message.
+    static let arithmeticFaultPrefix = "arithmetic: "
     static let instantCollation = "OOD_INSTANT"
 
     /// Registers the collations and functions on a new connection; the first SQLite error code
@@ -27,7 +37,8 @@ enum SQLFunctions {
     static func register(on db: OpaquePointer) -> Int32 {
         let steps: [(OpaquePointer) -> Int32] = [
             registerCollations, registerInstantFunctions, registerDecimalArithmetic, registerDecimalRounding,
-            registerCaseMappings, registerIntegerDivision, registerQueryLanguage,
+            registerCaseMappings, registerIntegerDivision, registerIntegerArithmetic, registerRealArithmetic,
+            registerRealRounding, registerQueryLanguage,
         ]
         for step in steps {
             let rc = step(db)
@@ -85,12 +96,26 @@ enum SQLFunctions {
 
     /// `ood_decimal_add/sub/mul/div(a, b)`.
     private static func registerDecimalArithmetic(on db: OpaquePointer) -> Int32 {
-        createFunctions([("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3)],
+        createFunctions([("ood_decimal_add", 0), ("ood_decimal_sub", 1), ("ood_decimal_mul", 2), ("ood_decimal_div", 3),
+                         ("ood_decimal_divby", 4)],
                         arity: 2, on: db) { context, count, arguments in
             guard let context, let arguments, count == 2 else { return }
             let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+            // INF, -INF or NaN (from a divby zero) compute as doubles.
+            if let a = specialDecimalArgument(arguments[0]), let b = realArgument(arguments[1]) {
+                resultSpecialDecimal(context, realOperation(operation, a, b))
+                return
+            }
+            if let b = specialDecimalArgument(arguments[1]), let a = realArgument(arguments[0]) {
+                resultSpecialDecimal(context, realOperation(operation, a, b))
+                return
+            }
             guard let a = decimalArgument(arguments[0]), let b = decimalArgument(arguments[1]) else {
                 sqlite3_result_null(context)
+                return
+            }
+            if operation == 4, b.isZero {
+                resultText(context, a.isZero ? "NaN" : a.isNegative ? "-INF" : "INF")
                 return
             }
             let result: ExactDecimal? = switch operation {
@@ -153,11 +178,125 @@ enum SQLFunctions {
             let (quotient, overflow) = dividend.dividedReportingOverflow(by: divisor)
             let (remainder, _) = dividend.remainderReportingOverflow(dividingBy: divisor)
             if !isMod && overflow {
-                sqlite3_result_error(context, "integer overflow", -1)
+                sqlite3_result_error(context, SQLFunctions.overflowMessage("div"), -1)
                 return
             }
             sqlite3_result_int64(context, isMod ? remainder : quotient)
         }
+    }
+
+    /// The message of an integer overflow in `op`, a fault of the request.
+    static func overflowMessage(_ op: String) -> String {
+        arithmeticFaultPrefix + "integer overflow in '\(op)': the result is outside Edm.Int64's range for an entity in the store"
+    }
+
+    /// `ood_int_add(a, b)`, `ood_int_sub(a, b)`, `ood_int_mul(a, b)`.
+    private static func registerIntegerArithmetic(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_int_add", 0), ("ood_int_sub", 1), ("ood_int_mul", 2)], arity: 2, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 2 else { return }
+            guard let a = arguments[0], let b = arguments[1],
+                  sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL
+            else {
+                sqlite3_result_null(context)
+                return
+            }
+            let x = sqlite3_value_int64(a), y = sqlite3_value_int64(b)
+            let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+            let (result, overflow) = switch operation {
+            case 0: x.addingReportingOverflow(y)
+            case 1: x.subtractingReportingOverflow(y)
+            default: x.multipliedReportingOverflow(by: y)
+            }
+            if overflow {
+                sqlite3_result_error(context, SQLFunctions.overflowMessage(operation == 0 ? "add" : operation == 1 ? "sub" : "mul"), -1)
+                return
+            }
+            sqlite3_result_int64(context, result)
+        }
+    }
+
+    /// `ood_real_add/sub/mul/div/mod(a, b)`: IEEE 754 double arithmetic; `mod` by zero fails.
+    private static func registerRealArithmetic(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_real_add", 0), ("ood_real_sub", 1), ("ood_real_mul", 2), ("ood_real_div", 3), ("ood_real_mod", 5)],
+                        arity: 2, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 2 else { return }
+            guard let a = realArgument(arguments[0]), let b = realArgument(arguments[1]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let operation = Int(bitPattern: sqlite3_user_data(context)) - 1
+            if operation == 5 && b == 0 {
+                sqlite3_result_error(context, SQLFunctions.divisionByZeroMessage, -1)
+                return
+            }
+            resultReal(context, realOperation(operation, a, b))
+        }
+    }
+
+    /// `ood_real_round(a)` (half away from zero), `ood_real_floor(a)`, `ood_real_ceiling(a)`.
+    private static func registerRealRounding(on db: OpaquePointer) -> Int32 {
+        createFunctions([("ood_real_round", 0), ("ood_real_floor", 1), ("ood_real_ceiling", 2)], arity: 1, on: db) { context, count, arguments in
+            guard let context, let arguments, count == 1 else { return }
+            guard let value = realArgument(arguments[0]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let rule: FloatingPointRoundingRule = switch Int(bitPattern: sqlite3_user_data(context)) - 1 {
+            case 0: .toNearestOrAwayFromZero
+            case 1: .down
+            default: .up
+            }
+            resultReal(context, value.rounded(rule))
+        }
+    }
+}
+
+/// `a op b` in doubles, IEEE 754: 0 add, 1 sub, 2 mul, 3 div, 4 divby (as div), 5 mod (`fmod`).
+private func realOperation(_ operation: Int, _ a: Double, _ b: Double) -> Double {
+    switch operation {
+    case 0: a + b
+    case 1: a - b
+    case 2: a * b
+    case 5: a.truncatingRemainder(dividingBy: b)
+    default: a / b
+    }
+}
+
+/// A function argument as a double: reals and integers as they are, the stored text `NaN`,
+/// `INF`, `-INF` (``StoredReal``) and decimal text read as numbers; nil for null and other text.
+private func realArgument(_ value: OpaquePointer?) -> Double? {
+    guard let value else { return nil }
+    switch sqlite3_value_type(value) {
+    case SQLITE_FLOAT: return sqlite3_value_double(value)
+    case SQLITE_INTEGER: return Double(sqlite3_value_int64(value))
+    case SQLITE_TEXT:
+        guard let text = textArgument(value) else { return nil }
+        return StoredReal.special(text) ?? (PrimitiveCast.isNumberText(text) ? Double(text) : nil)
+    default: return nil
+    }
+}
+
+/// `INF`, `-INF` or `NaN` text (a `divby` zero's decimal result) as a double; nil for anything else.
+private func specialDecimalArgument(_ value: OpaquePointer?) -> Double? {
+    guard let value, sqlite3_value_type(value) == SQLITE_TEXT, let text = textArgument(value) else { return nil }
+    return StoredReal.special(text)
+}
+
+/// A double result; NaN as the text `NaN`, which SQLite would make NULL.
+private func resultReal(_ context: OpaquePointer, _ number: Double) {
+    if number.isNaN {
+        resultText(context, StoredReal.nanText)
+    } else {
+        sqlite3_result_double(context, number)
+    }
+}
+
+/// A decimal result computed as a double from INF, -INF or NaN: those as text, a finite one exactly.
+private func resultSpecialDecimal(_ context: OpaquePointer, _ number: Double) {
+    if let text = StoredReal.specialText(number) {
+        resultText(context, text)
+    } else {
+        resultText(context, ExactDecimal("\(number)")?.description ?? "0")
     }
 }
 

@@ -61,7 +61,9 @@ final class Statement {
             let rc: Int32 = switch value(index) {
             case .null: sqlite3_bind_null(handle, position)
             case .integer(let v): sqlite3_bind_int64(handle, position, v)
-            case .real(let v): sqlite3_bind_double(handle, position, v)
+            // SQLite would bind a NaN as NULL: it is kept as text (StoredReal).
+            case .real(let v): v.isNaN ? sqlite3_bind_text(handle, position, StoredReal.nanText, 3, csqlite_transient())
+                : sqlite3_bind_double(handle, position, v)
             case .text(let v): bindText(v, at: position, used: &used)
             case .blob(let v): v.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, position, $0.baseAddress, UInt64($0.count), csqlite_transient())

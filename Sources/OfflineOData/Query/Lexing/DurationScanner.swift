@@ -28,8 +28,11 @@ struct DurationScanner {
             for unit in [UInt8(ascii: "h"), UInt8(ascii: "m"), UInt8(ascii: "s")] {
                 guard ByteClass.isDigit(at(index)) else { break }
                 var digitsEnd = digits(from: index)
-                if unit == UInt8(ascii: "s") && at(digitsEnd) == UInt8(ascii: ".") {
+                // Only seconds have a fraction (`PT1.5S`), so a point ends hours and minutes too.
+                if at(digitsEnd) == UInt8(ascii: ".") {
+                    guard ByteClass.isDigit(at(digitsEnd + 1)) else { throw text.error("digits expected after the decimal point", at: digitsEnd + 1) }
                     digitsEnd = digits(from: digitsEnd + 1)
+                    guard ByteClass.lower(at(digitsEnd)) == UInt8(ascii: "s") else { throw text.error("only seconds may have a fraction in a duration", at: digitsEnd) }
                 }
                 let designator = ByteClass.lower(at(digitsEnd))
                 if designator == unit {

@@ -186,6 +186,18 @@ struct Lexer {
         throw text.error("unterminated JSON string starting at offset \(text.origin(start))", at: min(index, end))
     }
 
+    /// Whether the two digits at `start` and what follows read as a time of day: `hh:mm` with hour
+    /// 00-23 and minute 00-59, or anything shaped `dd:dd:dd` (a time with seconds, whose bad hour
+    /// is then reported where it is). Anything else before a colon is a number, so that the colon
+    /// of a `case` pair after a two-digit number (`case(U8 gt 42:1,true:2)`) is not taken for a
+    /// time (the ABNF's `caseMethodCallExpr`); a valid `hh:mm` reads as a time of day there.
+    private func startsTimeOfDay(at start: Int) -> Bool {
+        guard ByteClass.isDigit(at(start + 3)), ByteClass.isDigit(at(start + 4)) else { return false }
+        if at(start + 5) == UInt8(ascii: ":") && ByteClass.isDigit(at(start + 6)) && ByteClass.isDigit(at(start + 7)) { return true }
+        let hour = Int(at(start) &- 48) * 10 + Int(at(start + 1) &- 48)
+        return hour <= 23 && at(start + 3) <= UInt8(ascii: "5")
+    }
+
     /// A token starting with a digit or a sign and a digit: GUID, date, DateTimeOffset, time or number.
     private func scanNumeric(from start: Int) throws(ODataError) -> (TokenKind, Int) {
         let scanner = TemporalScanner(text: text, end: end)
@@ -211,7 +223,7 @@ struct Lexer {
         if dialect == .v2 && !signed && digitCount == 2 && after == UInt8(ascii: ":") {
             throw text.error("bare times are OData V4 syntax; V2 writes time'PT13H20M'", at: start)
         }
-        if dialect == .v4 && !signed && digitCount == 2 && after == UInt8(ascii: ":") {
+        if dialect == .v4 && !signed && digitCount == 2 && after == UInt8(ascii: ":") && startsTimeOfDay(at: start) {
             return (.timeOfDay, try scanner.scanTimeOfDay(from: start, allowLeapSecond: false))
         }
         if after == UInt8(ascii: ".") {

@@ -41,6 +41,8 @@ extension SQLTranslator {
         case .negate(let operand):
             let inner = try sql(operand, scopes, .value)
             if operand.type == .primitive(.decimal) || operand.type == .primitive(.duration) { return "ood_decimal_sub(0, \(inner))" }
+            if isReal(operand.type) { return "ood_real_mul(-1.0, \(inner))" }
+            if Self.integerBits(operand) >= 64 { return "ood_int_sub(0, \(inner))" }
             return "(- \(inner))"
         case .function(let function, let arguments):
             return try functionSQL(function, arguments, type: expression.type, scopes)
@@ -88,6 +90,8 @@ extension SQLTranslator {
         }
         // Every parameter must appear in the text, so an empty list still mentions the operand.
         var test = listed.isEmpty ? "(\(value) IS NULL AND 0)" : "\(value)\(collate) IN (\(listed.joined(separator: ", ")))"
+        // NaN is in no list, even one that lists NaN.
+        if !listed.isEmpty, Self.mayBeNaN(operand) { test += " AND \(value) IS NOT 'NaN'" }
         if position == .value && !listed.isEmpty { test = "coalesce(\(test), 0)" }
         return hasNull ? "(\(value) IS NULL OR \(test))" : "(\(test))"
     }
@@ -259,7 +263,9 @@ extension SQLTranslator {
         guard let type, let own = expression.type.primitive, own != type else { return text }
         switch type {
         case .double, .single:
-            return own == .decimal ? "CAST(\(text) AS REAL)" : text
+            guard own == .decimal else { return text }
+            // A computed decimal may be a divby zero's INF, -INF or NaN text, which CAST makes 0.
+            return Self.mayBeNaN(expression) ? "ood_real_add(\(text), 0.0)" : "CAST(\(text) AS REAL)"
         case .decimal:
             return TypePromotion.isInteger(own) ? "CAST(\(text) AS TEXT)" : text
         default:
@@ -284,9 +290,14 @@ extension SQLTranslator {
         let type = commonType(lhs.type, rhs.type)
         let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
         let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""
+        // NaN (stored as the text 'NaN', which SQLite sorts after every number) equals nothing,
+        // itself included, and is neither less nor greater than anything (URL Conventions §5.1.1.1).
+        let leftNaN = Self.mayBeNaN(lhs), rightNaN = Self.mayBeNaN(rhs)
         switch op {
-        case .eq: return "(\(left)\(collate) IS \(right))"
-        case .ne: return "(\(left)\(collate) IS NOT \(right))"
+        case .eq:
+            return leftNaN && rightNaN ? "(\(left)\(collate) IS \(right) AND \(left) IS NOT 'NaN')" : "(\(left)\(collate) IS \(right))"
+        case .ne:
+            return leftNaN && rightNaN ? "(\(left)\(collate) IS NOT \(right) OR \(left) IS 'NaN')" : "(\(left)\(collate) IS NOT \(right))"
         default:
             let symbol = switch op {
             case .gt: ">"
@@ -294,8 +305,70 @@ extension SQLTranslator {
             case .lt: "<"
             default: "<="
             }
-            let test = "\(left)\(collate) \(symbol) \(right)"
+            var test = "\(left)\(collate) \(symbol) \(right)"
+            // Only the greater side can be text: `NaN > x` and `NaN >= NaN` would hold.
+            let leftIsGreater = op == .gt || op == .ge
+            let greater = leftIsGreater ? lhs : rhs
+            if case .literal(.real(let number)) = greater.kind, number.isNaN {
+                // Never true; `x IS NOT x` (false for every value) keeps it depending on the other
+                // side, so SQLite still evaluates that per row (a `mod` by zero there still fails)
+                // instead of skipping the rows for a constant false condition.
+                let other = leftIsGreater ? right : left
+                test += " AND \(other) IS NOT \(other)"
+            } else if leftIsGreater ? leftNaN : rightNaN {
+                test += " AND \(leftIsGreater ? left : right) IS NOT 'NaN'"
+            }
             return position == .condition ? "(\(test))" : "coalesce(\(test), 0)"
+        }
+    }
+
+    func isReal(_ type: BoundType) -> Bool { type == .primitive(.double) || type == .primitive(.single) }
+
+    /// Whether `expression` may be NaN: a Double or Single that is not a finite literal (a stored
+    /// value, arithmetic, a cast), or a Decimal computed with `divby` (zero gives NaN).
+    static func mayBeNaN(_ expression: BoundExpression) -> Bool {
+        switch expression.type {
+        case .primitive(.double), .primitive(.single):
+            if case .literal(.real(let number)) = expression.kind { return number.isNaN }
+            if case .literal = expression.kind { return false }
+            return true
+        case .primitive(.decimal):
+            switch expression.kind {
+            case .arithmetic, .negate, .function, .conditional: return true
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    /// A bound on the bits (sign included) of an integer expression's values: an operation whose
+    /// result may need more than 63 goes through the `ood_int_*` functions, which fail on a 64-bit
+    /// overflow instead of SQLite's silent change to an inexact REAL.
+    static func integerBits(_ expression: BoundExpression) -> Int {
+        switch expression.kind {
+        case .literal(.integer(let number)):
+            return 65 - (number < 0 ? ~number : number).leadingZeroBitCount
+        case .member:
+            switch expression.type.primitive {
+            case .byte?: return 9
+            case .sByte?: return 8
+            case .int16?: return 16
+            case .int32?: return 32
+            default: return 64
+            }
+        case .arithmetic(let op, let lhs, let rhs):
+            let a = integerBits(lhs), b = integerBits(rhs)
+            switch op {
+            case .add, .sub: return max(a, b) + 1
+            case .mul: return a + b - 1
+            case .mod: return min(a, b)
+            case .div, .divby: return a + 1
+            }
+        case .negate(let operand):
+            return integerBits(operand) + 1
+        default:
+            return 64
         }
     }
 
@@ -337,7 +410,9 @@ extension SQLTranslator {
             case .add: return "ood_decimal_add(\(left), \(right))"
             case .sub: return "ood_decimal_sub(\(left), \(right))"
             case .mul: return "ood_decimal_mul(\(left), \(right))"
-            case .div, .divby: return "ood_decimal_div(\(left), \(right))"
+            case .div: return "ood_decimal_div(\(left), \(right))"
+            // divby never fails: a zero divisor gives INF, -INF or NaN.
+            case .divby: return "ood_decimal_divby(\(left), \(right))"
             case .mod:
                 let quotient = "ood_decimal_div(\(left), \(right))"
                 let truncated = "CASE WHEN \(quotient) COLLATE \"OOD_DECIMAL\" < '0' THEN ood_decimal_ceiling(\(quotient)) ELSE ood_decimal_floor(\(quotient)) END"
@@ -345,21 +420,23 @@ extension SQLTranslator {
             }
         }
         if TypePromotion.isInteger(operandType) {
+            // SQLite's own operators where no 64-bit overflow is possible (the common case, fast).
+            let mayOverflow = Self.integerBits(BoundExpression(.arithmetic(op, lhs, rhs), type: type, range: lhs.range)) > 63
             switch op {
-            case .add: return "(\(left) + \(right))"
-            case .sub: return "(\(left) - \(right))"
-            case .mul: return "(\(left) * \(right))"
+            case .add: return mayOverflow ? "ood_int_add(\(left), \(right))" : "(\(left) + \(right))"
+            case .sub: return mayOverflow ? "ood_int_sub(\(left), \(right))" : "(\(left) - \(right))"
+            case .mul: return mayOverflow ? "ood_int_mul(\(left), \(right))" : "(\(left) * \(right))"
             case .div, .divby: return "ood_int_div(\(left), \(right))"
             case .mod: return "ood_int_mod(\(left), \(right))"
             }
         }
-        // Double: real arithmetic; mod keeps the dividend's sign (a - b * trunc(a / b)).
+        // Double and Single: IEEE 754 (INF, -INF, NaN), mod as fmod (the dividend's sign).
         switch op {
-        case .add: return "(\(left) + \(right))"
-        case .sub: return "(\(left) - \(right))"
-        case .mul: return "(\(left) * \(right))"
-        case .div, .divby: return "(CAST(\(left) AS REAL) / \(right))"
-        case .mod: return "(\(left) - \(right) * CAST(CAST(\(left) AS REAL) / \(right) AS INTEGER))"
+        case .add: return "ood_real_add(\(left), \(right))"
+        case .sub: return "ood_real_sub(\(left), \(right))"
+        case .mul: return "ood_real_mul(\(left), \(right))"
+        case .div, .divby: return "ood_real_div(\(left), \(right))"
+        case .mod: return "ood_real_mod(\(left), \(right))"
         }
     }
 }

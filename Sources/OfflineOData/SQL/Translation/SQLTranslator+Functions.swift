@@ -61,12 +61,8 @@ extension SQLTranslator {
         case .round, .floor, .ceiling:
             guard let numeric = firstType, !TypePromotion.isInteger(numeric) else { return arg(0) }
             if numeric == .decimal { return "ood_decimal_\(function.rawValue)(\(arg(0)))" }
-            let x = arg(0)
-            switch function {
-            case .round: return "round(\(x))"
-            case .floor: return "(CASE WHEN \(x) < CAST(\(x) AS INTEGER) THEN CAST(\(x) AS INTEGER) - 1.0 ELSE CAST(CAST(\(x) AS INTEGER) AS REAL) END)"
-            default: return "(CASE WHEN \(x) > CAST(\(x) AS INTEGER) THEN CAST(\(x) AS INTEGER) + 1.0 ELSE CAST(CAST(\(x) AS INTEGER) AS REAL) END)"
-            }
+            // Doubles (INF, NaN and values beyond 64-bit integers too) with IEEE rounding.
+            return "ood_real_\(function.rawValue)(\(arg(0)))"
         // A regular expression (`MatchPattern`), true where it matches anywhere in the text.
         case .matchesPattern: return "ood_matches(\(arg(0)), \(arg(1)))"
         case .cast, .isof:

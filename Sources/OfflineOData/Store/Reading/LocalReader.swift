@@ -163,6 +163,9 @@ package final class LocalReader {
         if error.code == .storage, let start = error.message.firstRange(of: SQLFunctions.patternFaultPrefix) {
             return ODataError(.semantic, String(error.message[start.lowerBound...]))
         }
+        if error.code == .storage, let start = error.message.firstRange(of: SQLFunctions.arithmeticFaultPrefix) {
+            return ODataError(.semantic, String(error.message[start.upperBound...]))
+        }
         guard error.code == .storage, error.message.hasSuffix(SQLFunctions.divisionByZeroMessage) else { return error }
         return ODataError(.semantic, "division by zero in the request: div, divby or mod has a zero divisor for an entity in "
                           + "the store, which OData makes an error of the request")

@@ -68,6 +68,13 @@ private struct PlainDecimal {
 }
 
 private func compareDecimalFallback(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+    // `divby` zero gives -INF, INF or NaN: -INF below every number, INF above, NaN above INF (as
+    // SQLite sorts a Double's stored 'NaN' text after every number).
+    let lhsRank = specialDecimalRank(lhs), rhsRank = specialDecimalRank(rhs)
+    if lhsRank != 0 || rhsRank != 0 {
+        if lhsRank != rhsRank || lhsRank == 3 { return lhsRank < rhsRank ? -1 : lhsRank > rhsRank ? 1 : compareBytes(lhs, rhs) }
+        return 0
+    }
     switch (ExactDecimal(utf8: lhs), ExactDecimal(utf8: rhs)) {
     case let (a?, b?): return ExactDecimal.compare(a, b)
     case (.some, nil): return -1
@@ -76,4 +83,18 @@ private func compareDecimalFallback(_ lhs: UnsafeRawBufferPointer, _ rhs: Unsafe
         for (x, y) in zip(lhs, rhs) where x != y { return x < y ? -1 : 1 }
         return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
     }
+}
+
+/// Where a decimal text sorts among the special values: -1 for `-INF`, 0 for a number, 1 for
+/// `INF`, 2 for `NaN`, 3 for other text.
+private func specialDecimalRank(_ text: UnsafeRawBufferPointer) -> Int {
+    if text.elementsEqual("-INF".utf8) { return -1 }
+    if text.elementsEqual("INF".utf8) { return 1 }
+    if text.elementsEqual("NaN".utf8) { return 2 }
+    return ExactDecimal(utf8: text) == nil ? 3 : 0
+}
+
+private func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+    for (x, y) in zip(lhs, rhs) where x != y { return x < y ? -1 : 1 }
+    return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
 }
