@@ -109,8 +109,10 @@ typedef enum ood_status {
     OOD_NOTFOUND = 12,     /**< The addressed entity or resource does not exist. */
     OOD_CONSTRAINT = 13,   /**< A write breaks a constraint of the model. */
     OOD_ABORTED = 14,      /**< A callback asked to stop, or the operation was cancelled. */
-    OOD_BUSY = 15          /**< The store is busy: a callback called back into its own store, or
+    OOD_BUSY = 15,         /**< The store is busy: a callback called back into its own store, or
                                 another upload of the same store file runs. */
+    OOD_KEY = 16           /**< An encrypted store opened without its key or with a wrong one, or a
+                                plain store opened with a key (docs/ENCRYPTION.md). */
 } ood_status;
 
 /**

@@ -7,6 +7,8 @@ internal import CSQLite
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
+    /// The key of an encrypted store file, kept as long as the connection (nil for a plain one).
+    let cipher: CipherKeyHandle?
 
     /// How a connection opens its file.
     enum Access {
@@ -29,8 +31,11 @@ final class SQLiteConnection {
     /// Opens the database at `path` as `access` says.
     ///
     /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
-    init(path: String, access: Access) throws(ODataError) {
+    /// With `cipher`, the file is an encrypted store read and written through the encrypting VFS
+    /// (``StoreCipher``), and temporary data stays in memory.
+    init(path: String, access: Access, cipher: CipherKeyHandle? = nil) throws(ODataError) {
         self.path = path
+        self.cipher = cipher
         var flags = SQLITE_OPEN_NOMUTEX
         // A store path is a file's path, never an SQLite URI (`file:x?mode=memory` would "create" a
         // store that is not there). This SQLite reads a name starting `file:` as a URI whatever
@@ -43,6 +48,12 @@ final class SQLiteConnection {
             // The one URI the engine makes itself, from the path with every special byte escaped.
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             filename = "file:" + Self.uriEscaped(path) + "?mode=ro&immutable=1"
+        }
+        if let cipher {
+            // The key's id, not the key: the VFS looks the key up by it.
+            flags |= SQLITE_OPEN_URI
+            let parameters = "vfs=\(StoreCipher.vfsName)&ood_key=\(cipher.id)"
+            filename = access == .immutable ? filename + "&" + parameters : "file:" + Self.uriEscaped(path) + "?" + parameters
         }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(filename, &db, flags, nil)
@@ -61,6 +72,28 @@ final class SQLiteConnection {
         }
         // Wait briefly instead of failing when another connection holds the write lock.
         sqlite3_busy_timeout(db, 5_000)
+        if cipher != nil {
+            // Temporary files cannot carry the store's key (the VFS refuses them): sorts, temporary
+            // tables and statement journals stay in memory.
+            guard sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil) == SQLITE_OK else {
+                let detail = String(cString: sqlite3_errmsg(db))
+                sqlite3_close_v2(db)
+                handle = nil
+                throw ODataError(.storage, "cannot keep temporary data in memory: \(detail)")
+            }
+        }
+    }
+
+    /// Whether the connection reads and writes an encrypted store file.
+    var isEncrypted: Bool { cipher != nil }
+
+    /// Asks SQLite to leave `count` bytes unused at the end of every page, for the encrypting VFS's
+    /// nonce and tag; it takes effect on a new file or in a `VACUUM INTO` from this connection.
+    func reserveBytesPerPage(_ count: Int32) throws(ODataError) {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        var value = count
+        let rc = sqlite3_file_control(handle, "main", SQLITE_FCNTL_RESERVE_BYTES, &value)
+        guard rc == SQLITE_OK else { throw error(rc, "cannot reserve bytes per page") }
     }
 
     deinit { close() }
@@ -151,6 +184,11 @@ final class SQLiteConnection {
         default: .storage
         }
         if primary == SQLITE_READONLY { return Self.readOnlyError(path) }
+        // SQLITE_IOERR_DATA (a macro Swift does not import): the encrypting VFS's authentication failure.
+        if rc == SQLITE_IOERR | (32 << 8) {
+            return ODataError(.storage, "\(context): a page of '\(path)' failed its authentication: the file was "
+                              + "damaged or tampered with (a changed, moved or replaced page)")
+        }
         var error = ODataError(code, "\(context): \(lastErrorMessage)")
         if primary == SQLITE_FULL {
             error.message = "\(context): the disk is full, or the store reached its size limit (\(lastErrorMessage))"
