@@ -52,6 +52,12 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 
 backends-venv: $(BACKENDS_STAMP)
 
+# Python's `cryptography`, for the independent reader of encrypted stores (Tests/encryption).
+CRYPTOGRAPHY_STAMP := $(VENV)/.cryptography
+$(CRYPTOGRAPHY_STAMP): | $(PYTHON)
+	$(PYTHON) -m pip install --quiet "cryptography>=41"
+	touch $@
+
 # mypy, for the Python binding's typing check.
 MYPY_STAMP := $(VENV)/.mypy
 $(MYPY_STAMP): | $(PYTHON)
@@ -74,7 +80,7 @@ layers: $(PYTHON)
 	$(PYTHON) scripts/check_layers.py
 	$(PYTHON) -m pytest -q Tests/scripts
 
-swift-test: deps backends-venv
+swift-test: deps backends-venv $(CRYPTOGRAPHY_STAMP)
 	swift build --build-tests
 	swift test
 
