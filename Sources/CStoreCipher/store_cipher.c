@@ -334,6 +334,15 @@ static int openPage(CipherFile *m, int kind, uint32_t pgno, const uint8_t *disk,
     uint8_t key[32];
     uint8_t aad[5 + PREFIX_SIZE];
     size_t aadSize = associatedData(m, kind, pgno, disk, aad);
+    /* Outside page 1 of the database the prefix is zeros: checked, so no byte goes unnoticed. */
+    if (!(kind == KIND_MAIN && pgno == 1)) {
+        uint8_t any = 0;
+        for (int i = 0; i < PREFIX_SIZE; i++) any |= disk[i];
+        if (any) {
+            memset(plain, 0, p);
+            return SQLITE_IOERR_DATA;
+        }
+    }
     int length = 0;
     int ok = pageKey(m, random, key) == 0
         && EVP_CipherInit_ex(m->gcm, NULL, NULL, key, random + 12, 0) == 1
@@ -348,6 +357,23 @@ static int openPage(CipherFile *m, int kind, uint32_t pgno, const uint8_t *disk,
     }
     memset(plain + contentSize, 0, OOD_CIPHER_RESERVE);
     return SQLITE_OK;
+}
+
+/* Set when a page fails its authentication on this thread: SQLite sometimes reports the VFS's
+ * SQLITE_IOERR_DATA as a plain SQLITE_IOERR, and the engine's message should still say why. */
+static __thread int authenticationFailed = 0;
+
+int ood_cipher_take_authentication_failure(void) {
+    int failed = authenticationFailed;
+    authenticationFailed = 0;
+    return failed;
+}
+
+/* openPage for a read SQLite needs: a failure is remembered for the message. */
+static int openNeededPage(CipherFile *m, int kind, uint32_t pgno, const uint8_t *disk, uint8_t *plain) {
+    int rc = openPage(m, kind, pgno, disk, plain);
+    if (rc == SQLITE_IOERR_DATA) authenticationFailed = 1;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- the database file */
@@ -377,9 +403,9 @@ static int readMain(CipherFile *f, uint8_t *out, int amount, sqlite3_int64 offse
         }
         if (rc != SQLITE_OK) return rc;
         if (within == 0 && take == p) {
-            rc = openPage(f, KIND_MAIN, pgno, disk, out);
+            rc = openNeededPage(f, KIND_MAIN, pgno, disk, out);
         } else {
-            rc = openPage(f, KIND_MAIN, pgno, disk, plain);
+            rc = openNeededPage(f, KIND_MAIN, pgno, disk, plain);
             if (rc == SQLITE_OK) memcpy(out, plain + within, (size_t)take);
         }
         if (rc != SQLITE_OK) return rc;
@@ -447,7 +473,7 @@ static int readWal(CipherFile *f, uint8_t *out, int amount, sqlite3_int64 offset
         uint8_t *frame = m->scratch;
         rc = f->real->pMethods->xRead(f->real, frame, p + WAL_FRAME_HEADER_SIZE, offset - WAL_FRAME_HEADER_SIZE);
         if (rc != SQLITE_OK) return rc;
-        return openPage(m, KIND_WAL, readBE32(frame), frame + WAL_FRAME_HEADER_SIZE, out);
+        return openNeededPage(m, KIND_WAL, readBE32(frame), frame + WAL_FRAME_HEADER_SIZE, out);
     }
     return SQLITE_IOERR_READ;
 }
@@ -492,7 +518,7 @@ static int readJournal(CipherFile *f, uint8_t *out, int amount, sqlite3_int64 of
         uint8_t *record = m->scratch;
         rc = f->real->pMethods->xRead(f->real, record, p + 4, offset - 4);
         if (rc != SQLITE_OK) return rc;
-        return openPage(m, KIND_JOURNAL, readBE32(record), record + 4, out);
+        return openNeededPage(m, KIND_JOURNAL, readBE32(record), record + 4, out);
     }
     return f->real->pMethods->xRead(f->real, out, amount, offset);
 }

@@ -70,6 +70,9 @@ int ood_cipher_key_register(const uint8_t data_key[32], const ood_cipher_header 
 /** Forgets a registered key; its bytes are wiped once the last file using it closes. */
 void ood_cipher_key_release(int id);
 
+/** Whether a page failed its authentication on this thread since the last call (then cleared). */
+int ood_cipher_take_authentication_failure(void);
+
 /** Wipes `count` bytes so the compiler cannot drop it. */
 void ood_cipher_wipe(void *bytes, size_t count);
 

@@ -60,6 +60,7 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)
+            if cipher != nil, StoreCipher.takeAuthenticationFailure() { throw Self.authenticationError("cannot open store file", path) }
             throw ODataError(.cannotOpen, "cannot open store file '\(path)': \(detail)")
         }
         handle = db
@@ -75,14 +76,18 @@ final class SQLiteConnection {
         if cipher != nil {
             // Temporary files cannot carry the store's key (the VFS refuses them): sorts, temporary
             // tables and statement journals stay in memory.
-            guard sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil) == SQLITE_OK else {
-                let detail = String(cString: sqlite3_errmsg(db))
+            let pragmaRC = sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil)
+            guard pragmaRC == SQLITE_OK else {
+                let failure = error(sqlite3_extended_errcode(db), "cannot open store file '\(path)'")
                 sqlite3_close_v2(db)
                 handle = nil
-                throw ODataError(.storage, "cannot keep temporary data in memory: \(detail)")
+                throw failure
             }
         }
     }
+
+    /// SQLITE_IOERR_DATA (a macro Swift does not import): the encrypting VFS's authentication failure.
+    static let authenticationFailure = SQLITE_IOERR | (32 << 8)
 
     /// Whether the connection reads and writes an encrypted store file.
     var isEncrypted: Bool { cipher != nil }
@@ -184,16 +189,22 @@ final class SQLiteConnection {
         default: .storage
         }
         if primary == SQLITE_READONLY { return Self.readOnlyError(path) }
-        // SQLITE_IOERR_DATA (a macro Swift does not import): the encrypting VFS's authentication failure.
-        if rc == SQLITE_IOERR | (32 << 8) {
-            return ODataError(.storage, "\(context): a page of '\(path)' failed its authentication: the file was "
-                              + "damaged or tampered with (a changed, moved or replaced page)")
+        if rc == Self.authenticationFailure || (primary == SQLITE_IOERR && cipher != nil && StoreCipher.takeAuthenticationFailure()) {
+            return Self.authenticationError(context, path)
         }
         var error = ODataError(code, "\(context): \(lastErrorMessage)")
         if primary == SQLITE_FULL {
             error.message = "\(context): the disk is full, or the store reached its size limit (\(lastErrorMessage))"
             error.isDiskFull = true
         }
+        return error
+    }
+
+    /// The error for a page of an encrypted store that failed its authentication.
+    static func authenticationError(_ context: String, _ path: String) -> ODataError {
+        var error = ODataError(.storage, "\(context): a page of '\(path)' failed its authentication: the file was "
+                               + "damaged or tampered with (a changed, moved or replaced page)")
+        error.isAuthenticationFailure = true
         return error
     }
 

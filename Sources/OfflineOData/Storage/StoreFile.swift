@@ -35,7 +35,7 @@ internal import CSQLite
     /// Nil for an in-memory database, which other connections cannot see: its reads take the lock.
     private let readPool: ReadConnectionPool?
     /// The key of an encrypted store, released (and wiped by the VFS) when the store closes.
-    private let cipher: CipherKeyHandle?
+    let cipher: CipherKeyHandle?
     /// Whether the file is encrypted (docs/ENCRYPTION.md).
     @_spi(Tool) public var isEncrypted: Bool { cipher != nil }
 
@@ -260,7 +260,7 @@ internal import CSQLite
 
     /// A store opened for reads only is used as it is: it must be of this engine's format.
     private static func checkReadOnly(_ db: SQLiteConnection) throws(ODataError) {
-        guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+        guard let text = try storedFormatVersion(db),
               let version = Int(text)
         else { throw notAStore(db.path, "its format version is missing") }
         guard version <= StoreFormat.currentVersion else {
@@ -276,7 +276,7 @@ internal import CSQLite
     private static func migrate(_ db: SQLiteConnection, isNew: Bool) throws(ODataError) {
         var version = 0
         if !isNew {
-            guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+            guard let text = try storedFormatVersion(db),
                   let stored = Int(text)
             else { throw notAStore(db.path, "its format version is missing") }
             version = stored
@@ -292,6 +292,18 @@ internal import CSQLite
             try db.prepare("INSERT OR REPLACE INTO ood_store_info (key, value) VALUES ('format_version', ?1)")
                 .run([.text(String(StoreFormat.currentVersion))])
             try db.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
+        }
+    }
+
+    /// The stored format version; nil when the table or row is missing. A page that fails its
+    /// authentication is that error, not a missing version.
+    private static func storedFormatVersion(_ db: SQLiteConnection) throws(ODataError) -> String? {
+        do {
+            return try db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'")
+        } catch where error.isAuthenticationFailure {
+            throw error
+        } catch {
+            return nil
         }
     }
 

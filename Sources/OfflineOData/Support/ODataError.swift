@@ -97,6 +97,9 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     public var httpHeaders: [HTTPHeader] = []
     /// SQLite ran out of room (`SQLITE_FULL`): a download names the defining request it was writing.
     var isDiskFull = false
+    /// A page of an encrypted store failed its authentication (docs/ENCRYPTION.md): never taken
+    /// for a missing value.
+    var isAuthenticationFailure = false
 
     public init(_ code: Code, _ message: String, offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
         self.code = code

@@ -172,6 +172,9 @@ enum StoreCipher {
     /// The name of SQLite's default VFS (a plain target written from an encrypted connection).
     static var defaultVFSName: String { String(cString: ood_cipher_default_vfs_name()) }
 
+    /// Whether a page failed its authentication on this thread since the last call.
+    static func takeAuthenticationFailure() -> Bool { ood_cipher_take_authentication_failure() != 0 }
+
     static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { ood_cipher_wipe($0.baseAddress, $0.count) }
     }
