@@ -33,7 +33,8 @@ final class SQLiteConnection {
     /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
     /// With `cipher`, the file is an encrypted store read and written through the encrypting VFS
     /// (``StoreCipher``), and temporary data stays in memory.
-    init(path: String, access: Access, cipher: CipherKeyHandle? = nil) throws(ODataError) {
+    /// With `allowsURIs`, SQL may name other files by URI (a rekey's `VACUUM INTO` target).
+    init(path: String, access: Access, cipher: CipherKeyHandle? = nil, allowsURIs: Bool = false) throws(ODataError) {
         self.path = path
         self.cipher = cipher
         var flags = SQLITE_OPEN_NOMUTEX
@@ -41,6 +42,7 @@ final class SQLiteConnection {
         // store that is not there). This SQLite reads a name starting `file:` as a URI whatever
         // the flags say; `./file:...` is the same file without that reading.
         var filename = path.hasPrefix("file:") ? "./" + path : path
+        if allowsURIs { flags |= SQLITE_OPEN_URI }
         switch access {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -104,7 +106,7 @@ final class SQLiteConnection {
     deinit { close() }
 
     /// `path` as the path of a `file:` URI: bytes other than unreserved characters and `/` as `%XX`.
-    private static func uriEscaped(_ path: String) -> String {
+    static func uriEscaped(_ path: String) -> String {
         var escaped = ""
         for byte in path.utf8 {
             let isPlain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
