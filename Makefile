@@ -146,6 +146,16 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
+# The Swift suites again over encrypted store files (docs/ENCRYPTION.md): in a debug build,
+# OOD_TEST_STORE_KEY makes every new store file encrypted with that key. ENCRYPTED_SUITES bounds
+# the run (make test runs the store, sync, storage and rekey suites; empty runs every suite).
+TEST_STORE_KEY := 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+ENCRYPTED_SUITES ?= Store|Sync|Upload|Download|Queue|Rekey|Tamper|Encrypted|Crash|Recovery
+.PHONY: test-encrypted
+test-encrypted: deps backends-venv $(CRYPTOGRAPHY_STAMP)
+	swift build --build-tests
+	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) swift test --skip-build $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)')
+
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 

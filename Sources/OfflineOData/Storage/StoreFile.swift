@@ -66,6 +66,9 @@ internal import CSQLite
         guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
         guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
         let inMemory = Self.isInMemory(path)
+        #if DEBUG
+        let key = key ?? (inMemory ? nil : TestEncryption.key(for: path))
+        #endif
         var cipher: CipherKeyHandle?
         if inMemory {
             if key != nil { throw ODataError(.misuse, "an in-memory store is never written to disk: it takes no key") }

@@ -95,6 +95,8 @@ public final class ODataStore: @unchecked Sendable {
 
     let owner: StoreThreadMarker.Owner
     let options: Options
+    /// The key the store was opened with (for reopening its file), nil for a plain one.
+    @_spi(Tool) public var key: StoreKey? { options.key }
     let eventHub: EventHub
     private let readers: WorkerPool
     private let writers: WorkerPool

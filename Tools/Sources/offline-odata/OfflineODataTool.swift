@@ -34,10 +34,25 @@ struct OfflineODataTool: ParsableCommand {
 
             Exit codes: 0 success; 1 the engine reported an error (the message says which); \
             64 the command line was wrong.
+
+            \(ToolKey.help)
             """,
         version: OfflineODataVersion.string,
         subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self]
     )
+
+    /// `--key-file`/`--passphrase-env` are taken out first (``ToolKey``), so every subcommand has them.
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do throws(ODataError) {
+            ToolKey.current = try ToolKey.extract(from: &arguments)
+        } catch {
+            var standardError = StandardErrorStream()
+            print("error: \(error.message)", to: &standardError)
+            Glibc.exit(64)
+        }
+        main(arguments)
+    }
 
     /// Without a subcommand: the usage on standard error, and exit 64 (EX_USAGE), as for any
     /// command line that says nothing to do.
