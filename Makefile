@@ -7,7 +7,7 @@
 #                     the benchmarks of the working tree's build against BASE's, in alternating rounds
 #   make bench-10m    reads and store load at 1,000,000 and 10,000,000 entities (slow: not in make bench or make test)
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
-#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
+#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer|encrypted-file] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, headers, tool, pkg-config and CMake files (stripped; no venv, no tests)
 #   make wheel        the Python binding's wheel (py3-none-<platform>, the library stripped inside) in .build-release/wheels
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
@@ -119,6 +119,7 @@ fuzz-replay: deps
 	OOD_FUZZ_TARGET=url .build/debug/offline-odata-fuzz Tests/Fuzz/url-corpus
 	OOD_FUZZ_TARGET=page .build/debug/offline-odata-fuzz Tests/Fuzz/page-corpus
 	OOD_FUZZ_TARGET=http-answer .build/debug/offline-odata-fuzz Tests/Fuzz/http-answer-corpus
+	OOD_FUZZ_TARGET=encrypted-file .build/debug/offline-odata-fuzz Tests/Fuzz/encrypted-file-corpus
 
 # Fuzzing for real (BUILD-RECIPE §7), into a scratch copy of the corpus: generated inputs stay out
 # of the repository; a crashing input is written as crash-* and belongs in the corpus once fixed.
@@ -151,15 +152,19 @@ tsan: deps backends-venv
 # the run (make test runs the store, sync, storage and rekey suites; empty runs every suite).
 TEST_STORE_KEY := 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 ENCRYPTED_SUITES ?= Store|Sync|Upload|Download|Queue|Rekey|Tamper|Encrypted|Crash|Recovery
+# Left out: the encryption suites (they give keys, and plain stores, themselves) and a test that
+# edits its store file with plain SQL.
+ENCRYPTED_SKIP := EncryptedStoreTests|RekeyTests|TamperTests|IndependentReaderTests|refusesAStoreOfANewerFormat
 .PHONY: test-encrypted
 test-encrypted: deps backends-venv $(CRYPTOGRAPHY_STAMP)
 	swift build --build-tests
-	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) swift test --skip-build $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)')
+	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) swift test --skip-build $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)') \
+	    --skip '$(ENCRYPTED_SKIP)' 
 
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 
-test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync
+test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync test-encrypted
 	@[ -d "$(FIXTURES)" ] || echo "note: $(FIXTURES) is not there, so the Swift suites marked 'needs the shared test material' and the ABNF conformance run were skipped; put shared/fixtures beside the checkout or set OOD_FIXTURES to run them"
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
@@ -174,6 +179,8 @@ COMPACTION_ROUNDS ?= 3
 bench: cmake-build backends-venv
 	@echo "== C ABI call overhead"
 	$(BUILD_DIR)/Benchmarks/ood_bench_call_overhead
+	@echo "== Encryption at rest: writes, reads, a download and opening, with and without a key"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/encryption.py
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"
