@@ -16,7 +16,8 @@ public enum StoreKey: Sendable, CustomStringConvertible, CustomDebugStringConver
         bytes.reserveCapacity(32)
         var index = 0
         while index < 64 {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            guard let first = digits.element(at: index), let second = digits.element(at: index + 1),
+                  let high = Self.hexValue(first), let low = Self.hexValue(second) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
