@@ -103,6 +103,7 @@ def test_killed_writes_with_a_key_leave_tables_and_queue_consistent(tool, tmp_pa
         process.wait(timeout=30)
         index += 1
     assert killed >= 50, f"only {killed} kills landed mid-way"
+    print(f"writes: {index} attempts, {killed} killed mid-way")
     result = tool("status", path, "--json", "--key-file", key)
     assert result.returncode == 0, result.stderr
     # Read back with the independent reader (the tool's open folded the WAL in).
@@ -138,6 +139,7 @@ def test_killed_rekeys_leave_a_store_that_opens_with_exactly_one_key(tool, tmp_p
     rng = random.Random(33)
     killed = 0
     attempts = 0
+    outcomes = {"old key": 0, "new key": 0}
     while killed < 30 and attempts < 300:
         attempts += 1
         other = "a" if current == "b" else "b"
@@ -147,10 +149,15 @@ def test_killed_rekeys_leave_a_store_that_opens_with_exactly_one_key(tool, tmp_p
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
             killed += 1
-        process.wait(timeout=60)
+        was_killed = process.wait(timeout=60) == -signal.SIGKILL
         opens = [name for name in ("a", "b") if tool("status", path, "--key-file", keys[name]).returncode == 0]
         assert len(opens) == 1, f"after attempt {attempts} the store opens with {opens}"
+        if was_killed:
+            outcomes["old key" if opens[0] == current else "new key"] += 1
         current = opens[0]
         status = tool("status", path, "--json", "--key-file", keys[current])
         assert _find(json.loads(status.stdout), "queuedRequests") == 5, status.stdout
     assert killed >= 30, f"only {killed} kills landed mid-way"
+    print(f"rekey: {attempts} attempts, {killed} killed mid-way: {outcomes}")
+    # Kills landed before the rename (the old key opens) and after it (the new one).
+    assert outcomes["old key"] > 0 and outcomes["new key"] > 0, outcomes
