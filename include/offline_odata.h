@@ -3,8 +3,9 @@
  *
  * This header is written by hand and is the contract. The shared library libofflineodata.so
  * (SONAME libofflineodata.so.0) exports exactly the functions declared here, and carries the
- * Swift runtime inside: it needs libsqlite3, libxml2 and libcurl, and the C and C++ runtime of the
- * system (libc, libm, libstdc++, libgcc_s), no Swift library (the export check verifies this list).
+ * Swift runtime inside: it needs libsqlite3, libxml2, libcurl and libcrypto (OpenSSL, for encrypted
+ * stores), and the C and C++ runtime of the system (libc, libm, libstdc++, libgcc_s), no Swift
+ * library (the export check verifies this list).
  *
  * RULES THAT HOLD FOR EVERY FUNCTION
  *

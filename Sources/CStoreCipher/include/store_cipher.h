@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* Internal to the engine: never exported from libofflineodata.so (its version script exports
+ * ood_*, and these names share the prefix). */
+#pragma GCC visibility push(hidden)
+
 /** The VFS's name, given as `vfs=` in the URI of an encrypted store's connections. */
 #define OOD_CIPHER_VFS_NAME "ood-cipher"
 /** Bytes SQLite leaves at the end of every page (`PRAGMA`-free: SQLITE_FCNTL_RESERVE_BYTES). */
@@ -75,6 +79,8 @@ int ood_cipher_take_authentication_failure(void);
 
 /** Wipes `count` bytes so the compiler cannot drop it. */
 void ood_cipher_wipe(void *bytes, size_t count);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
