@@ -84,3 +84,34 @@ def test_rekey_encrypts_a_plain_store_and_decrypts_it(tmp_path):
     with Store(path, mode=Mode.OFFLINE) as store:
         assert len(store.request_queue()) == 1
     assert _files_containing(tmp_path, MARKER) == ["c.store"]
+
+
+def test_after_download_and_upload_no_marker_is_in_any_file_of_an_encrypted_store(v4, tmp_path):
+    """The acceptance's search: entity values from the service, a queued body, the service URL,
+    the defining request's URL and a credential; none in an encrypted store's folder, all but the
+    credential (never stored) in a plain store's folder, searched while open and after closing."""
+    requests = {"Agencies": "TravelagencyCollection?$filter=country eq 'US'"}
+    credential = "pw-9c1f-secret"
+    markers = {}
+    for number, (name, key) in enumerate((("plain", None), ("encrypted", KEY))):
+        folder = tmp_path / name
+        folder.mkdir()
+        path = folder / "s.store"
+        with Store(path, service_root=v4.service_root, defining_requests=requests, key=key,
+                   basic_auth=("user", credential)) as store:
+            names = sorted(entity["name"] for entity in store.get(requests["Agencies"]))[:10]
+            store.create("TravelagencyCollection", dict(AGENCY, agencynum="9900056%d" % number, name=MARKER + "-queued"))
+            store.upload()
+            store.create("TravelagencyCollection", dict(AGENCY, agencynum="9900057%d" % number, name=MARKER + "-pending"))
+            store.download()
+            markers[name] = names + [MARKER + "-queued", MARKER + "-pending", v4.service_root.rstrip("/"),
+                                     "country eq 'US'"]
+            open_found = {m: _files_containing(folder, m) for m in markers[name] + [credential]}
+        closed_found = {m: _files_containing(folder, m) for m in markers[name] + [credential]}
+        for found in (open_found, closed_found):
+            assert found[credential] == []
+            if key is None:
+                assert all(found[m] for m in markers[name]), found
+            else:
+                assert all(found[m] == [] for m in markers[name]), found
+    assert len(markers["encrypted"]) >= 5
