@@ -147,7 +147,8 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
-# The Swift suites again over encrypted store files (docs/ENCRYPTION.md): in a debug build,
+# The Swift suites again over encrypted store files (docs/ENCRYPTION.md), in WAL and in DELETE
+# journal mode: in a debug build,
 # OOD_TEST_STORE_KEY makes every new store file encrypted with that key. ENCRYPTED_SUITES bounds
 # the run (make test runs the store, sync, storage and rekey suites; empty runs every suite).
 TEST_STORE_KEY := 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -155,11 +156,17 @@ ENCRYPTED_SUITES ?= Store|Sync|Upload|Download|Queue|Rekey|Tamper|Encrypted|Cras
 # Left out: the encryption suites (they give keys, and plain stores, themselves) and a test that
 # edits its store file with plain SQL.
 ENCRYPTED_SKIP := EncryptedStoreTests|RekeyTests|TamperTests|IndependentReaderTests|refusesAStoreOfANewerFormat
+# Then again in SQLite's rollback-journal mode (OOD_TEST_JOURNAL_MODE=delete), so the encrypted
+# journal carries the suites' writes; left out there, the tests of the WAL itself (its file, the
+# crash detection by a leftover WAL) and one that expects SQLite's wording for a damaged page.
+WAL_ONLY_TESTS := createsANewStoreInWALModeWithAFormatVersion|aNewStoreFileAndItsWriteAheadLogAreTheOwnersAlone|aStoreLeftOpenIsQuickCheckedWhenItOpensAgain|aStoreLeftOpenIsReportedByAnEventWithTheQuickChecksFindings|aDamagedStoreLeftOpenDoesNotOpen
 .PHONY: test-encrypted
 test-encrypted: deps backends-venv $(CRYPTOGRAPHY_STAMP)
 	swift build --build-tests
 	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) swift test --skip-build $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)') \
-	    --skip '$(ENCRYPTED_SKIP)' 
+	    --skip '$(ENCRYPTED_SKIP)'
+	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) OOD_TEST_JOURNAL_MODE=delete swift test --skip-build \
+	    $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)') --skip '$(ENCRYPTED_SKIP)|$(WAL_ONLY_TESTS)' 
 
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)

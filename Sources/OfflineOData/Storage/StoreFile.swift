@@ -247,9 +247,13 @@ internal import CSQLite
             // An encrypted store's nonce and tag live in bytes every page leaves unused.
             if db.isEncrypted { try db.reserveBytesPerPage(StoreCipher.reserveBytes) }
         }
-        let mode = try db.scalarText("PRAGMA journal_mode = WAL") ?? ""
+        var wanted = "WAL"
+        #if DEBUG
+        wanted = TestEncryption.journalMode ?? wanted
+        #endif
+        let mode = try db.scalarText("PRAGMA journal_mode = " + wanted) ?? ""
         // In-memory databases cannot use WAL; every file store does.
-        if mode != "wal", mode != "memory" {
+        if mode != wanted.lowercased(), mode != "memory" {
             throw ODataError(.storage, "cannot switch '\(db.path)' to WAL journal mode (got '\(mode)')")
         }
         // Durable commits: every committed change (the request queue above all) survives a crash.

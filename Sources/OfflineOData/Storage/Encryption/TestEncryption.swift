@@ -13,6 +13,13 @@ enum TestEncryption {
         return StoreKey.fromHex(String(cString: text))
     }()
 
+    /// `OOD_TEST_JOURNAL_MODE=delete`: store files in SQLite's rollback-journal mode instead of
+    /// WAL, so the encrypted journal is what the suites exercise (readers then wait for writers).
+    static let journalMode: String? = {
+        guard let text = getenv("OOD_TEST_JOURNAL_MODE"), String(cString: text) == "delete" else { return nil }
+        return "DELETE"
+    }()
+
     /// The key for the store at `path` when the caller gave none.
     static func key(for path: String) -> StoreKey? {
         guard let key else { return nil }
