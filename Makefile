@@ -7,7 +7,7 @@
 #                     the benchmarks of the working tree's build against BASE's, in alternating rounds
 #   make bench-10m    reads and store load at 1,000,000 and 10,000,000 entities (slow: not in make bench or make test)
 #   make conformance  the OASIS ABNF test cases through the URL parser (fails below the recorded floor)
-#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
+#   make fuzz [FUZZ_TARGET=url|metadata|metadata-threads|page|http-answer|encrypted-file] [FUZZ_SECONDS=600]   libFuzzer on a parser, from its corpus
 #   make install PREFIX=...   build and install the library, headers, tool, pkg-config and CMake files (stripped; no venv, no tests)
 #   make wheel        the Python binding's wheel (py3-none-<platform>, the library stripped inside) in .build-release/wheels
 #   make dist         a release's archives in dist/: source, binary (library, headers, CMake, pkg-config, tool), the wheel, SHA256SUMS
@@ -55,6 +55,12 @@ $(BACKENDS_STAMP): Tests/backends/requirements.txt | $(PYTHON)
 
 backends-venv: $(BACKENDS_STAMP)
 
+# Python's `cryptography`, for the independent reader of encrypted stores (Tests/encryption).
+CRYPTOGRAPHY_STAMP := $(VENV)/.cryptography
+$(CRYPTOGRAPHY_STAMP): | $(PYTHON)
+	$(PYTHON) -m pip install --quiet "cryptography>=41"
+	touch $@
+
 # mypy, for the Python binding's typing check.
 MYPY_STAMP := $(VENV)/.mypy
 $(MYPY_STAMP): | $(PYTHON)
@@ -77,7 +83,7 @@ layers: $(PYTHON)
 	$(PYTHON) scripts/check_layers.py
 	$(PYTHON) -m pytest -q Tests/scripts
 
-swift-test: deps backends-venv
+swift-test: deps backends-venv $(CRYPTOGRAPHY_STAMP)
 	swift build --build-tests
 	swift test
 
@@ -116,6 +122,7 @@ fuzz-replay: deps
 	OOD_FUZZ_TARGET=url .build/debug/offline-odata-fuzz Tests/Fuzz/url-corpus
 	OOD_FUZZ_TARGET=page .build/debug/offline-odata-fuzz Tests/Fuzz/page-corpus
 	OOD_FUZZ_TARGET=http-answer .build/debug/offline-odata-fuzz Tests/Fuzz/http-answer-corpus
+	OOD_FUZZ_TARGET=encrypted-file .build/debug/offline-odata-fuzz Tests/Fuzz/encrypted-file-corpus
 
 # Fuzzing for real (BUILD-RECIPE §7), into a scratch copy of the corpus: generated inputs stay out
 # of the repository; a crashing input is written as crash-* and belongs in the corpus once fixed.
@@ -143,10 +150,31 @@ tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
 
+# The Swift suites again over encrypted store files (docs/ENCRYPTION.md), in WAL and in DELETE
+# journal mode: in a debug build,
+# OOD_TEST_STORE_KEY makes every new store file encrypted with that key. ENCRYPTED_SUITES bounds
+# the run (make test runs the store, sync, storage and rekey suites; empty runs every suite).
+TEST_STORE_KEY := 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+ENCRYPTED_SUITES ?= Store|Sync|Upload|Download|Queue|Rekey|Tamper|Encrypted|Crash|Recovery
+# Left out: the encryption suites (they give keys, and plain stores, themselves) and a test that
+# edits its store file with plain SQL.
+ENCRYPTED_SKIP := EncryptedStoreTests|RekeyTests|TamperTests|IndependentReaderTests|refusesAStoreOfANewerFormat
+# Then again in SQLite's rollback-journal mode (OOD_TEST_JOURNAL_MODE=delete), so the encrypted
+# journal carries the suites' writes; left out there, the tests of the WAL itself (its file, the
+# crash detection by a leftover WAL) and one that expects SQLite's wording for a damaged page.
+WAL_ONLY_TESTS := createsANewStoreInWALModeWithAFormatVersion|aNewStoreFileAndItsWriteAheadLogAreTheOwnersAlone|aStoreLeftOpenIsQuickCheckedWhenItOpensAgain|aStoreLeftOpenIsReportedByAnEventWithTheQuickChecksFindings|aDamagedStoreLeftOpenDoesNotOpen
+.PHONY: test-encrypted
+test-encrypted: deps backends-venv $(CRYPTOGRAPHY_STAMP)
+	swift build --build-tests
+	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) swift test --skip-build $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)') \
+	    --skip '$(ENCRYPTED_SKIP)'
+	OOD_TEST_STORE_KEY=$(TEST_STORE_KEY) OOD_TEST_JOURNAL_MODE=delete swift test --skip-build \
+	    $(if $(ENCRYPTED_SUITES),--filter '$(ENCRYPTED_SUITES)') --skip '$(ENCRYPTED_SKIP)|$(WAL_ONLY_TESTS)' 
+
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 
-test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync dist-check
+test: layers mypy swift-test tsan conformance fuzz-replay ctest pytest pytest-backends pytest-sync test-encrypted dist-check
 	@[ -d "$(FIXTURES)" ] || echo "note: $(FIXTURES) is not there, so the Swift suites marked 'needs the shared test material' and the ABNF conformance run were skipped; put shared/fixtures beside the checkout or set OOD_FIXTURES to run them"
 
 # odatapy snapshots its whole in-memory store for every change set (its atomicity), so the server
@@ -161,6 +189,8 @@ COMPACTION_ROUNDS ?= 3
 bench: cmake-build backends-venv
 	@echo "== C ABI call overhead"
 	$(BUILD_DIR)/Benchmarks/ood_bench_call_overhead
+	@echo "== Encryption at rest: writes, reads, a download and opening, with and without a key"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/encryption.py
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"

@@ -38,9 +38,14 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer"),
         // The hand-written public header, imported by the C boundary for its enums and types.
         .systemLibrary(name: "COfflineODataHeader"),
+        // Encryption at rest: the SQLite VFS that encrypts a store's pages (docs/ENCRYPTION.md).
+        .target(
+            name: "CStoreCipher",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
         .target(
             name: "OfflineOData",
-            dependencies: ["CSQLite", "CLibXML2", "CCurl"]
+            dependencies: ["CSQLite", "CLibXML2", "CCurl", "CStoreCipher"]
         ),
         .target(
             name: "OfflineODataFoundation",

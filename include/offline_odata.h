@@ -3,8 +3,9 @@
  *
  * This header is written by hand and is the contract. The shared library libofflineodata.so
  * (SONAME libofflineodata.so.0) exports exactly the functions declared here, and carries the
- * Swift runtime inside: it needs libsqlite3, libxml2 and libcurl, and the C and C++ runtime of the
- * system (libc, libm, libstdc++, libgcc_s), no Swift library (the export check verifies this list).
+ * Swift runtime inside: it needs libsqlite3, libxml2, libcurl and libcrypto (OpenSSL, for encrypted
+ * stores), and the C and C++ runtime of the system (libc, libm, libstdc++, libgcc_s), no Swift
+ * library (the export check verifies this list).
  *
  * RULES THAT HOLD FOR EVERY FUNCTION
  *
@@ -123,8 +124,10 @@ typedef enum ood_status {
     OOD_NOTFOUND = 12,     /**< The addressed entity or resource does not exist. */
     OOD_CONSTRAINT = 13,   /**< A write breaks a constraint of the model. */
     OOD_ABORTED = 14,      /**< A callback asked to stop, or the operation was cancelled. */
-    OOD_BUSY = 15          /**< The store is busy: a callback called back into its own store, or
+    OOD_BUSY = 15,         /**< The store is busy: a callback called back into its own store, or
                                 another upload of the same store file runs. */
+    OOD_KEY = 16           /**< An encrypted store opened without its key or with a wrong one, or a
+                                plain store opened with a key (docs/ENCRYPTION.md). */
 } ood_status;
 
 /**
@@ -1013,6 +1016,39 @@ OOD_API ood_status ood_undo(ood_store *store, const char *url, char **json);
  *         changes then); OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_redownload(ood_store *store, const char *url, char **json);
+
+/** @} */
+
+/** @name Encryption at rest (docs/ENCRYPTION.md)
+ *  @{ */
+
+/**
+ * The store file's raw key: exactly 32 bytes (256 bits). A new file is made encrypted with it; an
+ * existing one must have been (ood_store_open_with() then fails with OOD_KEY for a wrong key, a
+ * missing one, or a key for a plain file, and the file is not changed). The engine never stores
+ * the key: a lost key means a lost store. NULL `key` clears it. The bytes are copied.
+ * @return OOD_OK; OOD_MISUSE for NULL `options`; OOD_KEY for a length other than 32.
+ */
+OOD_API ood_status ood_options_set_key(ood_options *options, const unsigned char *key, size_t length);
+
+/**
+ * The store file's key as a passphrase (UTF-8, not empty), stretched with PBKDF2-HMAC-SHA256 and
+ * the store's salt (about 100 ms at every open). NULL clears it. The text is copied.
+ * @return OOD_OK; OOD_MISUSE for NULL `options`; OOD_KEY for an empty passphrase.
+ */
+OOD_API ood_status ood_options_set_passphrase(ood_options *options, const char *passphrase);
+
+/**
+ * Changes the key of the closed store file at `path`: from the key of `from` to the key of `to`
+ * (options filled with ood_options_set_key() or ood_options_set_passphrase(); NULL, or options
+ * without a key, for a plain file). So it also encrypts a plain store and decrypts one. The store
+ * is copied through the new key and the copy renamed over it: a process killed at any moment leaves
+ * a store that opens with exactly one of the two keys. The store must not be open anywhere.
+ * @return OOD_OK; OOD_MISUSE for NULL `path` or neither key; OOD_KEY when `from` does not open the
+ *         store (nothing changes); OOD_BUSY when the store is open elsewhere; OOD_CANTOPEN when
+ *         there is no file.
+ */
+OOD_API ood_status ood_store_rekey(const char *path, const ood_options *from, const ood_options *to);
 
 /** @} */
 

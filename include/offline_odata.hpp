@@ -260,6 +260,9 @@ public:
     Options &limit(ood_limit limit, long long value) { return set(ood_options_set_limit(get(), limit, value)); }
     Options &accept_empty_file(bool accept) { return set(ood_options_set_accept_empty_file(get(), accept ? 1 : 0)); }
     Options &page_size(int size) { return set(ood_options_set_page_size(get(), size)); }
+    /// The store's raw key (32 bytes) or passphrase (docs/ENCRYPTION.md).
+    Options &key(const unsigned char *bytes, size_t length) { return set(ood_options_set_key(get(), bytes, length)); }
+    Options &passphrase(std::string_view text) { return set(ood_options_set_passphrase(get(), detail::c_text(text).c_str())); }
     Options &batch(int batch_size, bool group_by_transaction = false) {
         return set(ood_options_set_batch(get(), batch_size, group_by_transaction ? 1 : 0));
     }
@@ -344,6 +347,13 @@ private:
 
 /// An open store: requests, download, upload, events, questions, however it was opened (one kind
 /// of handle). Closed when destroyed. Move-only; a handle may be shared by threads as the C rules say.
+/// Changes the key of the closed store file at `path` from `from`'s key to `to`'s (nullptr: a
+/// plain file); see ood_store_rekey().
+inline void rekey(std::string_view path, const Options *from, const Options *to) {
+    check(ood_store_rekey(detail::c_text(path).c_str(), from != nullptr ? from->get() : nullptr,
+                          to != nullptr ? to->get() : nullptr));
+}
+
 class Store {
 public:
     /// Opens a store as `options` say and waits until it is open (ood_store_open_with).

@@ -71,7 +71,7 @@ final class StoreHandle {
     func formatVersion() throws(ODataError) -> Int {
         if let file { return try file.formatVersion() }
         guard let path else { throw ODataError(.misuse, "the store works online only: it has no store file") }
-        let opened = try StoreFile(path: path)
+        let opened = try StoreFile(path: path, acceptsEmptyFile: false, key: store?.key)
         defer { opened.close() }
         return try opened.formatVersion()
     }

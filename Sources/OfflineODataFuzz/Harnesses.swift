@@ -53,6 +53,7 @@ let harnesses: [String: FuzzHarness] = [
     "url": fuzzURL,
     "page": fuzzPage,
     "http-answer": fuzzHTTPAnswer,
+    "encrypted-file": fuzzEncryptedFile,
 ]
 
 let fuzzTargetName = getenv("OOD_FUZZ_TARGET").map { String(cString: $0) } ?? "metadata"

@@ -18,7 +18,7 @@ if [ -n "$extra" ]; then echo "exported but not declared in the header:"; echo "
 if ldd "$library" | grep -q 'libswift'; then echo "the library needs a Swift runtime library:"; ldd "$library" | grep libswift; status=1; fi
 # The libraries the header says the library needs, and no other.
 needed=$(readelf -d "$library" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort)
-unexpected=$(echo "$needed" | grep -vE '^(libsqlite3|libxml2|libcurl|libc|libm|libstdc\+\+|libgcc_s|ld-linux[-a-z0-9_]*)\.so' || true)
+unexpected=$(echo "$needed" | grep -vE '^(libsqlite3|libxml2|libcurl|libcrypto|libc|libm|libstdc\+\+|libgcc_s|ld-linux[-a-z0-9_]*)\.so' || true)
 if [ -n "$unexpected" ]; then echo "the library needs libraries the header does not name:"; echo "$unexpected" | sed 's/^/  /'; status=1; fi
 soname=$(readelf -d "$library" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [ "$soname" != "libofflineodata.so.0" ]; then echo "SONAME is '$soname', expected libofflineodata.so.0"; status=1; fi

@@ -34,9 +34,13 @@ final class ReadConnectionPool: @unchecked Sendable {
     private var isClosed = false
     private var generation = 0
 
-    init(path: String, access: SQLiteConnection.Access = .readWrite) {
+    /// The key of an encrypted store, for every connection of the pool.
+    private let cipher: CipherKeyHandle?
+
+    init(path: String, access: SQLiteConnection.Access = .readWrite, cipher: CipherKeyHandle? = nil) {
         self.path = path
         self.access = access
+        self.cipher = cipher
     }
 
     /// Runs `body` with a read connection inside one read transaction. Without `snapshot`, `body`
@@ -86,7 +90,7 @@ final class ReadConnectionPool: @unchecked Sendable {
         }
         if let reused { return reused }
         // Opening outside the lock: it touches the file and should not hold other readers up.
-        let connection = try SQLiteConnection(path: path, access: access)
+        let connection = try SQLiteConnection(path: path, access: access, cipher: cipher)
         // Readers never write; `query_only` makes that a guarantee, not a convention.
         try connection.execute("PRAGMA query_only = ON")
         return Slot(connection: connection, generation: currentGeneration)

@@ -7,6 +7,8 @@ internal import CSQLite
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
+    /// The key of an encrypted store file, kept as long as the connection (nil for a plain one).
+    let cipher: CipherKeyHandle?
 
     /// How a connection opens its file.
     enum Access {
@@ -29,13 +31,18 @@ final class SQLiteConnection {
     /// Opens the database at `path` as `access` says.
     ///
     /// - Throws: ``ODataError/Code/cannotOpen`` when SQLite cannot open the file.
-    init(path: String, access: Access) throws(ODataError) {
+    /// With `cipher`, the file is an encrypted store read and written through the encrypting VFS
+    /// (``StoreCipher``), and temporary data stays in memory.
+    /// With `allowsURIs`, SQL may name other files by URI (a rekey's `VACUUM INTO` target).
+    init(path: String, access: Access, cipher: CipherKeyHandle? = nil, allowsURIs: Bool = false) throws(ODataError) {
         self.path = path
+        self.cipher = cipher
         var flags = SQLITE_OPEN_NOMUTEX
         // A store path is a file's path, never an SQLite URI (`file:x?mode=memory` would "create" a
         // store that is not there). This SQLite reads a name starting `file:` as a URI whatever
         // the flags say; `./file:...` is the same file without that reading.
         var filename = path.hasPrefix("file:") ? "./" + path : path
+        if allowsURIs { flags |= SQLITE_OPEN_URI }
         switch access {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -44,11 +51,18 @@ final class SQLiteConnection {
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             filename = "file:" + Self.uriEscaped(path) + "?mode=ro&immutable=1"
         }
+        if let cipher {
+            // The key's id, not the key: the VFS looks the key up by it.
+            flags |= SQLITE_OPEN_URI
+            let parameters = "vfs=\(StoreCipher.vfsName)&ood_key=\(cipher.id)"
+            filename = access == .immutable ? filename + "&" + parameters : "file:" + Self.uriEscaped(path) + "?" + parameters
+        }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(filename, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)
+            if cipher != nil, StoreCipher.takeAuthenticationFailure() { throw Self.authenticationError("cannot open store file", path) }
             throw ODataError(.cannotOpen, "cannot open store file '\(path)': \(detail)")
         }
         handle = db
@@ -61,12 +75,38 @@ final class SQLiteConnection {
         }
         // Wait briefly instead of failing when another connection holds the write lock.
         sqlite3_busy_timeout(db, 5_000)
+        if cipher != nil {
+            // Temporary files cannot carry the store's key (the VFS refuses them): sorts, temporary
+            // tables and statement journals stay in memory.
+            let pragmaRC = sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil)
+            guard pragmaRC == SQLITE_OK else {
+                let failure = error(sqlite3_extended_errcode(db), "cannot open store file '\(path)'")
+                sqlite3_close_v2(db)
+                handle = nil
+                throw failure
+            }
+        }
+    }
+
+    /// SQLITE_IOERR_DATA (a macro Swift does not import): the encrypting VFS's authentication failure.
+    static let authenticationFailure = SQLITE_IOERR | (32 << 8)
+
+    /// Whether the connection reads and writes an encrypted store file.
+    var isEncrypted: Bool { cipher != nil }
+
+    /// Asks SQLite to leave `count` bytes unused at the end of every page, for the encrypting VFS's
+    /// nonce and tag; it takes effect on a new file or in a `VACUUM INTO` from this connection.
+    func reserveBytesPerPage(_ count: Int32) throws(ODataError) {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        var value = count
+        let rc = sqlite3_file_control(handle, "main", SQLITE_FCNTL_RESERVE_BYTES, &value)
+        guard rc == SQLITE_OK else { throw error(rc, "cannot reserve bytes per page") }
     }
 
     deinit { close() }
 
     /// `path` as the path of a `file:` URI: bytes other than unreserved characters and `/` as `%XX`.
-    private static func uriEscaped(_ path: String) -> String {
+    static func uriEscaped(_ path: String) -> String {
         var escaped = ""
         for byte in path.utf8 {
             let isPlain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -151,11 +191,22 @@ final class SQLiteConnection {
         default: .storage
         }
         if primary == SQLITE_READONLY { return Self.readOnlyError(path) }
+        if rc == Self.authenticationFailure || (primary == SQLITE_IOERR && cipher != nil && StoreCipher.takeAuthenticationFailure()) {
+            return Self.authenticationError(context, path)
+        }
         var error = ODataError(code, "\(context): \(lastErrorMessage)")
         if primary == SQLITE_FULL {
             error.message = "\(context): the disk is full, or the store reached its size limit (\(lastErrorMessage))"
             error.isDiskFull = true
         }
+        return error
+    }
+
+    /// The error for a page of an encrypted store that failed its authentication.
+    static func authenticationError(_ context: String, _ path: String) -> ODataError {
+        var error = ODataError(.storage, "\(context): a page of '\(path)' failed its authentication: the file was "
+                               + "damaged or tampered with (a changed, moved or replaced page)")
+        error.isAuthenticationFailure = true
         return error
     }
 

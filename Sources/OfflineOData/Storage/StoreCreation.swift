@@ -25,30 +25,32 @@ enum StoreCreation {
     /// - Throws: ``ODataError/Code/notAStore`` for an empty file not accepted,
     ///   ``ODataError/Code/cannotOpen`` for a folder or a path that cannot be made,
     ///   ``ODataError/Code/busy`` when another process is making the same store.
-    static func makeIfAbsent(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
+    /// With `key`, the new store is encrypted; the key's handle is returned when this call's file
+    /// became the store (nil when nothing was made, or another process's store won the race).
+    @discardableResult
+    static func makeIfAbsent(path: String, acceptsEmptyFile: Bool, key: StoreKey? = nil) throws(ODataError) -> CipherKeyHandle? {
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 throw ODataError(.cannotOpen, "cannot open store file '\(path)': it is a folder")
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return }
+            guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return nil }
             guard acceptsEmptyFile else {
                 throw ODataError(.notAStore, "'\(path)' is not an OfflineOData store: it is an empty file (0 bytes); "
                                  + acceptanceHint)
             }
-            try build(path: path, mode: info.st_mode & 0o7777, replacing: true)
-            return
+            return try build(path: path, mode: info.st_mode & 0o7777, replacing: true, key: key)
         }
         let code = errno
         guard code == ENOENT else {
             throw ODataError(.cannotOpen, "cannot open store file '\(path)': \(describe(code))")
         }
-        try build(path: path, mode: 0o600, replacing: false)
+        return try build(path: path, mode: 0o600, replacing: false, key: key)
     }
 
     /// Builds a store in `<path>.creating`, then moves it to `path` (`replacing` an empty file,
     /// or only where no file is).
-    private static func build(path: String, mode: mode_t, replacing: Bool) throws(ODataError) {
+    private static func build(path: String, mode: mode_t, replacing: Bool, key: StoreKey?) throws(ODataError) -> CipherKeyHandle? {
         let temporary = path + ".creating"
         var fd: Int32
         repeat {
@@ -70,8 +72,11 @@ enum StoreCreation {
         unlink(temporary + "-shm")
         unlink(temporary + "-journal")
         _ = fchmod(fd, mode)
+        var cipher: CipherKeyHandle?
+        if let key { cipher = try StoreCipher.newStoreHandle(key: key) }
+        let placed: Bool
         do throws(ODataError) {
-            let db = try SQLiteConnection(path: temporary, access: .readWrite)
+            let db = try SQLiteConnection(path: temporary, access: .readWrite, cipher: cipher)
             do throws(ODataError) {
                 try StoreFile.prepare(db, acceptsEmptyDatabase: true)
             } catch {
@@ -81,26 +86,32 @@ enum StoreCreation {
             // The last connection's close folds the WAL into the file and removes it.
             db.close()
             guard fsync(fd) == 0 else { throw ODataError(.storage, "cannot sync '\(temporary)': \(describe(errno))") }
-            try place(temporary, at: path, replacing: replacing)
+            placed = try place(temporary, at: path, replacing: replacing)
         } catch {
             unlink(temporary)
             throw error
         }
         syncFolder(of: path)
+        return placed ? cipher : nil
     }
 
     /// Moves the built file to `path`: over it when `replacing`, else only if nothing is there
     /// (another process's new store stays, and is opened instead).
-    private static func place(_ temporary: String, at path: String, replacing: Bool) throws(ODataError) {
+    /// Returns whether the built file is the one at `path` now.
+    private static func place(_ temporary: String, at path: String, replacing: Bool) throws(ODataError) -> Bool {
         if replacing {
             guard rename(temporary, path) == 0 else {
                 throw ODataError(.cannotOpen, "cannot open store file '\(path)': cannot make it: \(describe(errno))")
             }
-            return
+            return true
         }
-        if link(temporary, path) == 0 || errno == EEXIST {
+        if link(temporary, path) == 0 {
             unlink(temporary)
-            return
+            return true
+        }
+        if errno == EEXIST {
+            unlink(temporary)
+            return false
         }
         // A file system without hard links: a rename, checked just before.
         let code = errno
@@ -110,6 +121,7 @@ enum StoreCreation {
         guard rename(temporary, path) == 0 else {
             throw ODataError(.cannotOpen, "cannot open store file '\(path)': cannot make it: \(describe(errno))")
         }
+        return true
     }
 
     /// Makes the new name durable (best effort: some file systems cannot sync a folder).

@@ -34,6 +34,10 @@ internal import CSQLite
     private var writerAttachment: AnyObject?
     /// Nil for an in-memory database, which other connections cannot see: its reads take the lock.
     private let readPool: ReadConnectionPool?
+    /// The key of an encrypted store, released (and wiped by the VFS) when the store closes.
+    let cipher: CipherKeyHandle?
+    /// Whether the file is encrypted (docs/ENCRYPTION.md).
+    @_spi(Tool) public var isEncrypted: Bool { cipher != nil }
 
     /// Opens the store at `path`, creating it if there is no file there.
     ///
@@ -49,23 +53,42 @@ internal import CSQLite
     ///
     /// - Throws: as ``init(path:)``; ``ODataError/Code/notAStore`` names an empty file when it is
     ///   not accepted, ``ODataError/Code/storage`` a store damaged by a crash.
-    @_spi(Tool) public init(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
+    @_spi(Tool) public convenience init(path: String, acceptsEmptyFile: Bool) throws(ODataError) {
+        try self.init(path: path, acceptsEmptyFile: acceptsEmptyFile, key: nil)
+    }
+
+    /// Opens (or makes) the store at `path` as ``init(path:acceptsEmptyFile:)`` does; with `key`,
+    /// the file is an encrypted store (a new one is made encrypted).
+    ///
+    /// - Throws: as ``init(path:acceptsEmptyFile:)``; ``ODataError/Code/key`` for a wrong or
+    ///   missing key, or a key given for a plain store (the file is not changed).
+    @_spi(Tool) public init(path: String, acceptsEmptyFile: Bool, key: StoreKey?) throws(ODataError) {
         guard !path.isEmpty else { throw ODataError(.misuse, "the store path is empty") }
         guard !path.utf8.contains(0) else { throw ODataError(.misuse, "the store path contains a NUL character") }
         let inMemory = Self.isInMemory(path)
-        if !inMemory { try StoreCreation.makeIfAbsent(path: path, acceptsEmptyFile: acceptsEmptyFile) }
+        #if DEBUG
+        let key = key ?? (inMemory ? nil : TestEncryption.key(for: path))
+        #endif
+        var cipher: CipherKeyHandle?
+        if inMemory {
+            if key != nil { throw ODataError(.misuse, "an in-memory store is never written to disk: it takes no key") }
+        } else {
+            let made = try StoreCreation.makeIfAbsent(path: path, acceptsEmptyFile: acceptsEmptyFile, key: key)
+            if let made { cipher = made } else { cipher = try StoreCipher.handle(for: path, key: key) }
+        }
         let leftOpen = !inMemory && StoreRecovery.wasLeftOpen(path: path)
         var access: SQLiteConnection.Access = inMemory ? .create : .readWrite
         let db: SQLiteConnection
         do {
             // An in-memory database is always new: it is the store to make.
-            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: acceptsEmptyFile || inMemory)
+            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: acceptsEmptyFile || inMemory,
+                                       cipher: cipher)
         } catch where !inMemory && error.code != .notAStore && StoreRecovery.isWriteProtected(path: path) {
             // SQLite needs a writable folder for the WAL's shared-memory file; without one, the
             // store is read as an unchanging file.
             try StoreRecovery.requireNoPendingLog(path: path)
             access = .immutable
-            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: false)
+            db = try Self.openPrepared(path: path, access: access, acceptsEmptyDatabase: false, cipher: cipher)
         }
         if leftOpen {
             let findings: [StoreFinding]
@@ -87,13 +110,15 @@ internal import CSQLite
         databaseFilePath = db.databaseFilePath
         isReadOnly = db.isReadOnly
         self.connection = db
-        readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite)
+        self.cipher = cipher
+        readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite,
+                                                       cipher: cipher)
     }
 
     /// Opens `path` and checks it is a store (migrating an older one); closed again on failure.
-    private static func openPrepared(path: String, access: SQLiteConnection.Access,
-                                     acceptsEmptyDatabase: Bool) throws(ODataError) -> SQLiteConnection {
-        let db = try SQLiteConnection(path: path, access: access)
+    private static func openPrepared(path: String, access: SQLiteConnection.Access, acceptsEmptyDatabase: Bool,
+                                     cipher: CipherKeyHandle?) throws(ODataError) -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, access: access, cipher: cipher)
         do throws(ODataError) {
             try prepare(db, acceptsEmptyDatabase: acceptsEmptyDatabase)
         } catch {
@@ -173,6 +198,7 @@ internal import CSQLite
             writerAttachment = nil
         }
         readPool?.close()
+        cipher?.release()
     }
 
     /// Runs the read `body` with a read connection, inside one read transaction, beside other
@@ -231,10 +257,18 @@ internal import CSQLite
         // checkpoint write a quarter of the WAL frames and system calls, and B-trees split a
         // quarter as often. Only an empty file can change it (it must precede WAL); older stores
         // keep theirs.
-        if applicationID == 0, objectCount == 0 { try db.execute("PRAGMA page_size = 16384") }
-        let mode = try db.scalarText("PRAGMA journal_mode = WAL") ?? ""
+        if applicationID == 0, objectCount == 0 {
+            try db.execute("PRAGMA page_size = 16384")
+            // An encrypted store's nonce and tag live in bytes every page leaves unused.
+            if db.isEncrypted { try db.reserveBytesPerPage(StoreCipher.reserveBytes) }
+        }
+        var wanted = "WAL"
+        #if DEBUG
+        wanted = TestEncryption.journalMode ?? wanted
+        #endif
+        let mode = try db.scalarText("PRAGMA journal_mode = " + wanted) ?? ""
         // In-memory databases cannot use WAL; every file store does.
-        if mode != "wal", mode != "memory" {
+        if mode != wanted.lowercased(), mode != "memory" {
             throw ODataError(.storage, "cannot switch '\(db.path)' to WAL journal mode (got '\(mode)')")
         }
         // Durable commits: every committed change (the request queue above all) survives a crash.
@@ -248,7 +282,7 @@ internal import CSQLite
 
     /// A store opened for reads only is used as it is: it must be of this engine's format.
     private static func checkReadOnly(_ db: SQLiteConnection) throws(ODataError) {
-        guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+        guard let text = try storedFormatVersion(db),
               let version = Int(text)
         else { throw notAStore(db.path, "its format version is missing") }
         guard version <= StoreFormat.currentVersion else {
@@ -264,7 +298,7 @@ internal import CSQLite
     private static func migrate(_ db: SQLiteConnection, isNew: Bool) throws(ODataError) {
         var version = 0
         if !isNew {
-            guard let text = try? db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'"),
+            guard let text = try storedFormatVersion(db),
                   let stored = Int(text)
             else { throw notAStore(db.path, "its format version is missing") }
             version = stored
@@ -280,6 +314,18 @@ internal import CSQLite
             try db.prepare("INSERT OR REPLACE INTO ood_store_info (key, value) VALUES ('format_version', ?1)")
                 .run([.text(String(StoreFormat.currentVersion))])
             try db.execute("PRAGMA application_id = \(StoreFormat.applicationID)")
+        }
+    }
+
+    /// The stored format version; nil when the table or row is missing. A page that fails its
+    /// authentication is that error, not a missing version.
+    private static func storedFormatVersion(_ db: SQLiteConnection) throws(ODataError) -> String? {
+        do {
+            return try db.scalarText("SELECT value FROM ood_store_info WHERE key = 'format_version'")
+        } catch where error.isAuthenticationFailure {
+            throw error
+        } catch {
+            return nil
         }
     }
 

@@ -53,7 +53,8 @@ package final class LocalStore: @unchecked Sendable {
     ///   when the file already holds a store with a model, and the errors of the defining requests.
     package static func create(path: String, metadata: String, dialect: Dialect? = nil,
                               definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = []) throws(ODataError) -> LocalStore {
+                              acceptsEmptyFile: Bool = false, indexes: [IndexDeclaration] = [],
+                              key: StoreKey? = nil) throws(ODataError) -> LocalStore {
         if let serviceRoot { try ServiceURL.checkServiceRoot(serviceRoot) }
         let model = try MetadataReader.read(metadata)
         let schema = try StoreSchema(model: model)
@@ -63,7 +64,7 @@ package final class LocalStore: @unchecked Sendable {
         }
         var resolvedIndexes: [ResolvedIndex] = []
         for declaration in indexes { resolvedIndexes.append(try declaration.resolved(in: schema)) }
-        let file = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
+        let file = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile, key: key)
         do throws(ODataError) {
             try file.requireWritable()
             try file.withConnection { db throws(ODataError) in
@@ -98,8 +99,8 @@ package final class LocalStore: @unchecked Sendable {
     /// Opens a store made by ``create(path:metadata:dialect:definingRequests:serviceRoot:)``.
     ///
     /// - Throws: ``ODataError/Code/notAStore`` when the file is not a store or holds no model.
-    package static func open(path: String) throws(ODataError) -> LocalStore {
-        try open(file: try StoreFile(path: path))
+    package static func open(path: String, key: StoreKey? = nil) throws(ODataError) -> LocalStore {
+        try open(file: try StoreFile(path: path, acceptsEmptyFile: false, key: key))
     }
 
     /// The store over an open `file` (closed when it holds no store).
@@ -126,8 +127,9 @@ package final class LocalStore: @unchecked Sendable {
     /// (`metadata` is asked for only then). Returns whether it was made.
     package static func openOrCreate(path: String, metadata: () throws(ODataError) -> String, dialect: Dialect? = nil,
                                     definingRequests: [DefiningRequest] = [], serviceRoot: String? = nil,
-                                    acceptsEmptyFile: Bool = false) throws(ODataError) -> (store: LocalStore, created: Bool) {
-        let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile)
+                                    acceptsEmptyFile: Bool = false,
+                                    key: StoreKey? = nil) throws(ODataError) -> (store: LocalStore, created: Bool) {
+        let probe = try StoreFile(path: path, acceptsEmptyFile: acceptsEmptyFile, key: key)
         let hasModel: Bool
         do throws(ODataError) {
             hasModel = try probe.withConnection { db throws(ODataError) in try StoreInfoTable.value("metadata", in: db) != nil }
@@ -139,7 +141,7 @@ package final class LocalStore: @unchecked Sendable {
         if hasModel { return (try open(file: probe), false) }
         probe.close()
         return (try create(path: path, metadata: try metadata(), dialect: dialect, definingRequests: definingRequests,
-                           serviceRoot: serviceRoot), true)
+                           serviceRoot: serviceRoot, key: key), true)
     }
 
     /// The service root recorded at creation, if any.

@@ -75,6 +75,10 @@ public final class ODataStore: @unchecked Sendable {
         /// Whether each upload first compacts the request queue (``StoreOperation/compactQueue``):
         /// fewer requests, the same result on the service. False sends the queue as it was queued.
         public var compactsUploadQueue = true
+        /// The key of an encrypted store file (docs/ENCRYPTION.md): a new file is made encrypted
+        /// with it, an existing one must have been. Nil for a plain file. The engine never stores
+        /// it; a lost key means a lost store.
+        public var key: StoreKey?
 
         public init(path: String? = nil, serviceRoot: String? = nil) {
             self.path = path
@@ -91,6 +95,8 @@ public final class ODataStore: @unchecked Sendable {
 
     let owner: StoreThreadMarker.Owner
     let options: Options
+    /// The key the store was opened with (for reopening its file), nil for a plain one.
+    @_spi(Tool) public var key: StoreKey? { options.key }
     let eventHub: EventHub
     private let readers: WorkerPool
     private let writers: WorkerPool

@@ -57,6 +57,9 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The store is busy: a callback called back into its own store, or another upload of the
         /// same store file runs (in this process or another).
         public static let busy = Code(rawValue: 15)
+        /// The store's key is wrong or missing: an encrypted store opened without its key or with
+        /// another, or a plain store opened with a key (docs/ENCRYPTION.md). The file is untouched.
+        public static let key = Code(rawValue: 16)
 
         /// Every code this version knows, in C order, each with its `ood_status` name.
         private static let known: [(code: Code, cName: String)] = [
@@ -65,6 +68,7 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
             (.syntax, "OOD_SYNTAX"), (.semantic, "OOD_SEMANTIC"), (.unsupported, "OOD_UNSUPPORTED"),
             (.network, "OOD_NETWORK"), (.http, "OOD_HTTP"), (.notFound, "OOD_NOTFOUND"),
             (.constraint, "OOD_CONSTRAINT"), (.aborted, "OOD_ABORTED"), (.busy, "OOD_BUSY"),
+            (.key, "OOD_KEY"),
         ]
 
         /// The codes this version knows (a later version may add more).
@@ -93,6 +97,9 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
     public var httpHeaders: [HTTPHeader] = []
     /// SQLite ran out of room (`SQLITE_FULL`): a download names the defining request it was writing.
     var isDiskFull = false
+    /// A page of an encrypted store failed its authentication (docs/ENCRYPTION.md): never taken
+    /// for a missing value.
+    var isAuthenticationFailure = false
 
     public init(_ code: Code, _ message: String, offset: Int? = nil, line: Int? = nil, column: Int? = nil) {
         self.code = code

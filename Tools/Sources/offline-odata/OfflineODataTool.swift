@@ -41,20 +41,32 @@ struct OfflineODataTool: ParsableCommand {
             3 upload archived requests, store check found something; 64 the command line was \
             wrong; 130 or 143 a download or upload stopped by SIGINT (Ctrl-C) or SIGTERM. Every \
             way out closes the store first.
+
+            \(ToolKey.help)
             """,
         version: OfflineODataVersion.string,
         subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self]
     )
 
-    /// ArgumentParser's own `main`, but a command line it refuses (exit 64) with `--json` among
-    /// the arguments also prints the one JSON error object on standard output, as every failure
-    /// of a `--json` command does (``printJSONError(_:)``).
+    /// ArgumentParser's own `main`, with two things first and last: `--key-file`/`--passphrase-env`
+    /// are taken out first (``ToolKey``), so every subcommand has them; and a command line it
+    /// refuses (exit 64) with `--json` among the arguments also prints the one JSON error object
+    /// on standard output, as every failure of a `--json` command does (``printJSONError(_:)``).
     static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do throws(ODataError) {
+            ToolKey.current = try ToolKey.extract(from: &arguments)
+        } catch {
+            if arguments.contains("--json") { printJSONError(error) }
+            var standardError = StandardErrorStream()
+            print("error: \(terminalSafe(error.message))", to: &standardError)
+            Glibc.exit(64)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            if CommandLine.arguments.dropFirst().contains("--json"), exitCode(for: error).rawValue == 64 {
+            if arguments.contains("--json"), exitCode(for: error).rawValue == 64 {
                 let usage = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "the command line is wrong"
                 printJSONError(ODataError(.misuse, usage))
             }

@@ -42,7 +42,7 @@ extension StoreCommand {
             let findings: [StoreFinding]
             do throws(ODataError) {
                 guard fileExists(path) else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-                let file = try StoreFile(path: path)
+                let file = try StoreFile(path: path, acceptsEmptyFile: false, key: ToolKey.current)
                 defer { file.close() }
                 findings = try file.check(quick: quick)
             } catch {

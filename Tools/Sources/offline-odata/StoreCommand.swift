@@ -22,7 +22,7 @@ struct StoreCommand: ParsableCommand {
             Exit codes: those of each subcommand: 0 success; 1 an error (the message says which); \
             64 a usage error.
             """,
-        subcommands: [Create.self, Info.self, Load.self, Check.self]
+        subcommands: [Create.self, Info.self, Load.self, Check.self, StoreRekeyCommand.self]
     )
 
     /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.
@@ -132,7 +132,7 @@ struct StoreCommand: ParsableCommand {
 
         private func createEmpty() throws(ODataError) {
             let existed = fileExists(path)
-            let store = try StoreFile(path: path, acceptsEmptyFile: acceptEmptyFile)
+            let store = try StoreFile(path: path, acceptsEmptyFile: acceptEmptyFile, key: ToolKey.current)
             defer { store.close() }
             let version = try store.formatVersion()
             let mode = try store.journalMode()

@@ -39,6 +39,8 @@ func openStore(path: String, mode: WorkingMode = .mixed, service: ServiceOptions
 
 /// Opens a store with `options` and waits until it is open; closed again when opening failed.
 func openStore(_ options: ODataStore.Options) throws(ODataError) -> ODataStore {
+    var options = options
+    if options.key == nil { options.key = ToolKey.current }
     let store = ODataStore.open(options)
     let status: StoreStatus
     do throws(ODataError) {

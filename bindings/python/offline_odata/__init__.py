@@ -15,6 +15,7 @@ from . import _capi
 from .errors import (
     AbortedError,
     BusyError,
+    StoreKeyError,
     CannotOpenError,
     ConstraintError,
     HTTPError,
@@ -46,7 +47,7 @@ __all__ = [
     "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
-    "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError",
+    "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError", "StoreKeyError",
 ]
 
 

@@ -184,6 +184,12 @@ ood_options_set_service_root_saved = _declare("ood_options_set_service_root_save
 ood_options_set_page_size = _declare("ood_options_set_page_size", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_accept_empty_file(ood_options *options, int accept);
 ood_options_set_accept_empty_file = _declare("ood_options_set_accept_empty_file", c_int, [c_void_p, c_int], status=True)
+# ood_status ood_options_set_key(ood_options *options, const unsigned char *key, size_t length);
+ood_options_set_key = _declare("ood_options_set_key", c_int, [c_void_p, c_char_p, c_size_t], status=True)
+# ood_status ood_options_set_passphrase(ood_options *options, const char *passphrase);
+ood_options_set_passphrase = _declare("ood_options_set_passphrase", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_store_rekey(const char *path, const ood_options *from, const ood_options *to);
+ood_store_rekey = _declare("ood_store_rekey", c_int, [c_char_p, c_void_p, c_void_p], status=True)
 # ood_status ood_options_set_queue_compaction(ood_options *options, int enabled);
 ood_options_set_queue_compaction = _declare("ood_options_set_queue_compaction", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);

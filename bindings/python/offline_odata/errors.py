@@ -83,6 +83,11 @@ class BusyError(OfflineODataError):
     same store file runs (in this process or another)."""
 
 
+class StoreKeyError(OfflineODataError):
+    """The store's key is wrong or missing: an encrypted store opened without its key or with
+    another, or a plain store opened with a key. The file is untouched."""
+
+
 #: Every status of ``offline_odata.h`` but OOD_OK: (name, value) -> exception class.
 STATUS_EXCEPTIONS: Dict[Tuple[str, int], Type[OfflineODataError]] = {
     ("OOD_ERROR", 1): OfflineODataError,
@@ -100,6 +105,7 @@ STATUS_EXCEPTIONS: Dict[Tuple[str, int], Type[OfflineODataError]] = {
     ("OOD_CONSTRAINT", 13): ConstraintError,
     ("OOD_ABORTED", 14): AbortedError,
     ("OOD_BUSY", 15): BusyError,
+    ("OOD_KEY", 16): StoreKeyError,
 }
 
 _BY_VALUE = {value: (name, cls) for (name, value), cls in STATUS_EXCEPTIONS.items()}

@@ -8,7 +8,7 @@ import enum
 import os
 from contextlib import contextmanager
 from ctypes import byref, c_void_p
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _capi
@@ -164,6 +164,8 @@ class Options:
     accept_empty_file: bool = False
     compact_upload_queue: bool = True
     indexes: Optional[Sequence[Union[str, Tuple[str, Sequence[str]]]]] = None
+    key: Optional[bytes] = field(default=None, repr=False)
+    passphrase: Optional[str] = field(default=None, repr=False)
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -247,6 +249,37 @@ class Options:
             raise TypeError("compact_upload_queue must be a bool")
         if not self.compact_upload_queue:
             _capi.ood_options_set_queue_compaction(handle, 0)
+        _set_key(handle, self.key, self.passphrase)
+
+
+def _set_key(handle: c_void_p, key: Optional[bytes], passphrase: Optional[str]) -> None:
+    """The store's raw key (32 bytes) or passphrase on an ``ood_options`` (docs/ENCRYPTION.md)."""
+    if key is not None and passphrase is not None:
+        raise TypeError("give key or passphrase, not both")
+    if key is not None:
+        if not isinstance(key, (bytes, bytearray)):
+            raise TypeError("key must be bytes (32 of them)")
+        raw = bytes(key)
+        _capi.ood_options_set_key(handle, raw, len(raw))
+    elif passphrase is not None:
+        if not isinstance(passphrase, str):
+            raise TypeError("passphrase must be a str")
+        _capi.ood_options_set_passphrase(handle, _capi.encode(passphrase, "passphrase"))
+
+
+@contextmanager
+def key_options(key: Optional[bytes], passphrase: Optional[str]) -> Iterator[Optional[c_void_p]]:
+    """An ``ood_options`` holding only a key, or None for no key (for ood_store_rekey)."""
+    if key is None and passphrase is None:
+        yield None
+        return
+    handle = c_void_p()
+    _capi.ood_options_new(byref(handle))
+    try:
+        _set_key(handle, key, passphrase)
+        yield handle
+    finally:
+        _capi.ood_options_free(handle)
 
 
 class StoreOptions(TypedDict, total=False):
@@ -281,6 +314,8 @@ class StoreOptions(TypedDict, total=False):
     max_expression_operators: int
     accept_empty_file: bool
     compact_upload_queue: bool
+    key: bytes
+    passphrase: str
 
 
 def _metadata_text(metadata: Union[str, PathLike]) -> str:

@@ -27,7 +27,7 @@ from .entity import Entity
 from .errors import AbortedError
 from .events import Event, Subscription
 from .futures import RequestFuture, _Pending, _PendingRequest
-from .options import Options, PathLike, _pairs
+from .options import Options, PathLike, _pairs, key_options
 from .results import AnswerShape, DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
 from .sync_record import SyncLogEntry, SyncStatistics
@@ -121,6 +121,24 @@ class Store(StoreHandle):
              **options: "Unpack[StoreOptions]") -> "Store":
         """``Store(path, wait=..., **options)``: opens a store that answers requests."""
         return Store(path, wait=wait, **options)
+
+    @staticmethod
+    def rekey(path: PathLike, *, key: Optional[bytes] = None, passphrase: Optional[str] = None,
+              new_key: Optional[bytes] = None, new_passphrase: Optional[str] = None) -> None:
+        """Changes the key of the closed store file at ``path`` (``ood_store_rekey``): from ``key``
+        or ``passphrase`` (neither: a plain file) to ``new_key`` or ``new_passphrase`` (neither:
+        decrypt it). A process killed meanwhile leaves a store that opens with exactly one of the
+        two keys. See docs/ENCRYPTION.md.
+
+        Raises:
+            StoreKeyError: the old key does not open the store (nothing changes).
+            BusyError: the store is open elsewhere.
+        """
+        text = os.fspath(path)
+        if not isinstance(text, str):
+            raise TypeError("path must be a str or os.PathLike[str]")
+        with key_options(key, passphrase) as old, key_options(new_key, new_passphrase) as new:
+            _capi.ood_store_rekey(_capi.encode(text, "path"), old, new)
 
     @classmethod
     def open_file(cls, path: PathLike) -> "Store":

@@ -88,18 +88,20 @@ struct StoreOpening {
             let (file, created) = try LocalStore.openOrCreate(path: path, metadata: metadata, dialect: options.dialect,
                                                               definingRequests: options.definingRequests,
                                                               serviceRoot: options.serviceRoot,
-                                                              acceptsEmptyFile: options.acceptsEmptyFile)
+                                                              acceptsEmptyFile: options.acceptsEmptyFile,
+                                                              key: options.key)
             return (file, created)
         case .openExisting:
             guard access(path, F_OK) == 0 else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-            return (try LocalStore.open(path: path), false)
+            return (try LocalStore.open(path: path, key: options.key), false)
         case .createNew:
             guard let document = options.metadata else {
                 throw ODataError(.misuse, "creating a new store file needs the $metadata document (Options.metadata)")
             }
             return (try LocalStore.create(path: path, metadata: document, dialect: options.dialect,
                                           definingRequests: options.definingRequests, serviceRoot: options.serviceRoot,
-                                          acceptsEmptyFile: options.acceptsEmptyFile, indexes: options.indexes), true)
+                                          acceptsEmptyFile: options.acceptsEmptyFile, indexes: options.indexes,
+                                          key: options.key), true)
         }
     }
 

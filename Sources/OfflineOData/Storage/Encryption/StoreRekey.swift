@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Changes the key of a closed store file: to another key, from no key (encrypting a plain store)
+/// or to no key (decrypting it). docs/ENCRYPTION.md, "Converting and rekeying".
+///
+/// The store is copied with `VACUUM INTO` to `<path>.rekeying` through the new key (a new salt, so
+/// a new data key), synced and checked; the old file's WAL is folded in and closed; then the copy
+/// is renamed over the store. A process killed at any moment leaves a store that opens with exactly
+/// one of the two keys: the old one until the rename, the new one after it. Everything in the
+/// database comes along: the queue, the archive, resume points, indexes.
+enum StoreRekey {
+    /// Rekeys the store at `path` from `oldKey` to `newKey` (either nil for a plain file).
+    ///
+    /// - Throws: ``ODataError/Code/key`` when `oldKey` does not open the store,
+    ///   ``ODataError/Code/misuse`` when both are nil, ``ODataError/Code/busy`` when another
+    ///   connection has the store open (nothing is changed then).
+    static func rekey(path: String, from oldKey: StoreKey?, to newKey: StoreKey?) throws(ODataError) {
+        guard oldKey != nil || newKey != nil else {
+            throw ODataError(.misuse, "rekey needs a key to change from or to: the store stays as it is")
+        }
+        guard !path.isEmpty, access(path, F_OK) == 0 else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
+        let temporary = path + ".rekeying"
+        removeLeftovers(of: temporary)
+        let oldHandle = try StoreCipher.handle(for: path, key: oldKey)
+        defer { oldHandle?.release() }
+        let newHandle: CipherKeyHandle? = if let newKey { try StoreCipher.newStoreHandle(key: newKey) } else { nil }
+        defer { newHandle?.release() }
+        let source = try SQLiteConnection(path: path, access: .readWrite, cipher: oldHandle, allowsURIs: true)
+        do throws(ODataError) {
+            try StoreFile.prepare(source, acceptsEmptyDatabase: false)
+            try copy(source, to: temporary, through: newHandle)
+            try syncFile(temporary)
+            try check(temporary, through: newHandle)
+        } catch {
+            source.close()
+            removeLeftovers(of: temporary)
+            throw error
+        }
+        // The last connection's close folds the WAL into the old file and removes it and its -shm.
+        source.close()
+        guard access(path + "-wal", F_OK) != 0, access(path + "-journal", F_OK) != 0 else {
+            removeLeftovers(of: temporary)
+            throw ODataError(.busy, "'\(path)' is open elsewhere (its log is still there): close it everywhere, then rekey")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = StoreCreation.describe(errno)
+            removeLeftovers(of: temporary)
+            throw ODataError(.storage, "cannot put the rekeyed copy in place of '\(path)': \(reason)")
+        }
+        syncFolder(of: path)
+    }
+
+    /// `VACUUM INTO` the temporary file, written through `handle` (or the default VFS for a plain copy).
+    private static func copy(_ source: SQLiteConnection, to temporary: String, through handle: CipherKeyHandle?) throws(ODataError) {
+        _ = try source.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+        let target: String
+        if let handle {
+            // The copy's pages leave room for the nonce and tag (a plain source has none).
+            try source.reserveBytesPerPage(StoreCipher.reserveBytes)
+            target = "file:" + SQLiteConnection.uriEscaped(temporary) + "?vfs=\(StoreCipher.vfsName)&ood_key=\(handle.id)"
+        } else {
+            target = "file:" + SQLiteConnection.uriEscaped(temporary) + "?vfs=\(StoreCipher.defaultVFSName)"
+        }
+        try source.prepare("VACUUM INTO ?1").run([.text(target)])
+    }
+
+    /// The copy opens through `handle` and SQLite's quick check finds nothing.
+    private static func check(_ temporary: String, through handle: CipherKeyHandle?) throws(ODataError) {
+        let copy = try SQLiteConnection(path: temporary, access: .readWrite, cipher: handle)
+        defer { copy.close() }
+        let result = try copy.scalarText("PRAGMA quick_check")
+        guard result == "ok" else { throw ODataError(.storage, "the rekeyed copy failed its check: \(result ?? "")") }
+        guard try copy.scalarInt("PRAGMA application_id") == StoreFormat.applicationID else {
+            throw ODataError(.storage, "the rekeyed copy is not a store")
+        }
+    }
+
+    private static func removeLeftovers(of temporary: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+    }
+
+    private static func syncFile(_ path: String) throws(ODataError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ODataError(.storage, "cannot sync '\(path)': \(StoreCreation.describe(errno))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ODataError(.storage, "cannot sync '\(path)': \(StoreCreation.describe(errno))") }
+    }
+
+    private static func syncFolder(of path: String) {
+        let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,113 @@
+/* Encrypted stores through the C API (docs/ENCRYPTION.md): a raw key and a passphrase in the
+ * options, OOD_KEY for a wrong or missing key, no marker in the file, and ood_store_rekey from
+ * plain to encrypted and back. An offline store made from the flight sample's $metadata.
+ *
+ *   test_encryption METADATA_FILE */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include "offline_odata.h"
+#include "check.h"
+#include "read_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *marker = "MARKER-c-7f3a9";
+
+/* Whether the file at `path` holds `needle`. */
+static int file_contains(const char *path, const char *needle) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    static char bytes[1 << 22];
+    size_t count = fread(bytes, 1, sizeof bytes, file);
+    fclose(file);
+    size_t length = strlen(needle);
+    for (size_t i = 0; i + length <= count; i++) {
+        if (memcmp(bytes + i, needle, length) == 0) return 1;
+    }
+    return 0;
+}
+
+static ood_options *options_for(const char *path, const char *metadata) {
+    ood_options *options = NULL;
+    CHECK(ood_options_new(&options) == OOD_OK);
+    CHECK(ood_options_set_path(options, path) == OOD_OK);
+    CHECK(ood_options_set_metadata(options, metadata) == OOD_OK);
+    CHECK(ood_options_set_mode(options, OOD_MODE_OFFLINE) == OOD_OK);
+    return options;
+}
+
+/* Opens with `options` and returns the status; writes one agency with the marker when asked. */
+static ood_status open_and_write(ood_options *options, int write) {
+    ood_store *store = NULL;
+    ood_status status = ood_store_open_with(options, &store);
+    if (status != OOD_OK) return status;
+    if (write) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"agencynum\":\"99000777\",\"name\":\"%s\",\"city\":\"Boston\"}", marker);
+        ood_result *result = NULL;
+        CHECK(ood_request(store, "POST", "TravelagencyCollection", body, &result) == OOD_OK);
+        ood_result_free(result);
+    }
+    ood_store_close(store);
+    return OOD_OK;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s METADATA_FILE\n", argv[0]);
+        return 2;
+    }
+    char *metadata = read_file(argv[1]);
+    char folder[] = "/tmp/ood-c-enc-XXXXXX";
+    if (!metadata || !mkdtemp(folder)) return 2;
+    char path[512], plain_path[512];
+    snprintf(path, sizeof path, "%s/enc.store", folder);
+    snprintf(plain_path, sizeof plain_path, "%s/plain.store", folder);
+    unsigned char key[32], other[32];
+    for (int i = 0; i < 32; i++) { key[i] = (unsigned char)i; other[i] = 7; }
+
+    ood_options *keyed = options_for(path, metadata);
+    CHECK(ood_options_set_key(keyed, key, 31) == OOD_KEY);
+    CHECK(ood_options_set_key(keyed, key, 32) == OOD_OK);
+    CHECK(open_and_write(keyed, 1) == OOD_OK);
+    CHECK(!file_contains(path, marker));
+    CHECK(!file_contains(path, "TravelagencyCollection"));
+
+    ood_options *wrong = options_for(path, metadata);
+    CHECK(ood_options_set_key(wrong, other, 32) == OOD_OK);
+    CHECK(open_and_write(wrong, 0) == OOD_KEY);
+    CHECK(strstr(ood_error_message(), "wrong key") != NULL);
+    ood_options *none = options_for(path, metadata);
+    CHECK(open_and_write(none, 0) == OOD_KEY);
+    CHECK(strcmp(ood_status_name(OOD_KEY), "OOD_KEY") == 0);
+
+    /* A plain store, encrypted in place with a passphrase, then decrypted. */
+    ood_options *plain = options_for(plain_path, metadata);
+    CHECK(open_and_write(plain, 1) == OOD_OK);
+    CHECK(file_contains(plain_path, marker));
+    ood_options *pass = options_for(plain_path, metadata);
+    CHECK(ood_options_set_passphrase(pass, "") == OOD_KEY);
+    CHECK(ood_options_set_passphrase(pass, "c passphrase") == OOD_OK);
+    CHECK(ood_store_rekey(plain_path, NULL, pass) == OOD_OK);
+    CHECK(!file_contains(plain_path, marker));
+    CHECK(open_and_write(plain, 0) == OOD_KEY);
+    CHECK(open_and_write(pass, 0) == OOD_OK);
+    CHECK(ood_store_rekey(plain_path, keyed, NULL) == OOD_KEY);
+    CHECK(ood_store_rekey(plain_path, pass, NULL) == OOD_OK);
+    CHECK(file_contains(plain_path, marker));
+    CHECK(open_and_write(plain, 0) == OOD_OK);
+    CHECK(ood_store_rekey(NULL, NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_options_set_key(NULL, key, 32) == OOD_MISUSE);
+    CHECK(ood_options_set_passphrase(NULL, "x") == OOD_MISUSE);
+
+    ood_options_free(keyed);
+    ood_options_free(wrong);
+    ood_options_free(none);
+    ood_options_free(plain);
+    ood_options_free(pass);
+    free(metadata);
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    return check_summary("c_encryption");
+}
