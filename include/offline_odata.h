@@ -798,10 +798,12 @@ typedef enum ood_event_kind {
     OOD_EVENT_UPLOAD_FINISHED = 7,          /**< {} or {"error":{...}} */
     OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
     OOD_EVENT_REQUEST_FAILED = 9,           /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
-    OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10 /**< {"findings":[{"check","message"}]}: the store file was not
+    OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10, /**< {"findings":[{"check","message"}]}: the store file was not
                                                  closed cleanly, and opening ran SQLite's quick check
                                                  (posted before anyone subscribed, it goes to the first
                                                  subscriber) */
+    OOD_EVENT_SERVICE_MODEL_CHANGED = 11    /**< {"check":{...}}: a download or a check found the service's
+                                                 $metadata changed (the JSON of ood_check_service) */
 } ood_event_kind;
 
 /**

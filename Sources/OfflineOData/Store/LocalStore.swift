@@ -40,6 +40,15 @@ package final class LocalStore: @unchecked Sendable {
         cachedServiceRoot = try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
     }
 
+    /// The same store file under another model, once a migration wrote it there
+    /// (``ModelMigration``): the service settings and URL limits carry over, caches start empty.
+    func adopting(model: MetadataModel, schema: StoreSchema) throws(ODataError) -> LocalStore {
+        let adopted = try LocalStore(file: file, model: model, schema: schema, dialect: dialect)
+        adopted.setHTTPOptions(transportLock.withLock { httpOptions })
+        adopted.setRequestLimits(currentRequestLimits)
+        return adopted
+    }
+
     /// Makes a new store at `path` for the service described by `metadata`.
     ///
     /// - Parameters:

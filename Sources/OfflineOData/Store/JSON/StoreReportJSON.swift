@@ -178,6 +178,7 @@ extension StoreEvent {
         case .entitySetsChanged: 8
         case .requestFailed: 9
         case .uncleanShutdownChecked: 10
+        case .serviceModelChanged: 11
         }
     }
 
@@ -213,6 +214,8 @@ extension StoreEvent {
             writer.writeKey("request"); archived.write(to: &writer)
         case .uncleanShutdownChecked(let findings):
             writer.writeKey("findings"); StoreFinding.write(findings, to: &writer)
+        case .serviceModelChanged(let check):
+            writer.writeKey("check"); writer.writeValue((try? JSONValue.parse(check.jsonText)) ?? .null)
         case .firstDownloadComplete:
             break
         }
