@@ -36,7 +36,7 @@ struct OfflineODataTool: ParsableCommand {
             64 the command line was wrong.
             """,
         version: OfflineODataVersion.string,
-        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self]
+        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self, ServiceCommand.self]
     )
 
     /// Without a subcommand: the usage on standard error, and exit 64 (EX_USAGE), as for any

@@ -82,12 +82,18 @@ struct StatusCommand: ParsableCommand {
                     StoreIndex.write(indexes, to: &writer)
                     writer.writeKey("sync")
                     sync.write(to: &writer)
+                    writer.writeKey("serviceModelChange")
+                    writer.writeValue(status.serviceModelChange.flatMap { try? JSONValue.parse($0) } ?? .null)
                     writer.endObject()
                 }
                 return
             }
             print("service: \(root ?? "none (give one with --service and --save-service)")")
             print("state: \(state.summary)")
+            if let change = status.serviceModelChange.flatMap({ try? JSONValue.parse($0) }) {
+                print("service model: changed (\(change["impact"]?.stringValue ?? "?")); see 'offline-odata service check', "
+                      + "adopt with 'offline-odata service adopt'")
+            }
             printQueue(queue)
             printErrorArchive(archive)
             printDefiningRequests(requests)

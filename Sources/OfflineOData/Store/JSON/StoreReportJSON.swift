@@ -159,6 +159,8 @@ extension StoreStatus {
         writer.writeKey("definingRequests"); DefiningRequest.write(definingRequests, to: &writer)
         writer.writeKey("indexes"); StoreIndex.write(indexes, to: &writer)
         writer.writeKey("sync"); sync.map { $0.write(to: &writer) } ?? writer.writeNull()
+        writer.writeKey("serviceModelChange")
+        writer.writeValue(serviceModelChange.flatMap { try? JSONValue.parse($0) } ?? .null)
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }

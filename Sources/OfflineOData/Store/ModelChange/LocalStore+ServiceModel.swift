@@ -30,9 +30,25 @@ extension LocalStore {
         var differences = ModelComparison.differences(from: model, to: current)
         let queue = try file.queuedRequests()
         let refused = QueueModelCheck(old: model, new: current, dialect: dialect).refusals(of: queue, differences: &differences)
-        if differences.isEmpty { try file.withConnection { db throws(ODataError) in try record.write(in: db) } }
-        return ServiceModelFindings(check: ServiceModelCheck(evidence: .compared, differences: differences, refusedRequests: refused),
-                                    document: (text, current, record))
+        let check = ServiceModelCheck(evidence: .compared, differences: differences, refusedRequests: refused)
+        try file.withConnection { db throws(ODataError) in
+            try db.transaction { () throws(ODataError) in
+                if differences.isEmpty { try record.write(in: db) }
+                // What `status` shows until the app adopts the model (or the service goes back).
+                try StoreInfoTable.setValue(differences.isEmpty ? nil : check.jsonText, for: Self.pendingModelChangeKey, in: db)
+            }
+        }
+        return ServiceModelFindings(check: check, document: (text, current, record))
+    }
+
+    /// `ood_store_info` key: the last check that found the service's model changed and not
+    /// adopted (its JSON), for `status`; absent otherwise.
+    static let pendingModelChangeKey = "service_model_change"
+
+    /// The last check that found the service's model changed and not yet adopted, as JSON; nil
+    /// when the store's model is the service's as far as it knows.
+    package func pendingModelChange() throws(ODataError) -> String? {
+        try file.withConnection { db throws(ODataError) in try StoreInfoTable.value(Self.pendingModelChangeKey, in: db) }
     }
 
     /// Makes `document` the store's model: migrates the tables (``ModelMigration``), keeps the
@@ -43,15 +59,7 @@ extension LocalStore {
         -> (store: LocalStore, summary: ModelMigration.Summary) {
         let offsets = try file.withConnection { db throws(ODataError) in try StoreInfoTable.value(StoreSchema.instantOffsetsKey, in: db) }
         let newSchema = try StoreSchema(model: document.model, keepingInstantOffsets: offsets == "1")
-        // Defining requests that no longer bind under the new model are refused before anything changes.
-        for request in try definingRequests() {
-            do throws(ODataError) {
-                try DefiningRequestCheck.check(request, model: document.model, dialect: dialect)
-            } catch {
-                throw ODataError(.misuse, "the defining request '\(request.name)' does not fit the service's new model "
-                                 + "(\(error.message)): change the defining requests first")
-            }
-        }
+        try requireDefiningRequests(fit: document.model)
         let migration = ModelMigration(old: schema, new: newSchema)
         try file.requireWritable()
         let summary = try file.withConnection { db throws(ODataError) -> ModelMigration.Summary in
@@ -59,6 +67,7 @@ extension LocalStore {
                 let summary = try migration.apply(in: db)
                 try StoreInfoTable.setValue(document.text, for: "metadata", in: db)
                 try document.record.write(in: db)
+                try StoreInfoTable.setValue(nil, for: Self.pendingModelChangeKey, in: db)
                 if !summary.addedColumns.isEmpty || !summary.rebuiltTables.isEmpty {
                     try DefiningRequestTable.dropDeltaLinks(in: db)
                 }
@@ -67,6 +76,19 @@ extension LocalStore {
         }
         file.invalidateReadAttachments()
         return (try adopting(model: document.model, schema: newSchema), summary)
+    }
+
+    /// Refuses a model that a defining request does not fit (it reads a removed set, filters on a
+    /// removed property): the app changes its defining requests first; nothing is changed here.
+    func requireDefiningRequests(fit newModel: MetadataModel) throws(ODataError) {
+        for request in try definingRequests() {
+            do throws(ODataError) {
+                try DefiningRequestCheck.check(request, model: newModel, dialect: dialect)
+            } catch {
+                throw ODataError(.misuse, "the defining request '\(request.name)' does not fit the service's new model "
+                                 + "(\(error.message)): change the defining requests first")
+            }
+        }
     }
 
     /// Moves the queued requests `ids` to the error archive as ``ArchiveKind/modelChanged``, each

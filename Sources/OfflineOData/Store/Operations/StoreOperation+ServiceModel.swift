@@ -56,6 +56,8 @@ extension StoreOperation where Output == ServiceModelAdoption {
             let first = findings.check
             var adoption = ServiceModelAdoption(check: first, upload: nil, archived: 0, adopted: false, downloads: [])
             guard first.changed else { return adoption }
+            // Refused before the queue is touched: a defining request the new model does not fit.
+            if let document = findings.document { try offline.requireDefiningRequests(fit: document.model) }
             switch choice {
             case .uploadFirst:
                 adoption.upload = try StoreOperation<UploadOutcome>.upload().plan(context.dispatcher).work(context)

@@ -231,4 +231,98 @@ import Testing
         #expect(try served(backend, "90000003", "telephone")?.stringValue == "555-0100")
         #expect(try served(backend, keys[0], "name")?.stringValue == "Still Fine")
     }
+
+    // MARK: - Needs data, breaks pending changes: a changed key type
+
+    @Test(arguments: kinds)
+    func aChangedKeyTypeArchivesTheRequestsOnTheOldKeysAndTheStoreReadsTheNewOnes(_ kind: TestBackend.Kind) throws {
+        var backend = try TestBackend.start(kind, csrf: false)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try openStore(kind, backend, in: folder)
+        defer { store.close() }
+        let keys = try agencies(store)
+        try write(store, kind == .v4 ? "PATCH" : "MERGE", "TravelagencyCollection('\(keys[0])')", #"{"name":"Old Key"}"#)
+        let queue = try store.performAndWait(.requestQueue)
+
+        let keyElement = kind == .v4 ? #"<Property Name="agencynum" Type="Edm.String" Nullable="false" MaxLength="8"/>"#
+            : #"<Property Name="agencynum" Type="Edm.String" Nullable="false" MaxLength="8" sap:label="Agency No." sap:updatable="false"/>"#
+        let changed = try variant(kind, [(keyElement, #"<Property Name="agencynum" Type="Edm.Int32" Nullable="false"/>"#)], in: folder)
+        backend = try restart(backend, serving: changed)
+
+        let check = try store.performAndWait(.checkService)
+        let retyped = try #require(check.differences.first { $0.kind == .propertyTypeChanged && $0.member == "agencynum" })
+        #expect(retyped.type == "RMTSAMPLEFLIGHT.Travelagency" && retyped.new == "Edm.Int32")
+        #expect(retyped.impact == .breaksPendingChanges && check.refusedRequests == [queue[0].id], "\(check.differences)")
+        #expect(throws: ODataError.self) { try store.performAndWait(.download()) }
+
+        let adoption = try store.performAndWait(.adoptServiceModel(.archiveRefused))
+        #expect(adoption.archived == 1 && adoption.adopted)
+        let archived = try #require(try store.performAndWait(.errorArchive).first)
+        #expect(archived.kind == .modelChanged && archived.message.contains("agencynum"))
+        #expect(try store.performAndWait(.requestQueue).isEmpty)
+        // The store now speaks the new key: an integer.
+        let read = try store.executeAndWait(ODataRequest(url: "TravelagencyCollection(\(Int(keys[1]) ?? 0))"))
+        #expect(String(decoding: read.body, as: UTF8.self).contains("agencynum"))
+    }
+
+    // MARK: - Needs data, breaks pending changes: a removed set
+
+    @Test(arguments: kinds)
+    func aRemovedSetArchivesItsQueuedRequestsAndDropsItsTable(_ kind: TestBackend.Kind) throws {
+        var backend = try TestBackend.start(kind, csrf: false)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        var options = ODataStore.Options(path: folder.file("sets-\(kind.rawValue).store"), serviceRoot: backend.serviceRoot)
+        options.metadata = kind == .v4 ? FlightSample.v4Metadata : FlightSample.v2Metadata
+        options.definingRequests = [DefiningRequest(name: "Agencies", url: "TravelagencyCollection"),
+                                    DefiningRequest(name: "Carriers", url: "CarrierCollection")]
+        var store = ODataStore.open(options)
+        defer { store.close() }
+        let carriers = try JSONValue.parse(try store.executeAndWait(ODataRequest(url: "CarrierCollection?$top=1")).body)
+        let carrier = try #require((carriers["value"] ?? carriers["d"]?["results"] ?? carriers["d"])?[0]?["carrid"]?.stringValue)
+        let keys = try agencies(store)
+        let merge = kind == .v4 ? "PATCH" : "MERGE"
+        try write(store, merge, "CarrierCollection('\(carrier)')", #"{"carrname":"Gone Soon"}"#)
+        try write(store, merge, "TravelagencyCollection('\(keys[0])')", #"{"name":"Stays"}"#)
+        let queue = try store.performAndWait(.requestQueue)
+
+        let edits: [(String, String)] = kind == .v4 ? [
+            ("""
+            <EntitySet Name="CarrierCollection" EntityType="RMTSAMPLEFLIGHT.Carrier">
+                      <NavigationPropertyBinding Path="CarrierFlights" Target="FlightCollection"/>
+                    </EntitySet>
+            """, ""),
+            (#"<NavigationPropertyBinding Path="FlightCarrier" Target="CarrierCollection"/>"#, ""),
+        ] : [
+            (#"<EntitySet Name="CarrierCollection" EntityType="RMTSAMPLEFLIGHT.Carrier" sap:pageable="true" sap:content-version="1"/>"#, ""),
+            ("""
+            <AssociationSet Name="Carrier_FlightsSet" Association="RMTSAMPLEFLIGHT.Carrier_Flights" sap:creatable="false" sap:updatable="false" sap:deletable="false" sap:content-version="1">
+                      <End EntitySet="CarrierCollection" Role="FromRole_Carrier_Flights"/>
+                      <End EntitySet="FlightCollection" Role="ToRole_Carrier_Flights"/>
+                    </AssociationSet>
+            """, ""),
+        ]
+        let changed = try variant(kind, edits, in: folder)
+        backend = try restart(backend, serving: changed)
+
+        let check = try store.performAndWait(.checkService)
+        let removed = try #require(check.differences.first { $0.kind == .entitySetRemoved })
+        #expect(removed.entitySet == "CarrierCollection" && removed.impact == .breaksPendingChanges)
+        #expect(check.refusedRequests == [queue[0].id], "\(check.differences)")
+        // A defining request on the removed set: the app drops it before adopting (never silently).
+        #expect(throws: ODataError.self) { try store.performAndWait(.adoptServiceModel(.archiveRefused)) }
+        #expect(try store.performAndWait(.requestQueue).count == 2)
+        store.close()
+        options.definingRequests = [DefiningRequest(name: "Agencies", url: "TravelagencyCollection")]
+        options.serviceRoot = backend.serviceRoot
+        store = ODataStore.open(options)
+        let adoption = try store.performAndWait(.adoptServiceModel(.archiveRefused))
+        #expect(adoption.archived == 1 && adoption.adopted)
+        #expect(try store.performAndWait(.errorArchive).first?.message.contains("CarrierCollection") == true)
+        let upload = try store.performAndWait(.upload())
+        #expect(upload.sent == 1 && upload.archived == 0, "\(upload)")
+        #expect(try served(backend, keys[0], "name")?.stringValue == "Stays")
+        #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "CarrierCollection")) }
+    }
 }
