@@ -14,10 +14,21 @@ struct ServiceModelRecord: Sendable, Equatable {
     static let lastModifiedKey = "service_metadata_last_modified"
     static let hashKey = "service_metadata_hash"
 
+    /// One statement, kept prepared: every check (and so every download) reads these first.
     static func read(in db: SQLiteConnection) throws(ODataError) -> ServiceModelRecord {
-        ServiceModelRecord(etag: try StoreInfoTable.value(etagKey, in: db),
-                           lastModified: try StoreInfoTable.value(lastModifiedKey, in: db),
-                           hash: try StoreInfoTable.value(hashKey, in: db))
+        try db.withCachedStatement("SELECT key, value FROM ood_store_info WHERE key IN (?1, ?2, ?3)") { select throws(ODataError) in
+            try select.bind([.text(etagKey), .text(lastModifiedKey), .text(hashKey)])
+            var record = ServiceModelRecord()
+            while try select.step() {
+                switch select.text(at: 0) {
+                case etagKey: record.etag = select.text(at: 1)
+                case lastModifiedKey: record.lastModified = select.text(at: 1)
+                case hashKey: record.hash = select.text(at: 1)
+                default: break
+                }
+            }
+            return record
+        }
     }
 
     func write(in db: SQLiteConnection) throws(ODataError) {

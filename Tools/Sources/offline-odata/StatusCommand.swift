@@ -31,7 +31,9 @@ struct StatusCommand: ParsableCommand {
                         "queuedRequests", "oldestQueuedAt", "oldestQueuedAgeSeconds", "queuedInDoubt",
                         "archivedRequests", "archivedInDoubt",
                         "lastUpload": {"sent", "archived", "bytes", "durationMs", "outcome", "message",
-                                       "finishedAt", "lastSuccessAt"} or null}}
+                                       "finishedAt", "lastSuccessAt"} or null},
+               "serviceModelChange": null or the last 'service check' that found the service's \
+            $metadata changed and not adopted yet}
             where "download" is "none" without defining requests, "never" before the first \
             download, "partial" when some were never downloaded, and "lastDownload" the newest; an \
             index's "origin" is "declared" (store create --index, or an app's option) or "automatic"; \

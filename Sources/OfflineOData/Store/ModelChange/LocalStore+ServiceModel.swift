@@ -22,7 +22,7 @@ extension LocalStore {
             return ServiceModelFindings(check: ServiceModelCheck(evidence: .notModified, differences: [], refusedRequests: []))
         }
         if let hash = known.hash, hash == record.hash {
-            if record != known { try file.withConnection { db throws(ODataError) in try record.write(in: db) } }
+            if record != known, !file.isReadOnly { try file.withConnection { db throws(ODataError) in try record.write(in: db) } }
             return ServiceModelFindings(check: ServiceModelCheck(evidence: .sameHash, differences: [], refusedRequests: []))
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -31,11 +31,14 @@ extension LocalStore {
         let queue = try file.queuedRequests()
         let refused = QueueModelCheck(old: model, new: current, dialect: dialect).refusals(of: queue, differences: &differences)
         let check = ServiceModelCheck(evidence: .compared, differences: differences, refusedRequests: refused)
-        try file.withConnection { db throws(ODataError) in
-            try db.transaction { () throws(ODataError) in
-                if differences.isEmpty { try record.write(in: db) }
+        // A store opened for reads only checks all the same; it remembers nothing.
+        if !file.isReadOnly {
+            try file.withConnection { db throws(ODataError) in
+                try db.transaction { () throws(ODataError) in
+                    if differences.isEmpty { try record.write(in: db) }
                 // What `status` shows until the app adopts the model (or the service goes back).
-                try StoreInfoTable.setValue(differences.isEmpty ? nil : check.jsonText, for: Self.pendingModelChangeKey, in: db)
+                    try StoreInfoTable.setValue(differences.isEmpty ? nil : check.jsonText, for: Self.pendingModelChangeKey, in: db)
+                }
             }
         }
         return ServiceModelFindings(check: check, document: (text, current, record))

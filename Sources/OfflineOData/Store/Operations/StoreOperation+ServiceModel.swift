@@ -84,6 +84,8 @@ extension StoreOperationContext {
     /// fills the new columns), any other is announced and refused with ``ODataError/Code/metadata``.
     func checkServiceModelBeforeDownload() throws(ODataError) {
         let offline = try dispatcher.requireFileAndService("a download")
+        // A store that cannot be written says so before anything is asked of the service.
+        try offline.file.requireWritable()
         let findings = try offline.checkServiceModel(cancellation: handle.cancellation)
         var check = findings.check
         guard check.changed else { return }
