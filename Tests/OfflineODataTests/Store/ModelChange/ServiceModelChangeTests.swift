@@ -325,4 +325,59 @@ import Testing
         #expect(try served(backend, keys[0], "name")?.stringValue == "Stays")
         #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "CarrierCollection")) }
     }
+
+    // MARK: - The other ways out: upload first, rebuild
+
+    @Test(arguments: kinds)
+    func uploadFirstSendsTheQueueUnderTheOldModelThenAdopts(_ kind: TestBackend.Kind) throws {
+        var backend = try TestBackend.start(kind, csrf: false)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try openStore(kind, backend, in: folder)
+        defer { store.close() }
+        let keys = try agencies(store)
+        let merge = kind == .v4 ? "PATCH" : "MERGE"
+        try write(store, merge, "TravelagencyCollection('\(keys[0])')", #"{"url":"http://first.example"}"#)
+        try write(store, merge, "TravelagencyCollection('\(keys[1])')", #"{"name":"Uploaded First"}"#)
+        let urlElement = kind == .v4 ? #"<Property Name="url" Type="Edm.String" MaxLength="255"/>"#
+            : #"<Property Name="url" Type="Edm.String" MaxLength="255" sap:label="Web Site"/>"#
+        backend = try restart(backend, serving: try variant(kind, [(urlElement, "")], in: folder))
+
+        let adoption = try store.performAndWait(.adoptServiceModel(.uploadFirst))
+        let upload = try #require(adoption.upload)
+        // Both were sent under the old model: what the service took is there, what it refused
+        // is in the archive as usual; nothing is left queued, nothing lost.
+        #expect(upload.sent + upload.archived == 2, "\(upload)")
+        #expect(adoption.adopted && adoption.archived == 0)
+        #expect(try store.performAndWait(.requestQueue).isEmpty)
+        #expect(try store.performAndWait(.errorArchive).count == upload.archived)
+        #expect(try served(backend, keys[1], "name")?.stringValue == "Uploaded First")
+        #expect(!(try store.performAndWait(.checkService).changed))
+    }
+
+    @Test(arguments: kinds)
+    func rebuildAdoptsAtOnceKeepingTheQueueWhichTheServiceThenJudges(_ kind: TestBackend.Kind) throws {
+        var backend = try TestBackend.start(kind, csrf: false)
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try openStore(kind, backend, in: folder)
+        defer { store.close() }
+        let keys = try agencies(store)
+        let merge = kind == .v4 ? "PATCH" : "MERGE"
+        try write(store, merge, "TravelagencyCollection('\(keys[1])')", #"{"name":"Rebuilt"}"#)
+        let urlElement = kind == .v4 ? #"<Property Name="url" Type="Edm.String" MaxLength="255"/>"#
+            : #"<Property Name="url" Type="Edm.String" MaxLength="255" sap:label="Web Site"/>"#
+        backend = try restart(backend, serving: try variant(kind, [(urlElement, "")], in: folder))
+
+        let adoption = try store.performAndWait(.adoptServiceModel(.rebuild))
+        #expect(adoption.adopted && adoption.upload == nil && adoption.archived == 0 && adoption.downloads.count == 1)
+        // The queue and its row survived the rebuilt table; the removed column is gone.
+        #expect(try store.performAndWait(.requestQueue).count == 1)
+        let read = try store.executeAndWait(ODataRequest(url: "TravelagencyCollection('\(keys[1])')"))
+        #expect(String(decoding: read.body, as: UTF8.self).contains("Rebuilt"))
+        #expect(throws: ODataError.self) { try store.executeAndWait(ODataRequest(url: "TravelagencyCollection?$select=url")) }
+        let upload = try store.performAndWait(.upload())
+        #expect(upload.sent == 1 && upload.archived == 0, "\(upload)")
+        #expect(try served(backend, keys[1], "name")?.stringValue == "Rebuilt")
+    }
 }
