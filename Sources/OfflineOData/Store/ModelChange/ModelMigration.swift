@@ -83,16 +83,21 @@ struct ModelMigration {
     }
 
     /// Makes `after` from `before`'s rows: the old table is renamed aside, its indexes dropped
-    /// (their names are the new table's), the new one made, the rows copied, the old one dropped.
+    /// (their names are the new table's), the new one made, the rows copied, the old one dropped;
+    /// then the declared and automatic indexes are made again where their columns are still
+    /// there (those whose columns went are forgotten in `ood_index`).
     private func rebuild(_ before: EntitySetTable, as after: EntitySetTable, in db: SQLiteConnection) throws(ODataError) {
+        // Their statements as they were, naming the table by its own name (a rename rewrites them).
+        let indexes = try db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL")
+        try indexes.bind([.text(before.name)])
+        var kept: [(name: String, sql: String)] = []
+        while try indexes.step() {
+            if let name = indexes.text(at: 0), let sql = indexes.text(at: 1) { kept.append((name, sql)) }
+        }
         let aside = before.name + "~migrating"
         try db.execute("DROP TABLE IF EXISTS \(quoteIdentifier(aside))")
         try db.execute("ALTER TABLE \(before.quotedName) RENAME TO \(quoteIdentifier(aside))")
-        let indexes = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL")
-        try indexes.bind([.text(aside)])
-        var names: [String] = []
-        while try indexes.step() { if let name = indexes.text(at: 0) { names.append(name) } }
-        for name in names { try db.execute("DROP INDEX IF EXISTS \(quoteIdentifier(name))") }
+        for index in kept { try db.execute("DROP INDEX IF EXISTS \(quoteIdentifier(index.name))") }
         for statement in after.createStatements { try db.execute(statement) }
         var targets = SQLQuery.systemColumns.map(quoteIdentifier)
         var sources = targets
@@ -104,5 +109,16 @@ struct ModelMigration {
         try db.execute("INSERT INTO \(after.quotedName) (\(targets.joined(separator: ", "))) "
                        + "SELECT \(sources.joined(separator: ", ")) FROM \(quoteIdentifier(aside))")
         try db.execute("DROP TABLE \(quoteIdentifier(aside))")
+        // Only the indexes the store records (its own come from the create statements), and only
+        // where every column is still there: SQLite would take a missing quoted name for a string.
+        let recorded = try IndexTable.all(in: db).filter { $0.entitySet == after.entitySet }
+        for index in kept {
+            guard let record = recorded.first(where: { $0.name == index.name }) else { continue }
+            if record.properties.allSatisfy({ after.column(named: $0) != nil }) {
+                try db.execute(index.sql)
+            } else {
+                try db.prepare("DELETE FROM ood_index WHERE name = ?1").run([.text(index.name)])
+            }
+        }
     }
 }

@@ -98,6 +98,31 @@ import Testing
     }
 }
 
+/// A rebuilt table keeps the indexes made for it where their columns remain.
+@Suite struct ModelMigrationIndexTests {
+    @Test func aRebuiltTableGetsItsDeclaredIndexesBackAndForgetsOnesOnRemovedColumns() throws {
+        let folder = TemporaryFolder()
+        let store = try LocalStore.create(path: folder.file("index.store"), metadata: FlightSample.v4Metadata,
+                                          indexes: [IndexDeclaration(entitySet: "TravelagencyCollection", properties: ["city"]),
+                                                    IndexDeclaration(entitySet: "TravelagencyCollection", properties: ["url"])])
+        defer { store.close() }
+        _ = try store.write(method: "POST", url: "TravelagencyCollection", body: Array(#"{"agencynum":"1","city":"Rome"}"#.utf8))
+        // The key's type changed and `url` removed: the table is rebuilt.
+        var text = FlightSample.v4Metadata.replacingFirstOccurrence(
+            of: #"<Property Name="agencynum" Type="Edm.String" Nullable="false" MaxLength="8"/>"#,
+            with: #"<Property Name="agencynum" Type="Edm.Int32" Nullable="false"/>"#)
+        text = text.replacingFirstOccurrence(of: #"<Property Name="url" Type="Edm.String" MaxLength="255"/>"#, with: "")
+        let (migrated, summary) = try store.adoptModel((text, try MetadataReader.read(text), ServiceModelRecord()))
+        #expect(summary.rebuiltTables == ["TravelagencyCollection"])
+        let indexes = try migrated.indexes().map(\.properties)
+        #expect(indexes == [["city"]])
+        let explained = try migrated.explain(url: "TravelagencyCollection?$filter=city eq 'Rome'")
+        #expect(explained.plan.contains { $0.contains("INDEX") }, "\(explained.plan)")
+        #expect(try migrated.file.queuedRequests().count == 1)
+        #expect(try migrated.file.check(quick: false) == [])
+    }
+}
+
 extension String {
     /// The text with the first `old` replaced by `new` (unchanged when `old` is absent).
     func replacingFirstOccurrence(of old: String, with new: String) -> String {
