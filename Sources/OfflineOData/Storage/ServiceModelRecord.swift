@@ -5,7 +5,7 @@
 /// They describe the service's document, which need not be the one the store was built from (a
 /// store made from a file, or one whose model the app has not adopted yet): the store's own model
 /// stays under the key `metadata`.
-struct ServiceModelRecord: Sendable, Equatable {
+package struct ServiceModelRecord: Sendable, Equatable {
     var etag: String?
     var lastModified: String?
     var hash: String?

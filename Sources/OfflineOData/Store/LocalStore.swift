@@ -26,6 +26,9 @@ package final class LocalStore: @unchecked Sendable {
     let readShapes = ReadShapeCounter()
     /// Resolutions of reads and creates kept across requests (see ``RequestResolutionCache``).
     let resolutions = RequestResolutionCache()
+    /// The validators of the service's `$metadata` as this handle last read or wrote them, so a
+    /// check (every download's first step) reads nothing from the file (``ServiceModelRecord``).
+    let serviceModelRecord = Protected<ServiceModelRecord?>(nil)
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?

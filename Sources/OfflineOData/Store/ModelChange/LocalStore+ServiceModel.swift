@@ -1,10 +1,10 @@
 /// The store and its service's current `$metadata`: checking it, and adopting it.
 extension LocalStore {
     /// What a check found, with the service's document when it came whole (to adopt it later).
-    struct ServiceModelFindings {
-        var check: ServiceModelCheck
+    package struct ServiceModelFindings {
+        package var check: ServiceModelCheck
         /// The service's document and its validators; nil when the service answered 304.
-        var document: (text: String, model: MetadataModel, record: ServiceModelRecord)?
+        package var document: (text: String, model: MetadataModel, record: ServiceModelRecord)?
     }
 
     /// Asks the service for its `$metadata` (conditionally where the store can) and compares it
@@ -13,9 +13,9 @@ extension LocalStore {
     /// The validators of the service's document are kept only once the store's model matches it
     /// (no difference, or after a migration): while a change waits for the app, every check reads
     /// the document again rather than take a 304 for "nothing changed".
-    func checkServiceModel(cancellation: HTTPCancellation?) throws(ODataError) -> ServiceModelFindings {
+    package func checkServiceModel(cancellation: HTTPCancellation?) throws(ODataError) -> ServiceModelFindings {
         let root = try requireServiceRoot()
-        let known = try file.withConnection { db throws(ODataError) in try ServiceModelRecord.read(in: db) }
+        let known = try knownServiceModelRecord()
         let answer = try ServiceModelFetch.fetch(serviceRoot: root, transport: try serviceTransport(), known: known,
                                                  cancellation: cancellation)
         guard case .document(let bytes, let record) = answer else {
@@ -23,6 +23,7 @@ extension LocalStore {
         }
         if let hash = known.hash, hash == record.hash {
             if record != known, !file.isReadOnly { try file.withConnection { db throws(ODataError) in try record.write(in: db) } }
+            serviceModelRecord.withLock { $0 = record }
             return ServiceModelFindings(check: ServiceModelCheck(evidence: .sameHash, differences: [], refusedRequests: []))
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -41,7 +42,16 @@ extension LocalStore {
                 }
             }
         }
+        if differences.isEmpty { serviceModelRecord.withLock { $0 = record } }
         return ServiceModelFindings(check: check, document: (text, current, record))
+    }
+
+    /// The validators last seen: from memory after the first read of the file.
+    private func knownServiceModelRecord() throws(ODataError) -> ServiceModelRecord {
+        if let cached = serviceModelRecord.withLock({ $0 }) { return cached }
+        let stored = try file.withConnection { db throws(ODataError) in try ServiceModelRecord.read(in: db) }
+        serviceModelRecord.withLock { $0 = stored }
+        return stored
     }
 
     /// `ood_store_info` key: the last check that found the service's model changed and not
