@@ -222,6 +222,8 @@ bench: cmake-build backends-venv
 	@echo "== Upload of $(COMPACTION_CHANGES) generated changes with and without queue compaction (V4 backend)"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/compaction_upload.py \
 		$(COMPACTION_CHANGES) $(COMPACTION_ROUNDS)
+	@echo "== Service-model check on an unchanged service, against the one request it sends (issue 34)"
+	$(PYTHON) Benchmarks/python/service_check.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
 
 # The working tree's build against BASE's (built once from its own source in .build-bench-base/<sha>,
 # or BASE_BUILD: a checkout of BASE where make cmake-build ran), ROUNDS alternating rounds, medians

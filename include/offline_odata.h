@@ -815,10 +815,12 @@ typedef enum ood_event_kind {
     OOD_EVENT_UPLOAD_FINISHED = 7,          /**< {} or {"error":{...}} */
     OOD_EVENT_ENTITY_SETS_CHANGED = 8,      /**< {"entitySets":[...]}: coalesced, see the store API */
     OOD_EVENT_REQUEST_FAILED = 9,           /**< {"request":{"id","method","url","httpStatus","message","failedAt"}} */
-    OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10 /**< {"findings":[{"check","message"}]}: the store file was not
+    OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED = 10, /**< {"findings":[{"check","message"}]}: the store file was not
                                                  closed cleanly, and opening ran SQLite's quick check
                                                  (posted before anyone subscribed, it goes to the first
                                                  subscriber) */
+    OOD_EVENT_SERVICE_MODEL_CHANGED = 11    /**< {"check":{...}}: a download or a check found the service's
+                                                 $metadata changed (the JSON of ood_check_service) */
 } ood_event_kind;
 
 /**
@@ -1016,6 +1018,38 @@ OOD_API ood_status ood_undo(ood_store *store, const char *url, char **json);
  *         changes then); OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_redownload(ood_store *store, const char *url, char **json);
+
+/**
+ * Asks the service whether its $metadata changed since the store's model (one conditional GET
+ * with If-None-Match / If-Modified-Since where the service gave an ETag or a date, else the
+ * document and a hash of it) and, if so, what differs, each difference classified against the
+ * queue: "compatible" (a download migrates it in place), "needsData" (a full download under the
+ * new model is needed) or "breaksPendingChanges" (queued requests the new model refuses, listed).
+ * Every download runs the same check first. Changes nothing in the store.
+ *
+ * @param[out] json Receives {"changed","evidence":"notModified|sameHash|compared","impact",
+ *        "migrated","refusedRequests":[ids],"differences":[{"kind","entitySet","type","member",
+ *        "old","new","impact","queuedRequests":[ids]}]}; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file or service root;
+ *         OOD_NETWORK or OOD_HTTP when the service did not answer; OOD_METADATA for a broken
+ *         document; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_check_service(ood_store *store, char **json);
+
+/**
+ * Adopts the service's changed model when a download would not by itself (anything more than
+ * new sets, nullable properties, navigations or wider facets). `choice`: "uploadFirst" (NULL: the
+ * default; upload the queue under the store's model, then adopt), "rebuild" (adopt now, keeping
+ * the queue and the error archive) or "archiveRefused" (move the queued requests the new model
+ * refuses to the error archive as kind "modelChanged", naming the property or set; then adopt).
+ * Adopting migrates the tables and the kept model in one transaction, then downloads in full.
+ *
+ * @param[out] json NULL, or receives {"check":{...},"archived":N,"adopted":B,"uploaded":{"sent",
+ *        "archived"} or null,"downloads":N}; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for an unknown choice or a defining request the new model refuses;
+ *         the errors of the upload and download.
+ */
+OOD_API ood_status ood_adopt_service_model(ood_store *store, const char *choice, char **json);
 
 /** @} */
 

@@ -521,6 +521,11 @@ public:
     std::string metadata() { return ask0(ood_metadata); }
     std::string undo(std::string_view url) { return ask(ood_undo, url); }
     std::string redownload(std::string_view url) { return ask(ood_redownload, url); }
+    /// Whether the service's $metadata changed, and how (see ood_check_service).
+    std::string check_service() { return ask0(ood_check_service); }
+    /// Adopts the service's changed model: "uploadFirst", "rebuild" or "archiveRefused" (see
+    /// ood_adopt_service_model).
+    std::string adopt_service_model(std::string_view choice = "uploadFirst") { return ask(ood_adopt_service_model, choice); }
 
     /// Discards archived request `id` (all with a negative id); answers how many requests went.
     long discard_archived(long long id) {

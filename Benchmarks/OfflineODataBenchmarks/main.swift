@@ -20,7 +20,7 @@ let selected = Array(CommandLine.arguments.dropFirst())
 let steps: [String: ([String]) throws -> Void] = [
     "read-api": storeAPIReadBenchmark, "queue-writes": queueWrites, "filter-bind-loop": filterBindLoop,
     "metadata-loop": metadataLoop, "read-scale": readScaleBenchmark, "read-loop": readLoop,
-    "read-navigation": readNavigationBenchmark,
+    "read-navigation": readNavigationBenchmark, "service-check": serviceCheckBenchmark,
 ]
 if let name = selected.first, let step = steps[name] {
     do {

@@ -174,14 +174,16 @@ class Backend:
 def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "small", *,
              autokey: tuple[str, ...] = ("TravelagencyCollection", "BookingCollection"),
              repeatable: bool = False, replay_result: str = "replayed", page_deltas: int = 0,
-             port: int = 0, timeout: float = 60.0) -> Backend:
+             port: int = 0, timeout: float = 60.0, metadata: os.PathLike | None = None) -> Backend:
     """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/.
 
     `repeatable`: OASIS Repeatable Requests 1.0 (`--repeatable`, README.md); `replay_result` is the
     `Repeatability-Result` of a replayed answer (`"accepted"` for the specification's own value).
+    `metadata`: another version of the sample's model (a test that changes the service's model
+    restarts it with one, on the same `port`).
     """
     seed = seed_file(data)
-    cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(METADATA_V4), str(seed),
+    cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(metadata or METADATA_V4), str(seed),
            "--port", str(port), "--change-stamp", "ChangedAt"]
     if page_size:
         cmd += ["--page-size", str(page_size)]
@@ -191,6 +193,8 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
         cmd += ["--repeatable", "--replay-result", replay_result]
     if page_deltas:
         cmd += ["--page-deltas", str(page_deltas)]  # deltas in pages too (odatapy_server.py)
+    if metadata:
+        cmd.append("--changed-model")
     return Backend("v4", cmd, "/", seed, timeout)
 
 
@@ -206,13 +210,13 @@ def start_v4_model(metadata: os.PathLike, seed: dict[str, list[dict[str, Any]]],
 
 def start_v2(csrf: bool = True, data: str | dict | os.PathLike = "small", *,
              require_if_match: bool = False, page_size: int | None = None, port: int = 0,
-             timeout: float = 60.0) -> Backend:
+             timeout: float = 60.0, metadata: os.PathLike | None = None) -> Backend:
     """mock-sap (OData V2); service root http://127.0.0.1:PORT/sap/opu/odata/sap/RMTSAMPLEFLIGHT_SRV/.
 
     `page_size`: server-driven paging of entity set reads (`__next`, mocksap_server.py); None: none.
     """
     seed = seed_file(data)
-    cmd = [sys.executable, str(HERE / "mocksap_server.py"), str(METADATA_V2), str(seed),
+    cmd = [sys.executable, str(HERE / "mocksap_server.py"), str(metadata or METADATA_V2), str(seed),
            "--port", str(port)]
     if page_size:
         cmd += ["--page-size", str(page_size)]
@@ -233,13 +237,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--page-size", type=int, default=0, help="server-driven paging (0: none)")
     serve.add_argument("--no-csrf", action="store_true", help="V2 only")
     serve.add_argument("--repeatable", action="store_true", help="V4 only: repeatable requests")
+    serve.add_argument("--metadata", default=None,
+                       help="another version of the sample's $metadata (a changed model; same port to swap it)")
     args = parser.parse_args(argv)
     if args.version == "v4":
         backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port,
-                           repeatable=args.repeatable)
+                           repeatable=args.repeatable, metadata=args.metadata)
     else:
         backend = start_v2(csrf=not args.no_csrf, data=args.size, port=args.port,
-                           page_size=args.page_size or None)
+                           page_size=args.page_size or None, metadata=args.metadata)
     # Stop the backend on Ctrl-C and on SIGTERM alike (a background job may have SIGINT ignored).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -238,10 +238,14 @@ class LinkingStore(InMemoryDataStore):
                     self.link(entity_set, entity)
             super().record_change(entity_set, entity, kind)
 
-    def load(self, seed: dict) -> None:
-        """Fill the store from seed JSON and link everything (no change-log entries)."""
+    def load(self, seed: dict, lenient: bool = False) -> None:
+        """Fill the store from seed JSON and link everything (no change-log entries). `lenient`
+        (a changed model, `--changed-model`): sets and properties the model no longer has are
+        left out of the seed instead of refused."""
         with self._lock:
             for set_name, rows in seed.items():
+                if set_name not in self.model.sets and lenient:
+                    continue
                 if set_name not in self.model.sets:
                     raise SystemExit(f"seed names an unknown entity set {set_name!r}")
                 fqn = self.model.sets[set_name]["type"]
@@ -252,6 +256,8 @@ class LinkingStore(InMemoryDataStore):
                     # ask odatapy for the ETag ($select lists) still show it.
                     entity = Entity(type=fqn, etag='W/"1"')
                     for name, value in row.items():
+                        if name not in props and lenient:
+                            continue
                         if name not in props:
                             raise SystemExit(f"{set_name}: unknown property {name!r}")
                         ptype = props[name].get("Type")
@@ -580,13 +586,14 @@ class Repeatability:
 class Service:
     def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str],
                  change_stamp: str | None = None, repeatable: bool = False,
-                 replay_result: str = "replayed"):
+                 replay_result: str = "replayed", lenient_seed: bool = False):
         self.model = Model(edmx)
         self.repeatability = Repeatability(replay_result) if repeatable else None
         if repeatable:
             edmx = declare_repeatability(edmx)
         self.change_stamp = change_stamp
         self.seed = seed
+        self.lenient_seed = lenient_seed
         self.autokey = autokey
         odata = OData.new_instance()
         metadata = odata.create_service_metadata(XmlEdmProvider(edmx))
@@ -606,7 +613,7 @@ class Service:
             if name not in self.model.sets:
                 raise SystemExit(f"--autokey: unknown entity set {name!r}")
         store = LinkingStore(self.model, self.change_stamp)
-        store.load(self.seed)
+        store.load(self.seed, lenient=self.lenient_seed)
         store.declare_key_auto_generating(*self.autokey)
         return store
 
@@ -703,13 +710,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="Repeatability-Result of a replayed answer (default: replayed)")
     parser.add_argument("--page-deltas", type=int, default=0, metavar="N",
                         help="answer deltas in pages of N entries (odatapy answers them in one)")
+    parser.add_argument("--changed-model", action="store_true",
+                        help="the EDMX is a changed version of the seed's model: seed sets and properties it "
+                             "lacks are left out")
     args = parser.parse_args(argv)
     with open(args.edmx, "rb") as f:
         edmx = f.read()
     with open(args.seed, encoding="utf-8") as f:
         seed = json.load(f)
     service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp,
-                      args.repeatable, args.replay_result)
+                      args.repeatable, args.replay_result, lenient_seed=args.changed_model)
     app = PagedDeltas(service, args.page_deltas) if args.page_deltas else service
     httpd = make_server("127.0.0.1", args.port, app, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)

@@ -272,6 +272,10 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_undo(store, NULL, &json), "url");
     MISUSE(ood_redownload(NULL, "TravelagencyCollection('1')", &json), "store");
     MISUSE(ood_redownload(store, NULL, &json), "url");
+    MISUSE(ood_check_service(NULL, &json), "store");
+    MISUSE(ood_check_service(store, NULL), "json");
+    MISUSE(ood_adopt_service_model(NULL, NULL, &json), "store");
+    MISUSE(ood_adopt_service_model(store, "sideways", &json), "choice");
     /* json may be NULL for undo: the outcome is not wanted. */
     CHECK(ood_request(store, "POST", "TravelagencyCollection", "{\"agencynum\":\"00000001\",\"name\":\"N\"}", &result) == OOD_OK);
     ood_result_free(result);

@@ -99,7 +99,7 @@ READ_ONLY = {
                 ["sql", "parameters", "countSQL", "insideScope", "definingRequests", "plan"]),
     "route": (["route", "STORE", "TravelagencyCollection"], ["destination", "reason", "coveringRequests"]),
     "status": (["status", "STORE"], ["serviceRoot", "state", "queue", "errorArchive", "definingRequests", "indexes",
-                                     "sync", "resumable"]),
+                                     "sync", "resumable", "serviceModelChange"]),
     "log": (["log", "STORE"], ["capacity", "entries"]),
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
                                                 "entitySets", "definingRequests"]),

@@ -164,7 +164,7 @@ def test_status_and_request_on_a_store_without_service(tool, tmp_path):
                     "state": {"download": "none", "lastDownload": None, "queued": 0, "inDoubt": 0, "archived": 0},
                     "sync": {"downloads": [], "queuedRequests": 0, "oldestQueuedAt": None, "oldestQueuedAgeSeconds": None,
                              "queuedInDoubt": 0, "archivedRequests": 0, "archivedInDoubt": 0, "lastUpload": None},
-                    "resumable": []}
+                    "resumable": [], "serviceModelChange": None}
     assert tool("status", path).stdout.splitlines()[:2] == [
         "service: none (give one with --service and --save-service)", "state: no defining requests; nothing to upload"]
     created = tool("request", path, "--method", "POST", "TravelagencyCollection", "--body", '{"agencynum":"1","name":"A"}')

@@ -70,6 +70,10 @@ public enum ArchiveKind: String, Sendable {
     /// with a key the service assigns, on a service without repeatable requests): sending it again
     /// might create the entity twice, so the user decides ("needs decision").
     case inDoubt
+    /// The service's model changed so that it would refuse the request (a removed property or set,
+    /// a property made mandatory that a create lacks, a changed key): the app chose to archive
+    /// such requests before adopting the new model. The message names what refuses it.
+    case modelChanged
 }
 
 /// A request the service refused or that needs a decision, kept with the service's answer until

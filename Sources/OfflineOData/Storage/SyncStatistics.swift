@@ -47,6 +47,8 @@ public enum SyncOutcome: String, Sendable, Equatable {
     case conflict
     /// An uploaded request whose outcome the engine cannot find out (archive kind `inDoubt`).
     case inDoubt
+    /// A queued request the service's new model refuses, archived by the app's choice (archive kind `modelChanged`).
+    case modelChanged
 }
 
 /// The store's synchronisation at a glance: per defining request its last download, and for the

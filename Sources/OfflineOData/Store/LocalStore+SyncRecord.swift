@@ -123,6 +123,7 @@ extension LocalStore {
         case .refused: .refused
         case .conflict: .conflict
         case .inDoubt: .inDoubt
+        case .modelChanged: .modelChanged
         }
         let status = refusal.httpStatus.map { "HTTP \($0): " } ?? ""
         return SyncLogEntry(at: refusal.failedAt, kind: .refusal, requestID: refusal.request.id, outcome: outcome,

@@ -26,6 +26,9 @@ package final class LocalStore: @unchecked Sendable {
     let readShapes = ReadShapeCounter()
     /// Resolutions of reads and creates kept across requests (see ``RequestResolutionCache``).
     let resolutions = RequestResolutionCache()
+    /// The validators of the service's `$metadata` as this handle last read or wrote them, so a
+    /// check (every download's first step) reads nothing from the file (``ServiceModelRecord``).
+    let serviceModelRecord = Protected<ServiceModelRecord?>(nil)
 
     /// The transport to the service, made on first use; guarded by `transportLock`.
     private var transport: HTTPTransport?
@@ -38,6 +41,15 @@ package final class LocalStore: @unchecked Sendable {
         self.schema = schema
         self.dialect = dialect
         cachedServiceRoot = try file.withConnection { db throws(ODataError) in try StoreInfoTable.value("service_root", in: db) }
+    }
+
+    /// The same store file under another model, once a migration wrote it there
+    /// (``ModelMigration``): the service settings and URL limits carry over, caches start empty.
+    func adopting(model: MetadataModel, schema: StoreSchema) throws(ODataError) -> LocalStore {
+        let adopted = try LocalStore(file: file, model: model, schema: schema, dialect: dialect)
+        adopted.setHTTPOptions(transportLock.withLock { httpOptions })
+        adopted.setRequestLimits(currentRequestLimits)
+        return adopted
     }
 
     /// Makes a new store at `path` for the service described by `metadata`.

@@ -373,6 +373,14 @@ public final class ODataStore: @unchecked Sendable {
         return try body()
     }
 
+    /// Puts `dispatcher` (the same file and service under a migrated model) in place of the open
+    /// one, for the requests that start from now on; those running finish on the old one.
+    func replaceDispatcher(_ dispatcher: RequestDispatcher) {
+        lock.withLock {
+            if case .ready = phase { phase = .ready(dispatcher) }
+        }
+    }
+
     // MARK: - Opening
 
     private func runOpening() {

@@ -21,4 +21,7 @@ public struct StoreStatus: Sendable, Equatable {
     /// with it open); SQLite's quick check then found it sound, or opening would have failed (see
     /// ``StoreEvent/uncleanShutdownChecked(_:)``).
     public var wasNotClosedCleanly = false
+    /// The last check that found the service's `$metadata` changed in a way the store has not
+    /// adopted yet (``ServiceModelCheck/jsonText``); nil when none did.
+    public var serviceModelChange: String?
 }

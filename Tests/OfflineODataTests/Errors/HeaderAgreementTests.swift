@@ -41,6 +41,9 @@ import Testing
             ("OOD_EVENT_REQUEST_FAILED", .requestFailed(ArchivedRequest(request: QueuedRequest(method: .patch, url: "A('1')"),
                                                                          httpStatus: 412, message: "m", failedAt: "t"))),
             ("OOD_EVENT_UNCLEAN_SHUTDOWN_CHECKED", .uncleanShutdownChecked([StoreFinding(check: "sqlite", message: "m")])),
+            ("OOD_EVENT_SERVICE_MODEL_CHANGED", .serviceModelChanged(ServiceModelCheck(
+                evidence: .compared, differences: [ModelDifference(kind: .entitySetAdded, entitySet: "A", impact: .compatible)],
+                refusedRequests: []))),
         ]
         #expect(kinds.count == samples.count)
         for (name, event) in samples {

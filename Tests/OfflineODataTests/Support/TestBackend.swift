@@ -56,7 +56,11 @@ final class TestBackend: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts a backend with the flight sample of `size` (tiny, small, medium, large).
-    static func start(_ kind: Kind, size: String = "small", pageSize: Int? = nil, csrf: Bool = true) throws -> TestBackend {
+    ///
+    /// `metadata` serves another version of the sample's model (a file path), and `port` a given
+    /// port: a test changes the service's model by stopping it and starting it again so.
+    static func start(_ kind: Kind, size: String = "small", pageSize: Int? = nil, csrf: Bool = true,
+                      metadata: String? = nil, port: Int? = nil) throws -> TestBackend {
         let python = pythonPath()
         guard access(python, X_OK) == 0 else {
             throw TestBackendError(message: "no Python at \(python): run `make backends-venv` first, or set OOD_PYTHON")
@@ -64,6 +68,8 @@ final class TestBackend: @unchecked Sendable {
         var arguments = [python, FlightSample.repositoryRoot + "/Tests/backends/backends.py", "serve", kind.rawValue, "--size", size]
         if let pageSize { arguments += ["--page-size", String(pageSize)] }
         if !csrf { arguments.append("--no-csrf") }
+        if let metadata { arguments += ["--metadata", metadata] }
+        if let port { arguments += ["--port", String(port)] }
 
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw TestBackendError(message: "cannot make a pipe for the backend") }
@@ -84,6 +90,9 @@ final class TestBackend: @unchecked Sendable {
         }
         return try TestBackend(kind: kind, serviceRoot: line, pid: pid)
     }
+
+    /// The port the service listens on.
+    var port: Int { Int(origin.split(separator: ":").last ?? "") ?? 0 }
 
     /// Ends the backend and its server; harmless when called twice.
     func stop() {

@@ -33,7 +33,9 @@ struct StatusCommand: ParsableCommand {
                         "archivedRequests", "archivedInDoubt",
                         "lastUpload": {"sent", "archived", "bytes", "durationMs", "outcome", "message",
                                        "finishedAt", "lastSuccessAt"} or null},
-               "resumable": [{"definingRequest", "pages", "entities"}]}
+               "resumable": [{"definingRequest", "pages", "entities"}],
+               "serviceModelChange": null or the last 'service check' that found the service's \
+            $metadata changed and not adopted yet}
             where "download" is "none" without defining requests, "never" before the first \
             download, "partial" when some were never downloaded, and "lastDownload" the newest; an \
             index's "origin" is "declared" (store create --index, or an app's option) or "automatic"; \
@@ -95,6 +97,8 @@ struct StatusCommand: ParsableCommand {
                         writer.endObject()
                     }
                     writer.endArray()
+                    writer.writeKey("serviceModelChange")
+                    writer.writeValue(status.serviceModelChange.flatMap { try? JSONValue.parse($0) } ?? .null)
                     writer.endObject()
                 }
                 return
@@ -108,6 +112,10 @@ struct StatusCommand: ParsableCommand {
                 print("resumable: \(counted(pages, "page")) kept ("
                       + kept.map { "\(terminalSafe($0.definingRequest)): \(counted($0.pages, "page")), \(counted($0.entities, "entity", "entities"))" }
                         .joined(separator: "; ") + "); 'offline-odata download' goes on from there")
+            }
+            if let change = status.serviceModelChange.flatMap({ try? JSONValue.parse($0) }) {
+                print("service model: changed (\(change["impact"]?.stringValue ?? "?")); see 'offline-odata service check', "
+                      + "adopt with 'offline-odata service adopt'")
             }
             printQueue(queue)
             printErrorArchive(archive)

@@ -317,6 +317,10 @@ ood_metadata = _declare("ood_metadata", c_int, [c_void_p, POINTER(c_void_p)], st
 ood_undo = _declare("ood_undo", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 # ood_status ood_redownload(ood_store *store, const char *url, char **json);
 ood_redownload = _declare("ood_redownload", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_check_service(ood_store *store, char **json);
+ood_check_service = _declare("ood_check_service", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_adopt_service_model(ood_store *store, const char *choice, char **json);
+ood_adopt_service_model = _declare("ood_adopt_service_model", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])

@@ -45,6 +45,9 @@ class EventKind(enum.IntEnum):
     UNCLEAN_SHUTDOWN_CHECKED = 10
     """``{"findings": [{"check", "message"}]}``: the store file was not closed cleanly (its last user
     died with it open), and opening ran SQLite's quick check; a damaged store fails to open instead."""
+    SERVICE_MODEL_CHANGED = 11
+    """``{"check": {...}}``: a download or a check found the service's ``$metadata`` changed (the
+    dict of :meth:`Store.check_service`; ``"migrated"`` when the download applied it in place)."""
 
 
 class Event(NamedTuple):

@@ -771,6 +771,32 @@ class Store(StoreHandle):
         """
         return RedownloadResult._from_json(self._json_object(_capi.ood_redownload, _capi.encode(url, "url")))
 
+    def check_service(self) -> Dict[str, Any]:
+        """Whether the service's ``$metadata`` changed since the store's model, and how.
+
+        One conditional request where the service gives an ETag or a date, else the document and
+        its hash. Every download runs the same check first: a compatible change is migrated in
+        place, any other stops the download until :meth:`adopt_service_model`.
+
+        Returns:
+            ``{"changed", "evidence", "impact", "migrated", "refusedRequests": [ids],
+            "differences": [{"kind", "entitySet", "type", "member", "old", "new", "impact",
+            "queuedRequests"}]}``; impacts are ``"compatible"``, ``"needsData"`` and
+            ``"breaksPendingChanges"``.
+        """
+        return self._json_object(_capi.ood_check_service)
+
+    def adopt_service_model(self, choice: str = "uploadFirst") -> Dict[str, Any]:
+        """Adopts the service's changed model: ``"uploadFirst"`` (upload the queue under the store's
+        model first), ``"rebuild"`` (keep the queue and the error archive) or ``"archiveRefused"``
+        (archive the queued requests the new model refuses as kind ``"modelChanged"``); then
+        downloads in full.
+
+        Returns:
+            ``{"check", "archived", "adopted", "uploaded", "downloads"}``.
+        """
+        return self._json_object(_capi.ood_adopt_service_model, _capi.encode(choice, "choice"))
+
     def discard(self, request_id: Optional[int] = None, *, all: bool = False) -> int:
         """Discards one archived request (its ``id`` from :meth:`error_archive`), or every one
         with ``all=True``, with the requests that build on it: the later requests on the same

@@ -43,4 +43,9 @@ public enum StoreEvent: Sendable, Equatable {
     /// does not open: ``openFailed`` lists them). Posted before anyone subscribed (the app
     /// subscribes after an open it did not wait for), it goes to the first subscriber.
     case uncleanShutdownChecked([StoreFinding])
+    /// A download (or an explicit check) found that the service's `$metadata` differs from the
+    /// store's model. When every difference was compatible the download migrated the store in
+    /// place and went on (``ServiceModelCheck/migrated``); otherwise the store stays on its model
+    /// until the app chooses a way (``StoreOperation/adoptServiceModel(_:)``).
+    case serviceModelChanged(ServiceModelCheck)
 }

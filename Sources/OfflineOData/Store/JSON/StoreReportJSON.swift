@@ -159,6 +159,8 @@ extension StoreStatus {
         writer.writeKey("definingRequests"); DefiningRequest.write(definingRequests, to: &writer)
         writer.writeKey("indexes"); StoreIndex.write(indexes, to: &writer)
         writer.writeKey("sync"); sync.map { $0.write(to: &writer) } ?? writer.writeNull()
+        writer.writeKey("serviceModelChange")
+        writer.writeValue(serviceModelChange.flatMap { try? JSONValue.parse($0) } ?? .null)
         writer.endObject()
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -178,6 +180,7 @@ extension StoreEvent {
         case .entitySetsChanged: 8
         case .requestFailed: 9
         case .uncleanShutdownChecked: 10
+        case .serviceModelChanged: 11
         }
     }
 
@@ -213,6 +216,8 @@ extension StoreEvent {
             writer.writeKey("request"); archived.write(to: &writer)
         case .uncleanShutdownChecked(let findings):
             writer.writeKey("findings"); StoreFinding.write(findings, to: &writer)
+        case .serviceModelChanged(let check):
+            writer.writeKey("check"); writer.writeValue((try? JSONValue.parse(check.jsonText)) ?? .null)
         case .firstDownloadComplete:
             break
         }

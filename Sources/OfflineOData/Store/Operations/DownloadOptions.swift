@@ -10,6 +10,10 @@ public struct DownloadOptions: Sendable {
     /// download with ``ODataError/Code/aborted``, nothing lost (the rule of every surface: C's
     /// `ood_progress`, Python's callable).
     public var progress: (@Sendable (DownloadProgress) -> Bool)?
+    /// Whether the download first checks the service's `$metadata` (``StoreOperation/checkService``):
+    /// a compatible change is migrated and the download goes on, any other stops it. True by
+    /// default; false only where the caller checks by itself.
+    public var checksServiceModel = true
 
     public init(subset: [String]? = nil, full: Bool = false, progress: (@Sendable (DownloadProgress) -> Bool)? = nil) {
         self.subset = subset

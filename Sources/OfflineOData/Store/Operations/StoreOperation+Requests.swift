@@ -76,7 +76,8 @@ extension StoreOperation where Output == StoreStatus {
                                queuedRequests: try offline?.file.queuedRequests().count ?? 0,
                                archivedRequests: try offline?.file.errorArchive().count ?? 0,
                                indexes: try offline?.indexes() ?? [], sync: try offline?.syncStatistics(),
-                               wasNotClosedCleanly: offline?.file.recoveryFindings != nil)
+                               wasNotClosedCleanly: offline?.file.recoveryFindings != nil,
+                               serviceModelChange: try offline?.pendingModelChange())
         }
     }
 }

@@ -6,6 +6,9 @@ extension StoreOperation where Output == [DownloadOutcome] {
     /// request's entities are announced as changed when its transaction commits.
     public static func download(_ options: DownloadOptions = DownloadOptions()) -> StoreOperation<[DownloadOutcome]> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
+            _ = try context.dispatcher.requireFileAndService("a download")
+            // The service's model first: migrated in place when compatible (the dispatcher changes).
+            if options.checksServiceModel { try context.checkServiceModelBeforeDownload() }
             let offline = try context.dispatcher.requireFileAndService("a download")
             let (dispatcher, events, cancellation) = (context.dispatcher, context.events, context.handle.cancellation)
             let all = try offline.definingRequests().map(\.name)

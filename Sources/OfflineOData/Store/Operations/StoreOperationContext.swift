@@ -1,8 +1,9 @@
 /// What an operation's work is given when it runs: the open store, its cancellation, and where
 /// to announce what it changed. Used on the one thread that runs the work.
 final class StoreOperationContext {
-    /// The open store's parts: the offline store, the service, the router.
-    let dispatcher: RequestDispatcher
+    /// The open store's parts: the offline store, the service, the router. Replaced when the work
+    /// migrates the store to the service's new model (``adopt(_:)``).
+    private(set) var dispatcher: RequestDispatcher
     /// The request's handle; its ``RequestHandle/cancellation`` stops a running transfer.
     let handle: RequestHandle
     /// The store's events, for what the work reports as it goes (progress, each download's commit).
@@ -20,6 +21,20 @@ final class StoreOperationContext {
         self.events = events
         self.options = options
         self.store = store
+    }
+
+    /// Makes `offline` (the store file under a migrated model) the store's, for this work and the
+    /// requests that start after it; returns the new dispatcher.
+    @discardableResult
+    func adopt(_ offline: LocalStore) throws(ODataError) -> RequestDispatcher {
+        let router = RequestRouter(mode: options.mode, model: offline.model, dialect: offline.dialect,
+                                   definingRequests: try offline.definingRequests(), hasOfflineStore: true,
+                                   hasOnlineStore: dispatcher.online != nil)
+        let replacement = RequestDispatcher(offline: offline, online: dispatcher.online, router: router, model: offline.model,
+                                            dialect: offline.dialect)
+        dispatcher = replacement
+        store?.replaceDispatcher(replacement)
+        return replacement
     }
 
     /// Where the store is now; closed once it is gone.
