@@ -51,21 +51,37 @@ class AnswerShape(NamedTuple):
 
     @classmethod
     def _of(cls, handle: Any) -> "AnswerShape":
-        """The shape of the ``ood_result`` ``handle``."""
-        kind = AnswerKind(_capi.ood_result_kind(handle))
+        """The shape of the ``ood_result`` ``handle``. On every typed read: the kind is looked up
+        in a table, not made by calling the enum, and the names decoded once per process."""
+        kind = _KINDS.get(_capi.ood_result_kind(handle), AnswerKind.OTHER)
         if kind is AnswerKind.OTHER or kind is AnswerKind.METADATA:
             return cls(kind)
-        entity_set = _text(_capi.ood_result_entity_set(handle))
-        entity_type = _text(_capi.ood_result_entity_type(handle))
+        entity_set = _name(_capi.ood_result_entity_set(handle))
+        entity_type = _name(_capi.ood_result_entity_type(handle))
         if kind is not AnswerKind.PROPERTY and kind is not AnswerKind.VALUE:
-            return cls(kind, entity_set, entity_type)
+            return _new_shape(cls, (kind, entity_set, entity_type, None, None))
         type_out = c_char_p()
         prop = _capi.ood_result_property(handle, byref(type_out))
-        return cls(kind, entity_set, entity_type, _text(prop), _text(type_out.value))
+        return _new_shape(cls, (kind, entity_set, entity_type, _name(prop), _name(type_out.value)))
 
 
-def _text(raw: Optional[bytes]) -> Optional[str]:
-    return None if raw is None else raw.decode("utf-8", "replace")
+#: The kinds by their C value (a table look-up is several times cheaper than ``AnswerKind(n)``).
+_KINDS: Dict[int, AnswerKind] = {kind.value: kind for kind in AnswerKind}
+#: A shape from all five fields, without the keyword handling of the NamedTuple's constructor.
+_new_shape = tuple.__new__
+#: Decoded entity set, type and property names: a model has few, and they repeat on every read.
+_NAMES: Dict[bytes, str] = {}
+
+
+def _name(raw: Optional[bytes]) -> Optional[str]:
+    if raw is None:
+        return None
+    name = _NAMES.get(raw)
+    if name is None:
+        name = raw.decode("utf-8", "replace")
+        if len(_NAMES) < 4096:
+            _NAMES[raw] = name
+    return name
 
 
 #: The shape of an answer nothing is known about.
