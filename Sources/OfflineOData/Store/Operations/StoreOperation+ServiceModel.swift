@@ -72,7 +72,10 @@ extension StoreOperation where Output == ServiceModelAdoption {
             offline = try offline.adoptModel(document).store
             try context.adopt(offline)
             adoption.adopted = true
-            adoption.downloads = try context.downloadAll(full: true)
+            // The download operation itself, in full and without checking the model again.
+            var download = DownloadOptions(full: true)
+            download.checksServiceModel = false
+            adoption.downloads = try StoreOperation<[DownloadOutcome]>.download(download).plan(context.dispatcher).work(context)
             return adoption
         }
     }
@@ -99,30 +102,5 @@ extension StoreOperationContext {
         try adopt(try offline.adoptModel(document).store)
         check.migrated = true
         events.post(.serviceModelChanged(check))
-    }
-
-    /// Downloads every defining request (in full when `full`), with the download's events.
-    func downloadAll(full: Bool) throws(ODataError) -> [DownloadOutcome] {
-        let offline = try dispatcher.requireFileAndService("a download")
-        let names = try offline.definingRequests().map(\.name)
-        let (events, cancellation, dispatcher) = (self.events, handle.cancellation, self.dispatcher)
-        return try runningSync(as: .downloading) { () throws(ODataError) -> [DownloadOutcome] in
-            var outcomes: [DownloadOutcome] = []
-            do throws(ODataError) {
-                for name in names {
-                    outcomes += try offline.download(subset: [name], full: full, pageSize: options.pageSize,
-                                                     cancellation: cancellation) { step in
-                        events.post(.downloadProgress(step))
-                        return cancellation.isCancelled
-                    }
-                    events.postChanges(dispatcher.entitySets(ofDefiningRequest: name))
-                }
-            } catch {
-                events.post(.downloadFinished(error))
-                throw error
-            }
-            events.post(.downloadFinished(nil))
-            return outcomes
-        }
     }
 }
