@@ -115,9 +115,19 @@ final class EventHub: @unchecked Sendable {
     func post(_ event: StoreEvent) {
         state.withLock {
             guard !isStopping else { return }
-            // Progress comes once per page or request: with nobody listening, waking the event
-            // thread for each would cost a long upload measurably (the tool does not subscribe).
-            if subscribers.isEmpty, event.isProgress { return }
+            items.append(.event(event))
+            state.broadcast()
+        }
+    }
+
+    /// Posts a download's or an upload's progress, which comes once per page or request: with
+    /// nobody subscribed it is dropped, as waking the event thread for each would cost a long
+    /// upload measurably (the tool subscribes to nothing). Its own entry point, so that the
+    /// event's case is never inspected (valgrind takes the reading of a payload enum's tag for
+    /// a use of uninitialised bytes).
+    func postProgress(_ event: StoreEvent) {
+        state.withLock {
+            guard !isStopping, !subscribers.isEmpty else { return }
             items.append(.event(event))
             state.broadcast()
         }
@@ -229,15 +239,5 @@ final class EventHub: @unchecked Sendable {
             return subscribers.compactMap(\.onEnd)
         }
         for end in ends { end() }
-    }
-}
-
-private extension StoreEvent {
-    /// Progress of a download or an upload: frequent, and of no use to anyone later.
-    var isProgress: Bool {
-        switch self {
-        case .downloadProgress, .uploadProgress: true
-        default: false
-        }
     }
 }

@@ -130,7 +130,7 @@ struct StoreOpening {
             for name in names {
                 _ = try offline.download(subset: [name], pageSize: store.options.pageSize,
                                          cancellation: store.openingCancellation) { progress in
-                    eventHub.post(.downloadProgress(progress))
+                    eventHub.postProgress(.downloadProgress(progress))
                     return false
                 }
                 eventHub.postChanges(dispatcher.entitySets(ofDefiningRequest: name))

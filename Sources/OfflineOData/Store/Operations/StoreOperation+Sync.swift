@@ -22,7 +22,7 @@ extension StoreOperation where Output == [DownloadOutcome] {
                     for name in names {
                         outcomes += try offline.download(subset: [name], full: options.full, pageSize: context.options.pageSize,
                                                          cancellation: cancellation) { step in
-                            events.post(.downloadProgress(step))
+                            events.postProgress(.downloadProgress(step))
                             return cancellation.isCancelled || (options.progress?(step) ?? false)
                         }
                         events.postChanges(dispatcher.entitySets(ofDefiningRequest: name))
@@ -59,7 +59,7 @@ extension StoreOperation where Output == UploadOutcome {
                                                          groupByTransaction: options.groupByTransaction,
                                                          compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue,
                                                          cancellation: nil) { step in
-                        events.post(.uploadProgress(step))
+                        events.postProgress(.uploadProgress(step))
                         return cancellation.isCancelled || (options.progress?(step) ?? false)
                     })
                 } catch {
