@@ -58,6 +58,11 @@ def search_paths() -> list[str]:
     paths = ["-I", str(modules_folder())]
     for module in ("CSQLite", "CLibXML2", "CCurl"):
         paths += ["-I", str(REPOSITORY / "Sources" / module)]
+    # The encryption VFS is a C target of the package: SwiftPM writes its module map in the build.
+    cipher_map = modules_folder().parent / "CStoreCipher.build" / "module.modulemap"
+    if not cipher_map.exists():
+        pytest.fail(f"no {cipher_map}: the build has no CStoreCipher module (run `make cmake-build`)")
+    paths += ["-Xcc", f"-fmodule-map-file={cipher_map}"]
     for flag in libxml2.stdout.split():
         paths += ["-Xcc", flag]
     return paths
