@@ -72,9 +72,11 @@ def status(tool, path):
 
 
 def status_without_sync(tool, path):
-    """`status --json` without its "sync" (what a failed download adds to, by design)."""
+    """`status --json` without its "sync" and "resumable" (what a failed download adds to, by
+    design: its record, and the pages it kept for resuming)."""
     answer = status(tool, path)
     answer.pop("sync")
+    answer.pop("resumable", None)
     return answer
 
 

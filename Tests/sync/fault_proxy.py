@@ -439,7 +439,10 @@ class FaultProxy:
         return self._call("POST", "/_proxy/rules", rule)
 
     def log(self) -> list[dict]:
-        return self._call("GET", "/_proxy/log")["requests"]
+        """The requests the proxy forwarded, without the service model's checks (`GET $metadata`,
+        which every download makes first since issue 34): the tests count pages."""
+        return [entry for entry in self._call("GET", "/_proxy/log")["requests"]
+                if not entry["target"].split("?")[0].endswith("/$metadata")]
 
     def clear(self) -> None:
         self._call("DELETE", "/_proxy/rules")

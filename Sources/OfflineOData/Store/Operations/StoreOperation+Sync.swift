@@ -8,7 +8,21 @@ extension StoreOperation where Output == [DownloadOutcome] {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             _ = try context.dispatcher.requireFileAndService("a download")
             // The service's model first: migrated in place when compatible (the dispatcher changes).
-            if options.checksServiceModel { try context.checkServiceModelBeforeDownload() }
+            if options.checksServiceModel {
+                let started = WriteHolder.monotonicSeconds()
+                do throws(ODataError) {
+                    try context.checkServiceModelBeforeDownload()
+                } catch {
+                    // The download failed at its first request: recorded for each defining request
+                    // it was to download, as a download failing on a page is.
+                    let offline = try context.dispatcher.requireFileAndService("a download")
+                    var recorded = error
+                    for name in try offline.definingRequests().map(\.name) where options.subset?.contains(name) ?? true {
+                        recorded = offline.recordFailedDownload(of: name, error: error, reached: nil, startedAt: started)
+                    }
+                    throw recorded
+                }
+            }
             let offline = try context.dispatcher.requireFileAndService("a download")
             let (dispatcher, events, cancellation) = (context.dispatcher, context.events, context.handle.cancellation)
             let all = try offline.definingRequests().map(\.name)
