@@ -392,7 +392,8 @@ typedef enum ood_limit {
     OOD_LIMIT_MESSAGE_LENGTH = 4,     /**< Characters of a service's error message kept in errors and the archive (1,000). */
     OOD_LIMIT_REQUEST_LENGTH = 5,     /**< Bytes of a read's URL (1 MiB); OOD_SYNTAX. */
     OOD_LIMIT_REQUEST_DEPTH = 6,      /**< Nesting of a read's URL: parentheses, paths, nested options (100); OOD_SYNTAX. */
-    OOD_LIMIT_EXPRESSION_OPERATORS = 7 /**< Binary operators in one expression, a $filter say (20,000); OOD_SYNTAX. */
+    OOD_LIMIT_EXPRESSION_OPERATORS = 7, /**< Binary operators in one expression, a $filter say (20,000); OOD_SYNTAX. */
+    OOD_LIMIT_VALUE_SIZE = 8          /**< Bytes of one value (string, number) in a downloaded page (16 MiB); OOD_NETWORK, page not kept. */
 } ood_limit;
 
 /**

@@ -189,6 +189,8 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 50) == OOD_OK);
     CHECK(ood_options_set_limit(options, OOD_LIMIT_MESSAGE_LENGTH, 200) == OOD_OK);
     CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 0) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_VALUE_SIZE, 1 << 20) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_VALUE_SIZE, -1) == OOD_MISUSE);
     CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);

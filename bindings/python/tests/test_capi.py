@@ -66,7 +66,8 @@ def test_the_limit_options_match_the_header():
     limits = header_enum("ood_limit")
     names = {"max_response_size": "RESPONSE_SIZE", "max_pages": "PAGES", "max_metadata_size": "METADATA_SIZE",
              "max_message_length": "MESSAGE_LENGTH", "max_request_length": "REQUEST_LENGTH",
-             "max_request_depth": "REQUEST_DEPTH", "max_expression_operators": "EXPRESSION_OPERATORS"}
+             "max_request_depth": "REQUEST_DEPTH", "max_expression_operators": "EXPRESSION_OPERATORS",
+             "max_value_size": "VALUE_SIZE"}
     assert {f"OOD_LIMIT_{names[option]}": value for option, value in _LIMITS} == limits
 
 
