@@ -1112,6 +1112,22 @@ OOD_API ood_status ood_options_set_passphrase(ood_options *options, const char *
  */
 OOD_API ood_status ood_store_rekey(const char *path, const ood_options *from, const ood_options *to);
 
+/**
+ * Opens the encrypted store at `path` as its file describes it, as ood_store_open() does, with the
+ * key of `key` (options filled with ood_options_set_key() or ood_options_set_passphrase(); their
+ * other settings are not used). A new file is made encrypted with it. NULL, or options without a
+ * key: exactly ood_store_open().
+ *
+ * @param path UTF-8 path of the store file.
+ * @param key Options holding the key, or NULL. Only read during the call.
+ * @param[out] out Receives the store handle, or NULL on failure.
+ * @return as ood_store_open(); OOD_KEY for a wrong key, a key for a plain file, or none for an
+ *         encrypted one (the file is not changed).
+ * Ownership: the handle belongs to the caller; release it with ood_store_close().
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
+
 /** @} */
 
 #ifdef __cplusplus

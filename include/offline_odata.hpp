@@ -374,6 +374,15 @@ public:
         return Store(raw, std::move(subscriptions));
     }
 
+    /// Opens the encrypted store at `path` as its file describes it, with the key of `key`
+    /// (Options::key or Options::passphrase; its other settings are not used) (ood_store_open_keyed).
+    static Store open(std::string_view path, const Options &key) {
+        auto subscriptions = std::make_unique<SubscriptionStates>();
+        ood_store *raw = nullptr;
+        check(ood_store_open_keyed(detail::c_text(path).c_str(), key.get(), &raw));
+        return Store(raw, std::move(subscriptions));
+    }
+
     Store(Store &&other) noexcept
         : handle_(std::exchange(other.handle_, nullptr)), subscriptions_(std::move(other.subscriptions_)) {}
     Store &operator=(Store &&other) noexcept {

@@ -35,3 +35,15 @@ public func cStoreRekey(_ path: UnsafePointer<CChar>?, _ from: OpaquePointer?, _
     let text = String(cString: path)
     return bridge { () throws(ODataError) in try ODataStore.rekey(path: text, from: oldKey, to: newKey) }
 }
+
+@_cdecl("ood_store_open_keyed")
+public func cStoreOpenKeyed(_ path: UnsafePointer<CChar>?, _ key: OpaquePointer?,
+                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    out?.pointee = nil
+    guard let path else { return misuse("ood_store_open_keyed: path is NULL") }
+    guard let out else { return misuse("ood_store_open_keyed: out is NULL") }
+    let storeKey = key.map { OptionsHandle.from($0).options.key } ?? nil
+    return bridge { () throws(ODataError) in
+        out.pointee = try StoreHandle.opening(file: String(cString: path), key: storeKey).retainedPointer()
+    }
+}

@@ -33,24 +33,34 @@ import Glibc
     guard let handle = fopen(path, "wb") else { return }
     _ = file.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
     fclose(handle)
-    guard let store = try? StoreFile(path: path, acceptsEmptyFile: false, key: key) else { return }
+    guard let store = try? StoreFile(path: path, acceptsEmptyFile: false, key: key) else {
+        EncryptedFuzzBase.removeFiles(of: path)
+        return
+    }
     _ = try? store.check(quick: false)
     _ = try? store.queuedRequests()
     store.close()
+    EncryptedFuzzBase.removeFiles(of: path)
 }
 
-/// The undamaged store every input starts from: made once per process.
+/// The undamaged store every input starts from: made once per process, in a folder of its own
+/// that is emptied after every input and removed when the process exits (so runs leave nothing
+/// in /tmp; a crash leaves its folder, beside libFuzzer's crash file).
 enum EncryptedFuzzBase {
     static let key = StoreKey.raw(Array(0..<32))
     nonisolated(unsafe) static let folder: String = {
         var template = Array("/tmp/ood-fuzz-enc-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return "/tmp" }
+        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return nil }
             return String(cString: made)
         }
+        guard let made else { return "/tmp" }
+        atexit { EncryptedFuzzBase.removeFolder() }
+        return made
     }()
     nonisolated(unsafe) static let bytes: [UInt8]? = {
         let path = folder + "/base.store"
+        defer { removeFiles(of: path) }
         guard let store = try? StoreFile(path: path, acceptsEmptyFile: false, key: key) else { return nil }
         store.close()
         guard let handle = fopen(path, "rb") else { return nil }
@@ -64,4 +74,22 @@ enum EncryptedFuzzBase {
         }
         return result
     }()
+
+    /// A store file and the files SQLite and the engine keep beside it.
+    static func removeFiles(of path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal", "-writer"] { unlink(path + suffix) }
+    }
+
+    /// The folder and whatever is left in it (it holds only this process's files), at exit.
+    static func removeFolder() {
+        guard folder != "/tmp", let directory = opendir(folder) else { return }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names { unlink(folder + "/" + name) }
+        rmdir(folder)
+    }
 }

@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
 #include "offline_odata.h"
 #include "check.h"
+#include "under_key.h"
 
 #include <pthread.h>
 #include <stdlib.h>

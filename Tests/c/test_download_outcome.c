@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "offline_odata.h"
 #include "check.h"
+#include "under_key.h"
 #include "read_file.h"
 
 #include <stdlib.h>

@@ -81,6 +81,24 @@ int main(int argc, char **argv) {
     CHECK(open_and_write(none, 0) == OOD_KEY);
     CHECK(strcmp(ood_status_name(OOD_KEY), "OOD_KEY") == 0);
 
+    /* From the file alone (ood_store_open_keyed): the right key opens it and reads the write back;
+     * a wrong key, none, or ood_store_open() fail with OOD_KEY; NULL options are ood_store_open(). */
+    ood_store *alone = NULL;
+    CHECK(ood_store_open_keyed(path, keyed, &alone) == OOD_OK && alone != NULL);
+    ood_result *found = NULL;
+    CHECK(alone && ood_request(alone, "GET", "TravelagencyCollection('99000777')", NULL, &found) == OOD_OK);
+    const char *body = found ? ood_result_body(found, NULL) : NULL;
+    CHECK(body && strstr(body, marker) != NULL);
+    ood_result_free(found);
+    ood_store_close(alone);
+    alone = NULL;
+    CHECK(ood_store_open_keyed(path, wrong, &alone) == OOD_KEY && alone == NULL);
+    CHECK(ood_store_open_keyed(path, none, &alone) == OOD_KEY && alone == NULL);
+    CHECK(ood_store_open_keyed(path, NULL, &alone) == OOD_KEY && alone == NULL);
+    CHECK(ood_store_open(path, &alone) == OOD_KEY && alone == NULL);
+    CHECK(ood_store_open_keyed(NULL, keyed, &alone) == OOD_MISUSE);
+    CHECK(ood_store_open_keyed(path, keyed, NULL) == OOD_MISUSE);
+
     /* A plain store, encrypted in place with a passphrase, then decrypted. */
     ood_options *plain = options_for(plain_path, metadata);
     CHECK(open_and_write(plain, 1) == OOD_OK);

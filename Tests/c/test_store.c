@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "offline_odata.h"
 #include "check.h"
+#include "under_key.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
 #include "offline_odata.h"
 #include "check.h"
+#include "under_key.h"
 #include "read_file.h"
 
 #include <pthread.h>

@@ -186,6 +186,31 @@ void test_a_store_file_without_a_service_root() {
     CHECK(store.request_queue().find("99000305") != std::string::npos);
 }
 
+// An encrypted store reopened from its file alone with its key (Store::open(path, key)): a wrong
+// key, or none, is OOD_KEY.
+void test_an_encrypted_store_reopened_from_its_file_alone() {
+    CHECK(!sample_metadata.empty());
+    std::string path = folder + "/keyed.store";
+    unsigned char bytes[32];
+    for (int i = 0; i < 32; ++i) bytes[i] = static_cast<unsigned char>(3 * i + 1);
+    ood::Options options;
+    options.path(path).metadata(sample_metadata).key(bytes, sizeof bytes);
+    {
+        ood::Store store = ood::Store::open(options);
+        std::string body = R"({"agencynum":"99000306","name":"Keyed C++","city":"Boston","country":"US"})";
+        CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    }
+    ood::Options key;
+    key.key(bytes, sizeof bytes);
+    ood::Store store = ood::Store::open(path, key);
+    CHECK(store.get("TravelagencyCollection('99000306')").body().find("Keyed C++") != std::string_view::npos);
+    store.close();
+    ood::Options wrong;
+    wrong.passphrase("not the key");
+    CHECK(thrown_by([&] { ood::Store::open(path, wrong); }).status() == OOD_KEY);
+    CHECK(thrown_by([&] { ood::Store::open(path); }).status() == OOD_KEY);
+}
+
 // Each answer says what it holds (Result::kind and the names beside it): a collection, an entity,
 // a property, a count, a raw value.
 void test_answers_say_what_they_hold() {
@@ -265,6 +290,7 @@ int main(int argc, char **argv) {
         test_a_store_reopened_from_its_file_alone();
         test_a_store_file_without_a_service_root();
         test_answers_say_what_they_hold();
+        test_an_encrypted_store_reopened_from_its_file_alone();
     } catch (const ood::Error &error) {
         ++failed;
         std::fprintf(stderr, "unexpected ood::Error: %s (HTTP %d)\n", error.what(), error.http_status());

@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import threading
@@ -29,7 +30,7 @@ import urllib.request
 import pytest
 
 import backends
-from conftest import get_json, send, store_tables
+from conftest import get_json, is_encrypted, send, store_database, store_tables
 from fault_proxy import FaultProxy
 from test_faults import start_tool, wait_until
 
@@ -51,6 +52,12 @@ def comparable(path) -> dict:
 
 
 def copy_store(path, target) -> None:
+    if is_encrypted(path):
+        # The closed store's bytes (and a log, if any): the copy opens with the same key.
+        for suffix in ("", "-wal"):
+            if os.path.exists(f"{path}{suffix}"):
+                shutil.copyfile(f"{path}{suffix}", f"{target}{suffix}")
+        return
     source, copy = sqlite3.connect(path), sqlite3.connect(target)
     try:
         source.backup(copy)
@@ -59,12 +66,15 @@ def copy_store(path, target) -> None:
         copy.close()
 
 
-def kept_pages(path) -> int:
-    connection = sqlite3.connect(path)
-    try:
+def kept_pages(path, tool=None) -> int:
+    """The pages a download in progress kept; through the tool's `status` when given (an encrypted
+    store, read while the Reader's tool processes may checkpoint it)."""
+    if tool is not None:
+        result = tool("status", path, "--json")
+        assert result.returncode == 0, result.stderr
+        return sum(download["pages"] for download in json.loads(result.stdout).get("resumable", []))
+    with store_database(path) as connection:
         return connection.execute("SELECT count(*) FROM ood_download_page").fetchone()[0]
-    finally:
-        connection.close()
 
 
 def kill_at_page_10(store, proxy, *arguments) -> None:
@@ -107,14 +117,16 @@ class Reader(threading.Thread):
     """Polls the store as an app reads it, each look in one read transaction: how many bookings
     it holds and the names of the bookings the test changed on the service."""
 
-    def __init__(self, path, keys: list[tuple]):
+    def __init__(self, path, keys: list[tuple], tool=None):
         super().__init__(daemon=True)
-        self.path, self.keys = str(path), keys
+        self.path, self.keys, self.tool = str(path), keys, tool
         self.seen: set[tuple] = set()
         self.looks = 0
         self.stop = threading.Event()
 
     def look(self) -> tuple:
+        if self.tool is not None:
+            return self.look_through_tool()
         connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
         try:
             connection.execute("BEGIN")
@@ -126,6 +138,15 @@ class Reader(threading.Thread):
             return (count,) + names
         finally:
             connection.close()
+
+    def look_through_tool(self) -> tuple:
+        """One read of every booking through the tool (an encrypted store, which sqlite3 cannot
+        open): one offline read, one read transaction."""
+        result = self.tool("request", self.path, "BookingCollection?$select=carrid,connid,bookid,passname", "--json")
+        assert result.returncode == 0, result.stderr
+        bookings = json.loads(result.stdout)["body"]["value"]
+        names = {(b["carrid"], b["connid"], b["bookid"]): b["passname"] for b in bookings}
+        return (len(bookings),) + tuple(names[key] for key in self.keys)
 
     def run(self):
         while not self.stop.is_set():
@@ -165,7 +186,7 @@ def interrupted_download(tool, store, proxy, arguments: list[str], needed: int, 
         attempts += 1
         requested += sum(1 for entry in proxy.log() if BOOKINGS in entry["target"])
         resumed_at += [int(page) for page in re.findall(r"resuming \w+ at page (\d+)", stderr)]
-        remaining = needed - kept_pages(store)
+        remaining = needed - kept_pages(store, tool if is_encrypted(store) else None)
     proxy.clear()
     final = tool("download", store, *arguments, "--json")
     assert final.returncode == 0, final.stderr
@@ -205,7 +226,7 @@ def campaign(tool, make_store, server, version: str, tmp_path, *, delta: bool, h
         assert json.loads(uninterrupted.stdout)["downloads"][0]["delta"] is delta
         assert needed >= interruptions + 2, needed
 
-        reader = Reader(store, watched)
+        reader = Reader(store, watched, tool if is_encrypted(store) else None)
         before = reader.look()
         reader.start()
         try:

@@ -55,9 +55,9 @@ def queue_changes(tool, store, keyless: int, round_: int, expected: dict) -> Non
         expected["deleted"].append(key)
 
 
-def campaign(tool, store, options, seed: int, keyless: int) -> tuple[dict, int, int]:
-    """Kills uploads at random moments until KILLS kills have landed, queueing another round of
-    changes whenever an upload got through the queue first, then lets one upload complete.
+def campaign(tool, store, options, seed: int, keyless: int, kills_wanted: int = KILLS) -> tuple[dict, int, int]:
+    """Kills uploads at random moments until `kills_wanted` kills have landed, queueing another
+    round of changes whenever an upload got through the queue first, then lets one upload complete.
     Returns what the service must hold, the kills and the uploads run."""
     generator = random.Random(seed)
     expected: dict = {"created": [], "updated": {}, "deleted": []}
@@ -66,7 +66,7 @@ def campaign(tool, store, options, seed: int, keyless: int) -> tuple[dict, int, 
     runs = 0
     in_doubt = 0  # requests a kill left in doubt (sent, answer not recorded), summed over the kills
     span = 0.35  # kills come at a random moment in the first `span` seconds of an upload
-    while kills < KILLS and runs < 6 * KILLS:
+    while kills < kills_wanted and runs < 6 * kills_wanted:
         if not status(tool, store)["queue"]:
             queue_changes(tool, store, keyless, rounds, expected)
             rounds += 1
@@ -84,7 +84,7 @@ def campaign(tool, store, options, seed: int, keyless: int) -> tuple[dict, int, 
         process.communicate(timeout=30)
         kills += 1
         in_doubt += sum(1 for request in status(tool, store)["queue"] if request["state"] == "inDoubt")
-    assert kills == KILLS, f"only {kills} of {KILLS} kills landed in {runs} uploads"
+    assert kills == kills_wanted, f"only {kills} of {kills_wanted} kills landed in {runs} uploads"
     for _ in range(3):
         runs += 1
         finished = tool("upload", store, *options)

@@ -102,7 +102,7 @@ READ_ONLY = {
                                      "sync", "resumable", "serviceModelChange"]),
     "log": (["log", "STORE"], ["capacity", "entries"]),
     "store info": (["store", "info", "STORE"], ["path", "formatVersion", "dialect", "namespaces", "serviceRoot",
-                                                "entitySets", "definingRequests"]),
+                                                "entitySets", "definingRequests", "encryption"]),
     "request": (["request", "STORE", "TravelagencyCollection?$filter=city eq 'Boston'"],
                 ["status", "contentType", "route", "nextLink", "body"]),
 }

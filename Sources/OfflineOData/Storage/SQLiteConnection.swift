@@ -103,6 +103,15 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK else { throw error(rc, "cannot reserve bytes per page") }
     }
 
+    /// Keeps the WAL file when this connection closes (`SQLITE_FCNTL_PERSIST_WAL`): a rekey's
+    /// old file must not remove `<path>-wal` by name once the path is the new file's.
+    func keepWALOnClose() throws(ODataError) {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        var value: Int32 = 1
+        let rc = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &value)
+        guard rc == SQLITE_OK else { throw error(rc, "cannot keep the log on close") }
+    }
+
     deinit { close() }
 
     /// `path` as the path of a `file:` URI: bytes other than unreserved characters and `/` as `%XX`.

@@ -155,7 +155,10 @@ struct StoreCommand: ParsableCommand {
                 Output: the store's service, service root and entity sets, then a table of the \
                 defining requests; with --json one object: {"path", "formatVersion", "dialect", \
                 "namespaces", "serviceRoot", "entitySets", "definingRequests": [{"name", "url", \
-                "lastDownload", "hasDeltaLink"}]}.
+                "lastDownload", "hasDeltaLink"}], "encryption": null for a plain file, or \
+                {"keyDerivation": "raw" or "pbkdf2-hmac-sha256", "iterations", "pageSize"}}. An \
+                encrypted store needs its key (--key-file or --passphrase-env); nothing of the key \
+                is shown.
 
                 Exit codes: 0 success; 1 STORE does not exist or is not a store made for a service \
                 (the message says why); 64 a usage error.
@@ -189,6 +192,16 @@ struct StoreCommand: ParsableCommand {
                     writer.writeKey("entitySets"); writer.writeValue(.array(sets.map { .string($0) }))
                     writer.writeKey("definingRequests")
                     DefiningRequest.write(requests, to: &writer)
+                    writer.writeKey("encryption")
+                    if let encryption = description.encryption {
+                        writer.beginObject()
+                        writer.writeKey("keyDerivation"); writer.writeString(encryption.keyDerivation.rawValue)
+                        writer.writeKey("iterations"); writer.writeNumber(encryption.iterations)
+                        writer.writeKey("pageSize"); writer.writeNumber(encryption.pageSize)
+                        writer.endObject()
+                    } else {
+                        writer.writeNull()
+                    }
                     writer.endObject()
                     print(String(decoding: writer.bytes, as: UTF8.self))
                 } else {
@@ -196,10 +209,20 @@ struct StoreCommand: ParsableCommand {
                     print("service:          \(description.namespaces.joined(separator: ", ")), OData \(description.dialect == .v4 ? "V4" : "V2")")
                     print("service root:     \(root ?? "(not set)")")
                     print("entity sets:      \(sets.count): \(sets.joined(separator: ", "))")
+                    print("encryption:       \(Self.describe(description.encryption))")
                     printDefiningRequests(requests)
                 }
             } catch {
                 exitWithError(error, json: json)
+            }
+        }
+
+        /// "none", or the kind of key an encrypted store needs (never anything of the key).
+        static func describe(_ encryption: StoreEncryption?) -> String {
+            guard let encryption else { return "none (a plain file)" }
+            switch encryption.keyDerivation {
+            case .raw: return "AES-256-GCM, a raw 256-bit key"
+            case .pbkdf2SHA256: return "AES-256-GCM, a passphrase (PBKDF2-HMAC-SHA256, \(encryption.iterations) iterations)"
             }
         }
     }

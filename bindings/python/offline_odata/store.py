@@ -141,8 +141,9 @@ class Store(StoreHandle):
             _capi.ood_store_rekey(_capi.encode(text, "path"), old, new)
 
     @classmethod
-    def open_file(cls, path: PathLike) -> "Store":
-        """The store at ``path``, opened as its file describes it (``ood_store_open``): its saved
+    def open_file(cls, path: PathLike, *, key: Optional[bytes] = None, passphrase: Optional[str] = None) -> "Store":
+        """The store at ``path``, opened as its file describes it (``ood_store_open``; with ``key``
+        or ``passphrase``, an encrypted file, ``ood_store_open_keyed``): its saved
         ``$metadata``, defining requests, indexes and service root, with no options. It is a store
         like any other: reads, local writes, the queue, :meth:`status`, :meth:`check`, and
         downloads and uploads when the file keeps its service root (else they raise
@@ -159,6 +160,7 @@ class Store(StoreHandle):
             MisuseError: the path is empty.
             CannotOpenError: the path cannot be opened or created.
             NotAStoreError: the file is not an OfflineOData store.
+            StoreKeyError: a wrong key, none for an encrypted file, or one for a plain file.
         """
         text = os.fspath(path)
         if not isinstance(text, str):
@@ -166,7 +168,8 @@ class Store(StoreHandle):
         store = cls.__new__(cls)
         store._setup()
         handle = c_void_p()
-        _capi.ood_store_open(_capi.encode(text, "path"), byref(handle))
+        with key_options(key, passphrase) as keyed:
+            _capi.ood_store_open_keyed(_capi.encode(text, "path"), keyed, byref(handle))
         store._adopt(handle)
         return store
 

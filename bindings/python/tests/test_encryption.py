@@ -68,6 +68,22 @@ def test_a_wrong_or_missing_key_is_a_store_key_error_and_changes_nothing(tmp_pat
         assert len(store.request_queue()) == 1
 
 
+def test_an_encrypted_store_opens_from_its_file_alone_with_its_key(tmp_path):
+    """Store.open_file(path, key=...) (ood_store_open_keyed): the saved model and queue, no options."""
+    path = tmp_path / "alone.store"
+    with Store(path, metadata=metadata("v4"), mode=Mode.OFFLINE, key=KEY) as store:
+        store.create("TravelagencyCollection", AGENCY)
+    with Store.open_file(path, key=KEY) as store:
+        assert store.entity("TravelagencyCollection('99000555')")["name"] == MARKER
+        assert len(store.request_queue()) == 1
+    with pytest.raises(StoreKeyError):
+        Store.open_file(path)
+    with pytest.raises(StoreKeyError):
+        Store.open_file(path, key=bytes(32))
+    with pytest.raises(StoreKeyError):
+        Store.open_file(path, passphrase="not it")
+
+
 def test_rekey_encrypts_a_plain_store_and_decrypts_it(tmp_path):
     path = tmp_path / "c.store"
     with Store(path, metadata=metadata("v4"), mode=Mode.OFFLINE) as store:

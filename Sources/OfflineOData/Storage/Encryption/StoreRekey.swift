@@ -6,10 +6,16 @@ import Glibc
 /// or to no key (decrypting it). docs/ENCRYPTION.md, "Converting and rekeying".
 ///
 /// The store is copied with `VACUUM INTO` to `<path>.rekeying` through the new key (a new salt, so
-/// a new data key), synced and checked; the old file's WAL is folded in and closed; then the copy
-/// is renamed over the store. A process killed at any moment leaves a store that opens with exactly
-/// one of the two keys: the old one until the rename, the new one after it. Everything in the
-/// database comes along: the queue, the archive, resume points, indexes.
+/// a new data key), synced and checked; the old file's WAL is folded in; then the copy is renamed
+/// over the store. A process killed at any moment leaves a store that opens with exactly one of the
+/// two keys: the old one until the rename, the new one after it. Everything in the database comes
+/// along: the queue, the archive, resume points, indexes.
+///
+/// Another process is kept out from the first read to the rename: the old file is held in SQLite's
+/// exclusive locking mode. A store open elsewhere holds a shared lock on its file (every WAL
+/// connection does, for as long as it is open), so the rekey fails at once with `busy`; a process
+/// that opens the old file meanwhile waits for the lock, and when it gets it the old file is empty
+/// (truncated after the rename), so its open fails instead of writing into a file nobody reads.
 enum StoreRekey {
     /// Rekeys the store at `path` from `oldKey` to `newKey` (either nil for a plain file).
     ///
@@ -28,28 +34,56 @@ enum StoreRekey {
         let newHandle: CipherKeyHandle? = if let newKey { try StoreCipher.newStoreHandle(key: newKey) } else { nil }
         defer { newHandle?.release() }
         let source = try SQLiteConnection(path: path, access: .readWrite, cipher: oldHandle, allowsURIs: true)
+        var oldFile: Int32 = -1
+        defer {
+            // After the connection's close: closing another descriptor of the file while SQLite
+            // holds its lock would drop that lock (POSIX record locks are per process and file).
+            source.close()
+            if oldFile >= 0 { close(oldFile) }
+        }
         do throws(ODataError) {
+            try holdAlone(source, path: path)
             try StoreFile.prepare(source, acceptsEmptyDatabase: false)
             try copy(source, to: temporary, through: newHandle)
             try syncFile(temporary)
             try check(temporary, through: newHandle)
+            TestStopPoint.rekeyCopied.reached()
+            // The WAL folded into the old file (the copy's checkpoint left it empty) and its files
+            // removed while the file is held alone, so no log of the old file is beside the copy
+            // once it takes the path. The connection keeps its WAL on close (it would otherwise
+            // remove `<path>-wal` by name then: by that time the new file's log).
+            try source.keepWALOnClose()
+            guard try source.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
+                throw ODataError(.busy, "'\(path)' is open elsewhere (its log could not be folded in): close it everywhere, then rekey")
+            }
+            for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            oldFile = open(path, O_RDWR | O_CLOEXEC)
+            TestStopPoint.rekeyFolded.reached()
         } catch {
-            source.close()
             removeLeftovers(of: temporary)
             throw error
-        }
-        // The last connection's close folds the WAL into the old file and removes it and its -shm.
-        source.close()
-        guard access(path + "-wal", F_OK) != 0, access(path + "-journal", F_OK) != 0 else {
-            removeLeftovers(of: temporary)
-            throw ODataError(.busy, "'\(path)' is open elsewhere (its log is still there): close it everywhere, then rekey")
         }
         guard rename(temporary, path) == 0 else {
             let reason = StoreCreation.describe(errno)
             removeLeftovers(of: temporary)
             throw ODataError(.storage, "cannot put the rekeyed copy in place of '\(path)': \(reason)")
         }
+        // The old file, now nameless, emptied: a process that opened it before the rename and
+        // waited for the lock finds no store there, rather than writing where nobody reads.
+        if oldFile >= 0 { _ = ftruncate(oldFile, 0) }
+        TestStopPoint.rekeyRenamed.reached()
         syncFolder(of: path)
+    }
+
+    /// Takes the old file for this connection alone (SQLite's exclusive locking mode, kept until
+    /// it closes); `busy` when another connection has it open.
+    private static func holdAlone(_ source: SQLiteConnection, path: String) throws(ODataError) {
+        do throws(ODataError) {
+            _ = try source.scalarText("PRAGMA locking_mode = EXCLUSIVE")
+            try source.execute("BEGIN EXCLUSIVE; COMMIT")
+        } catch where error.code == .busy {
+            throw ODataError(.busy, "'\(path)' is open elsewhere: close it everywhere, then rekey")
+        }
     }
 
     /// `VACUUM INTO` the temporary file, written through `handle` (or the default VFS for a plain copy).

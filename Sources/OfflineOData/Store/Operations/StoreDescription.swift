@@ -9,4 +9,6 @@
     /// The entity sets the file has tables for, in the schema's order.
     public var entitySets: [String]
     public var definingRequests: [DefiningRequest]
+    /// How the file is encrypted; nil for a plain file.
+    public var encryption: StoreEncryption? = nil
 }

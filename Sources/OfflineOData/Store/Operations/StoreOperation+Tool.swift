@@ -7,7 +7,8 @@
             return StoreDescription(formatVersion: try offline.file.formatVersion(), dialect: offline.dialect,
                                     namespaces: offline.model.namespaces, serviceRoot: try offline.serviceRoot(),
                                     entitySets: offline.schema.tables.map(\.entitySet),
-                                    definingRequests: try offline.definingRequests())
+                                    definingRequests: try offline.definingRequests(),
+                                    encryption: offline.file.isEncrypted ? StoreEncryption.of(path: offline.file.path) : nil)
         }
     }
 }
