@@ -27,7 +27,12 @@ extension LocalStore {
             return ServiceModelFindings(check: ServiceModelCheck(evidence: .sameHash, differences: [], refusedRequests: []))
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        let current = try MetadataReader.read(bytes)
+        let current: MetadataModel
+        do throws(ODataError) {
+            current = try MetadataReader.read(bytes)
+        } catch {
+            throw ServiceModelFailure.unreadable(error)
+        }
         var differences = ModelComparison.differences(from: model, to: current)
         let queue = try file.queuedRequests()
         let refused = QueueModelCheck(old: model, new: current, dialect: dialect).refusals(of: queue, differences: &differences)
