@@ -48,7 +48,13 @@ extension StoreOperation where Output == ServiceModelAdoption {
     /// Adopts the service's current model the way `choice` says (see ``ServiceModelChoice``), in
     /// one transaction for the tables and the kept model; then downloads every defining request
     /// in full. With no change, does nothing.
-    public static func adoptServiceModel(_ choice: ServiceModelChoice = .uploadFirst) -> StoreOperation<ServiceModelAdoption> {
+    ///
+    /// - Parameters:
+    ///   - upload: how ``ServiceModelChoice/uploadFirst`` uploads (batching, progress).
+    ///   - downloadProgress: told of the full download's pages, as ``DownloadOptions/progress``.
+    public static func adoptServiceModel(_ choice: ServiceModelChoice = .uploadFirst, upload: UploadOptions = UploadOptions(),
+                                         downloadProgress: (@Sendable (DownloadProgress) -> Bool)? = nil)
+        -> StoreOperation<ServiceModelAdoption> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             var offline = try context.dispatcher.requireFileAndService("adopting the service's model")
             let cancellation = context.handle.cancellation
@@ -60,7 +66,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
             if let document = findings.document { try offline.requireDefiningRequests(fit: document.model) }
             switch choice {
             case .uploadFirst:
-                adoption.upload = try StoreOperation<UploadOutcome>.upload().plan(context.dispatcher).work(context)
+                adoption.upload = try StoreOperation<UploadOutcome>.upload(upload).plan(context.dispatcher).work(context)
                 findings = try offline.checkServiceModel(cancellation: cancellation)
             case .archiveRefused:
                 adoption.archived = try offline.archiveRefused(first)
@@ -73,7 +79,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
             try context.adopt(offline)
             adoption.adopted = true
             // The download operation itself, in full and without checking the model again.
-            var download = DownloadOptions(full: true)
+            var download = DownloadOptions(full: true, progress: downloadProgress)
             download.checksServiceModel = false
             adoption.downloads = try StoreOperation<[DownloadOutcome]>.download(download).plan(context.dispatcher).work(context)
             return adoption
