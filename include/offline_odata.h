@@ -33,10 +33,12 @@
  * Threads. The library may be called from any thread. A store handle may be shared between
  *   threads (reads run side by side, writes one at a time in the order issued); it must not be
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
- *   library thread and take `void *payload` last; progress callbacks stop their operation by
- *   returning non-zero. From inside a callback, the blocking functions of the same store
+ *   library thread (the progress callbacks of a blocking download or upload may run on the
+ *   calling thread, when no other download or upload of the store runs: the call waits anyway)
+ *   and take `void *payload` last; progress callbacks stop their operation by returning
+ *   non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_download_json, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_download_json, ood_download_flags, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_queue_compact, ood_request_unmerged, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work. ood_subscription_free
