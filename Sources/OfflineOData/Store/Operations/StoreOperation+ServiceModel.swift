@@ -8,9 +8,10 @@ extension StoreOperation where Output == ServiceModelCheck {
     public static var checkService: StoreOperation<ServiceModelCheck> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireFileAndService("checking the service's model")
-            let check = try offline.checkServiceModel(cancellation: context.handle.cancellation).check
-            if check.changed { context.events.post(.serviceModelChanged(check)) }
-            return check
+            let findings = try offline.checkServiceModel(cancellation: context.handle.cancellation)
+            try context.takeModelAdoptedInFile(findings, by: offline)
+            if findings.check.changed { context.events.post(.serviceModelChanged(findings.check)) }
+            return findings.check
         }
     }
 }
@@ -59,6 +60,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
             var offline = try context.dispatcher.requireFileAndService("adopting the service's model")
             let cancellation = context.handle.cancellation
             var findings = try offline.checkServiceModel(cancellation: cancellation)
+            try context.takeModelAdoptedInFile(findings, by: offline)
             let first = findings.check
             var adoption = ServiceModelAdoption(check: first, upload: nil, archived: 0, adopted: false, downloads: [])
             guard first.changed else { return adoption }
@@ -88,6 +90,14 @@ extension StoreOperation where Output == ServiceModelAdoption {
 }
 
 extension StoreOperationContext {
+    /// Takes the model the file keeps when another handle adopted the service's model since this
+    /// one opened (the check found the file already on the service's document): this handle, and
+    /// the requests after it, go on under it, with nothing migrated twice.
+    func takeModelAdoptedInFile(_ findings: LocalStore.ServiceModelFindings, by offline: LocalStore) throws(ODataError) {
+        guard findings.isAdoptedInFile else { return }
+        try adopt(try offline.reloadedFromFile())
+    }
+
     /// What a download does first: checks the service's model; a compatible change is migrated in
     /// place (the store and this work go on under the new model, and the download that follows
     /// fills the new columns), any other is announced and refused with ``ODataError/Code/metadata``.
@@ -96,6 +106,7 @@ extension StoreOperationContext {
         // A store that cannot be written says so before anything is asked of the service.
         try offline.file.requireWritable()
         let findings = try offline.checkServiceModel(cancellation: handle.cancellation)
+        try takeModelAdoptedInFile(findings, by: offline)
         var check = findings.check
         guard check.changed else { return }
         guard check.isCompatible, let document = findings.document else {

@@ -185,6 +185,36 @@ import Testing
         }
     }
 
+    // MARK: - A second handle on the file
+
+    @Test(arguments: kinds)
+    func aSecondHandleTakesTheModelAnotherAdoptedAtItsNextCheckWithoutMigratingAgain(_ kind: TestBackend.Kind) throws {
+        try withScenario(kind) { world in
+            let second = ODataStore.open(world.options)
+            defer { second.close() }
+            #expect(!(try second.performAndWait(.checkService).changed))
+            let keys = try agencies(second)
+            try write(second, world.merge, "TravelagencyCollection('\(keys[0])')", #"{"name":"Queued Beside"}"#)
+
+            try world.swapModel([(#"<Property Name="url" Type="Edm.String" MaxLength="255""#,
+                                  #"<Property Name="rating" Type="Edm.Int32"/><Property Name="url" Type="Edm.String" MaxLength="255""#)])
+            // The first handle's download migrates the file in place.
+            _ = try world.store.performAndWait(.download())
+            _ = try world.store.executeAndWait(ODataRequest(url: "TravelagencyCollection?$select=rating"))
+            // The second still reads under the model it opened with ...
+            #expect(throws: ODataError.self) { try second.executeAndWait(ODataRequest(url: "TravelagencyCollection?$select=rating")) }
+            // ... until its next check (every download makes one) takes the file's, unchanged for it.
+            let check = try second.performAndWait(.checkService)
+            #expect(!check.changed && check.differences.isEmpty, "\(check.differences)")
+            _ = try second.executeAndWait(ODataRequest(url: "TravelagencyCollection?$select=rating"))
+            #expect(try second.performAndWait(.download()).count == 1)
+            #expect(try second.performAndWait(.requestQueue).count == 1)
+            let upload = try second.performAndWait(.upload())
+            #expect(upload.sent == 1 && upload.archived == 0, "\(upload)")
+            #expect(try served(world.backend, keys[0], "name")?.stringValue == "Queued Beside")
+        }
+    }
+
     // MARK: - Breaks pending changes: a removed property used by a queued update
 
     @Test(arguments: kinds)
