@@ -33,10 +33,12 @@
  * Threads. The library may be called from any thread. A store handle may be shared between
  *   threads (reads run side by side, writes one at a time in the order issued); it must not be
  *   used after ood_store_close returns. Callbacks (completions, progress, events) run on a
- *   library thread and take `void *payload` last; progress callbacks stop their operation by
- *   returning non-zero. From inside a callback, the blocking functions of the same store
+ *   library thread (the progress callbacks of a blocking download or upload may run on the
+ *   calling thread, when no other download or upload of the store runs: the call waits anyway)
+ *   and take `void *payload` last; progress callbacks stop their operation by returning
+ *   non-zero. From inside a callback, the blocking functions of the same store
  *   (ood_request, ood_request_with_headers, ood_request_in_transaction, ood_request_page, ood_route, ood_route_json,
- *   ood_download, ood_download_with, ood_download_json, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
+ *   ood_download, ood_download_with, ood_download_json, ood_download_flags, ood_upload, ood_upload_preview, ood_explain, ood_store_status, ood_store_sync_log, ood_store_check, ood_error_archive, ood_error_archive_delete,
  *   ood_error_archive_requeue, ood_request_queue, ood_queue_compact, ood_request_unmerged, ood_metadata, ood_undo, ood_redownload) return
  *   OOD_BUSY, never a deadlock; the asynchronous ones (ood_request_async, ood_request_start,
  *   ood_call_cancel) and ood_subscribe / ood_subscription_free work. ood_subscription_free
@@ -784,6 +786,27 @@ OOD_API ood_status ood_download_with(ood_store *store, const char *const *subset
 OOD_API ood_status ood_download_json(ood_store *store, const char *const *subset, int full, ood_progress progress,
                                      void *payload, char **json);
 
+/** Flags of ood_download_flags(), to be or'ed. */
+typedef enum {
+    OOD_DOWNLOAD_FULL = 1,           /**< Download each defining request whole (as `full` above). */
+    OOD_DOWNLOAD_NO_MODEL_CHECK = 2  /**< Do not check the service's $metadata first (ood_check_service): for a
+                                          service that never serves it, or a caller that has just checked. */
+} ood_download_flag;
+
+/**
+ * ood_download_json() with flags (ood_download_flag). Every download first checks the service's
+ * $metadata against the store's model: a compatible change is migrated and the download goes on,
+ * any other stops it with OOD_METADATA (ood_adopt_service_model). A check the service cannot
+ * answer now (no connection, 408, 429, most 5xx) fails as a page would (OOD_NETWORK, OOD_HTTP);
+ * a $metadata it does not serve (404, 403, 501, a page that is no metadata document) fails with
+ * OOD_METADATA naming $metadata. OOD_DOWNLOAD_NO_MODEL_CHECK skips the check.
+ *
+ * @param[out] json NULL, or receives the JSON of ood_download_json(); release it with ood_string_free().
+ * @return As ood_download_with(); OOD_MISUSE also for an unknown flag.
+ */
+OOD_API ood_status ood_download_flags(ood_store *store, const char *const *subset, int flags, ood_progress progress,
+                                      void *payload, char **json);
+
 /**
  * Uploads the request queue, first in first out, and waits. `progress` (may be NULL) is called
  * after each answered request with the requests sent so far and the queue's length.
@@ -1059,8 +1082,9 @@ OOD_API ood_status ood_redownload(ood_store *store, const char *url, char **json
  *        "migrated","refusedRequests":[ids],"differences":[{"kind","entitySet","type","member",
  *        "old","new","impact","queuedRequests":[ids]}]}; release it with ood_string_free().
  * @return OOD_OK; OOD_MISUSE for NULL arguments or a store without a file or service root;
- *         OOD_NETWORK or OOD_HTTP when the service did not answer; OOD_METADATA for a broken
- *         document; OOD_BUSY from a callback.
+ *         OOD_NETWORK or OOD_HTTP when the service did not answer (or answered 408, 429, 401, a 5xx);
+ *         OOD_METADATA for a broken document or a $metadata the service does not serve (404,
+ *         403, 501, a page that is no metadata document); OOD_BUSY from a callback.
  */
 OOD_API ood_status ood_check_service(ood_store *store, char **json);
 
@@ -1071,6 +1095,7 @@ OOD_API ood_status ood_check_service(ood_store *store, char **json);
  * the queue and the error archive) or "archiveRefused" (move the queued requests the new model
  * refuses to the error archive as kind "modelChanged", naming the property or set; then adopt).
  * Adopting migrates the tables and the kept model in one transaction, then downloads in full.
+ * The upload of "uploadFirst" batches as ood_upload() does (ood_options_set_batch).
  *
  * @param[out] json NULL, or receives {"check":{...},"archived":N,"adopted":B,"uploaded":{"sent",
  *        "archived"} or null,"downloads":N}; release it with ood_string_free().

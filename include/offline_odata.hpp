@@ -479,6 +479,17 @@ public:
         });
         return detail::take(json);
     }
+    /// As download(subset, full, progress), with ood_download_flags()'s flags: OOD_DOWNLOAD_FULL,
+    /// OOD_DOWNLOAD_NO_MODEL_CHECK (skip the check of the service's $metadata that every download makes first).
+    std::string download_flags(const std::vector<std::string_view> &subset, int flags,
+                               const std::function<bool(long done, long total)> &progress = {}) {
+        detail::HeaderArray names(subset);
+        char *json = nullptr;
+        detail::with_progress(progress, [&](ood_progress function, void *payload) {
+            return ood_download_flags(handle_, subset.empty() ? nullptr : names.get(), flags, function, payload, &json);
+        });
+        return detail::take(json);
+    }
 
     /// What an upload did.
     struct UploadCounts {

@@ -18,7 +18,7 @@ import backends  # noqa: E402
 
 def main() -> int:
     binary = sys.argv[1]
-    rounds = sys.argv[2] if len(sys.argv) > 2 else "200"
+    rounds = sys.argv[2] if len(sys.argv) > 2 else "1000"
     status = 0
     for name, start in (("V2 (mock-sap, ETag)", lambda: backends.start_v2(csrf=False)),
                         ("V4 (odatapy, no ETag)", lambda: backends.start_v4())):

@@ -23,7 +23,8 @@ public func cAdoptServiceModel(_ store: OpaquePointer?, _ choice: UnsafePointer<
         guard let chosen = ServiceModelChoice(rawValue: name) else {
             throw ODataError(.misuse, "ood_adopt_service_model: choice must be uploadFirst, rebuild or archiveRefused, not '\(name)'")
         }
-        let adoption = try target.performAndWait(.adoptServiceModel(chosen))
+        // The upload of uploadFirst batches as ood_upload does: the options' (ood_options_set_batch).
+        let adoption = try target.performAndWait(.adoptServiceModel(chosen, upload: uploadOptions(of: store)))
         if let json { try handOut(adoption.jsonText, to: json) }
     }
 }

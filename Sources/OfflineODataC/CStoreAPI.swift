@@ -117,16 +117,36 @@ public func cDownloadJSON(_ store: OpaquePointer?, _ subset: UnsafePointer<Unsaf
     }
 }
 
-/// The one body of `ood_download`, `ood_download_with` and `ood_download_json`: all defining
-/// requests or the named ones, with their delta links or (`full`) whole.
+@_cdecl("ood_download_flags")
+public func cDownloadFlags(_ store: OpaquePointer?, _ subset: UnsafePointer<UnsafePointer<CChar>?>?, _ flags: Int32,
+                           _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?,
+                           _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let known = Int32(OOD_DOWNLOAD_FULL.rawValue | OOD_DOWNLOAD_NO_MODEL_CHECK.rawValue)
+        guard flags & ~known == 0 else {
+            throw ODataError(.misuse, "ood_download_flags: flags are OOD_DOWNLOAD_FULL and OOD_DOWNLOAD_NO_MODEL_CHECK, not \(flags)")
+        }
+        let names = try stringList("ood_download_flags", "defining request names", subset)
+        let outcomes = try downloading("ood_download_flags", store, subset: names, full: flags & Int32(OOD_DOWNLOAD_FULL.rawValue) != 0,
+                                       checksModel: flags & Int32(OOD_DOWNLOAD_NO_MODEL_CHECK.rawValue) == 0, progress, payload)
+        if let json { try handOut(DownloadOutcome.jsonText(outcomes), to: json) }
+    }
+}
+
+/// The one body of `ood_download`, `ood_download_with`, `ood_download_json` and
+/// `ood_download_flags`: all defining requests or the named ones, with their delta links or
+/// (`full`) whole, after the service model's check unless `checksModel` is false.
 @discardableResult
-private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool,
+private func downloading(_ function: String, _ store: OpaquePointer?, subset: [String]?, full: Bool, checksModel: Bool = true,
                          _ progress: ood_progress?, _ payload: UnsafeMutableRawPointer?) throws(ODataError) -> [DownloadOutcome] {
     let target = try requireServiceStore(function, store)
     let reporter = CProgress(function: progress, payload: payload)
-    return try target.performAndWait(.download(DownloadOptions(subset: subset, full: full) { step in
+    var options = DownloadOptions(subset: subset, full: full) { step in
         reporter.stops(step.entities, step.expectedEntities)
-    }))
+    }
+    options.checksServiceModel = checksModel
+    return try target.performAndWait(.download(options))
 }
 
 @_cdecl("ood_upload")
@@ -137,14 +157,17 @@ public func cUpload(_ store: OpaquePointer?, _ progress: ood_progress?, _ payloa
     return bridge { () throws(ODataError) in
         let target = try requireServiceStore("ood_upload", store)
         let reporter = CProgress(function: progress, payload: payload)
-        let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
-        let outcome = try target.performAndWait(.upload(UploadOptions(batch: batching != nil, batchSize: batching?.size ?? 100,
-                                                                      groupByTransaction: batching?.groupsByTransaction ?? false) { step in
-            reporter.stops(step.sent, step.total)
-        }))
+        let outcome = try target.performAndWait(.upload(uploadOptions(of: store) { step in reporter.stops(step.sent, step.total) }))
         sent?.pointee = outcome.sent
         archived?.pointee = outcome.archived
     }
+}
+
+/// An upload's options on the handle `store`: its batching (ood_options_set_batch), and `progress`.
+func uploadOptions(of store: OpaquePointer?, progress: (@Sendable (UploadProgress) -> Bool)? = nil) -> UploadOptions {
+    let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
+    return UploadOptions(batch: batching != nil, batchSize: batching?.size ?? 100,
+                         groupByTransaction: batching?.groupsByTransaction ?? false, progress: progress)
 }
 
 @_cdecl("ood_upload_preview")
@@ -154,9 +177,7 @@ public func cUploadPreview(_ store: OpaquePointer?, _ json: UnsafeMutablePointer
     return bridge { () throws(ODataError) in
         let target = try requireAPIStore("ood_upload_preview", store)
         // The same batching as ood_upload: the options' (ood_options_set_batch).
-        let batching = store.map { StoreHandle.from($0).uploadBatching } ?? nil
-        let preview = try target.performAndWait(.previewUpload(UploadOptions(batch: batching != nil, batchSize: batching?.size ?? 100,
-                                                                             groupByTransaction: batching?.groupsByTransaction ?? false)))
+        let preview = try target.performAndWait(.previewUpload(uploadOptions(of: store)))
         try handOut(preview.jsonText, to: json)
     }
 }

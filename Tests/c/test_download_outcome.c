@@ -75,6 +75,16 @@ int main(int argc, char **argv) {
     json = (char *)"not touched";
     CHECK(ood_download_json(store, unknown, 0, NULL, NULL, &json) == OOD_MISUSE && json == NULL);
 
+    /* With flags (ood_download_flags): whole and without the service model's check, the JSON
+     * optional; an unknown flag is refused before anything is asked. */
+    CHECK(ood_download_flags(store, agencies, OOD_DOWNLOAD_FULL | OOD_DOWNLOAD_NO_MODEL_CHECK, NULL, NULL, NULL) == OOD_OK);
+    json = NULL;
+    CHECK(ood_download_flags(store, NULL, OOD_DOWNLOAD_FULL, NULL, NULL, &json) == OOD_OK && json != NULL);
+    CHECK(json_number(json, "pages") == 8 && strstr(json, "\"delta\":false") != NULL);
+    ood_string_free(json);
+    json = (char *)"not touched";
+    CHECK(ood_download_flags(store, agencies, 4, NULL, NULL, &json) == OOD_MISUSE && json == NULL);
+
     CHECK(ood_store_close(store) == OOD_OK);
     char command[700];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

@@ -220,6 +220,10 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_download_json(NULL, NULL, 0, NULL, NULL, &download_json), "store");
     CHECK(download_json == NULL);
     MISUSE(ood_download_json(store, NULL, 0, NULL, NULL, NULL), "json");
+    download_json = (char *)store;
+    MISUSE(ood_download_flags(NULL, NULL, 0, NULL, NULL, &download_json), "store");
+    CHECK(download_json == NULL);
+    MISUSE(ood_download_flags(store, NULL, 8, NULL, NULL, NULL), "flags");
     char *route_json = (char *)store;
     MISUSE(ood_route_json(NULL, "GET", "TravelagencyCollection", &route_json), "store");
     CHECK(route_json == NULL);

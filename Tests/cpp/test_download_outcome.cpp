@@ -64,6 +64,10 @@ int main(int argc, char **argv) {
         const std::string fresh = store.download({"Agencies"}, true);
         CHECK(fresh.find("resumedAtPage") == std::string::npos);
         CHECK(json_number(fresh, "pages") == 8 && json_number(fresh, "fetchedPages") == 8);
+
+        // With ood_download_flags's flags: whole, without the check of the service's $metadata.
+        const std::string unchecked = store.download_flags({"Agencies"}, OOD_DOWNLOAD_FULL | OOD_DOWNLOAD_NO_MODEL_CHECK);
+        CHECK(json_number(unchecked, "pages") == 8 && json_number(unchecked, "entities") == 40);
     } catch (const ood::Error &error) {
         check_failed++;
         std::fprintf(stderr, "unexpected ood::Error %d: %s\n", static_cast<int>(error.status()), error.what());

@@ -66,3 +66,25 @@ def test_a_removed_property_stops_the_download_shows_in_status_and_is_adopted(to
         assert json.loads(tool("service", "check", path, "--json").stdout)["changed"] is False
     finally:
         server.stop()
+
+
+def test_upload_first_batches_as_asked(tool, make_store, tmp_path, fault_proxy):
+    """`service adopt --batch`: uploadFirst's upload goes in one $batch, as `upload --batch` would."""
+    server = backends.start_v4()
+    try:
+        proxy = fault_proxy(server)
+        path = make_store(proxy, "v4", ("Agencies", "TravelagencyCollection"))
+        assert tool("download", path).returncode == 0
+        for key in ("00000001", "00000002"):
+            assert tool("request", path, f"TravelagencyCollection('{key}')", "--method", "PATCH",
+                        "--body", '{"name":"Batched"}').returncode == 0
+        server = restarted(server, "v4", tmp_path, URL_V4, "")
+        adopted = tool("service", "adopt", path, "--batch", "--json")
+        assert adopted.returncode == 0, adopted.stderr
+        outcome = json.loads(adopted.stdout)
+        assert outcome["adopted"] is True and outcome["uploaded"]["sent"] == 2, outcome
+        assert [entry["target"] for entry in proxy.log() if entry["method"] == "POST"] == ["/$batch"]
+        for key in ("00000001", "00000002"):
+            assert get_json(server.url(f"TravelagencyCollection('{key}')"))["name"] == "Batched"
+    finally:
+        server.stop()

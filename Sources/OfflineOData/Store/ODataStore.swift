@@ -212,7 +212,9 @@ public final class ODataStore: @unchecked Sendable {
     // MARK: - Jobs
 
     /// Holds `job` while the store opens, runs it when it is open, fails it when it cannot run.
-    func submit(_ job: any StoreJob) {
+    /// With `runsHereWhenIdle` (a caller that only waits for it), a job of the sync lane runs on
+    /// the calling thread when that lane is idle (``WorkerPool/runHereIfIdle(_:)``).
+    func submit(_ job: any StoreJob, runsHereWhenIdle: Bool = false) {
         enum Next { case hold, run(RequestDispatcher), fail(ODataError) }
         let next: Next = lock.withLock {
             switch phase {
@@ -226,14 +228,22 @@ public final class ODataStore: @unchecked Sendable {
         }
         switch next {
         case .hold: break
-        case .run(let dispatcher): dispatch(job, on: dispatcher)
+        case .run(let dispatcher): dispatch(job, on: dispatcher, runsHereWhenIdle: runsHereWhenIdle)
         case .fail(let error): if job.handle.begin() { eventHub.run { job.fail(error) } }
         }
     }
 
-    private func dispatch(_ job: any StoreJob, on dispatcher: RequestDispatcher) {
+    private func dispatch(_ job: any StoreJob, on dispatcher: RequestDispatcher, runsHereWhenIdle: Bool) {
         let pool: WorkerPool
-        switch job.lane(on: dispatcher) {
+        let lane = job.lane(on: dispatcher)
+        if runsHereWhenIdle, lane == .sync, syncLane.runHereIfIdle({
+            guard job.handle.begin() else { return }
+            job.runAndComplete(on: dispatcher)
+            job.handle.finish()
+        }) {
+            return
+        }
+        switch lane {
         case .read:
             // A read issued behind writes still queued waits for them: it sees what was issued before it.
             pool = writers.pendingCount > 0 ? writers : readers

@@ -13,6 +13,12 @@ struct DownloadCommand: ParsableCommand {
             error). A request with a delta link from its last download gets only the changes, \
             unless --full is given.
 
+            Every download first checks the service's $metadata against the store's model \
+            ('offline-odata service check'): a compatible change is migrated and the download goes \
+            on; any other stops it until 'offline-odata service adopt'. A $metadata the service \
+            cannot answer now fails the download as a page would; one it does not serve (404, 501, \
+            a page that is no metadata document) fails naming $metadata: --no-model-check skips the check.
+
             Examples:
               offline-odata download travel.store
               offline-odata download travel.store --subset Agencies,Flights --full
@@ -53,6 +59,9 @@ struct DownloadCommand: ParsableCommand {
     @Option(help: "The page size to ask a V4 service for (Prefer: odata.maxpagesize).")
     var pageSize: Int?
 
+    @Flag(help: "Do not check the service's $metadata first (for a service that never serves it).")
+    var noModelCheck = false
+
     @OptionGroup var service: ServiceOptions
 
     @Flag(help: "Print the outcome as one line of JSON.")
@@ -84,7 +93,7 @@ struct DownloadCommand: ParsableCommand {
             let display = WaitingState((bar: ProgressBar(), meter: TransferMeter(), current: String?.none,
                                         announcedResumption: String?.none))
             let names = subset.map { $0.split(separator: ",").map { String($0) } }
-            let (result, signal) = Interruption.perform(.download(DownloadOptions(subset: names, full: full) { progress in
+            var download = DownloadOptions(subset: names, full: full) { progress in
                 if let page = progress.resumedAtPage, display.value.announcedResumption != progress.definingRequest {
                     // Said once per defining request, also when no bar is drawn: the pages before were kept.
                     display.value.announcedResumption = progress.definingRequest
@@ -102,7 +111,9 @@ struct DownloadCommand: ParsableCommand {
                 display.value.bar.show("downloading \(progress.definingRequest)", done: progress.entities,
                                        total: progress.expectedEntities, detail: "\(noun), " + detail)
                 return false
-            }), on: store, cancelsTransfer: true)
+            }
+            download.checksServiceModel = !noModelCheck
+            let (result, signal) = Interruption.perform(.download(download), on: store, cancelsTransfer: true)
             display.value.bar.finish()
             if let signal, case .failure(let error) = result, error.code == .aborted {
                 // Stopped at a safe point: say so and what is kept, then end as the signal asks

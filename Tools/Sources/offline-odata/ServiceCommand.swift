@@ -81,7 +81,8 @@ struct ServiceCommand: ParsableCommand {
                 --choice uploadFirst (the default): upload the queue under the store's model first; \
                 rebuild: adopt now, keeping the queue and the error archive; archiveRefused: move the \
                 queued requests the new model refuses to the error archive (kind modelChanged), then \
-                adopt. The tables and the kept model change in one transaction.
+                adopt. The tables and the kept model change in one transaction. --batch and \
+                --batch-size: how uploadFirst uploads, as for 'offline-odata upload'.
                 """
         )
 
@@ -90,6 +91,12 @@ struct ServiceCommand: ParsableCommand {
 
         @Option(help: "uploadFirst, rebuild or archiveRefused.")
         var choice = "uploadFirst"
+
+        @Flag(help: "With uploadFirst: send the queue in $batch requests.")
+        var batch = false
+
+        @Option(help: "With --batch: at most this many queued requests per $batch.")
+        var batchSize = 100
 
         @OptionGroup var service: ServiceOptions
 
@@ -103,7 +110,7 @@ struct ServiceCommand: ParsableCommand {
             do throws(ODataError) {
                 let store = try ServiceCommand.open(path, service)
                 defer { store.close() }
-                let adoption = try store.performAndWait(.adoptServiceModel(chosen))
+                let adoption = try store.performAndWait(.adoptServiceModel(chosen, upload: UploadOptions(batch: batch, batchSize: batchSize)))
                 if json {
                     print(adoption.jsonText)
                 } else {

@@ -291,6 +291,13 @@ ood_download_with = _declare("ood_download_with", c_int, [c_void_p, POINTER(c_ch
 #                              void *payload, char **json);
 ood_download_json = _declare("ood_download_json", c_int,
                              [c_void_p, POINTER(c_char_p), c_int, ood_progress, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_download_flags(ood_store *store, const char *const *subset, int flags, ood_progress progress,
+#                               void *payload, char **json);
+ood_download_flags = _declare("ood_download_flags", c_int,
+                              [c_void_p, POINTER(c_char_p), c_int, ood_progress, c_void_p, POINTER(c_void_p)], status=True)
+#: ood_download_flag
+OOD_DOWNLOAD_FULL = 1
+OOD_DOWNLOAD_NO_MODEL_CHECK = 2
 # ood_status ood_upload(ood_store *store, ood_progress progress, void *payload, long *sent, long *archived);
 ood_upload = _declare("ood_upload", c_int, [c_void_p, ood_progress, c_void_p, POINTER(c_long), POINTER(c_long)],
                       status=True)

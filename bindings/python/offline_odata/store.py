@@ -540,7 +540,7 @@ class Store(StoreHandle):
             raise guard.stored_exception
 
     def download(self, progress: Optional[Progress] = None, subset: Optional[Sequence[str]] = None,
-                 full: bool = False) -> List[DownloadResult]:
+                 full: bool = False, check_model: bool = True) -> List[DownloadResult]:
         """Downloads the defining requests (all, or those named in ``subset``) and waits.
 
         Each uses the delta link of its last download when it has one; ``full=True`` downloads
@@ -552,16 +552,26 @@ class Store(StoreHandle):
         defining request being downloaded (``total`` None when unknown); returning a true value
         stops the download (AbortedError), and an exception it raises stops it and is re-raised here.
 
+        Every download first checks the service's ``$metadata`` (:meth:`check_service`): a
+        compatible change is migrated and the download goes on, any other stops it
+        (MetadataError) until :meth:`adopt_service_model`. ``check_model=False`` skips the check:
+        for a service that never serves its ``$metadata``, or right after checking.
+
         Returns:
             One :class:`DownloadResult` per defining request downloaded, in order.
         Raises:
             AbortedError: ``progress`` asked to stop (that defining request keeps its previous data).
-            NetworkError, HTTPError: the service failed.
+            NetworkError, HTTPError: the service failed (the ``$metadata`` check included).
+            MetadataError: the service's model changed in a way that needs the app's choice, or
+                the service does not serve its ``$metadata`` (the message says which).
             MisuseError: ``subset`` names a defining request the store does not have.
-            TypeError: ``subset`` is not a list of str, or ``full`` not a bool.
+            TypeError: ``subset`` is not a list of str, or ``full`` or ``check_model`` not a bool.
         """
         if not isinstance(full, bool):
             raise TypeError("full must be a bool")
+        if not isinstance(check_model, bool):
+            raise TypeError("check_model must be a bool")
+        flags = (_capi.OOD_DOWNLOAD_FULL if full else 0) | (0 if check_model else _capi.OOD_DOWNLOAD_NO_MODEL_CHECK)
         names = None
         if subset is not None:
             if isinstance(subset, (str, bytes)) or not all(isinstance(name, str) for name in subset):
@@ -570,8 +580,8 @@ class Store(StoreHandle):
         out = c_void_p()
         handle = self._begin()
         try:
-            self._with_progress(progress, lambda trampoline, payload: _capi.ood_download_json(
-                handle, names, 1 if full else 0, trampoline, payload, byref(out)))
+            self._with_progress(progress, lambda trampoline, payload: _capi.ood_download_flags(
+                handle, names, flags, trampoline, payload, byref(out)))
         finally:
             self._end()
         document = json.loads(_capi.take_string(out))

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from offline_odata import DownloadResult, NetworkError, Store
+from offline_odata import DownloadResult, MetadataError, NetworkError, Store
 from conftest import REPOSITORY, _load, metadata
 
 fault_proxy = _load("ood_test_fault_proxy", os.path.join(REPOSITORY, "Tests", "sync", "fault_proxy.py"))
@@ -46,3 +46,18 @@ def test_a_delta_download_returns_its_result_too(v4, tmp_path):
     assert [result.defining_request for result in results] == ["Agencies", "Carriers"]
     assert all(result.delta and result.resumed_at_page is None and result.fetched_pages == result.pages
                for result in results), results
+
+
+def test_a_metadata_the_service_does_not_serve_stops_the_download_and_check_model_false_skips_it(faulty, tmp_path):
+    with Store.open(tmp_path / "unserved.store", service_root=faulty.service_root, metadata=metadata("v4"),
+                    defining_requests={"Agencies": "TravelagencyCollection"}) as store:
+        faulty.add("respond", method="GET", match=r"/\$metadata$", status=404, times=100)
+        with pytest.raises(MetadataError, match=r"does not serve its \$metadata.*check_model=False"):
+            store.download()
+        with pytest.raises(TypeError, match="check_model"):
+            store.download(check_model="no")
+        asked = len(faulty._call("GET", "/_proxy/log")["requests"])
+        [result] = store.download(full=True, check_model=False)
+        assert result.defining_request == "Agencies" and result.entities > 0
+        # Nothing was asked of $metadata this time: every request it made was for pages.
+        assert [entry for entry in faulty._call("GET", "/_proxy/log")["requests"][asked:] if "$metadata" in entry["target"]] == []

@@ -22,18 +22,55 @@ public enum ModelComparison {
         return result
     }
 
+    // MARK: Pairing by name
+
+    /// Pairs the items of `old` and `new` by `name`: `removed` for an old one that `new` lacks,
+    /// `matched` for one in both, `added` for a new one; in the old list's order, then the new's.
+    private static func pair<Item>(_ old: [Item], _ new: [Item], by name: (Item) -> String,
+                                   removed: (Item) -> Void, matched: (Item, Item) -> Void, added: (Item) -> Void) {
+        let newByName = Dictionary(new.map { (name($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let oldNames = Set(old.map(name))
+        for item in old {
+            if let counterpart = newByName[name(item)] { matched(item, counterpart) } else { removed(item) }
+        }
+        for item in new where !oldNames.contains(name(item)) { added(item) }
+    }
+
+    /// Named signatures (imports, operations) compared as text: removed, changed or added, each
+    /// compatible (the store keeps no data of theirs).
+    private static func compareSignatures(_ old: [(name: String, signature: String)], _ new: [(name: String, signature: String)],
+                                          kinds: (removed: ModelDifference.Kind, changed: ModelDifference.Kind, added: ModelDifference.Kind),
+                                          into result: inout [ModelDifference]) {
+        pair(old, new, by: \.name, removed: { item in
+            result.append(ModelDifference(kind: kinds.removed, member: item.name, old: item.signature, impact: .compatible))
+        }, matched: { item, counterpart in
+            if item.signature != counterpart.signature {
+                result.append(ModelDifference(kind: kinds.changed, member: item.name, old: item.signature, new: counterpart.signature,
+                                              impact: .compatible))
+            }
+        }, added: { item in
+            result.append(ModelDifference(kind: kinds.added, member: item.name, new: item.signature, impact: .compatible))
+        })
+    }
+
+    /// `entries` (name, signature) with the signatures of one name joined in document order, the
+    /// names in the order they first come (overloads are one entry).
+    private static func grouped(_ entries: [(name: String, signature: String)]) -> [(name: String, signature: String)] {
+        var order: [String] = []
+        var byName: [String: [String]] = [:]
+        for (name, signature) in entries {
+            if byName[name] == nil { order.append(name) }
+            byName[name, default: []].append(signature)
+        }
+        return order.map { ($0, (byName[$0] ?? []).joined(separator: "; ")) }
+    }
+
     // MARK: Container
 
     private static func compareEntitySets(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
-        let oldSets = old.entityContainer?.entitySets ?? []
-        let newSets = new.entityContainer?.entitySets ?? []
-        let newByName = Dictionary(newSets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(oldSets.map(\.name))
-        for set in oldSets {
-            guard let counterpart = newByName[set.name] else {
-                result.append(ModelDifference(kind: .entitySetRemoved, entitySet: set.name, old: set.entityType, impact: .needsData))
-                continue
-            }
+        pair(old.entityContainer?.entitySets ?? [], new.entityContainer?.entitySets ?? [], by: \.name, removed: { set in
+            result.append(ModelDifference(kind: .entitySetRemoved, entitySet: set.name, old: set.entityType, impact: .needsData))
+        }, matched: { set, counterpart in
             if set.entityType != counterpart.entityType {
                 result.append(ModelDifference(kind: .entitySetTypeChanged, entitySet: set.name, old: set.entityType,
                                               new: counterpart.entityType, impact: .needsData))
@@ -50,71 +87,40 @@ public enum ModelComparison {
                 result.append(ModelDifference(kind: .repeatabilityChanged, entitySet: set.name, old: text(wasRepeatable),
                                               new: text(isRepeatable), impact: .compatible))
             }
-        }
-        for set in newSets where !oldNames.contains(set.name) {
+        }, added: { set in
             result.append(ModelDifference(kind: .entitySetAdded, entitySet: set.name, new: set.entityType, impact: .compatible))
-        }
+        })
     }
 
     /// Function and action imports, by name, each with its signature as text.
     private static func compareImports(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
-        let oldImports = importSignatures(of: old), newImports = importSignatures(of: new)
-        let newByName = Dictionary(newImports, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(oldImports.map(\.name))
-        for (name, signature) in oldImports {
-            guard let counterpart = newByName[name] else {
-                result.append(ModelDifference(kind: .functionImportRemoved, member: name, old: signature, impact: .compatible))
-                continue
-            }
-            if counterpart != signature {
-                result.append(ModelDifference(kind: .functionImportChanged, member: name, old: signature, new: counterpart,
-                                              impact: .compatible))
-            }
-        }
-        for (name, signature) in newImports where !oldNames.contains(name) {
-            result.append(ModelDifference(kind: .functionImportAdded, member: name, new: signature, impact: .compatible))
-        }
+        compareSignatures(importSignatures(of: old), importSignatures(of: new),
+                          kinds: (.functionImportRemoved, .functionImportChanged, .functionImportAdded), into: &result)
     }
 
     /// Each import's name and signature; V3 overloads of one name (bound to several types) are
     /// one entry with their signatures in document order.
     private static func importSignatures(of model: MetadataModel) -> [(name: String, signature: String)] {
         guard let container = model.entityContainer else { return [] }
-        var order: [String] = []
-        var byName: [String: [String]] = [:]
-        func add(_ name: String, _ signature: String) {
-            if byName[name] == nil { order.append(name) }
-            byName[name, default: []].append(signature)
-        }
+        var entries: [(name: String, signature: String)] = []
         for function in container.functionImports {
             let parameters = function.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
             var signature = function.function.map { "function \($0)" } ?? "\(function.httpMethod) (\(parameters))"
             if let returnType = function.returnType { signature += " -> \(returnType)" }
-            add(function.name, signature)
+            entries.append((function.name, signature))
         }
-        for action in container.actionImports { add(action.name, "action \(action.action)") }
-        return order.map { ($0, (byName[$0] ?? []).joined(separator: "; ")) }
+        for action in container.actionImports { entries.append((action.name, "action \(action.action)")) }
+        return grouped(entries)
     }
 
     // MARK: Types
 
-    private static func entityTypes(of model: MetadataModel) -> [EntityType] { model.schemas.flatMap(\.entityTypes) }
-
     private static func compareEntityTypes(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
-        let newTypes = entityTypes(of: new)
-        let newByName = Dictionary(newTypes.map { ($0.qualifiedName, $0) }, uniquingKeysWith: { first, _ in first })
-        var oldNames: Set<String> = []
-        for type in entityTypes(of: old) {
+        pair(old.schemas.flatMap(\.entityTypes), new.schemas.flatMap(\.entityTypes), by: \.qualifiedName, removed: { type in
+            result.append(ModelDifference(kind: .entityTypeRemoved, type: type.qualifiedName, impact: .needsData))
+        }, matched: { type, counterpart in
             let name = type.qualifiedName
-            oldNames.insert(name)
-            guard let counterpart = newByName[name] else {
-                result.append(ModelDifference(kind: .entityTypeRemoved, type: name, impact: .needsData))
-                continue
-            }
-            if type.baseType != counterpart.baseType {
-                result.append(ModelDifference(kind: .baseTypeChanged, type: name, old: type.baseType, new: counterpart.baseType,
-                                              impact: .needsData))
-            }
+            compareBaseTypes(type.baseType, counterpart.baseType, of: name, into: &result)
             let oldKey = old.key(of: type).map(\.name), newKey = new.key(of: counterpart).map(\.name)
             if oldKey != newKey {
                 result.append(ModelDifference(kind: .keyChanged, type: name, old: oldKey.joined(separator: ","),
@@ -122,47 +128,35 @@ public enum ModelComparison {
             }
             compareProperties(type.properties, counterpart.properties, of: name, into: &result)
             compareNavigations(type.navigationProperties, counterpart.navigationProperties, of: name, into: &result)
-        }
-        for type in newTypes where !oldNames.contains(type.qualifiedName) {
+        }, added: { type in
             result.append(ModelDifference(kind: .entityTypeAdded, type: type.qualifiedName, impact: .compatible))
-        }
+        })
     }
 
     private static func compareComplexTypes(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
-        let newTypes = new.schemas.flatMap(\.complexTypes)
-        let newByName = Dictionary(newTypes.map { ($0.qualifiedName, $0) }, uniquingKeysWith: { first, _ in first })
-        var oldNames: Set<String> = []
-        for type in old.schemas.flatMap(\.complexTypes) {
-            let name = type.qualifiedName
-            oldNames.insert(name)
-            guard let counterpart = newByName[name] else {
-                result.append(ModelDifference(kind: .complexTypeRemoved, type: name, impact: .needsData))
-                continue
-            }
-            if type.baseType != counterpart.baseType {
-                result.append(ModelDifference(kind: .baseTypeChanged, type: name, old: type.baseType, new: counterpart.baseType,
-                                              impact: .needsData))
-            }
-            compareProperties(type.properties, counterpart.properties, of: name, into: &result)
-            compareNavigations(type.navigationProperties, counterpart.navigationProperties, of: name, into: &result)
-        }
-        for type in newTypes where !oldNames.contains(type.qualifiedName) {
+        pair(old.schemas.flatMap(\.complexTypes), new.schemas.flatMap(\.complexTypes), by: \.qualifiedName, removed: { type in
+            result.append(ModelDifference(kind: .complexTypeRemoved, type: type.qualifiedName, impact: .needsData))
+        }, matched: { type, counterpart in
+            compareBaseTypes(type.baseType, counterpart.baseType, of: type.qualifiedName, into: &result)
+            compareProperties(type.properties, counterpart.properties, of: type.qualifiedName, into: &result)
+            compareNavigations(type.navigationProperties, counterpart.navigationProperties, of: type.qualifiedName, into: &result)
+        }, added: { type in
             result.append(ModelDifference(kind: .complexTypeAdded, type: type.qualifiedName, impact: .compatible))
+        })
+    }
+
+    private static func compareBaseTypes(_ old: String?, _ new: String?, of type: String, into result: inout [ModelDifference]) {
+        if old != new {
+            result.append(ModelDifference(kind: .baseTypeChanged, type: type, old: old, new: new, impact: .needsData))
         }
     }
 
     /// Enum types by name; a changed member list is a type change of the enum (values stored as
     /// member names may no longer mean anything).
     private static func compareEnumTypes(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
-        let newTypes = new.schemas.flatMap(\.enumTypes)
-        let newByName = Dictionary(newTypes.map { ($0.qualifiedName, $0) }, uniquingKeysWith: { first, _ in first })
-        var oldNames: Set<String> = []
-        for type in old.schemas.flatMap(\.enumTypes) {
-            oldNames.insert(type.qualifiedName)
-            guard let counterpart = newByName[type.qualifiedName] else {
-                result.append(ModelDifference(kind: .enumTypeRemoved, type: type.qualifiedName, impact: .needsData))
-                continue
-            }
+        pair(old.schemas.flatMap(\.enumTypes), new.schemas.flatMap(\.enumTypes), by: \.qualifiedName, removed: { type in
+            result.append(ModelDifference(kind: .enumTypeRemoved, type: type.qualifiedName, impact: .needsData))
+        }, matched: { type, counterpart in
             let oldMembers = type.members.map(\.name), newMembers = counterpart.members.map(\.name)
             if oldMembers != newMembers || type.underlyingType != counterpart.underlyingType || type.isFlags != counterpart.isFlags {
                 // Members only added at the end keep every stored value's meaning.
@@ -172,65 +166,40 @@ public enum ModelComparison {
                                               old: oldMembers.joined(separator: ","), new: newMembers.joined(separator: ","),
                                               impact: onlyAdded ? .compatible : .needsData))
             }
-        }
-        for type in newTypes where !oldNames.contains(type.qualifiedName) {
+        }, added: { type in
             result.append(ModelDifference(kind: .enumTypeAdded, type: type.qualifiedName, impact: .compatible))
-        }
+        })
     }
 
     /// V4 functions and actions by qualified name, all overloads' signatures together.
     private static func compareOperations(_ old: MetadataModel, _ new: MetadataModel, into result: inout [ModelDifference]) {
         func signatures(_ model: MetadataModel) -> [(name: String, signature: String)] {
-            var order: [String] = []
-            var byName: [String: [String]] = [:]
-            for operation in model.schemas.flatMap(\.operations) {
-                let name = operation.qualifiedName
-                if byName[name] == nil { order.append(name) }
+            grouped(model.schemas.flatMap(\.operations).map { operation in
                 let parameters = operation.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
                 var signature = "\(operation.kind.rawValue)\(operation.isBound ? " bound" : "")(\(parameters))"
                 if let returnType = operation.returnType { signature += " -> \(returnType.type)" }
-                byName[name, default: []].append(signature)
-            }
-            return order.map { ($0, (byName[$0] ?? []).joined(separator: "; ")) }
+                return (operation.qualifiedName, signature)
+            })
         }
-        let oldOperations = signatures(old), newOperations = signatures(new)
-        let newByName = Dictionary(newOperations, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(oldOperations.map(\.name))
-        for (name, signature) in oldOperations {
-            guard let counterpart = newByName[name] else {
-                result.append(ModelDifference(kind: .operationRemoved, member: name, old: signature, impact: .compatible))
-                continue
-            }
-            if counterpart != signature {
-                result.append(ModelDifference(kind: .operationChanged, member: name, old: signature, new: counterpart, impact: .compatible))
-            }
-        }
-        for (name, signature) in newOperations where !oldNames.contains(name) {
-            result.append(ModelDifference(kind: .operationAdded, member: name, new: signature, impact: .compatible))
-        }
+        compareSignatures(signatures(old), signatures(new), kinds: (.operationRemoved, .operationChanged, .operationAdded), into: &result)
     }
 
     // MARK: Members
 
     private static func compareProperties(_ old: [Property], _ new: [Property], of type: String,
                                           into result: inout [ModelDifference]) {
-        let newByName = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(old.map(\.name))
-        for property in old {
-            guard let counterpart = newByName[property.name] else {
-                result.append(ModelDifference(kind: .propertyRemoved, type: type, member: property.name,
-                                              old: property.type.description, impact: .needsData))
-                continue
-            }
+        pair(old, new, by: \.name, removed: { property in
+            result.append(ModelDifference(kind: .propertyRemoved, type: type, member: property.name,
+                                          old: property.type.description, impact: .needsData))
+        }, matched: { property, counterpart in
             compare(property, counterpart, of: type, into: &result)
-        }
-        for property in new where !oldNames.contains(property.name) {
+        }, added: { property in
             // Rows already stored have no value for it: fine when it may be null or has a default.
             let fits = property.isNullable || property.facets.defaultValue != nil
             result.append(ModelDifference(kind: .propertyAdded, type: type, member: property.name,
                                           new: property.type.description + (property.isNullable ? "" : " not null"),
                                           impact: fits ? .compatible : .needsData))
-        }
+        })
     }
 
     private static func compare(_ property: Property, _ counterpart: Property, of type: String, into result: inout [ModelDifference]) {
@@ -267,14 +236,10 @@ public enum ModelComparison {
 
     private static func compareNavigations(_ old: [NavigationProperty], _ new: [NavigationProperty], of type: String,
                                            into result: inout [ModelDifference]) {
-        let newByName = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(old.map(\.name))
-        for navigation in old {
-            guard let counterpart = newByName[navigation.name] else {
-                result.append(ModelDifference(kind: .navigationRemoved, type: type, member: navigation.name,
-                                              old: navigation.type.description, impact: .compatible))
-                continue
-            }
+        pair(old, new, by: \.name, removed: { navigation in
+            result.append(ModelDifference(kind: .navigationRemoved, type: type, member: navigation.name,
+                                          old: navigation.type.description, impact: .compatible))
+        }, matched: { navigation, counterpart in
             let before = "\(navigation.type) \(navigation.multiplicity.rawValue)"
             let after = "\(counterpart.type) \(counterpart.multiplicity.rawValue)"
             let constraints = { (n: NavigationProperty) in n.referentialConstraints.map { "\($0.property)=\($0.referencedProperty)" } }
@@ -282,11 +247,10 @@ public enum ModelComparison {
                 result.append(ModelDifference(kind: .navigationChanged, type: type, member: navigation.name, old: before, new: after,
                                               impact: .needsData))
             }
-        }
-        for navigation in new where !oldNames.contains(navigation.name) {
+        }, added: { navigation in
             result.append(ModelDifference(kind: .navigationAdded, type: type, member: navigation.name,
                                           new: navigation.type.description, impact: .compatible))
-        }
+        })
     }
 
     // MARK: Facet order

@@ -5,6 +5,10 @@ extension LocalStore {
         package var check: ServiceModelCheck
         /// The service's document and its validators; nil when the service answered 304.
         package var document: (text: String, model: MetadataModel, record: ServiceModelRecord)?
+        /// Whether the file already keeps the service's document, adopted by another handle (in
+        /// this process or another) since this one read the validators: the handle takes the
+        /// file's model (``reloadedFromFile()``) instead of migrating again.
+        package var isAdoptedInFile = false
     }
 
     /// Asks the service for its `$metadata` (conditionally where the store can) and compares it
@@ -26,8 +30,21 @@ extension LocalStore {
             serviceModelRecord.withLock { $0 = record }
             return ServiceModelFindings(check: ServiceModelCheck(evidence: .sameHash, differences: [], refusedRequests: []))
         }
+        // Another handle on the file may have adopted (or checked) this very document meanwhile.
+        let stored = try file.withConnection { db throws(ODataError) in try ServiceModelRecord.read(in: db) }
+        if stored != known, let hash = stored.hash, hash == record.hash {
+            serviceModelRecord.withLock { $0 = stored }
+            var findings = ServiceModelFindings(check: ServiceModelCheck(evidence: .sameHash, differences: [], refusedRequests: []))
+            findings.isAdoptedInFile = true
+            return findings
+        }
         let text = String(decoding: bytes, as: UTF8.self)
-        let current = try MetadataReader.read(bytes)
+        let current: MetadataModel
+        do throws(ODataError) {
+            current = try MetadataReader.read(bytes)
+        } catch {
+            throw ServiceModelFailure.unreadable(error)
+        }
         var differences = ModelComparison.differences(from: model, to: current)
         let queue = try file.queuedRequests()
         let refused = QueueModelCheck(old: model, new: current, dialect: dialect).refusals(of: queue, differences: &differences)
@@ -44,6 +61,19 @@ extension LocalStore {
         }
         if differences.isEmpty { serviceModelRecord.withLock { $0 = record } }
         return ServiceModelFindings(check: check, document: (text, current, record))
+    }
+
+    /// This store on the model its file keeps now: what another handle adopted since this one
+    /// opened (see ``ServiceModelFindings/isAdoptedInFile``).
+    func reloadedFromFile() throws(ODataError) -> LocalStore {
+        let (text, offsets) = try file.withConnection { db throws(ODataError) in
+            (try StoreInfoTable.value("metadata", in: db), try StoreInfoTable.value(StoreSchema.instantOffsetsKey, in: db))
+        }
+        guard let text else { throw ODataError(.notAStore, "the store file no longer keeps a service model") }
+        let model = try MetadataReader.read(text)
+        let schema = try StoreSchema(model: model, keepingInstantOffsets: offsets == "1")
+        file.invalidateReadAttachments()
+        return try adopting(model: model, schema: schema)
     }
 
     /// The validators last seen: from memory after the first read of the file.

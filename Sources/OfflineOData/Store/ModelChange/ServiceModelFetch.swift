@@ -20,7 +20,9 @@ enum ServiceModelFetch {
                                           cancellation: cancellation)
         // A 304 is proof only when the store asked conditionally.
         if response.status == 304, known.etag != nil || known.lastModified != nil { return .notModified }
-        guard response.status == 200 else { throw transport.serviceError(response, request: "GET \(redactedURL(url))") }
+        guard response.status == 200 else {
+            throw ServiceModelFailure.refusal(transport.serviceError(response, request: "GET \(redactedURL(url))"))
+        }
         try MetadataSizeLimit.check(response.body.count, limit: transport.currentOptions.maximumMetadataSize,
                                     source: "the service's $metadata")
         let record = ServiceModelRecord(etag: response.header("ETag"), lastModified: response.header("Last-Modified"),

@@ -5,8 +5,9 @@ public struct DownloadOptions: Sendable {
     /// Whether to download each whole result even where a delta link would fetch only the changes
     /// (as C's and Python's `full`). What a whole result no longer holds leaves the store.
     public var full: Bool
-    /// Runs after each page on the store's sync thread (beside the
-    /// ``StoreEvent/downloadProgress(_:)`` event) and answers whether to STOP: true stops the
+    /// Runs after each page on the store's sync thread, or the thread waiting in
+    /// ``ODataStore/performAndWait(_:)`` (beside the ``StoreEvent/downloadProgress(_:)`` event),
+    /// and answers whether to STOP: true stops the
     /// download with ``ODataError/Code/aborted``, nothing lost (the rule of every surface: C's
     /// `ood_progress`, Python's callable).
     public var progress: (@Sendable (DownloadProgress) -> Bool)?

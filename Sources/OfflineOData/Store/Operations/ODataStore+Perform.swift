@@ -11,12 +11,19 @@ extension ODataStore {
     @discardableResult
     public func start<Output>(_ operation: StoreOperation<Output>,
                               completion: @escaping @Sendable (Result<Output, ODataError>) -> Void) -> RequestHandle {
+        start(operation, runsHereWhenIdle: false, completion: completion)
+    }
+
+    /// ``start(_:completion:)``; with `runsHereWhenIdle`, for a caller that waits for the result
+    /// anyway, a download, upload or check may run on the calling thread (see ``submit(_:runsHereWhenIdle:)``).
+    private func start<Output>(_ operation: StoreOperation<Output>, runsHereWhenIdle: Bool,
+                               completion: @escaping @Sendable (Result<Output, ODataError>) -> Void) -> RequestHandle {
         let handle = RequestHandle()
         let eventHub = self.eventHub
         handle.onAbort {
             eventHub.run { completion(.failure(ODataError(.aborted, "the request was cancelled before it ran"))) }
         }
-        submit(OperationJob(operation, handle: handle, store: self, completion: completion))
+        submit(OperationJob(operation, handle: handle, store: self, completion: completion), runsHereWhenIdle: runsHereWhenIdle)
         return handle
     }
 
@@ -36,6 +43,10 @@ extension ODataStore {
 
     /// Runs `operation` and blocks the calling thread until its result is there.
     ///
+    /// A download, upload or check runs on the calling thread itself when no other runs (its
+    /// progress callbacks too): the thread waits anyway, and the hand-overs to the store's sync
+    /// thread and back cost as much as a short exchange with the service.
+    ///
     /// - Throws: ``ODataError/Code/busy`` on one of this store's own threads (inside one of its
     ///   completions or event handlers), where the wait could be for the very thread that waits;
     ///   use ``start(_:completion:)`` there.
@@ -46,7 +57,8 @@ extension ODataStore {
                              + "submit the request with a completion instead")
         }
         let box = ResultBox<Output>()
-        start(operation) { box.put($0) }
+        // The caller only waits: a job of the idle sync lane runs here rather than on the lane's thread.
+        start(operation, runsHereWhenIdle: true) { box.put($0) }
         return try box.take().get()
     }
 }

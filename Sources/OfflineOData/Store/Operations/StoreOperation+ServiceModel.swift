@@ -8,9 +8,10 @@ extension StoreOperation where Output == ServiceModelCheck {
     public static var checkService: StoreOperation<ServiceModelCheck> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireFileAndService("checking the service's model")
-            let check = try offline.checkServiceModel(cancellation: context.handle.cancellation).check
-            if check.changed { context.events.post(.serviceModelChanged(check)) }
-            return check
+            let findings = try offline.checkServiceModel(cancellation: context.handle.cancellation)
+            try context.takeModelAdoptedInFile(findings, by: offline)
+            if findings.check.changed { context.events.post(.serviceModelChanged(findings.check)) }
+            return findings.check
         }
     }
 }
@@ -48,11 +49,18 @@ extension StoreOperation where Output == ServiceModelAdoption {
     /// Adopts the service's current model the way `choice` says (see ``ServiceModelChoice``), in
     /// one transaction for the tables and the kept model; then downloads every defining request
     /// in full. With no change, does nothing.
-    public static func adoptServiceModel(_ choice: ServiceModelChoice = .uploadFirst) -> StoreOperation<ServiceModelAdoption> {
+    ///
+    /// - Parameters:
+    ///   - upload: how ``ServiceModelChoice/uploadFirst`` uploads (batching, progress).
+    ///   - downloadProgress: told of the full download's pages, as ``DownloadOptions/progress``.
+    public static func adoptServiceModel(_ choice: ServiceModelChoice = .uploadFirst, upload: UploadOptions = UploadOptions(),
+                                         downloadProgress: (@Sendable (DownloadProgress) -> Bool)? = nil)
+        -> StoreOperation<ServiceModelAdoption> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             var offline = try context.dispatcher.requireFileAndService("adopting the service's model")
             let cancellation = context.handle.cancellation
             var findings = try offline.checkServiceModel(cancellation: cancellation)
+            try context.takeModelAdoptedInFile(findings, by: offline)
             let first = findings.check
             var adoption = ServiceModelAdoption(check: first, upload: nil, archived: 0, adopted: false, downloads: [])
             guard first.changed else { return adoption }
@@ -60,7 +68,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
             if let document = findings.document { try offline.requireDefiningRequests(fit: document.model) }
             switch choice {
             case .uploadFirst:
-                adoption.upload = try StoreOperation<UploadOutcome>.upload().plan(context.dispatcher).work(context)
+                adoption.upload = try StoreOperation<UploadOutcome>.upload(upload).plan(context.dispatcher).work(context)
                 findings = try offline.checkServiceModel(cancellation: cancellation)
             case .archiveRefused:
                 adoption.archived = try offline.archiveRefused(first)
@@ -73,7 +81,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
             try context.adopt(offline)
             adoption.adopted = true
             // The download operation itself, in full and without checking the model again.
-            var download = DownloadOptions(full: true)
+            var download = DownloadOptions(full: true, progress: downloadProgress)
             download.checksServiceModel = false
             adoption.downloads = try StoreOperation<[DownloadOutcome]>.download(download).plan(context.dispatcher).work(context)
             return adoption
@@ -82,6 +90,14 @@ extension StoreOperation where Output == ServiceModelAdoption {
 }
 
 extension StoreOperationContext {
+    /// Takes the model the file keeps when another handle adopted the service's model since this
+    /// one opened (the check found the file already on the service's document): this handle, and
+    /// the requests after it, go on under it, with nothing migrated twice.
+    func takeModelAdoptedInFile(_ findings: LocalStore.ServiceModelFindings, by offline: LocalStore) throws(ODataError) {
+        guard findings.isAdoptedInFile else { return }
+        try adopt(try offline.reloadedFromFile())
+    }
+
     /// What a download does first: checks the service's model; a compatible change is migrated in
     /// place (the store and this work go on under the new model, and the download that follows
     /// fills the new columns), any other is announced and refused with ``ODataError/Code/metadata``.
@@ -90,6 +106,7 @@ extension StoreOperationContext {
         // A store that cannot be written says so before anything is asked of the service.
         try offline.file.requireWritable()
         let findings = try offline.checkServiceModel(cancellation: handle.cancellation)
+        try takeModelAdoptedInFile(findings, by: offline)
         var check = findings.check
         guard check.changed else { return }
         guard check.isCompatible, let document = findings.document else {

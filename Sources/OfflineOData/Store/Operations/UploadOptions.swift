@@ -8,7 +8,8 @@ public struct UploadOptions: Sendable {
     public var groupByTransaction: Bool
     /// Whether to compact the queue first; nil follows ``ODataStore/Options/compactsUploadQueue``.
     public var compactsQueue: Bool?
-    /// Runs after each answered request on the store's sync thread and answers whether to STOP:
+    /// Runs after each answered request on the store's sync thread, or the thread waiting in
+    /// ``ODataStore/performAndWait(_:)``, and answers whether to STOP:
     /// true stops the upload after that request (``ODataError/Code/aborted``), as C's and Python's
     /// progress callbacks. A preview does not call it.
     public var progress: (@Sendable (UploadProgress) -> Bool)?

@@ -26,6 +26,15 @@ enum StoreThreadMarker {
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: owner.value))
     }
 
+    /// Runs `body` with the calling thread marked as `owner`'s, then marks it as it was (a thread
+    /// of the application's, or of another store's, that runs a job of this store in its lane's stead).
+    static func marking(_ owner: Owner, _ body: () -> Void) {
+        let previous = pthread_getspecific(key)
+        mark(owner)
+        defer { pthread_setspecific(key, previous) }
+        body()
+    }
+
     static func isCurrentThreadOwned(by owner: Owner) -> Bool {
         guard let raw = pthread_getspecific(key) else { return false }
         return UInt(bitPattern: raw) == owner.value
