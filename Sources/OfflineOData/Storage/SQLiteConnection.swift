@@ -319,8 +319,8 @@ final class SQLiteConnection {
         }, context)
         defer {
             // The write connection keeps its own authorizer (an in-memory store reads on it).
-            if changeTracker != nil {
-                TableChangeTracker.installDeleteAuthorizer(on: handle)
+            if let changeTracker {
+                changeTracker.installAuthorizer(on: handle)
             } else {
                 sqlite3_set_authorizer(handle, nil, nil)
             }

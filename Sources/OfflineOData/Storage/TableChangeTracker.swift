@@ -11,8 +11,9 @@ import Glibc
 /// the update hook names the table of each row, the commit hook closes a transaction's set, the
 /// rollback hook drops it. Three gaps of the update hook are closed here:
 /// - `DELETE` without `WHERE` would empty a table at once (the truncate optimization) without a
-///   row event: the connection's authorizer answers `SQLITE_IGNORE` to every `DELETE` of a table
-///   of the store, which SQLite documents as "delete row by row, and do not truncate".
+///   row event: the connection's authorizer answers `SQLITE_IGNORE` to every `DELETE` statement of
+///   a table of the store, which SQLite documents as "delete row by row, and do not truncate"
+///   (``installAuthorizer(on:)``: not to the delete checks of `DROP`, which would skip the drop).
 /// - `WITHOUT ROWID` tables have no row events: only bookkeeping tables are made so, and a read
 ///   that depends on one is re-run at every commit (``LiveDependencies``).
 /// - Commits by other connections (another handle, another process) are not seen: the store polls
@@ -54,17 +55,35 @@ final class TableChangeTracker: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<TableChangeTracker>.fromOpaque(context).takeUnretainedValue().transactionRolledBack()
         }, context)
-        Self.installDeleteAuthorizer(on: handle)
+        installAuthorizer(on: handle)
     }
 
-    /// The authorizer that makes every `DELETE` of a store table go row by row (so the update hook
-    /// sees it). SQLite's own tables are left alone: `DROP TABLE` checks a delete of
-    /// `sqlite_schema`, and ignoring that would skip the drop.
-    static func installDeleteAuthorizer(on handle: OpaquePointer) {
-        sqlite3_set_authorizer(handle, { _, action, table, _, _, _ in
-            guard action == SQLITE_DELETE, let table, strncmp(table, "sqlite_", 7) != 0 else { return SQLITE_OK }
-            return SQLITE_IGNORE
-        }, nil)
+    /// The table a `DROP` being compiled names: SQLite checks `SQLITE_DROP_TABLE` (or `_VIEW`,
+    /// `_TEMP_…`, `_VTABLE`) and then `SQLITE_DELETE` of the same table, and ignoring that delete
+    /// would skip the drop. Compile-time state, on the connection's thread.
+    private var droppedTable: [CChar]?
+
+    /// The authorizer that makes every `DELETE` statement of a store table go row by row (so the
+    /// update hook sees it), and leaves the rest alone: SQLite's own tables (`DROP INDEX` and
+    /// `DROP TRIGGER` check a delete of `sqlite_schema`) and the table a `DROP` removes.
+    func installAuthorizer(on handle: OpaquePointer) {
+        sqlite3_set_authorizer(handle, { context, action, table, _, _, _ in
+            guard let context, let table else { return SQLITE_OK }
+            let tracker = Unmanaged<TableChangeTracker>.fromOpaque(context).takeUnretainedValue()
+            switch action {
+            case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
+                tracker.droppedTable = Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1))
+                return SQLITE_OK
+            case SQLITE_DELETE:
+                if let dropped = tracker.droppedTable {
+                    tracker.droppedTable = nil
+                    if dropped.withUnsafeBufferPointer({ $0.baseAddress.map { strcmp($0, table) == 0 } ?? false }) { return SQLITE_OK }
+                }
+                return strncmp(table, "sqlite_", 7) == 0 ? SQLITE_OK : SQLITE_IGNORE
+            default:
+                return SQLITE_OK
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Sets (or, with nil, removes) the one listener of published changes.

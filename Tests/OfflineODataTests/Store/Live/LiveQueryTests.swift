@@ -207,6 +207,43 @@ import Testing
         #expect(Double(query.runCount) <= 2 + elapsed / 0.05)
     }
 
+    @Test func watchersStartedAndStoppedFromSeveralThreadsWhileChangesCommit() throws {
+        let folder = TemporaryFolder()
+        let store = ODataStore.open(offlineFlightOptions(in: folder))
+        defer { store.close() }
+        try store.waitUntilOpen()
+        let threads = 4, rounds = 25
+        let done = CompletionLedger()
+        let failures = Protected<[String]>([])
+        for thread in 0..<threads {
+            let started = spawnThread {
+                for round in 0..<rounds {
+                    do {
+                        let log = AnswerLog()
+                        let query = try store.watch("TravelagencyCollection?$filter=city eq 'C\(thread)'", interval: 0) { log.record($0) }
+                        _ = try store.executeAndWait(ODataRequest(method: "POST", url: "TravelagencyCollection",
+                                                                  body: agencyBody(agencyKey(thread * 1000 + round), city: "C\(thread)")))
+                        if !log.wait(until: { agencyKeys($0.last)?.count == round + 1 }) {
+                            failures.withLock { $0.append("thread \(thread), round \(round): \(log.lastText ?? "nothing")") }
+                        }
+                        query.cancel()
+                        let delivered = log.count
+                        query.cancel()
+                        if log.count != delivered { failures.withLock { $0.append("a delivery after cancel") } }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                done.record(thread, .success(StoreResponse(status: 200, contentType: "", body: [])))
+            }
+            if let started { pthread_detach(started) }
+        }
+        #expect(done.wait(for: threads, seconds: 120))
+        #expect(failures.withLock { $0 } == [])
+        #expect(store.liveQueriesSettle())
+        #expect(store.liveQueries.current?.watcherCount == 0)
+    }
+
     @Test func theAsyncSequenceDeliversAndEndsWhenTheStoreCloses() async throws {
         let folder = TemporaryFolder()
         let store = ODataStore.open(offlineFlightOptions(in: folder))
