@@ -73,4 +73,4 @@ def test_a_url_that_is_not_a_local_read_is_an_error(tool, tmp_path):
     create(tool, path)
     refused = tool("watch", path, "--json", "$metadata")
     assert refused.returncode == 1
-    assert json.loads(refused.stdout)["error"]["code"] == "unsupported"
+    assert json.loads(refused.stdout)["error"]["code"] == "OOD_UNSUPPORTED"

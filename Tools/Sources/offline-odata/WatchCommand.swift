@@ -110,7 +110,7 @@ private final class AnswerPrinter: @unchecked Sendable {
         case .failure(let error):
             if json { printJSONError(error) } else { Swift.print("answer \(printed): error: \(terminalSafe("\(error)"))") }
         }
-        fflush(stdout)
+        fflush(nil)  // every stream: standard output reaches a pipe at each answer
         if let limit, printed >= limit { Interruption.wake(wakePipe) }
     }
 

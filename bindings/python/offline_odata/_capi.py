@@ -334,7 +334,7 @@ ood_adopt_service_model = _declare("ood_adopt_service_model", c_int, [c_void_p, 
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
-                  and name not in ("ood_completion", "ood_progress", "ood_event_callback"))
+                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback"))
 
 
 def take_string(pointer: c_void_p) -> str:
