@@ -216,6 +216,8 @@ bench: cmake-build backends-venv
 	$(PYTHON) Benchmarks/python/download_vs_python.py $(SWIFT_SCRATCH)/release/offline-odata
 	@echo "== Peak memory of a download against its page size (200,000 entities)"
 	$(PYTHON) Benchmarks/python/download_memory.py $(SWIFT_SCRATCH)/release/offline-odata
+	@echo "== Peak memory of a download on hostile pages: one huge value, a gzip bomb, a huge error (issue 39)"
+	$(PYTHON) Benchmarks/python/hostile_memory.py $(SWIFT_SCRATCH)/release/offline-odata
 	@echo "== Upload of $(BATCH_CHANGES) queued changes with \$$batch to the V4 backend: engine apart from server"
 	$(PYTHON) Benchmarks/python/batch_upload.py $(SWIFT_SCRATCH)/release/offline-odata \
 		$(CURDIR)/.build-bench/release/offline-odata-benchmarks $(BATCH_CHANGES)

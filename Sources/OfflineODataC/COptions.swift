@@ -229,6 +229,7 @@ public func cOptionsSetLimit(_ options: OpaquePointer?, _ limit: ood_limit, _ va
         case OOD_LIMIT_REQUEST_LENGTH: wanted.requestLimits.maxLength = value == 0 ? request.maxLength : chosen
         case OOD_LIMIT_REQUEST_DEPTH: wanted.requestLimits.maxDepth = value == 0 ? request.maxDepth : chosen
         case OOD_LIMIT_EXPRESSION_OPERATORS: wanted.requestLimits.maxOperators = value == 0 ? request.maxOperators : chosen
+        case OOD_LIMIT_VALUE_SIZE: wanted.http.maximumValueSize = value == 0 ? http.maximumValueSize : chosen
         default: throw ODataError(.misuse, "ood_options_set_limit: \(limit.rawValue) is not a limit (see ood_limit)")
         }
         do throws(ODataError) { try wanted.requestLimits.checkForStore() } catch { throw prefixed("ood_options_set_limit", error) }

@@ -24,7 +24,9 @@ final class ResultHandle {
         status = Int32(clamping: response.status)
         let count = response.body.count
         let copy = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
-        for (index, byte) in response.body.enumerated() { copy[index] = CChar(bitPattern: byte) }
+        response.body.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress, count > 0 { memcpy(copy, base, count) }
+        }
         copy[count] = 0
         length = count
         body = copy
@@ -128,6 +130,26 @@ public func cResultProperty(_ result: OpaquePointer?, _ type: UnsafeMutablePoint
     let handle = ResultHandle.from(result)
     type?.pointee = handle.propertyType.map { UnsafePointer($0) }
     return handle.property.map { UnsafePointer($0) }
+}
+
+@_cdecl("ood_result_view")
+public func cResultView(_ result: OpaquePointer?, _ view: UnsafeMutablePointer<ood_answer_view>?) -> ood_status {
+    guard let view else { return misuse("ood_result_view: view is NULL") }
+    guard let result else {
+        view.pointee = ood_answer_view(body: UnsafePointer(staticCString("")), length: 0,
+                                       content_type: UnsafePointer(staticCString("")), kind: OOD_ANSWER_OTHER,
+                                       entity_set: nil, entity_type: nil, property: nil, property_type: nil)
+        return misuse("ood_result_view: result is NULL")
+    }
+    let handle = ResultHandle.from(result)
+    view.pointee = ood_answer_view(body: UnsafePointer(handle.body), length: handle.length,
+                                   content_type: UnsafePointer(handle.contentType ?? staticCString("")),
+                                   kind: handle.kind,
+                                   entity_set: handle.entitySet.map { UnsafePointer($0) },
+                                   entity_type: handle.entityType.map { UnsafePointer($0) },
+                                   property: handle.property.map { UnsafePointer($0) },
+                                   property_type: handle.propertyType.map { UnsafePointer($0) })
+    return succeed()
 }
 
 @_cdecl("ood_result_free")

@@ -189,6 +189,8 @@ static void test_options_errors(void) {
     CHECK(ood_options_set_limit(options, OOD_LIMIT_REQUEST_DEPTH, 50) == OOD_OK);
     CHECK(ood_options_set_limit(options, OOD_LIMIT_MESSAGE_LENGTH, 200) == OOD_OK);
     CHECK(ood_options_set_limit(options, OOD_LIMIT_METADATA_SIZE, 0) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_VALUE_SIZE, 1 << 20) == OOD_OK);
+    CHECK(ood_options_set_limit(options, OOD_LIMIT_VALUE_SIZE, -1) == OOD_MISUSE);
     CHECK(ood_options_set_batch(NULL, 10, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, -1, 0) == OOD_MISUSE);
     CHECK(ood_options_set_batch(options, 0, 1) == OOD_MISUSE);
@@ -784,6 +786,16 @@ static void expect_answer(ood_store *store, const char *url, ood_answer_kind kin
         CHECK(path != NULL && strcmp(path, property) == 0);
         CHECK(type != NULL && strcmp(type, property_type) == 0);
     }
+    /* The same in one call, pointer for pointer. */
+    ood_answer_view view;
+    size_t length = 0;
+    const char *body = ood_result_body(result, &length);
+    CHECK(ood_result_view(result, &view) == OOD_OK);
+    CHECK(view.body == body && view.length == length && length > 0);
+    CHECK(view.content_type == ood_result_content_type(result) && view.kind == kind);
+    CHECK(view.entity_set == ood_result_entity_set(result) && view.entity_type == ood_result_entity_type(result));
+    CHECK(view.property == path && view.property_type == type);
+    CHECK(ood_result_view(result, NULL) == OOD_MISUSE);
     ood_result_free(result);
 }
 
@@ -810,6 +822,11 @@ static void test_answers_say_what_they_hold(void) {
     const char *type = "unset";
     CHECK(ood_result_kind(NULL) == OOD_ANSWER_OTHER && ood_result_entity_set(NULL) == NULL);
     CHECK(ood_result_entity_type(NULL) == NULL && ood_result_property(NULL, &type) == NULL && type == NULL);
+    ood_answer_view view;
+    view.kind = OOD_ANSWER_ENTITY;
+    view.entity_set = "unset";
+    CHECK(ood_result_view(NULL, &view) == OOD_MISUSE);
+    CHECK(view.kind == OOD_ANSWER_OTHER && view.entity_set == NULL && view.length == 0 && strcmp(view.body, "") == 0);
     CHECK(ood_store_close(store) == OOD_OK);
 }
 

@@ -35,6 +35,15 @@ public struct HTTPOptions: Sendable, Equatable {
     /// keeps (1,000 by default); the rest is cut and marked `...`. A service could otherwise make
     /// every archived refusal as large as an answer may be.
     public var maximumMessageLength: Int = ServiceError.defaultLongestMessage
+    /// The most bytes one value of a downloaded page may have as JSON text: a string (so an
+    /// `Edm.Binary` in base64), a number or a member name. A larger one stops the download with
+    /// ``ODataError/Code/network`` naming the property, before anything of its page is stored.
+    /// 16 MiB by default: real services send text and small binaries inline (a photo, a PDF of a
+    /// few MB is 4/3 of it in base64) and larger files as media streams (`$value`), never in a
+    /// page. The limit bounds a download's memory: a value is copied a few times on its way into
+    /// the store (decoded, bound, SQLite's record and cache), so a page costs its bytes plus about
+    /// five times this limit, not four times its own size.
+    public var maximumValueSize: Int = 16 << 20
     /// Told of every request and answer, credentials masked (the tool's `--verbose`); nil tells no one.
     @_spi(Tool) public var trace: HTTPTrace?
 
@@ -60,6 +69,7 @@ public struct HTTPOptions: Sendable, Equatable {
         guard maximumPages > 0 else { throw ODataError(.misuse, "the maximum number of pages must be above 0") }
         guard maximumMetadataSize > 0 else { throw ODataError(.misuse, "the maximum $metadata size must be above 0 bytes") }
         guard maximumMessageLength > 0 else { throw ODataError(.misuse, "the maximum message length must be above 0 characters") }
+        guard maximumValueSize > 0 else { throw ODataError(.misuse, "the maximum value size must be above 0 bytes") }
     }
 
     /// Throws unless `name: value` is one header line: a name without CR, LF, NUL, colon or white

@@ -80,7 +80,7 @@ enum EDMValueCodec {
             guard let text = value.stringValue, let time = timeOfDay(text) else { throw mismatch(value, column, "a time of day") }
             return .text(time.canonicalTimeOfDayText)
         case .duration:
-            guard let text = value.stringValue, let duration = DurationValue(iso: text) else {
+            guard let text = value.stringValue, let duration = DurationValue(iso: text, allowingPlus: true) else {
                 throw mismatch(value, column, "a duration (P1DT2H)")
             }
             return .text(duration.seconds.description)
@@ -201,7 +201,7 @@ enum EDMValueCodec {
     /// A time of day from V4 `hh:mm:ss` or V2 `PT13H20M00S` (a duration below a day).
     private static func timeOfDay(_ text: String) -> TemporalValue? {
         if let time = TemporalValue(timeOfDay: text) { return time }
-        guard let duration = DurationValue(iso: text), !duration.seconds.isNegative,
+        guard let duration = DurationValue(iso: text, allowingPlus: true), !duration.seconds.isNegative,
               duration.seconds < ExactDecimal(86_400)
         else { return nil }
         let whole = Int(duration.seconds.truncated().description) ?? 0

@@ -50,6 +50,9 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "The most characters of a service's error message shown and archived (default: 1000).")
     var maxMessageLength: Int?
 
+    @Option(help: "The most bytes of one value (a string, a number) in a downloaded page; a page with a larger one is refused (default: 16777216, 16 MiB).")
+    var maxValueSize: Int?
+
     @Flag(help: "Show each HTTP request and answer on standard error (method, URL, status, size, time; credentials never shown).")
     var verbose = false
 
@@ -71,6 +74,7 @@ struct ServiceOptions: ParsableArguments {
         if let maxPages, maxPages <= 0 { throw ValidationError("--max-pages takes a positive number") }
         if let maxMetadataSize, maxMetadataSize <= 0 { throw ValidationError("--max-metadata-size takes a positive number of bytes") }
         if let maxMessageLength, maxMessageLength <= 0 { throw ValidationError("--max-message-length takes a positive number") }
+        if let maxValueSize, maxValueSize <= 0 { throw ValidationError("--max-value-size takes a positive number of bytes") }
         for header in headers where header.firstIndex(of: ":") == nil {
             throw ValidationError("--header takes 'Name: value', not '\(header)'")
         }
@@ -106,6 +110,7 @@ struct ServiceOptions: ParsableArguments {
         if let maxPages { options.maximumPages = maxPages }
         if let maxMetadataSize { options.maximumMetadataSize = maxMetadataSize }
         if let maxMessageLength { options.maximumMessageLength = maxMessageLength }
+        if let maxValueSize { options.maximumValueSize = maxValueSize }
         if verbose || trace {
             options.trace = HTTPTrace(showsHeaders: trace) { line in
                 var standardError = StandardErrorStream()

@@ -15,7 +15,7 @@ Conventions:
 import os
 import re
 import sys
-from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_int, c_long, c_longlong, c_size_t, c_void_p
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_long, c_longlong, c_size_t, c_void_p
 from types import FrameType
 from typing import Any, Callable, Optional, Sequence, overload
 
@@ -265,6 +265,17 @@ ood_result_entity_set = _declare("ood_result_entity_set", c_char_p, [c_void_p])
 ood_result_entity_type = _declare("ood_result_entity_type", c_char_p, [c_void_p])
 # const char *ood_result_property(const ood_result *result, const char **type);  (NULL but for a property or $value)
 ood_result_property = _declare("ood_result_property", c_char_p, [c_void_p, POINTER(c_char_p)])
+
+
+class AnswerView(Structure):
+    """``ood_answer_view``: an answer's body, content type and shape, filled by one call."""
+    _fields_ = [("body", c_void_p), ("length", c_size_t), ("content_type", c_char_p), ("kind", c_int),
+                ("entity_set", c_char_p), ("entity_type", c_char_p), ("property", c_char_p),
+                ("property_type", c_char_p)]
+
+
+# ood_status ood_result_view(const ood_result *result, ood_answer_view *view);
+ood_result_view = _declare("ood_result_view", c_int, [c_void_p, POINTER(AnswerView)], status=True)
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
 ood_route = _declare("ood_route", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_int), POINTER(c_void_p)],
                      status=True)

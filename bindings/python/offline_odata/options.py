@@ -75,6 +75,7 @@ _LIMITS = (
     ("max_request_length", 5),
     ("max_request_depth", 6),
     ("max_expression_operators", 7),
+    ("max_value_size", 8),
 )
 
 
@@ -125,6 +126,9 @@ class Options:
         max_request_depth, max_expression_operators: the most nesting of a read's URL (default
             100) and binary operators in one expression such as a ``$filter`` (default 20,000);
             they can be lowered, not raised (MisuseError).
+        max_value_size: the most bytes of one value (a string, a number) in a downloaded page
+            (default 16 MiB); a page with a larger one fails the download with NetworkError naming
+            the property, and is not kept.
         accept_empty_file: an empty file at ``path`` (0 bytes, or an SQLite database without
             tables) may become the new store. By default a store is made only where no file is, so
             an empty file there is refused with :class:`~offline_odata.NotAStoreError` naming it.
@@ -160,6 +164,7 @@ class Options:
     max_request_length: Optional[int] = None
     max_request_depth: Optional[int] = None
     max_expression_operators: Optional[int] = None
+    max_value_size: Optional[int] = None
     save_service_root: bool = False
     accept_empty_file: bool = False
     compact_upload_queue: bool = True
@@ -312,6 +317,7 @@ class StoreOptions(TypedDict, total=False):
     max_request_length: int
     max_request_depth: int
     max_expression_operators: int
+    max_value_size: int
     accept_empty_file: bool
     compact_upload_queue: bool
     key: bytes

@@ -17,7 +17,7 @@ import json
 import os
 import sys
 from concurrent.futures import Future
-from ctypes import byref, c_int, c_long, c_size_t, c_void_p, string_at
+from ctypes import byref, c_int, c_long, c_void_p, string_at
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
@@ -245,13 +245,13 @@ class Store(StoreHandle):
         out = c_void_p()
         self._request(method, raw_url, body, headers, out, transaction, mergeable)
         try:
-            length = c_size_t()
-            pointer = _capi.ood_result_body(out, byref(length))
-            answer = string_at(pointer, length.value) if pointer and length.value else b""
+            view = _capi.AnswerView()
+            _capi.ood_result_view(out, view)
+            answer = string_at(view.body, view.length) if view.body and view.length else b""
             if schema is None:
                 return answer.decode("utf-8")
-            content_type = _capi.ood_result_content_type(out) or b""
-            shape = AnswerShape._of(out)
+            content_type = view.content_type or b""
+            shape = AnswerShape._of_view(view)
         finally:
             _capi.ood_result_free(out)
         return schema.decode(answer, content_type.decode("ascii", "replace"), shape)

@@ -22,9 +22,9 @@ def test_every_header_function_is_declared_and_nothing_else():
     # queue's compaction (ood_queue_compact, ood_request_unmerged, ood_options_set_queue_compaction), and what an
     # answer holds (ood_result_kind, ood_result_entity_set, ood_result_entity_type, ood_result_property).
     # Encryption at rest: ood_options_set_key, ood_options_set_passphrase, ood_store_rekey; the
-    # service's model: ood_check_service, ood_adopt_service_model. Live queries: ood_watch,
-    # ood_watch_stop, ood_watch_counts.
-    assert len(_capi.DECLARED) == 83
+    # service's model: ood_check_service, ood_adopt_service_model. An answer's body and shape in one
+    # call: ood_result_view. Live queries: ood_watch, ood_watch_stop, ood_watch_counts.
+    assert len(_capi.DECLARED) == 84
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",
@@ -67,7 +67,8 @@ def test_the_limit_options_match_the_header():
     limits = header_enum("ood_limit")
     names = {"max_response_size": "RESPONSE_SIZE", "max_pages": "PAGES", "max_metadata_size": "METADATA_SIZE",
              "max_message_length": "MESSAGE_LENGTH", "max_request_length": "REQUEST_LENGTH",
-             "max_request_depth": "REQUEST_DEPTH", "max_expression_operators": "EXPRESSION_OPERATORS"}
+             "max_request_depth": "REQUEST_DEPTH", "max_expression_operators": "EXPRESSION_OPERATORS",
+             "max_value_size": "VALUE_SIZE"}
     assert {f"OOD_LIMIT_{names[option]}": value for option, value in _LIMITS} == limits
 
 

@@ -187,3 +187,19 @@ def test_a_different_service_root_is_used_for_the_session_unless_saved(v4, store
     assert stored_service_root(store_path) == alias
     with pytest.raises(TypeError):
         Store.open(store_path, service_root=alias, save_service_root=1)
+
+
+def test_a_value_above_max_value_size_fails_the_download_naming_it(v4, store_path):
+    # The first download runs while the store opens; a value longer than 16 bytes (the page's
+    # context URL, an agency's name) stops it before its page is kept, and the store holds no agency.
+    with pytest.raises(NetworkError, match=r"the string of '[@.A-Za-z/]+' is [0-9]+ bytes, more than the maximum value size of 16 bytes"):
+        Store.open(store_path, service_root=v4.service_root, defining_requests={"Agencies": US_AGENCIES},
+                   max_value_size=16)
+    import sqlite3
+    connection = sqlite3.connect(store_path)
+    try:
+        assert connection.execute('SELECT count(*) FROM "es/TravelagencyCollection"').fetchone() == (0,)
+    finally:
+        connection.close()
+    with Store.open(store_path, service_root=v4.service_root, defining_requests={"Agencies": US_AGENCIES}) as store:
+        assert store.get("TravelagencyCollection/$count") > 0

@@ -13,6 +13,11 @@ final class FreshRows {
     /// The most rows one statement inserts; a batch is written in parts of powers of two so
     /// that few statement shapes are ever prepared.
     static let limit = 32
+    /// The most bytes of text and binary values a batch gathers before it is written: the rows
+    /// wait decoded, then bound, so a batch of large values held the page's values twice over
+    /// besides the page (a page of 15 MiB strings cost four times its size). Past this, rows of
+    /// large values go one or a few at a time; rows of ordinary sizes still fill a batch.
+    static let byteLimit = 1 << 20
 
     private var plan: TablePlan?
     private var mask: [UInt64] = []
@@ -20,12 +25,14 @@ final class FreshRows {
     /// Per row: its id, `_ood_type` and `_ood_etag` when the mask has them, the present columns
     /// (the row's upsert parameters after its id).
     private var values: [SQLValue] = []
+    /// The bytes of the text and binary values waiting.
+    private var bytes = 0
 
     var isEmpty: Bool { rows == 0 }
 
     /// Whether a row of `state` may join the rows waiting (same table, same columns).
     func accepts(_ state: EntityState) -> Bool {
-        rows == 0 || (plan === state.plan && mask == state.mask && rows < Self.limit)
+        rows == 0 || (plan === state.plan && mask == state.mask && rows < Self.limit && bytes < Self.byteLimit)
     }
 
     /// Adds a row: `id` is the local id it gets, `leading` its `_ood_type`/`_ood_etag` values.
@@ -37,7 +44,15 @@ final class FreshRows {
         rows += 1
         values.append(.integer(id))
         values.append(contentsOf: leading)
-        for column in columns { values.append(state.values[column]) }
+        for column in columns {
+            let value = state.values[column]
+            switch value {
+            case .text(let text): bytes += text.utf8.count
+            case .blob(let data): bytes += data.count
+            case .null, .integer, .real: break
+            }
+            values.append(value)
+        }
     }
 
     /// Inserts the waiting rows and records their memberships; the rows of a part that could not
@@ -72,7 +87,9 @@ final class FreshRows {
         }
         // An upsert gives a new row SQLite's id: later batches start above every id in use.
         if upsertedAlone { plan.nextFreshID = max(plan.nextFreshID ?? 1, try plan.largestID() + 1) }
-        values.removeAll(keepingCapacity: true)
+        // The room of a batch of large values is given back, not kept for the next batch.
+        values.removeAll(keepingCapacity: bytes < Self.byteLimit)
+        bytes = 0
         rows = 0
         self.plan = nil
     }

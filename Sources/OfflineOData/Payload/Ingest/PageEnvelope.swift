@@ -7,15 +7,15 @@
 /// {"results": [...]}}` or `{"d": [...]}`, a bare array, and a single entity (one entry, no links).
 /// `entities` counts the top-level entries (expanded ones are counted when the page is written).
 enum PageEnvelope {
-    static func summary(of input: JSONInput) throws(ODataError) -> PageSummary {
+    static func summary(of input: JSONInput, valueLimit: PageValueLimit = .none) throws(ODataError) -> PageSummary {
         var reader = JSONReader(input: input)
         var summary = PageSummary()
         let offset = reader.offset
         switch try reader.next() {
         case .objectStart:
-            try readObject(&reader, into: &summary, isTop: true)
+            try readObject(&reader, into: &summary, isTop: true, valueLimit: valueLimit)
         case .arrayStart:
-            summary.entities = try countElements(&reader)
+            summary.entities = try countElements(&reader, valueLimit: valueLimit)
         default:
             throw ODataError(.syntax, "an OData response page is a JSON object", offset: offset)
         }
@@ -24,22 +24,24 @@ enum PageEnvelope {
     }
 
     /// The members of the page's object (or V2's `d`): the feed's members are read, the rest skipped.
-    private static func readObject(_ r: inout JSONReader, into summary: inout PageSummary, isTop: Bool) throws(ODataError) {
+    private static func readObject(_ r: inout JSONReader, into summary: inout PageSummary, isTop: Bool,
+                                   valueLimit: PageValueLimit) throws(ODataError) {
         var hasEntries = false
         var isEntity = false
         while let key = try r.nextKey() {
+            try valueLimit.checkName(key, at: r.offset, reader: r)
             func its(_ names: String...) -> Bool { names.contains { r.token(key, equals: $0) } }
             if isTop && its("d") {
                 let offset = r.offset
                 switch try r.next() {
-                case .objectStart: try readObject(&r, into: &summary, isTop: false)
-                case .arrayStart: summary.entities = try countElements(&r)
+                case .objectStart: try readObject(&r, into: &summary, isTop: false, valueLimit: valueLimit)
+                case .arrayStart: summary.entities = try countElements(&r, valueLimit: valueLimit)
                 default: throw ODataError(.syntax, "expected an object or an array as the value of \"d\"", offset: offset)
                 }
                 hasEntries = true
             } else if its("results", "value"), try r.peek() == .arrayStart {
                 _ = try r.next()
-                summary.entities = try countElements(&r)
+                summary.entities = try countElements(&r, valueLimit: valueLimit)
                 hasEntries = true
             } else if its("__count", "@odata.count", "@count", "odata.count") {
                 summary.count = try readCount(&r)
@@ -49,17 +51,17 @@ enum PageEnvelope {
                 summary.deltaLink = try readLink(&r)
             } else {
                 if !its("@odata.context", "@context", "odata.metadata") { isEntity = true }
-                try r.skipValue()
+                try valueLimit.skipValue(&r, named: key)
             }
         }
         // A single entity: its members are none of the feed's.
         if isEntity && !hasEntries { summary.entities = 1 }
     }
 
-    private static func countElements(_ r: inout JSONReader) throws(ODataError) -> Int {
+    private static func countElements(_ r: inout JSONReader, valueLimit: PageValueLimit) throws(ODataError) -> Int {
         var count = 0
         while try r.nextElement() {
-            try r.skipValue()
+            try valueLimit.skipValue(&r, named: nil)
             count += 1
         }
         return count

@@ -281,7 +281,16 @@ extension SQLTranslator {
             switch op {
             case .eq: return lhsNull && rhsNull ? "1" : "(\(try sql(other, scopes, .value)) IS NULL)"
             case .ne: return lhsNull && rhsNull ? "0" : "(\(try sql(other, scopes, .value)) IS NOT NULL)"
-            default: return "0"
+            default:
+                // Never true. A computed operand is still evaluated per row (`x IS NOT x` is false
+                // for every value and SQLite does not fold it), so `Score mod 0 gt null` fails the
+                // request as its `mod` by zero must, instead of selecting nothing.
+                switch other.kind {
+                case .null, .literal, .member: return "0"
+                default:
+                    let value = try sql(other, scopes, .value)
+                    return "(\(value) IS NOT \(value))"
+                }
             }
         }
         if position == .condition, op != .ne, isNavigationMember(lhs) || isNavigationMember(rhs),

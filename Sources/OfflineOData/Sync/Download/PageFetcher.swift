@@ -12,10 +12,15 @@ final class PageFetcher {
     /// most from the overlap (the service's time per page weighs most there); past this size a
     /// second page in memory would cost more than the overlap gains.
     static let readAheadLimit = 4 << 20
+    /// The most bytes of a refused page's body read for the service's message.
+    static let refusalBodyLimit = 1 << 20
 
     private let transport: HTTPTransport
     private let headers: [HTTPHeader]
     private let cancellation: HTTPCancellation?
+    /// The transport's answer limit: a page's buffer is mapped at this size once it outgrows small
+    /// ones, and filled without copies (``JSONInputBuilder``).
+    private let maximumPageSize: Int
     private let worker: WorkerPool
     private var outstanding: [PendingPage] = []
 
@@ -23,6 +28,7 @@ final class PageFetcher {
         self.transport = transport
         self.headers = headers
         self.cancellation = cancellation
+        maximumPageSize = transport.currentOptions.maximumResponseSize
         worker = WorkerPool(name: "download fetch", threadCount: 1, owner: StoreThreadMarker.Owner(transport))
     }
 
@@ -33,14 +39,17 @@ final class PageFetcher {
         outstanding.append(page)
         let request = HTTPRequest(url: url, headers: headers)
         let transport = transport
+        let maximumPageSize = maximumPageSize
         let submitted = worker.submit {
             page.settle(Result { () throws(ODataError) -> FetchedPage in
                 // The body goes straight into the buffer its reader reads: a page is held once.
-                let gathered = JSONInputBuilder()
+                let gathered = JSONInputBuilder(maximumSize: maximumPageSize)
                 var response = try transport.send(request, cancellation: page.cancellation, into: gathered)
                 guard (200..<300).contains(response.status) else {
-                    // A refusal's body is the service's message, read as such.
-                    response.body = gathered.bytes
+                    // A refusal's body is the service's message, read as such: its first MiB, as
+                    // an error keeps at most a thousand characters of it (a body of the answer
+                    // limit's size would otherwise be copied and parsed whole, several times over).
+                    response.body = gathered.bytes(upTo: PageFetcher.refusalBodyLimit)
                     return FetchedPage(response: response, body: nil, guessedNextLink: nil)
                 }
                 let body = gathered.finish()

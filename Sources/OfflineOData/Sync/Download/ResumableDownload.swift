@@ -37,10 +37,11 @@ struct ResumableDownload {
              progress: (DownloadProgress) -> Bool,
              record: (DownloadOutcome) -> String? = { _ in nil }) throws(ODataError) -> DownloadOutcome {
         var kept = try usableResumePoint(of: request, isDelta: isDelta)
+        let valueLimit = PageValueLimit(maximumSize: downloader.transport.currentOptions.maximumValueSize)
         var fetched: DownloadOutcome?
         var heldPage: JSONInput?
         if kept?.nextLink != nil || kept == nil {
-            var sink = StagedPageSink(point: kept ?? freshPoint(of: request, isDelta: isDelta), db: db)
+            var sink = StagedPageSink(point: kept ?? freshPoint(of: request, isDelta: isDelta), db: db, valueLimit: valueLimit)
             try DownloadResumeTable.whileStaging(in: db) { () throws(ODataError) in
                 do throws(ODataError) {
                     fetched = try downloader.download(request, useDelta: isDelta, resuming: kept, into: &sink,
@@ -49,7 +50,7 @@ struct ResumableDownload {
                     // The service no longer knows the kept next link: start over, cleanly.
                     try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
                     kept = nil
-                    sink = StagedPageSink(point: freshPoint(of: request, isDelta: isDelta), db: db)
+                    sink = StagedPageSink(point: freshPoint(of: request, isDelta: isDelta), db: db, valueLimit: valueLimit)
                     fetched = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
                                                       progress: progress)
                 }

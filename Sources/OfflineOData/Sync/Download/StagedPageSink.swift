@@ -15,14 +15,18 @@ struct StagedPageSink: PageSink {
     /// The download's only page, when its first page had no next link: not stored, written whole.
     private(set) var heldPage: JSONInput?
     let db: SQLiteConnection
+    /// A page with a larger value is refused whole, before it is kept (``HTTPOptions/maximumValueSize``).
+    let valueLimit: PageValueLimit
 
-    init(point: DownloadResumePoint, db: SQLiteConnection) {
+    init(point: DownloadResumePoint, db: SQLiteConnection, valueLimit: PageValueLimit = .none) {
         self.point = point
         self.db = db
+        self.valueLimit = valueLimit
     }
 
-    /// Reads what the page says about the download; stores nothing yet (``keep(page:summary:)``).
-    func accept(page: JSONInput) throws(ODataError) -> PageSummary { try PageEnvelope.summary(of: page) }
+    /// Reads what the page says about the download, refusing a value above the limit; stores
+    /// nothing yet (``keep(page:summary:)``).
+    func accept(page: JSONInput) throws(ODataError) -> PageSummary { try PageEnvelope.summary(of: page, valueLimit: valueLimit) }
 
     mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError) {
         var next = point

@@ -10,14 +10,15 @@ package struct DurationValue: Sendable, Equatable {
     package init(seconds: ExactDecimal) { self.seconds = seconds }
 
     /// Parses `[-]P[nD][T[nH][nM][n[.n]S]]`. Nil for years or months (not OData durations) and for
-    /// anything else malformed.
-    package init?(iso text: String) {
+    /// anything else malformed. A leading `+` is not in 4.01's `durationValue` (URL literals and
+    /// casts refuse it); payloads pass `allowingPlus`, since a service may write one (4.0 allowed it).
+    package init?(iso text: String, allowingPlus: Bool = false) {
         var bytes = Array(text.utf8)[...]
         var negative = false
         if bytes.first == UInt8(ascii: "-") {
             negative = true
             bytes = bytes.dropFirst()
-        } else if bytes.first == UInt8(ascii: "+") {
+        } else if allowingPlus, bytes.first == UInt8(ascii: "+") {
             bytes = bytes.dropFirst()
         }
         guard bytes.first == UInt8(ascii: "P") else { return nil }

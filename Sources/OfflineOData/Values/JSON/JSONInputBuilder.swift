@@ -10,15 +10,25 @@ import Darwin
 ///
 /// The buffer is made as large as the answer announces (``reserve(_:)``) and grows by doubling
 /// when it says nothing; large buffers are mapped and given back to the system when freed
-/// (``PageMemory``). Not thread-safe: one transfer fills it.
+/// (``PageMemory``). With a known maximum (the transport's answer limit), a buffer outgrowing
+/// the small ones is mapped at that maximum at once: the system gives memory only for the pages
+/// written, so the bytes are not copied again as they grow (a doubling copies the page, and held
+/// it twice for a moment: a gzip bomb stopped at the limit cost twice the limit). Not
+/// thread-safe: one transfer fills it.
 final class JSONInputBuilder {
     private var base: UnsafeMutablePointer<UInt8>?
     /// The buffer's size, padding room included (what ``PageMemory/free(_:size:)`` needs).
     private var capacity = 0
     /// The bytes gathered so far.
     private(set) var count = 0
+    /// The most bytes the builder is given (nil: unknown), see the type's description.
+    private let maximumSize: Int?
+    /// A maximum above this (an answer limit set to "no limit") is not mapped whole.
+    static let largestMapping = 16 << 30
 
-    init() {}
+    init(maximumSize: Int? = nil) {
+        self.maximumSize = maximumSize
+    }
 
     deinit {
         if let base { PageMemory.free(base, size: capacity) }
@@ -46,7 +56,13 @@ final class JSONInputBuilder {
         guard let source = chunk.baseAddress, chunk.count > 0 else { return true }
         let needed = count + chunk.count
         if needed + JSONInput.padding > capacity {
-            guard reserve(max(needed, capacity * 2, 16 << 10)) else { return false }
+            let doubled = max(needed, capacity * 2, 16 << 10)
+            // One mapping of the maximum; doubling when there is none, or the system refuses it.
+            let mappedAtMaximum = maximumSize.map { maximum in
+                needed <= maximum && maximum <= Self.largestMapping && doubled + JSONInput.padding >= PageMemory.mappingThreshold
+                    && reserve(maximum)
+            } ?? false
+            guard mappedAtMaximum || reserve(doubled) else { return false }
         }
         guard let base else { return false }
         UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: chunk.count)
@@ -55,9 +71,12 @@ final class JSONInputBuilder {
     }
 
     /// The bytes gathered so far, as an array (for an answer that is not read as a page).
-    var bytes: [UInt8] {
+    var bytes: [UInt8] { bytes(upTo: count) }
+
+    /// The first `limit` bytes gathered so far, as an array.
+    func bytes(upTo limit: Int) -> [UInt8] {
         guard let base else { return [] }
-        return Array(UnsafeBufferPointer(start: base, count: count))
+        return Array(UnsafeBufferPointer(start: base, count: min(max(limit, 0), count)))
     }
 
     /// Hands the gathered bytes to a reader without copying them; the builder is empty after.

@@ -3,8 +3,17 @@ import Testing
 
 /// What a kept page says about its download, read without writing its entities.
 @Suite struct PageEnvelopeTests {
-    private func summary(_ text: String) throws -> PageSummary {
-        try PageEnvelope.summary(of: Array(text.utf8).withUnsafeBytes { JSONInput($0) })
+    private func summary(_ text: String, valueLimit: PageValueLimit = .none) throws -> PageSummary {
+        try PageEnvelope.summary(of: Array(text.utf8).withUnsafeBytes { JSONInput($0) }, valueLimit: valueLimit)
+    }
+
+    private func refusal(_ text: String, limit: Int) -> ODataError? {
+        do {
+            _ = try summary(text, valueLimit: PageValueLimit(maximumSize: limit))
+            return nil
+        } catch {
+            return error as? ODataError
+        }
     }
 
     @Test func readsV4LinksCountAndEntries() throws {
@@ -31,5 +40,38 @@ import Testing
         #expect(throws: ODataError.self) { try summary(#"{"value":[{"ID":1}],"@odata.nextLink" "x"}"#) }
         #expect(throws: ODataError.self) { try summary(#"{"value":[]} trailing"#) }
         #expect(throws: ODataError.self) { try summary(#""text""#) }
+    }
+
+    // MARK: - The value limit (HTTPOptions.maximumValueSize)
+
+    @Test func aValueAboveTheLimitIsRefusedNamingItsPropertyAndTheLimit() throws {
+        let long = String(repeating: "x", count: 11)
+        let refused = try #require(refusal(#"{"value":[{"ID":1,"Name":"short"},{"ID":2,"Name":"\#(long)"}]}"#, limit: 10))
+        #expect(refused.code == .network)
+        #expect(refused.message.contains("the string of 'Name' is 11 bytes, more than the maximum value size of 10 bytes"))
+        #expect(refused.message.contains("--max-value-size"))
+        // Exactly at the limit passes; the page is summarized as without a limit.
+        let page = #"{"value":[{"ID":1,"Name":"\#(String(repeating: "x", count: 10))"}],"@count":3}"#
+        #expect(try summary(page, valueLimit: PageValueLimit(maximumSize: 10)) == summary(page))
+    }
+
+    @Test func nestedValuesNumbersNamesAndV2PagesAreChecked() throws {
+        let digits = String(repeating: "1", count: 12)
+        let nested = try #require(refusal(#"{"value":[{"ID":1,"Address":{"Lines":["a","\#(digits)"]}}]}"#, limit: 10))
+        #expect(nested.message.contains("the string of 'Address/Lines' is 12 bytes"))
+        let number = try #require(refusal(#"{"d":{"results":[{"Amount":\#(digits)}]}}"#, limit: 10))
+        #expect(number.message.contains("the number of 'Amount' is 12 bytes"))
+        let name = try #require(refusal(#"{"d":[{"\#(digits)":1}]}"#, limit: 10))
+        #expect(name.message.contains("a member name is 12 bytes"))
+        let single = try #require(refusal(#"{"ID":1,"Note":"\#(digits)"}"#, limit: 10))
+        #expect(single.message.contains("the string of 'Note' is 12 bytes"))
+        // Escapes count as written: the JSON text's bytes bound the decoded value's.
+        let escaped = try #require(refusal(#"{"value":[{"Name":"\u0041\u0042"}]}"#, limit: 10))
+        #expect(escaped.message.contains("the string of 'Name' is 12 bytes"))
+    }
+
+    @Test func theLimitLeavesSyntaxErrorsAsTheyWere() {
+        let refused = refusal(#"{"value":[{"ID":1,}]}"#, limit: 10)
+        #expect(refused?.code == .syntax)
     }
 }

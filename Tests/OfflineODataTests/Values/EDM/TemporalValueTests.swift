@@ -99,8 +99,14 @@ import Testing
         #expect(value.isoText == iso)
     }
 
-    @Test(arguments: ["P1Y", "P1M", "PT", "P", "P1H", "PT1.5M", "PT1S2M", "1D", "", "PT-1S", "P1DT", "PTS"])
+    @Test(arguments: ["P1Y", "P1M", "PT", "P", "P1H", "PT1.5M", "PT1S2M", "1D", "", "PT-1S", "P1DT", "PTS", "+PT1S", "+-PT1S"])
     func rejectsWhatIsNoODataDuration(input: String) {
         #expect(DurationValue(iso: input) == nil)
+    }
+
+    /// 4.01's `durationValue` has no `+`; a payload may still carry one (4.0 allowed it).
+    @Test func aPlusSignOnlyWherePayloadsAreRead() throws {
+        #expect(try #require(DurationValue(iso: "+PT1M", allowingPlus: true)).seconds.description == "60")
+        #expect(DurationValue(iso: "+-PT1M", allowingPlus: true) == nil)
     }
 }
