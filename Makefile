@@ -213,7 +213,7 @@ bench: cmake-build backends-venv
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"
 	swift build -c release --scratch-path $(CURDIR)/.build-bench --product offline-odata-benchmarks
-	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks filter-parse filter-bind json metadata ingest write live
 	@echo "== A local read through the C API against the same read through the store API from Swift"
 	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-api /tmp/ood-read-api-bench.store | tee /tmp/ood-read-api-swift.txt
 	$(BUILD_DIR)/Benchmarks/ood_bench_read_api /tmp/ood-read-api-bench.store \

@@ -899,6 +899,64 @@ OOD_API ood_status ood_subscribe(ood_store *store, ood_event_callback callback, 
  */
 OOD_API void ood_subscription_free(ood_subscription *subscription);
 
+/** @name Live queries
+ *  A local read whose answer is delivered again whenever a committed transaction changed it.
+ *  @{ */
+
+/** A watched read. Opaque; stop and release it with ood_watch_stop(). */
+typedef struct ood_watcher ood_watcher;
+
+/**
+ * Receives one answer of a watched read.
+ *
+ * @param status OOD_OK for an answer; else the read's error status (OOD_NOTFOUND for an entity
+ *        that is no longer there: the watch goes on and delivers it again if it comes back).
+ * @param body The answer's body (JSON, or text for a /$count), or the error's message. Ownership:
+ *        borrowed for the duration of the call; NUL-terminated.
+ * @param length The body's length in bytes, without the NUL.
+ *
+ * Threads: runs on the store's live-query thread, one call at a time for all the store's watches;
+ * a slow callback delays the others. It may call any function of the library, ood_watch_stop() of
+ * its own watch and ood_store_close() included.
+ */
+typedef void (*ood_watch_callback)(ood_status status, const char *body, size_t length, void *payload);
+
+/**
+ * Watches the local read `url`: `callback` gets the current answer at once, then each new answer
+ * after a committed transaction changed it: a local write, a download (its entities appear
+ * whole), an upload, undo, another handle or process writing the file. A commit that changed no
+ * table the read depends on does not run it; an answer equal to the last one delivered is not
+ * delivered; runs are at least `interval_seconds` apart (commits meanwhile join one run) and the
+ * last one starts after the last commit. Waits until the store is open.
+ *
+ * @param interval_seconds The least time between two runs; negative for the default (0.03).
+ * @param[out] out Receives the watch; stop it with ood_watch_stop().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or a closed store; OOD_UNSUPPORTED for a request
+ *         that is not a read the offline store answers (a write, a read routed to the service,
+ *         $metadata); OOD_SYNTAX or OOD_SEMANTIC for a URL the model refuses; OOD_BUSY from a
+ *         callback while the store still opens.
+ * Lifetime: `payload` must stay valid until ood_watch_stop() returned, or the store closed
+ * (ood_store_close() stops every watch; the handle must still be released with ood_watch_stop()).
+ */
+OOD_API ood_status ood_watch(ood_store *store, const char *url, double interval_seconds, ood_watch_callback callback,
+                             void *payload, ood_watcher **out);
+
+/**
+ * Stops a watch and releases it; NULL does nothing. When it returns, no callback of this watch
+ * runs or will run (called from the watch's own callback, it returns at once and that call is the
+ * last). Safe before or after ood_store_close() of its store.
+ */
+OOD_API void ood_watch_stop(ood_watcher *watch);
+
+/**
+ * How often the watched read ran (its first answer included), and how many answers were
+ * delivered: a run whose answer did not change delivers none.
+ * @return OOD_OK; OOD_MISUSE for a NULL watch. NULL counts are skipped.
+ */
+OOD_API ood_status ood_watch_counts(const ood_watcher *watch, ood_int64 *runs, ood_int64 *deliveries);
+
+/** @} */
+
 /**
  * What the offline store would do for the read `url`, as JSON:
  * {"sql","parameters","countSQL","insideScope","definingRequests","plan"}; "plan" lists SQLite's

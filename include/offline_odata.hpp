@@ -330,6 +330,58 @@ private:
     std::shared_ptr<State> state_;
 };
 
+/// A watched read (ood_watch): the handler gets the current answer, then each new one, on the
+/// store's live-query thread, until the Watch is stopped or destroyed. Move-only. Do not destroy
+/// or stop a Watch from inside its own handler (stop it from another thread, or let the store close).
+class Watch {
+public:
+    /// What the C callback reaches: the handler. Freed only after ood_watch_stop() returned, after
+    /// which the library calls it no more.
+    struct State {
+        std::function<void(ood_status status, std::string_view body)> handler;
+
+        static void trampoline(ood_status status, const char *body, size_t length, void *payload) {
+            auto *state = static_cast<State *>(payload);
+            try {
+                state->handler(status, body != nullptr ? std::string_view(body, length) : std::string_view());
+            } catch (...) {
+                // An exception cannot cross the C library; the handler's own failure is dropped.
+            }
+        }
+    };
+
+    Watch(ood_watcher *handle, std::unique_ptr<State> state) noexcept : handle_(handle), state_(std::move(state)) {}
+    Watch(Watch &&other) noexcept : handle_(std::exchange(other.handle_, nullptr)), state_(std::move(other.state_)) {}
+    Watch &operator=(Watch &&other) noexcept {
+        if (this != &other) {
+            stop();
+            handle_ = std::exchange(other.handle_, nullptr);
+            state_ = std::move(other.state_);
+        }
+        return *this;
+    }
+    Watch(const Watch &) = delete;
+    Watch &operator=(const Watch &) = delete;
+    ~Watch() { stop(); }
+
+    /// Stops the answers: after it returns, the handler is not called again.
+    void stop() noexcept {
+        ood_watch_stop(std::exchange(handle_, nullptr));
+        state_.reset();
+    }
+
+    /// How often the read ran, and how many answers were delivered (see ood_watch_counts).
+    std::pair<long long, long long> counts() const {
+        ood_int64 runs = 0, deliveries = 0;
+        if (handle_ != nullptr) check(ood_watch_counts(handle_, &runs, &deliveries));
+        return {runs, deliveries};
+    }
+
+private:
+    ood_watcher *handle_;
+    std::unique_ptr<State> state_;
+};
+
 /// A started asynchronous request: its answer to come, and cancelling it. Move-only.
 class Call {
 public:
@@ -518,6 +570,17 @@ public:
             subscriptions_->states.push_back(state);
         }
         return Subscription(raw, std::move(state));
+    }
+
+    /// Watches the local read `url` (see ood_watch): `handler` gets each answer's status and body
+    /// until the Watch ends. A negative interval is the default (0.03 s).
+    Watch watch(std::string_view url, std::function<void(ood_status status, std::string_view body)> handler,
+                double interval_seconds = -1) {
+        auto state = std::make_unique<Watch::State>();
+        state->handler = std::move(handler);
+        ood_watcher *raw = nullptr;
+        check(ood_watch(handle_, std::string(url).c_str(), interval_seconds, &Watch::State::trampoline, state.get(), &raw));
+        return Watch(raw, std::move(state));
     }
 
     // Questions, answered as JSON text (see offline_odata.h for each shape).

@@ -13,6 +13,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("filter-bind", filterBindBenchmark),
     ("read", readBenchmark),
     ("write", writeBenchmark),
+    ("live", liveQueryBenchmark),
 ]
 
 let selected = Array(CommandLine.arguments.dropFirst())

@@ -47,6 +47,9 @@ int main() {
         CHECK(store.path() == path);
         // A store file without a model takes no requests: a misuse, thrown.
         CHECK(status_thrown_by([&] { store.get("TravelagencyCollection"); }) == OOD_MISUSE);
+        // Nor watches (ood::Watch, the RAII handle of ood_watch).
+        CHECK(status_thrown_by([&] { ood::Watch watch = store.watch("TravelagencyCollection", [](ood_status, std::string_view) {}); })
+              == OOD_MISUSE);
         store.close();
         CHECK(status_thrown_by([&] { store.format_version(); }) == OOD_MISUSE);
     }

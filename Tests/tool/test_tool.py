@@ -139,7 +139,7 @@ def test_store_info_help_and_errors(tool, tmp_path):
 import pytest
 
 SUBCOMMANDS = [["store", "create"], ["store", "info"], ["store", "load"], ["metadata"], ["parse"], ["request"], ["route"], ["explain"], ["download"], ["upload"], ["archive"],
-               ["status"]]
+               ["status"], ["watch"]]
 
 
 @pytest.mark.parametrize("subcommand", SUBCOMMANDS, ids=" ".join)

@@ -1,4 +1,7 @@
 internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection: the thin layer every store file sits on.
 ///
@@ -277,11 +280,65 @@ final class SQLiteConnection {
         do {
             let result = try body()
             try execute("COMMIT")
+            publishCommittedChanges()
             return result
         } catch {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// What the committed transactions of this connection changed (the store's write connection
+    /// only; nil elsewhere). See ``trackTableChanges()``.
+    private(set) var changeTracker: TableChangeTracker?
+
+    /// Installs a ``TableChangeTracker`` on this connection (once).
+    func trackTableChanges() {
+        guard changeTracker == nil, let handle else { return }
+        let tracker = TableChangeTracker()
+        tracker.install(on: handle)
+        changeTracker = tracker
+    }
+
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Hands what the transactions committed so far changed to the tracker's listener; nothing
+    /// while a transaction is still open. Called after every `COMMIT` the engine runs.
+    func publishCommittedChanges() {
+        changeTracker?.publish(isInTransaction: isInTransaction)
+    }
+
+    /// The tables a statement of `sql` would read, as SQLite's compiler reports them to the
+    /// authorizer (`SQLITE_READ` of each column): the statement is compiled, never run. Tables of
+    /// subqueries, joins and `EXISTS` tests included; SQLite's own tables left out.
+    func tablesRead(by sql: String) throws(ODataError) -> Set<String> {
+        guard let handle else { throw ODataError(.misuse, "the store is closed") }
+        final class Collected { var tables: Set<String> = [] }
+        let collected = Collected()
+        let context = Unmanaged.passUnretained(collected).toOpaque()
+        sqlite3_set_authorizer(handle, { context, action, table, _, database, _ in
+            guard action == SQLITE_READ, let context, let table, strncmp(table, "sqlite_", 7) != 0 else { return SQLITE_OK }
+            if let database, strcmp(database, "main") != 0 { return SQLITE_OK }
+            Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().tables.insert(String(cString: table))
+            return SQLITE_OK
+        }, context)
+        defer {
+            // The write connection keeps its own authorizer (an in-memory store reads on it).
+            if let changeTracker {
+                changeTracker.installAuthorizer(on: handle)
+            } else {
+                sqlite3_set_authorizer(handle, nil, nil)
+            }
+        }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        sqlite3_finalize(statement)
+        guard rc == SQLITE_OK else { throw error(rc, "cannot prepare statement") }
+        return withExtendedLifetime(collected) { collected.tables }
     }
 
     /// The single value of a one-row, one-column query, as text (nil for no row or NULL).

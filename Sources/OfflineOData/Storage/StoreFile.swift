@@ -111,6 +111,9 @@ internal import CSQLite
         isReadOnly = db.isReadOnly
         self.connection = db
         self.cipher = cipher
+        // Every write of this store goes through this connection: its hooks tell live queries
+        // what each commit changed.
+        if !db.isReadOnly { db.trackTableChanges() }
         readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite,
                                                        cipher: cipher)
     }
@@ -220,11 +223,57 @@ internal import CSQLite
     }
 
     /// Runs `body` with the connection, serialized with every other use of this store.
+    /// Changes that statements committed on their own (outside a transaction) are published as
+    /// the lock is released.
     func withConnection<T>(_ body: (SQLiteConnection) throws(ODataError) -> T) throws(ODataError) -> T {
         try lock.withLock { () throws(ODataError) -> T in
             guard let connection else { throw ODataError(.misuse, "the store is closed") }
+            defer { connection.publishCommittedChanges() }
             return try body(connection)
         }
+    }
+
+    // MARK: - Changes, for live queries
+
+    /// The last `PRAGMA data_version` the write connection answered (under `lock`).
+    private var lastDataVersion: Int64?
+
+    /// Sets the one listener of the tables each committed transaction of this store's write
+    /// connection changed (``TableChangeTracker``); nil removes it.
+    func setChangeListener(_ listener: TableChangeTracker.Listener?) {
+        lock.withLock { connection?.changeTracker }?.setListener(listener)
+    }
+
+    /// How many commits of the write connection were published to the listener.
+    var publishedCommitCount: Int {
+        lock.withLock { connection?.changeTracker }?.publishedCommits.withLock { $0 } ?? 0
+    }
+
+    /// Takes the value ``sawOtherCommits()`` compares with first, waiting for the write connection
+    /// if it is busy: commits of others after this call are seen.
+    func beginWatchingOtherCommits() {
+        guard readPool != nil else { return }
+        lock.withLock {
+            guard let connection, let version = try? connection.scalarInt("PRAGMA data_version") else { return }
+            lastDataVersion = version
+        }
+    }
+
+    /// Whether another connection (another handle on the file, another process) committed since
+    /// the last call: `PRAGMA data_version` of the write connection changes only for commits of
+    /// others. Nil when it cannot tell now: the write connection is busy (its transaction keeps
+    /// others from committing meanwhile; the next call tells), the store is closed or in memory.
+    /// The first call answers true (nothing to compare with: whatever was read before may be older).
+    func sawOtherCommits() -> Bool? {
+        guard readPool != nil else { return nil }
+        let answer: Bool?? = lock.tryWithLock { () -> Bool? in
+            guard let connection, !connection.isInTransaction,
+                  let version = try? connection.scalarInt("PRAGMA data_version") else { return nil }
+            defer { lastDataVersion = version }
+            guard let lastDataVersion else { return true }
+            return version != lastDataVersion
+        }
+        return answer ?? nil
     }
 
     // MARK: - Opening

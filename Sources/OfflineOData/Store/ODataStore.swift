@@ -116,6 +116,8 @@ public final class ODataStore: @unchecked Sendable {
     private var openWriteGroup: LocalWriteGroup?
     /// Cancels the transfers of opening when the store closes first.
     let openingCancellation = HTTPCancellation()
+    /// The live queries' hub, made by the first watch (``watch(_:interval:_:)``).
+    let liveQueries = LiveQuerySlot()
 
     private init(options: Options) {
         self.options = options
@@ -177,6 +179,7 @@ public final class ODataStore: @unchecked Sendable {
         for job in heldJobs where job.handle.begin() {
             eventHub.run { job.fail(closedError) }
         }
+        liveQueries.shutDown()
         syncLane.shutDown()
         writers.shutDown()
         readers.shutDown()
@@ -206,6 +209,29 @@ public final class ODataStore: @unchecked Sendable {
         lock.withLock { () -> RequestDispatcher? in
             guard case .ready(let dispatcher) = phase, writers.pendingCount == 0 else { return nil }
             return dispatcher
+        }
+    }
+
+    /// The open store's dispatcher; nil while opening, after a failed opening and once closed.
+    func openDispatcher() -> RequestDispatcher? {
+        lock.withLock { () -> RequestDispatcher? in
+            guard case .ready(let dispatcher) = phase else { return nil }
+            return dispatcher
+        }
+    }
+
+    /// The open store's dispatcher, once the store is open (waiting for it while it opens).
+    /// - Throws: the error opening failed with, or ``ODataError/Code/misuse`` once closed.
+    func dispatcherOnceOpen() throws(ODataError) -> RequestDispatcher {
+        while true {
+            let current = lock.withLock { phase }
+            switch current {
+            case .ready(let dispatcher): return dispatcher
+            case .failed(let error): throw error
+            case .closed: throw Self.closedError
+            // The requests held while opening run before the phase becomes `ready`: wait again.
+            case .opening: try waitUntilOpen()
+            }
         }
     }
 

@@ -40,3 +40,14 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+extension Lock {
+    /// Runs `body` under the lock if it is free now (or held by this thread, for a recursive
+    /// lock); nil without running it when another thread holds it. For work that may be skipped
+    /// and done later (a poll), never for work that must happen.
+    func tryWithLock<T>(_ body: () -> T) -> T? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}

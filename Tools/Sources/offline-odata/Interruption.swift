@@ -74,6 +74,37 @@ enum Interruption {
     }
 }
 
+extension Interruption {
+    /// For a command that runs until it is stopped (`watch`): a pipe that SIGINT and SIGTERM write
+    /// their number to from now on, and that another thread may write 0 to (``wake(_:)``) to end
+    /// ``waitForSignal(on:)``. Nil when no pipe can be made.
+    static func signalPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        interruptionPipe = ends[1]
+        signal(SIGINT, onSignal)
+        signal(SIGTERM, onSignal)
+        return (ends[0], ends[1])
+    }
+
+    /// Blocks until a signal or a wake reaches the pipe; the signal's number, nil for a wake.
+    static func waitForSignal(on readEnd: Int32) -> Int32? {
+        while true {
+            var byte: UInt8 = 0
+            let count = read(readEnd, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return nil }
+            return byte == 0 ? nil : Int32(byte)
+        }
+    }
+
+    /// Ends a ``waitForSignal(on:)`` from another thread.
+    static func wake(_ writeEnd: Int32) {
+        var done: UInt8 = 0
+        _ = write(writeEnd, &done, 1)
+    }
+}
+
 /// The pipe's write end, for the signal handler (which can capture nothing).
 nonisolated(unsafe) private var interruptionPipe: Int32 = -1
 /// Set by the signal handler (an atomic store is safe there), read by progress closures.

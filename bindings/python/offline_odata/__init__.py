@@ -33,6 +33,7 @@ from .errors import (
 from .entity import Entity
 from .events import Event, EventKind, Subscription
 from .futures import RequestFuture
+from .live import LiveAnswer, Watch
 from .options import Mode, Options, StoreOptions
 from .results import (AnswerKind, AnswerShape, DownloadResult, RedownloadResult, Result, Route, UndoResult,
                       UploadResult, unwrap)
@@ -43,7 +44,7 @@ from .upload_preview import PreviewHeader, PreviewRequest, UploadPreview, Upload
 __all__ = [
     "version", "version_number", "Store", "Mode", "Options",
     "StoreOptions", "Entity",
-    "Result", "AnswerShape", "AnswerKind", "Route", "DownloadResult", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription",
+    "Result", "AnswerShape", "AnswerKind", "Route", "DownloadResult", "UploadResult", "UploadPreview", "UploadPreviewStep", "PreviewRequest", "PreviewHeader", "UndoResult", "RedownloadResult", "RequestFuture", "unwrap", "Event", "EventKind", "Subscription", "Watch", "LiveAnswer",
     "SyncStatistics", "DownloadStatistics", "UploadStatistics", "SyncLogEntry", "SYNC_LOG_CAPACITY",
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",

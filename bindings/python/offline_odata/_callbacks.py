@@ -11,7 +11,7 @@ a progress callback that raises also stops its operation.
 """
 import itertools
 import threading
-from ctypes import c_void_p
+from ctypes import c_void_p, string_at
 from typing import Any, Callable, Dict, Optional
 
 from . import _capi
@@ -110,10 +110,18 @@ def _event(kind: int, details: Optional[bytes], payload: Optional[int]) -> None:
             subscription.deliver(kind, details or b"{}")
 
 
+def _watch(status: int, body: Optional[int], length: int, payload: Optional[int]) -> None:
+    watch = _lookup(payload)
+    if watch is not None:
+        with _INSIDE:
+            watch.deliver(status, string_at(body, length) if body else b"")
+
+
 #: The trampolines, alive as long as this module; C may call them from any library thread.
 PROGRESS = _capi.ood_progress(_progress)
 COMPLETION = _capi.ood_completion(_completion)
 EVENT = _capi.ood_event_callback(_event)
+WATCH = _capi.ood_watch_callback(_watch)
 NO_PROGRESS = _capi.ood_progress()
 
 

@@ -108,6 +108,8 @@ ood_completion = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
 ood_progress = CFUNCTYPE(c_int, c_long, c_long, c_void_p)
 # typedef void (*ood_event_callback)(int kind, const char *details_json, void *payload);
 ood_event_callback = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+# void (*ood_watch_callback)(ood_status status, const char *body, size_t length, void *payload);
+ood_watch_callback = CFUNCTYPE(None, c_int, c_void_p, c_size_t, c_void_p)
 
 # ---- version --------------------------------------------------------------------------------
 
@@ -309,6 +311,14 @@ ood_subscribe = _declare("ood_subscribe", c_int, [c_void_p, ood_event_callback, 
                          status=True)
 # void ood_subscription_free(ood_subscription *subscription);
 ood_subscription_free = _declare("ood_subscription_free", None, [c_void_p])
+# ood_status ood_watch(ood_store *store, const char *url, double interval_seconds, ood_watch_callback callback,
+#                      void *payload, ood_watch **out);
+ood_watch = _declare("ood_watch", c_int, [c_void_p, c_char_p, c_double, ood_watch_callback, c_void_p, POINTER(c_void_p)],
+                     status=True)
+# void ood_watch_stop(ood_watch *watch);
+ood_watch_stop = _declare("ood_watch_stop", None, [c_void_p])
+# ood_status ood_watch_counts(const ood_watch *watch, ood_int64 *runs, ood_int64 *deliveries);
+ood_watch_counts = _declare("ood_watch_counts", c_int, [c_void_p, POINTER(c_longlong), POINTER(c_longlong)], status=True)
 # ood_status ood_explain(ood_store *store, const char *url, char **json);
 ood_explain = _declare("ood_explain", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 # ood_status ood_store_check(ood_store *store, int quick, char **json);
@@ -344,7 +354,7 @@ ood_adopt_service_model = _declare("ood_adopt_service_model", c_int, [c_void_p, 
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
-                  and name not in ("ood_completion", "ood_progress", "ood_event_callback"))
+                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback"))
 
 
 def take_string(pointer: c_void_p) -> str:

@@ -27,6 +27,7 @@ from .entity import Entity
 from .errors import AbortedError
 from .events import Event, Subscription
 from .futures import RequestFuture, _Pending, _PendingRequest
+from .live import LiveAnswer, Watch
 from .options import Options, PathLike, _pairs, key_options
 from .results import AnswerShape, DownloadResult, RedownloadResult, Result, Route, UndoResult, UploadResult, Value
 from .schema import Schema, TypedValue
@@ -636,6 +637,25 @@ class Store(StoreHandle):
         (``get()``, ``wait_for()``, iteration).
         """
         return Subscription(self, callback)
+
+    def watch(self, url: str, callback: Optional[Callable[[LiveAnswer], Any]] = None,
+              interval: Optional[float] = None) -> Watch:
+        """Watches the local read ``url``: its current answer at once, then each new one after a
+        committed transaction changed it (a local write, a download, an upload, undo, another
+        handle or process writing the file). A commit that changed no table the read depends on
+        does not run it; an unchanged answer is not delivered; runs are at least ``interval``
+        seconds apart (0.03 by default), and the last one starts after the last commit.
+
+        With ``callback``, it is called with each :class:`LiveAnswer` on the store's live-query
+        thread; what it raises ends its deliveries and is re-raised by the watch's ``close()``.
+        Without, answers queue up in the watch (``get()``, ``for``, ``async for``).
+
+        Raises:
+            UnsupportedError: not a read the offline store answers (a write, a read routed to the
+                service, ``$metadata``).
+            QuerySyntaxError, SemanticError: the model refuses the URL.
+        """
+        return Watch(self, url, callback, interval)
 
     def explain(self, url: str) -> Dict[str, Any]:
         """What the offline store would do for the read ``url``:

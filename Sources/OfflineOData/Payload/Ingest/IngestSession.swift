@@ -115,6 +115,7 @@ final class IngestSession {
     func commit() throws(ODataError) {
         guard !failed else { throw ODataError(.misuse, "a page of defining request '\(definingRequest.name)' failed: roll back instead of committing") }
         try db.execute("COMMIT")
+        db.publishCommittedChanges()
         ownsTransaction = false
         holder?.release()
         holder = nil
