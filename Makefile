@@ -146,7 +146,7 @@ pytest-sync: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
 # the seed behaviours) and the download's page fetcher (pages fetched and read on their own
 # thread) and the metadata reader parsing ahead (libxml2 on a thread of its own) built and run with
 # the thread sanitizer: any report fails the run.
-TSAN_SUITES := StoreStressTests|StoreLifecycleTests|EventStreamTests|StoreSeedBehaviourTests|GroupCommitTests|DownloaderTests|ParseAheadTests|DetachedCheckOrderTests|WorkerPoolBorrowTests
+TSAN_SUITES := StoreStressTests|StoreLifecycleTests|EventStreamTests|StoreSeedBehaviourTests|GroupCommitTests|DownloaderTests|ParseAheadTests|DetachedCheckOrderTests|WorkerPoolBorrowTests|LiveQueryTests|LiveQuerySyncTests|LiveQueryRandomTests|TableChangeTrackerTests
 tsan: deps backends-venv
 	swift build --build-tests --sanitize=thread --scratch-path $(CURDIR)/.build-tsan
 	swift test --skip-build --sanitize=thread --scratch-path $(CURDIR)/.build-tsan --filter '$(TSAN_SUITES)'
