@@ -100,12 +100,10 @@ _local = threading.local()
 
 def reader() -> Reader:
     """The calling thread's reader (made on its first read)."""
-    try:
-        found: Reader = _local.reader
-        return found
-    except AttributeError:
-        made = _local.reader = Reader()
-        return made
+    found: Optional[Reader] = getattr(_local, "reader", None)
+    if found is None:
+        found = _local.reader = Reader()
+    return found
 
 
 __all__: Any = ["Reader", "reader"]
