@@ -418,6 +418,8 @@ public final class ODataStore: @unchecked Sendable {
         lock.withLock {
             if case .ready = phase { phase = .ready(dispatcher) }
         }
+        // Live queries follow: each is planned again under the new model, and runs.
+        liveQueries.current?.replanAll()
     }
 
     // MARK: - Opening
