@@ -218,7 +218,7 @@ internal import CSQLite
     /// goes on with its old key, the file unchanged. Not for an in-memory or read-only store.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a plain store given no key, an in-memory or
-    ///   closed store; ``ODataError/Code/readOnly``; ``ODataError/Code/busy`` when another handle
+    ///   closed store; ``ODataError/Code/storage`` for a read-only file; ``ODataError/Code/busy`` when another handle
     ///   or process has the file open (nothing changed).
     func rekey(to newKey: StoreKey?) throws(ODataError) {
         guard let readPool else { throw ODataError(.misuse, "an in-memory store is never written to disk: it takes no key") }

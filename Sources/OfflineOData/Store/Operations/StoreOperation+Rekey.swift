@@ -10,7 +10,7 @@ extension StoreOperation where Output == Void {
     /// that has it open makes the rekey fail with ``ODataError/Code/busy``, the file unchanged.
     ///
     /// - Throws: ``ODataError/Code/misuse`` for a plain store given no key, or a store without a
-    ///   file; ``ODataError/Code/readOnly``; ``ODataError/Code/busy`` (see above).
+    ///   file; ``ODataError/Code/storage`` for a read-only file; ``ODataError/Code/busy`` (see above).
     public static func rekey(to newKey: StoreKey?) -> StoreOperation<Void> {
         StoreOperation(lane: .sync) { context throws(ODataError) in
             let offline = try context.dispatcher.requireOffline("changing the store's key")
