@@ -1231,6 +1231,20 @@ OOD_API ood_status ood_store_rekey(const char *path, const ood_options *from, co
  */
 OOD_API ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
 
+/**
+ * Changes the key of the open store `store` to the key of `to` (options filled with
+ * ood_options_set_key() or ood_options_set_passphrase(); NULL, or options without a key, decrypts
+ * it; a plain store is encrypted). Runs between downloads and uploads; the requests running when
+ * it starts finish first and those issued meanwhile wait, then run under the new key. The queue,
+ * archive, resume points, indexes and live queries (ood_watch()) go on. A process killed at any
+ * moment leaves a store that opens with exactly one of the two keys. Blocks until done.
+ * @return OOD_OK; OOD_MISUSE for NULL `store`, a plain store and no new key, or a store without a
+ *         file; OOD_STORAGE for a read-only file; OOD_BUSY when another handle or process has the file open (nothing
+ *         changes, the store goes on with its key).
+ * Thread safety: any thread but the store's own (from a callback: OOD_BUSY).
+ */
+OOD_API ood_status ood_rekey(ood_store *store, const ood_options *to);
+
 /** @} */
 
 #ifdef __cplusplus

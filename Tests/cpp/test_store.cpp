@@ -1,5 +1,8 @@
 // The C++ test of store files through the wrapper (offline_odata.hpp), no service needed: a store
 // file opened and closed by its RAII handle, failures thrown as ood::Error with their status.
+// Under OOD_TEST_STORE_KEY every store opens with that key (make test-encrypted): included
+// before the wrapper, so the wrapper's own calls take it.
+#include "../c/under_key.h"
 #include "offline_odata.hpp"
 
 #include <cstdio>

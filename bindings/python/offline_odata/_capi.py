@@ -194,6 +194,8 @@ ood_options_set_passphrase = _declare("ood_options_set_passphrase", c_int, [c_vo
 ood_store_rekey = _declare("ood_store_rekey", c_int, [c_char_p, c_void_p, c_void_p], status=True)
 # ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
 ood_store_open_keyed = _declare("ood_store_open_keyed", c_int, [c_char_p, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_rekey(ood_store *store, const ood_options *to);
+ood_rekey = _declare("ood_rekey", c_int, [c_void_p, c_void_p], status=True)
 # ood_status ood_options_set_queue_compaction(ood_options *options, int enabled);
 ood_options_set_queue_compaction = _declare("ood_options_set_queue_compaction", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
