@@ -147,6 +147,7 @@ struct ConflictResolution {
             return .sendAgain
         case .merged(let body):
             guard let served else { return try archived(" (the entity was deleted on the service; the merged body is not sent)") }
+            guard request.method != .delete else { return try archived(" (a merged body does not turn a delete into an update)") }
             let text = ConflictTable.jsonText(body)
             let merged: [String: SQLValue]
             do {
