@@ -85,6 +85,8 @@ import Testing
         var expected: [String: [String: String]] = [:]
         for key in keys { expected[key] = try served(backend, key) }
 
+        var conflictsMet = 0
+        defer { print("\(kind) \(policy): \(conflictsMet) conflicts in \(Self.rounds) rounds") }
         for round in 1...Self.rounds {
             let writer = Self.changes("w", round: round, keys: keys, generator: &generator)
             let local = [Self.changes("a", round: round, keys: keys, generator: &generator),
@@ -101,6 +103,11 @@ import Testing
                     _ = try store.write(method: "PATCH", url: "TravelagencyCollection('\(key)')", body: Array(Self.json(body).utf8))
                 }
                 let outcome = try store.upload()
+                // A's change meets a conflict where the writer changed the agency this round; B's
+                // where the writer or A did (A's dropped changes left the writer's there).
+                let changedBefore = Set(writer.keys).union(index == 1 ? Set(local[0].keys) : [])
+                let conflicts = local[index].keys.filter { changedBefore.contains($0) }.count
+                conflictsMet += conflicts
                 // Every queued change is accounted for: one request per changed agency.
                 #expect(outcome.sent + outcome.archived + outcome.discarded + outcome.compacted == local[index].count,
                         "round \(round), store \(index)")
@@ -113,6 +120,7 @@ import Testing
                 } else {
                     // Each change is applied or recorded as discarded, with the service's entity beside it.
                     #expect(outcome.sent + outcome.discarded == local[index].count)
+                    #expect(outcome.discarded == conflicts, "round \(round), store \(index)")
                     #expect(discarded.count == outcome.discarded)
                     for change in discarded { #expect(change.served.objectMembers != nil && change.local.objectMembers != nil) }
                     for (key, body) in local[index] where !discarded.contains(where: { $0.url.contains(key) }) {
@@ -123,6 +131,7 @@ import Testing
                 for key in keys { #expect(try served(backend, key) == expected[key], "round \(round), store \(index), \(key)") }
             }
             for store in stores { _ = try store.download() }
+            #expect(round < Self.rounds || conflictsMet > 0, "the generator made no conflict")
             // Both stores converge to the service.
             for key in keys {
                 let service = try served(backend, key)
