@@ -34,7 +34,8 @@ def policies(store: Any) -> Dict[str, Any]:
     """``{"default": POLICY, "entitySets": {SET: POLICY}}``."""
     out = c_void_p()
     _capi.ood_store_conflict_policies(store._handle, byref(out))
-    return json.loads(_capi.take_string(out))
+    answer: Dict[str, Any] = json.loads(_capi.take_string(out))
+    return answer
 
 
 def upload(store: Any, policy: Optional[str] = None, resolver: Optional[Resolver] = None) -> Dict[str, int]:
@@ -57,14 +58,16 @@ def upload(store: Any, policy: Optional[str] = None, resolver: Optional[Resolver
     callback = _capi.ood_conflict_resolver(decide) if resolver else _capi.ood_conflict_resolver()
     out = c_void_p()
     _capi.ood_upload_resolving(store._handle, policy.encode() if policy else None, callback, None, byref(out))
-    return json.loads(_capi.take_string(out))
+    outcome: Dict[str, int] = json.loads(_capi.take_string(out))
+    return outcome
 
 
 def discarded_changes(store: Any) -> List[Dict[str, Any]]:
     """The local changes a conflict policy discarded, oldest first, each with the three versions."""
     out = c_void_p()
     _capi.ood_discarded_changes(store._handle, byref(out))
-    return json.loads(_capi.take_string(out))
+    changes: List[Dict[str, Any]] = json.loads(_capi.take_string(out))
+    return changes
 
 
 def clear_discarded_changes(store: Any) -> int:
