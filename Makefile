@@ -14,6 +14,7 @@
 #   make dist-check   make dist, then each archive installed with no Swift on PATH and the quickstarts run from it (in make test)
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make kill-encrypted   kill -9 campaigns of downloads and uploads over an encrypted store, 30 kills each (bounded in make test)
+#   make kill-conflicts   kill -9 during conflict resolution, 30 kills per policy (bounded in make test)
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -194,6 +195,12 @@ ctest-encrypted-full: cmake-build
 .PHONY: kill-encrypted
 kill-encrypted: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
 	OOD_ENCRYPTED_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_encrypted_kill.py
+
+# kill -9 during conflict resolution (Tests/sync/test_conflict_kill.py, issue 37): 30 kills per
+# policy (client-wins, server-wins, merge). make test runs it bounded (4 kills each) in pytest-sync.
+.PHONY: kill-conflicts
+kill-conflicts: cmake-build backends-venv
+	OOD_CONFLICT_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_conflict_kill.py
 
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)

@@ -359,9 +359,27 @@ ood_check_service = _declare("ood_check_service", c_int, [c_void_p, POINTER(c_vo
 # ood_status ood_adopt_service_model(ood_store *store, const char *choice, char **json);
 ood_adopt_service_model = _declare("ood_adopt_service_model", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 
+# ---- conflict policies (docs/CONFLICTS.md) --------------------------------------------------
+
+# int (*ood_conflict_resolver)(const char *versions_json, char *merged_body, size_t capacity, void *payload);
+ood_conflict_resolver = CFUNCTYPE(c_int, c_char_p, c_void_p, c_size_t, c_void_p)
+# ood_status ood_store_set_conflict_policy(ood_store *store, const char *entity_set, const char *policy);
+ood_store_set_conflict_policy = _declare("ood_store_set_conflict_policy", c_int, [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_store_conflict_policies(ood_store *store, char **json);
+ood_store_conflict_policies = _declare("ood_store_conflict_policies", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_upload_resolving(ood_store *store, const char *policy, ood_conflict_resolver resolver,
+#                                 void *payload, char **json);
+ood_upload_resolving = _declare("ood_upload_resolving", c_int,
+                                [c_void_p, c_char_p, ood_conflict_resolver, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_discarded_changes(ood_store *store, char **json);
+ood_discarded_changes = _declare("ood_discarded_changes", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
+ood_discarded_changes_clear = _declare("ood_discarded_changes_clear", c_int, [c_void_p, POINTER(c_long)], status=True)
+
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
-                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback"))
+                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback",
+                                   "ood_conflict_resolver"))
 
 
 def take_string(pointer: c_void_p) -> str:

@@ -26,7 +26,9 @@ def test_every_header_function_is_declared_and_nothing_else():
     # ood_download_flags. An answer's body and shape in one call: ood_result_view. Live queries:
     # ood_watch, ood_watch_stop, ood_watch_counts. A read in one call into the caller's buffer: ood_get_into.
     # Rekey of an open store: ood_rekey.
-    assert len(_capi.DECLARED) == 88
+    # Conflict policies: ood_store_set_conflict_policy, ood_store_conflict_policies, ood_upload_resolving,
+    # ood_discarded_changes, ood_discarded_changes_clear.
+    assert len(_capi.DECLARED) == 93
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",
