@@ -38,9 +38,17 @@ struct StagedRowSink: PageSink {
     }
 
     mutating func accept(page: JSONInput) throws(ODataError) -> PageSummary {
-        let summary = try PageEnvelope.summary(of: page, valueLimit: valueLimit)
-        // A first page that is the last: held, written with the transaction that shows it.
-        if point.pages == 0 && summary.nextLink == nil { return summary }
+        // The envelope is read first where it decides something: on the first page (held if it
+        // is the last) and on a page larger than the value limit (a value in it may be larger,
+        // refused before anything is written). A smaller page cannot hold a larger value: its
+        // one reading is the ingest's.
+        var envelope: PageSummary?
+        if point.pages == 0 || page.buffer.count > valueLimit.maximumSize {
+            let summary = try PageEnvelope.summary(of: page, valueLimit: valueLimit)
+            // A first page that is the last: held, written with the transaction that shows it.
+            if point.pages == 0 && summary.nextLink == nil { return summary }
+            envelope = summary
+        }
         let session: IngestSession
         var isNew = false
         if let existing = self.session {
@@ -56,13 +64,13 @@ struct StagedRowSink: PageSink {
             if point.pages == 0 { try table.create(in: db) }
             // New rows take ids after those a resumed download's pages took.
             if isNew { for plan in session.plans.values { try plan.continueFreshIDs() } }
-            _ = try session.ingest(page: JSONReader(input: page))
+            let ingested = try session.ingest(page: JSONReader(input: page))
+            return envelope ?? ingested
         } catch {
             abandonPage()
             refusedPage = !error.isDiskFull
             throw error
         }
-        return summary
     }
 
     mutating func keep(page: JSONInput, summary: PageSummary) throws(ODataError) {

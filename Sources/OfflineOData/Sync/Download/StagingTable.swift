@@ -8,7 +8,7 @@
 /// download resumes at the page after the last one committed, and its rows are kept.
 ///
 /// Only a full download without `$expand` (one table, no links between entities of two pages'
-/// ids) into a table that holds no row qualifies (``qualifies(_:isDelta:schema:model:dialect:db:)``):
+/// ids) into a table that holds no row, in a store that is not encrypted, qualifies (``qualifies(_:isDelta:schema:model:dialect:db:)``):
 /// then nothing in the store refers to the table's rows, so replacing the table loses nothing, and
 /// the swap only records the memberships. Any other download keeps its pages (``StagedPageSink``).
 struct StagingTable {
@@ -30,7 +30,9 @@ struct StagingTable {
     /// without `$expand`, into a table that holds no row.
     static func qualifies(_ request: DefiningRequest, isDelta: Bool, schema: StoreSchema, model: MetadataModel,
                           dialect: Dialect, db: SQLiteConnection) throws(ODataError) -> StagingTable? {
-        guard !isDelta, let target = try? DefiningRequestTarget(url: request.url, model: model, dialect: dialect),
+        // An encrypted store sorts in memory (its temporary files could not carry the key): an
+        // index built at the swap would hold every key at once, so it keeps pages instead.
+        guard !isDelta, !db.isEncrypted, let target = try? DefiningRequestTarget(url: request.url, model: model, dialect: dialect),
               target.root.navigations.isEmpty, target.entitySets.count == 1,
               let table = schema.table(forEntitySet: target.root.entitySet), !table.keyColumns.isEmpty else { return nil }
         let staging = StagingTable(definingRequest: request.name, final: table)
@@ -52,6 +54,10 @@ struct StagingTable {
         let expected = SQLQuery.systemColumns + table.columns.map(\.sqlName)
         return columns.count == expected.count && Set(columns) == Set(expected) ? staging : nil
     }
+
+    /// The page cache while the swap builds the set's indexes, in KiB (SQLite's sort keeps about
+    /// that much in memory before it spills).
+    static let sortCacheKiB = 2048
 
     private func finalIsEmpty(in db: SQLiteConnection) throws(ODataError) -> Bool {
         try db.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(final.quotedName))") == 1
@@ -81,7 +87,18 @@ struct StagingTable {
         try db.execute("DROP TABLE \(final.quotedName)")
         try db.execute("ALTER TABLE \(staging.quotedName) RENAME TO \(final.quotedName)")
         try db.execute("DROP INDEX IF EXISTS \(quoteIdentifier(staging.name + "/key"))")
-        for statement in statements { try db.execute(statement) }
+        // Built by sorting: with the connection's page cache (16 MB) the sort keeps that much in
+        // memory; a small one makes it spill to a temporary file sooner, so a download's memory
+        // stays one page and the one ahead, whatever the number of entities.
+        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -\(Self.sortCacheKiB)")
+        do {
+            for statement in statements { try db.execute(statement) }
+        } catch {
+            try? db.execute("PRAGMA cache_size = \(cacheSize)")
+            throw error
+        }
+        try db.execute("PRAGMA cache_size = \(cacheSize)")
         // The set's table held nothing: any membership of it the request had named no row.
         try db.prepare("DELETE FROM ood_membership WHERE defining_request = ?1 AND entity_set = ?2")
             .run([.text(definingRequest), .text(final.entitySet)])
