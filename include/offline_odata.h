@@ -1245,6 +1245,21 @@ OOD_API ood_status ood_store_open_keyed(const char *path, const ood_options *key
  */
 OOD_API ood_status ood_rekey(ood_store *store, const ood_options *to);
 
+/**
+ * Makes now the automatic indexes the local reads seen so far call for: each read shape (the
+ * properties a filter tests for equality, then a range or the order) read ten times that no index
+ * serves yet gets one, as after a download. The store also does this by itself, off the read path,
+ * when a shape reaches ten reads in one session; this call is for a store loaded or used offline
+ * that wants them at a moment of its choosing (a quiet point). Takes the write lock while it
+ * builds (reads go on); runs with the downloads and uploads, one at a time.
+ *
+ * @param[out] json NULL, or receives the indexes made, as ood_store_status() lists them:
+ *   [{"entitySet","properties":[...],"name","origin":"automatic","reason","createdAt"}] ([] when
+ *   none was due); release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for a NULL store or a store without a file; OOD_BUSY from a callback.
+ */
+OOD_API ood_status ood_create_automatic_indexes(ood_store *store, char **json);
+
 /** @} */
 
 /**

@@ -612,6 +612,9 @@ public:
     /// Adopts the service's changed model: "uploadFirst", "rebuild" or "archiveRefused" (see
     /// ood_adopt_service_model).
     std::string adopt_service_model(std::string_view choice = "uploadFirst") { return ask(ood_adopt_service_model, choice); }
+    /// Makes the automatic indexes the reads so far call for, now; the indexes made as JSON (see
+    /// ood_create_automatic_indexes).
+    std::string create_automatic_indexes() { return ask0(ood_create_automatic_indexes); }
 
     /// Discards archived request `id` (all with a negative id); answers how many requests went.
     long discard_archived(long long id) {

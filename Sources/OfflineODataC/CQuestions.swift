@@ -147,3 +147,17 @@ public func cRedownload(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
         if let json { try handOut(outcome.jsonText, to: json) }
     }
 }
+
+@_cdecl("ood_create_automatic_indexes")
+public func cCreateAutomaticIndexes(_ store: OpaquePointer?, _ json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> ood_status {
+    json?.pointee = nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_create_automatic_indexes", store)
+        let made = try target.performAndWait(.createAutomaticIndexes)
+        if let json {
+            var writer = JSONWriter()
+            StoreIndex.write(made, to: &writer)
+            try handOut(String(decoding: writer.bytes, as: UTF8.self), to: json)
+        }
+    }
+}

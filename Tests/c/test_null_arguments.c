@@ -262,6 +262,7 @@ static void test_store_functions(ood_store *store) {
     CHECK(json == NULL);
     MISUSE(ood_upload_preview(store, NULL), "json");
     MISUSE(ood_queue_compact(NULL, &json), "store");
+    MISUSE(ood_create_automatic_indexes(NULL, &json), "store");
     long deleted = 4;
     MISUSE(ood_error_archive_delete(NULL, -1, &deleted), "store");
     CHECK(deleted == 0);

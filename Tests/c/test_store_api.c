@@ -381,6 +381,22 @@ static void test_headers_cancel_metadata_undo_and_batch(void) {
     CHECK(ood_queue_compact(NULL, &json) == OOD_MISUSE && json == NULL);
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 2 && archived == 0);
 
+    /* Automatic indexes without a download: a shape read ten times gets its index, made by the
+       store after the tenth read (a job of its own) or by the call, which runs after that job. */
+    for (int i = 0; i < 10; i++) {
+        CHECK(ood_request(store, "GET", "TravelagencyCollection?$filter=telephone eq '555-0199'", NULL, &result) == OOD_OK);
+        ood_result_free(result);
+    }
+    CHECK(ood_create_automatic_indexes(store, &json) == OOD_OK && json != NULL && json[0] == '[');
+    ood_string_free(json);
+    char *indexed = NULL;
+    CHECK(ood_store_status(store, &indexed) == OOD_OK && indexed != NULL);
+    CHECK(indexed && strstr(indexed, "\"origin\":\"automatic\"") != NULL && strstr(indexed, "telephone") != NULL);
+    ood_string_free(indexed);
+    CHECK(ood_create_automatic_indexes(store, &json) == OOD_OK && json && strcmp(json, "[]") == 0);
+    ood_string_free(json);
+    CHECK(ood_create_automatic_indexes(store, NULL) == OOD_OK);
+
     /* The error archive: a create with a key the service already has (outside the store's US
        agencies, read from the service through an online store) is refused; sent again with
        another key it is taken; discarded, the entity leaves the store. */

@@ -83,3 +83,27 @@ def test_reads_that_repeat_get_an_automatic_index_after_the_next_download(tool, 
     assert "automatic" in tool("status", path).stdout
     assert "plan: SEARCH t0 USING INDEX es/TravelagencyCollection/index/city (city=?)" in tool("explain", path, read).stdout
     assert tool("request", path, read).stdout == answer
+
+
+def test_reads_that_repeat_get_an_automatic_index_with_store_indexes_auto_without_a_download(tool, tmp_path, v4):
+    path = str(tmp_path / "auto-now.store")
+    assert create(tool, path, "--service", v4.service_root).returncode == 0
+    assert tool("download", path).returncode == 0
+    read = "TravelagencyCollection?$filter=city eq 'Rome'"
+    answer = tool("request", path, read).stdout
+    for _ in range(9):  # ten reads of the shape in all, each in a process of its own
+        assert tool("request", path, read).returncode == 0
+    listed = tool("store", "indexes", path, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout) == {"made": [], "indexes": []}
+    made = tool("store", "indexes", path, "--auto", "--json")
+    assert made.returncode == 0, made.stderr
+    report = json.loads(made.stdout)
+    assert [(i["properties"], i["origin"], i["reason"]) for i in report["made"]] == [
+        (["city"], "automatic", "reads filtered or ordered on city 10 times")]
+    assert report["indexes"] == report["made"]
+    assert "plan: SEARCH t0 USING INDEX es/TravelagencyCollection/index/city (city=?)" in tool("explain", path, read).stdout
+    assert tool("request", path, read).stdout == answer
+    again = tool("store", "indexes", path, "--auto")
+    assert again.returncode == 0 and again.stdout.startswith("made: 0 automatic indexes"), again.stdout
+    assert "TravelagencyCollection(city) automatic: reads filtered or ordered on city 10 times" in again.stdout

@@ -96,16 +96,7 @@ enum DownloadResumeTable {
     /// The page's bytes are written from where they are into the stored blob (no copy).
     static func storePage(_ point: DownloadResumePoint, body: UnsafeBufferPointer<UInt8>, in db: SQLiteConnection) throws(ODataError) {
         try db.transaction { () throws(ODataError) in
-            try db.prepare("""
-                INSERT OR REPLACE INTO ood_download_resume (defining_request, url, service_root, is_delta, from_delta_link,
-                    next_link, pages, entities, delta_link, started_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                """).run([
-                    .text(point.definingRequest), .text(point.url), .text(point.serviceRoot), .integer(point.isDelta ? 1 : 0),
-                    point.fromDeltaLink.map(SQLValue.text) ?? .null, point.nextLink.map(SQLValue.text) ?? .null,
-                    .integer(Int64(point.pages)), .integer(Int64(point.entities)),
-                    point.deltaLink.map(SQLValue.text) ?? .null, .integer(point.startedAt),
-                ])
+            try savePoint(point, in: db)
             // A blob of the page's length, then the bytes written into it in place: an INSERT of
             // the bytes themselves would copy the page once more into SQLite's record.
             try db.prepare("INSERT OR REPLACE INTO ood_download_page (defining_request, page, body) VALUES (?1, ?2, zeroblob(?3))")
@@ -113,6 +104,38 @@ enum DownloadResumeTable {
             try writeBlob(body, row: db.lastInsertRowID, of: point.definingRequest, page: point.pages, in: db)
         }
     }
+
+    /// Records `point` as the place `point.definingRequest`'s download resumes from, in the
+    /// caller's transaction (with the page it follows: a kept page, or a staged page's rows).
+    static func savePoint(_ point: DownloadResumePoint, in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("""
+            INSERT OR REPLACE INTO ood_download_resume (defining_request, url, service_root, is_delta, from_delta_link,
+                next_link, pages, entities, delta_link, started_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            """) { statement throws(ODataError) in
+            try statement.run([
+                .text(point.definingRequest), .text(point.url), .text(point.serviceRoot), .integer(point.isDelta ? 1 : 0),
+                point.fromDeltaLink.map(SQLValue.text) ?? .null, point.nextLink.map(SQLValue.text) ?? .null,
+                .integer(Int64(point.pages)), .integer(Int64(point.entities)),
+                point.deltaLink.map(SQLValue.text) ?? .null, .integer(point.startedAt),
+            ])
+        }
+    }
+
+    /// Records page `point.pages` of a download that writes its pages as rows into its staging
+    /// table, in the caller's transaction: a kept page with no body (its entities are the staging
+    /// table's rows), so the kept pages of every download are counted, and dropped, alike.
+    static func markStagedPage(_ point: DownloadResumePoint, in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("INSERT OR REPLACE INTO ood_download_page (defining_request, page, body) VALUES (?1, ?2, x'')") {
+            statement throws(ODataError) in
+            try statement.run([.text(point.definingRequest), .integer(Int64(point.pages))])
+        }
+    }
+
+    /// The table a download of `definingRequest` that writes its pages as rows keeps them in
+    /// until its last page (``StagingTable``): one per defining request, so a kept download is
+    /// found, and dropped, by its request's name alone.
+    static func stagingTableName(of definingRequest: String) -> String { "ood_staging/" + definingRequest }
 
     private static func writeBlob(_ body: UnsafeBufferPointer<UInt8>, row: Int64, of definingRequest: String, page: Int,
                                   in db: SQLiteConnection) throws(ODataError) {
@@ -161,10 +184,18 @@ enum DownloadResumeTable {
         }
     }
 
-    /// Forgets the download in progress of `definingRequest`: its pages and its resume point.
+    /// Forgets the download in progress of `definingRequest`: its pages (kept, or staged as rows)
+    /// and its resume point.
     static func discard(_ definingRequest: String, in db: SQLiteConnection) throws(ODataError) {
         try db.prepare("DELETE FROM ood_download_page WHERE defining_request = ?1").run([.text(definingRequest)])
         try db.prepare("DELETE FROM ood_download_resume WHERE defining_request = ?1").run([.text(definingRequest)])
+        try dropStagingTable(of: definingRequest, in: db)
+    }
+
+    /// Drops the staging table of `definingRequest`'s download, if there is one (a `DROP` of a
+    /// table that is not there changes nothing, not even the schema's version).
+    static func dropStagingTable(of definingRequest: String, in db: SQLiteConnection) throws(ODataError) {
+        try db.execute("DROP TABLE IF EXISTS \(quoteIdentifier(stagingTableName(of: definingRequest)))")
     }
 
     /// Forgets the downloads in progress of defining requests the store no longer has, or whose
@@ -178,5 +209,14 @@ enum DownloadResumeTable {
                 SELECT r.defining_request FROM ood_download_resume r JOIN ood_defining_request d
                 ON d.name = r.defining_request AND d.url = r.url);
             """)
+        // Staging tables whose download is no longer kept.
+        let orphans = try db.prepare("""
+            SELECT name FROM sqlite_schema WHERE type = 'table' AND substr(name, 1, 12) = 'ood_staging/'
+            AND substr(name, 13) NOT IN (SELECT defining_request FROM ood_download_resume)
+            """)
+        try orphans.bind([])
+        var names: [String] = []
+        while try orphans.step() { if let name = orphans.text(at: 0) { names.append(name) } }
+        for name in names { try db.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))") }
     }
 }

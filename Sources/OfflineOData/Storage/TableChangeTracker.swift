@@ -101,6 +101,13 @@ final class TableChangeTracker: @unchecked Sendable {
         pending.insert(String(cString: table))
     }
 
+    /// Counts `table` as changed by the open transaction when its rows changed without a row
+    /// event: a table another one replaced (`DROP TABLE` and `ALTER TABLE … RENAME`, a download's
+    /// staging table swapped in).
+    func noteReplaced(table: String) {
+        pending.insert(table)
+    }
+
     private func transactionCommits() {
         committed.formUnion(pending)
         pending.removeAll(keepingCapacity: true)

@@ -23,7 +23,7 @@ package final class LocalStore: @unchecked Sendable {
     /// What one local write works out for the next; under the same lock (see ``LocalWriteCache``).
     private let localWriteCache = LocalWriteCache()
     /// The shapes of the reads answered, for automatic indexes (``createAutomaticIndexes(threshold:)``).
-    let readShapes = ReadShapeCounter()
+    let readShapes = ReadShapeCounter(dueAt: LocalStore.automaticIndexThreshold)
     /// Resolutions of reads and creates kept across requests (see ``RequestResolutionCache``).
     let resolutions = RequestResolutionCache()
     /// The validators of the service's `$metadata` as this handle last read or wrote them, so a

@@ -17,7 +17,9 @@ extension ODataStore {
         // many reads take.
         if let method = try? RequestMethod(parsing: request.method), method.isRead,
            !StoreThreadMarker.isCurrentThreadOwned(by: owner), let dispatcher = dispatcherWithoutQueuedWrites() {
-            return try dispatcher.execute(request, method: method, cancellation: HTTPCancellation()).response
+            let response = try dispatcher.execute(request, method: method, cancellation: HTTPCancellation()).response
+            startAutomaticIndexesIfDue(dispatcher)
+            return response
         }
         return try performAndWait(.request(request))
     }

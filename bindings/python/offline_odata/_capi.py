@@ -350,6 +350,8 @@ ood_error_archive_requeue = _declare("ood_error_archive_requeue", c_int,
                                      [c_void_p, c_longlong, c_char_p, POINTER(c_long)], status=True)
 # ood_status ood_metadata(ood_store *store, char **json);
 ood_metadata = _declare("ood_metadata", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_create_automatic_indexes(ood_store *store, char **json);
+ood_create_automatic_indexes = _declare("ood_create_automatic_indexes", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_undo(ood_store *store, const char *url, char **json);
 ood_undo = _declare("ood_undo", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
 # ood_status ood_redownload(ood_store *store, const char *url, char **json);

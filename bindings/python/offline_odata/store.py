@@ -858,6 +858,12 @@ class Store(StoreHandle):
         """
         return RedownloadResult._from_json(self._json_object(_capi.ood_redownload, _capi.encode(url, "url")))
 
+    def create_automatic_indexes(self) -> List[Dict[str, Any]]:
+        """Makes now the automatic indexes the reads seen so far call for (a read shape seen ten
+        times that no index serves), as a download does after its data; returns those made, as
+        :meth:`status` lists indexes (``[]`` when none was due)."""
+        return self._json_list(_capi.ood_create_automatic_indexes)
+
     def check_service(self) -> Dict[str, Any]:
         """Whether the service's ``$metadata`` changed since the store's model, and how.
 

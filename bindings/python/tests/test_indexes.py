@@ -40,3 +40,19 @@ def test_an_index_that_does_not_fit_is_refused(v4, tmp_path, indexes, error, wor
     with pytest.raises(error, match=words):
         Store.open(tmp_path / "bad.store", service_root=v4.service_root, defining_requests={"Agencies": US_AGENCIES},
                    indexes=indexes)
+
+
+def test_reads_that_repeat_get_an_automatic_index_without_a_download(v4, tmp_path):
+    """Ten reads of a shape in one session: the store makes its index by itself after the tenth,
+    off the read path; create_automatic_indexes (which runs after that job) finds nothing left."""
+    with Store.open(tmp_path / "auto.store", service_root=v4.service_root,
+                    defining_requests={"Agencies": US_AGENCIES}) as store:
+        answer = store.get(CITY_READ)
+        for _ in range(9):
+            assert store.get(CITY_READ) == answer
+        assert store.create_automatic_indexes() == []
+        indexes = store.status()["indexes"]
+        assert [(index["properties"], index["origin"]) for index in indexes] == [(["city"], "automatic")]
+        plan = store.explain(CITY_READ)["plan"]
+        assert any("USING INDEX es/TravelagencyCollection/index/city (city=?)" in step for step in plan), plan
+        assert store.get(CITY_READ) == answer

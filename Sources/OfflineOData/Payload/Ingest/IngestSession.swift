@@ -74,13 +74,19 @@ final class IngestSession {
 
     private var statements: [String: Statement] = [:]
 
-    /// Resolves the defining request's URL against the model.
+    /// Whether memberships are written (``addMembership(_:entityID:)``): not while the entities
+    /// go to a staging table, whose ids are not the store's yet (the swap writes them).
+    let recordsMemberships: Bool
+
+    /// Resolves the defining request's URL against the model. `replacements` names, per entity
+    /// set, a table to write instead of the set's own (a download's staging table, same columns);
+    /// with any, no membership is written.
     ///
     /// - Throws: what ``DefiningRequestTarget`` throws (a function import is
     ///   ``ODataError/Code/unsupported``), and ``ODataError/Code/metadata`` when the schema has
     ///   no table for a set the request reaches.
     init(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
-         db: SQLiteConnection) throws(ODataError) {
+         db: SQLiteConnection, writingInto replacements: [String: EntitySetTable] = [:]) throws(ODataError) {
         self.definingRequest = definingRequest
         self.model = model
         self.schema = schema
@@ -89,13 +95,14 @@ final class IngestSession {
         target = try DefiningRequestTarget(url: definingRequest.url, model: model, dialect: dialect)
         var plans: [String: TablePlan] = [:]
         for entitySet in target.entitySets {
-            guard let table = schema.table(forEntitySet: entitySet) else {
+            guard let table = replacements[entitySet] ?? schema.table(forEntitySet: entitySet) else {
                 throw ODataError(.metadata, "the store has no table for entity set '\(entitySet)'")
             }
             plans[entitySet] = try TablePlan(table: table, db: db)
         }
         self.plans = plans
         batchesFreshRows = target.root.navigations.isEmpty
+        recordsMemberships = replacements.isEmpty
     }
 
     // MARK: - Transaction
@@ -224,7 +231,7 @@ final class IngestSession {
     /// in one statement per table and page (``flushMemberships()``): a statement per entity cost
     /// a fifth of the ingest time.
     func addMembership(_ plan: TablePlan, entityID: Int64) throws(ODataError) {
-        guard plan.seen.insert(entityID) else { return }
+        guard recordsMemberships, plan.seen.insert(entityID) else { return }
         plan.pendingMemberships.append(entityID)
         if plan.pendingMemberships.count == 1 { plansWithPendingMemberships.append(plan) }
     }

@@ -131,6 +131,14 @@ final class TablePlan {
         return id
     }
 
+    /// Takes new rows in batches with ids above every id in the table: for a table that holds
+    /// only rows of this download (a staging table, ``IngestSession/init(definingRequest:model:schema:dialect:db:writingInto:)``),
+    /// also after an interrupted download of it wrote some.
+    func continueFreshIDs() throws(ODataError) {
+        freshnessKnown = true
+        nextFreshID = try largestID() + 1
+    }
+
     /// The largest local id in the table (0 when it is empty).
     func largestID() throws(ODataError) -> Int64 {
         try db.scalarInt("SELECT max(\"_ood_id\") FROM \(table.quotedName)") ?? 0

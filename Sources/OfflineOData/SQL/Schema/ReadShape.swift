@@ -76,14 +76,34 @@ struct ReadShape: Hashable, Sendable {
 final class ReadShapeCounter: @unchecked Sendable {
     private let lock = Lock()
     private var counts: [ReadShape: Int] = [:]
+    /// The count at which a shape makes automatic indexes due (``takeDue()``); nil: never.
+    private let dueAt: Int?
+    private var due = false
+
+    init(dueAt: Int? = nil) {
+        self.dueAt = dueAt
+    }
 
     func record(_ request: BoundRequest, schema: StoreSchema) {
         guard let shape = ReadShape.of(request, schema: schema) else { return }
-        lock.withLock { counts[shape, default: 0] += 1 }
+        record(shape)
     }
 
     func record(_ shape: ReadShape) {
-        lock.withLock { counts[shape, default: 0] += 1 }
+        lock.withLock {
+            counts[shape, default: 0] += 1
+            if counts[shape] == dueAt { due = true }
+        }
+    }
+
+    /// Whether a shape reached the count since the last call (once each time it does): the store
+    /// API then makes the automatic indexes in a job of their own, off the read path.
+    func takeDue() -> Bool {
+        lock.withLock {
+            let wasDue = due
+            due = false
+            return wasDue
+        }
     }
 
     /// The counts so far, which the counter forgets.

@@ -13,7 +13,9 @@ extension StoreOperation where Output == StoreResponse {
             }
             if method.isRead {
                 return Plan(lane: .read, work: { context throws(ODataError) in
-                    try context.dispatcher.execute(request, method: method, cancellation: context.handle.cancellation).response
+                    let response = try context.dispatcher.execute(request, method: method, cancellation: context.handle.cancellation).response
+                    context.startAutomaticIndexesIfDue()
+                    return response
                 })
             }
             let resolved = dispatcher.resolve(request, method: method)

@@ -23,6 +23,12 @@ final class StoreOperationContext {
         self.store = store
     }
 
+    /// Starts the automatic indexes the reads so far call for, when a read shape just reached the
+    /// threshold (``ODataStore/startAutomaticIndexesIfDue(_:)``).
+    func startAutomaticIndexesIfDue() {
+        store?.startAutomaticIndexesIfDue(dispatcher)
+    }
+
     /// Makes `offline` (the store file under a migrated model) the store's, for this work and the
     /// requests that start after it; returns the new dispatcher.
     @discardableResult

@@ -12,6 +12,13 @@ import Glibc
 /// request's previous content until then, and its new content whole after. A download whose first
 /// page is its last has nothing to resume: that page is held, not stored (``StagedPageSink/heldPage``).
 ///
+/// A full download without `$expand` into a table that holds nothing (a store's first download of
+/// a set, the common large one) writes each page's entities as rows into a staging table as the
+/// page arrives instead (``StagingTable``, ``StagedRowSink``), committed with the point after it,
+/// and the last transaction swaps that table in: each entity is read and written once, while the
+/// next page travels, with the same guarantees (readers see the empty table until the swap; a
+/// killed download keeps its committed pages' rows and resumes after them).
+///
 /// A kept resume point is used only when it still describes this download: the same defining
 /// request URL, service root, full or delta (and the same delta link), a next link on the
 /// service's origin, and no older than ``lifetime``. Otherwise its pages are dropped and the
@@ -37,6 +44,24 @@ struct ResumableDownload {
              progress: (DownloadProgress) -> Bool,
              record: (DownloadOutcome) -> String? = { _ in nil }) throws(ODataError) -> DownloadOutcome {
         var kept = try usableResumePoint(of: request, isDelta: isDelta)
+        if let table = try stagingTable(for: request, isDelta: isDelta, kept: &kept) {
+            if let outcome = try runStaged(request, into: table, kept: kept, isDelta: isDelta, cancellation: cancellation,
+                                           progress: progress, record: record) {
+                return outcome
+            }
+            // The set's table took rows while the download staged its own: it starts over, keeping pages.
+            kept = nil
+        }
+        return try runKeepingPages(request, kept: kept, isDelta: isDelta, cancellation: cancellation, progress: progress,
+                                   record: record)
+    }
+
+    /// Downloads `request` keeping each page as the service sent it, then writes them all into the
+    /// tables (the type's description).
+    private func runKeepingPages(_ request: DefiningRequest, kept: DownloadResumePoint?, isDelta: Bool,
+                                 cancellation: HTTPCancellation?, progress: (DownloadProgress) -> Bool,
+                                 record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome {
+        var kept = kept
         let valueLimit = PageValueLimit(maximumSize: downloader.transport.currentOptions.maximumValueSize)
         var fetched: DownloadOutcome?
         var heldPage: JSONInput?
@@ -78,6 +103,116 @@ struct ResumableDownload {
         outcome.resumedAtPage = fetched.map(\.resumedAtPage) ?? stored.pages + 1
         outcome.fetchedPages = fetched?.fetchedPages ?? 0
         return outcome
+    }
+
+    /// The staging table this download writes its rows into (``StagingTable``), or nil when it
+    /// keeps pages: a kept download goes on as it started; a new one stages when it qualifies.
+    /// A kept point whose staging table no longer fits the set's table (its model changed) is
+    /// dropped with it (`kept` becomes nil).
+    private func stagingTable(for request: DefiningRequest, isDelta: Bool,
+                              kept: inout DownloadResumePoint?) throws(ODataError) -> StagingTable? {
+        let exists = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)",
+                                      [.text(DownloadResumeTable.stagingTableName(of: request.name))]) == 1
+        if kept != nil {
+            guard exists else { return nil }
+            if let table = try StagingTable.kept(for: request, schema: schema, model: model, dialect: dialect, db: db) {
+                return table
+            }
+            try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+            kept = nil
+        } else if exists {
+            try db.transaction { () throws(ODataError) in try DownloadResumeTable.dropStagingTable(of: request.name, in: db) }
+        }
+        return try StagingTable.qualifies(request, isDelta: isDelta, schema: schema, model: model, dialect: dialect, db: db)
+    }
+
+    /// Downloads `request` into `table`'s staging table, then swaps it in with the download's
+    /// record in one transaction; nil, with the staged rows dropped, when the set's table took
+    /// rows meanwhile (``StagingTable/swapIn(in:)``).
+    private func runStaged(_ request: DefiningRequest, into table: StagingTable, kept: DownloadResumePoint?, isDelta: Bool,
+                           cancellation: HTTPCancellation?, progress: (DownloadProgress) -> Bool,
+                           record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome? {
+        var kept = kept
+        let valueLimit = PageValueLimit(maximumSize: downloader.transport.currentOptions.maximumValueSize)
+        var fetched: DownloadOutcome?
+        var heldPage: JSONInput?
+        if kept?.nextLink != nil || kept == nil {
+            let (model, schema, dialect, db) = (model, schema, dialect, db)
+            let makeSession = { () throws(ODataError) -> IngestSession in
+                try IngestSession(definingRequest: request, model: model, schema: schema, dialect: dialect, db: db,
+                                  writingInto: [table.final.entitySet: table.staging])
+            }
+            var sink = StagedRowSink(point: kept ?? freshPoint(of: request, isDelta: isDelta), table: table, db: db,
+                                     valueLimit: valueLimit, makeSession: makeSession)
+            do {
+                try DownloadResumeTable.whileStaging(in: db) { () throws(ODataError) in
+                    do throws(ODataError) {
+                        fetched = try downloader.download(request, useDelta: isDelta, resuming: kept, into: &sink,
+                                                          cancellation: cancellation, progress: progress)
+                    } catch where kept != nil && sink.storedPages == 0 && Self.refusesResumption(error) {
+                        // The service no longer knows the kept next link: start over, cleanly.
+                        sink.close()
+                        try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+                        kept = nil
+                        sink = StagedRowSink(point: freshPoint(of: request, isDelta: isDelta), table: table, db: db,
+                                             valueLimit: valueLimit, makeSession: makeSession)
+                        fetched = try downloader.download(request, useDelta: isDelta, into: &sink, cancellation: cancellation,
+                                                          progress: progress)
+                    }
+                }
+            } catch {
+                sink.close()
+                // Pages the store cannot take would fail again each time: the next download refetches.
+                if sink.refusedPage {
+                    try? db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+                }
+                throw error
+            }
+            sink.close()
+            kept = sink.point
+            heldPage = sink.heldPage
+        }
+        guard let stored = kept else {
+            throw ODataError(.internalError, "the download of '\(request.name)' stored no page")
+        }
+        var outcome: DownloadOutcome
+        if let heldPage {
+            outcome = try applyHeld(heldPage, stored, of: request, isDelta: isDelta, fetched: fetched, record: record)
+        } else {
+            if let deltaLink = stored.deltaLink {
+                try ServiceURL.checkSameOrigin(ServiceURL.resolve(deltaLink, against: downloader.serviceRoot),
+                                               as: downloader.serviceRoot, what: "the delta link of '\(request.name)'")
+            }
+            let swapped = try db.transaction { () throws(ODataError) -> DownloadOutcome? in
+                guard try table.swapIn(in: db) else { return nil }
+                try DefiningRequestTable.recordDownload(of: request.name, at: utcTimestamp(), deltaLink: stored.deltaLink, in: db)
+                try DownloadResumeTable.discard(request.name, in: db)
+                var outcome = DownloadOutcome(definingRequest: request.name, pages: stored.pages, entities: stored.entities,
+                                              isDelta: isDelta, deltaLink: stored.deltaLink, bytes: fetched?.bytes ?? 0,
+                                              expectedEntities: fetched?.expectedEntities)
+                outcome.recordingProblem = record(outcome)
+                return outcome
+            }
+            guard let swapped else {
+                try db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+                return nil
+            }
+            outcome = swapped
+        }
+        outcome.resumedAtPage = fetched.map(\.resumedAtPage) ?? stored.pages + 1
+        outcome.fetchedPages = fetched?.fetchedPages ?? 0
+        return outcome
+    }
+
+    /// Writes a one-page download's page into the tables, as ``runKeepingPages`` writes a held page.
+    private func applyHeld(_ page: JSONInput, _ point: DownloadResumePoint, of request: DefiningRequest, isDelta: Bool,
+                           fetched: DownloadOutcome?, record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome {
+        do {
+            return try apply(point, of: request, isDelta: isDelta, fetched: fetched, record: record) { _ throws(ODataError) in page }
+        } catch where !error.isDiskFull {
+            try? db.transaction { () throws(ODataError) in try DownloadResumeTable.discard(request.name, in: db) }
+            throw error
+        }
     }
 
     /// The kept resume point of `request` when it can be used for this download; an unusable one
