@@ -389,6 +389,13 @@ protocol HTTPBodySink: AnyObject {
     func expect(length: Int)
     /// One chunk of the body; false stops the transfer (``ODataError/Code/aborted``).
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool
+    /// The final answer's status and headers, told before its first byte (a media stream's sink
+    /// decides there whether the body continues its file, replaces it or is an error's).
+    func begin(status: Int, headers: [HTTPHeader])
+}
+
+extension HTTPBodySink {
+    func begin(status: Int, headers: [HTTPHeader]) {}
 }
 
 /// The public `onBody` closure as a sink.
@@ -410,6 +417,8 @@ private final class Transfer {
     private var received = 0
     /// The answer is a redirect, which `send` follows: its body is not kept.
     private var isRedirect = false
+    /// The status of the response whose headers are being received.
+    private var status = 0
     let sink: HTTPBodySink?
     let cancellation: HTTPCancellation?
     let maximumBodySize: Int
@@ -436,6 +445,7 @@ private final class Transfer {
             body.append(contentsOf: chunk)
             return true
         }
+        if isFirst { sink.begin(status: status, headers: headers) }
         if isFirst, let length = announcedLength { sink.expect(length: length) }
         if sink.receive(chunk) { return true }
         consumerStopped = true
@@ -458,7 +468,7 @@ private final class Transfer {
         while let last = line.utf8.last, last == 13 || last == 10 { line.removeLast() }
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
-            let status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+            status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
             isRedirect = HTTPTransport.redirectStatuses.contains(status)
             return
         }

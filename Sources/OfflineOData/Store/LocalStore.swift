@@ -34,6 +34,8 @@ package final class LocalStore: @unchecked Sendable {
     private var transport: HTTPTransport?
     private var httpOptions = HTTPOptions()
     private let transportLock = Lock()
+    /// How much room media streams may take (``setStreamLimits(_:)``, docs/MEDIA.md).
+    let streamLimits = Protected(StreamLimits())
 
     private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) throws(ODataError) {
         self.file = file
@@ -49,6 +51,7 @@ package final class LocalStore: @unchecked Sendable {
         let adopted = try LocalStore(file: file, model: model, schema: schema, dialect: dialect)
         adopted.setHTTPOptions(transportLock.withLock { httpOptions })
         adopted.setRequestLimits(currentRequestLimits)
+        adopted.streamLimits.withLock { $0 = streamLimits.withLock { $0 } }
         return adopted
     }
 
@@ -410,6 +413,9 @@ package final class LocalStore: @unchecked Sendable {
                     + "\(recorded.message); stored before it in this download: \(stored)"
                 throw full
             }
+            // After its entities are committed: a failed stream leaves them, and the next
+            // download resumes the stream (docs/MEDIA.md).
+            if request.retrievesStreams { try downloadStreams(of: request, cancellation: cancellation) }
         }
         // After the data is in: the shapes seen often enough get their indexes (not the
         // download's failure if that fails: the data is committed).
