@@ -1005,7 +1005,8 @@ OOD_API ood_status ood_store_sync_log(ood_store *store, ood_int64 limit, char **
  * file has no model or did not open as a store (then SQLite's check only).
  *
  * @param[out] json Receives a JSON array of {"check","message"}, "[]" for a sound store; "check" is
- *         "sqlite", "queue", "membership", "link" or "original". Release it with ood_string_free().
+ *         "sqlite", "queue", "membership", "link", "original" or "stream" (a media stream's file
+ *         missing, of another length or SHA-256, or a file no stream records). Release it with ood_string_free().
  * @return OOD_OK (findings are not an error); OOD_MISUSE for NULL arguments or a store without a
  *         file; OOD_BUSY from a callback.
  */
@@ -1210,6 +1211,47 @@ OOD_API ood_status ood_store_rekey(const char *path, const ood_options *from, co
  * Thread safety: any thread.
  */
 OOD_API ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
+
+/** @} */
+
+/** @name Media streams (docs/MEDIA.md)
+ *  Media entities (`HasStream="true"`): their streams are downloaded with the defining requests that
+ *  ask for them, kept as files in the folder `<store>.streams` beside the store, and read in place.
+ *  @{ */
+
+/**
+ * Adds a defining request, as ood_options_add_defining_request() does, whose downloads also fetch
+ * the streams of the media entities it holds: those the store lacks, those whose download was
+ * interrupted (resumed with HTTP Range where the service allows it) and those whose entity's ETag
+ * changed. Streams of entities that leave the store are removed.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or empty, or the name is used already.
+ */
+OOD_API ood_status ood_options_add_defining_request_streams(ood_options *options, const char *name, const char *url);
+
+/**
+ * How much room streams may take: the largest stream (default 1 GiB) and all of the store's
+ * streams together (default 8 GiB); 0 keeps a default. A download of a stream past either is
+ * stopped as soon as it passes it, whatever the service announced, and fails with OOD_HTTP, nothing
+ * of that stream left on disk.
+ * @return OOD_OK; OOD_MISUSE for NULL or a negative limit.
+ */
+OOD_API ood_status ood_options_set_stream_limits(ood_options *options, ood_int64 max_stream_size, ood_int64 max_folder_size);
+
+/**
+ * The file holding the stream of the media entity `url` addresses (`Documents(1)/$value`), as the
+ * offline store has it, for the caller to open and read in place: the store never loads it into
+ * memory. The file is replaced, never changed in place, so an open descriptor keeps its version.
+ *
+ * @param url The entity's key URL, with or without `/$value`.
+ * @param[out] path Receives the file's path (free with ood_string_free()).
+ * @param[out] length Receives its length in bytes (may be NULL).
+ * @param[out] content_type Receives its content type (free with ood_string_free(); may be NULL).
+ * @return OOD_OK; OOD_NOTFOUND when the store has no such entity or no stream for it yet;
+ *         OOD_SEMANTIC when `url` is not one media entity by its key; OOD_MISUSE for NULL.
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_stream_file(ood_store *store, const char *url, char **path, ood_int64 *length,
+                                   char **content_type);
 
 /** @} */
 

@@ -17,8 +17,8 @@ import json
 import os
 import sys
 from concurrent.futures import Future
-from ctypes import byref, c_int, c_long, c_void_p, string_at
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
+from ctypes import byref, c_int, c_long, c_longlong, c_void_p, string_at
+from typing import (TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
 from . import _callbacks, _capi
@@ -501,6 +501,31 @@ class Store(StoreHandle):
             self._end()
         pending.future._attach(call.value)
         return pending.future
+
+    def stream_file(self, url: str) -> Tuple[str, int, str]:
+        """The file holding the stream of the media entity ``url`` addresses
+        (``"Documents(1)/$value"``), as the offline store has it (docs/MEDIA.md): its path, length
+        and content type. The store reads none of its bytes.
+
+        Raises:
+            NotFoundError: no such entity, or no stream for it yet.
+            SemanticError: ``url`` is not one media entity by its key.
+        """
+        raw_url = _capi.encode(url, "url")
+        path, length, content_type = c_void_p(), c_longlong(), c_void_p()
+        handle = self._begin()
+        try:
+            _capi.ood_stream_file(handle, raw_url, byref(path), byref(length), byref(content_type))
+        finally:
+            self._end()
+        return _capi.take_string(path), length.value, _capi.take_string(content_type)
+
+    def open_stream(self, url: str) -> BinaryIO:
+        """The stream of the media entity ``url`` addresses, as a binary file object opened for
+        reading (read it in pieces: it is never loaded whole). The store replaces a stream's file,
+        never changes it in place, so the file object keeps its version. Raises as
+        :meth:`stream_file`."""
+        return open(self.stream_file(url)[0], "rb")
 
     def route(self, url: str, method: str = "GET") -> Route:
         """Where ``method`` on ``url`` would go in the store's mode, and why, without running it."""
