@@ -16,12 +16,10 @@ extension LocalStore {
     func downloadStreams(of request: DefiningRequest, cancellation: HTTPCancellation?) throws(ODataError) -> StreamSync.Summary {
         let sync = StreamSync(download: StreamDownload(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                        dialect: dialect, folder: streamFolder,
-                                                       limits: streamLimits.withLock { $0 }),
+                                                       limits: streamLimits.withLock { $0 }, file: file),
                               schema: schema, model: model)
         let tables = sync.mediaTables(ofDefiningRequestURL: request.url, dialect: dialect)
-        return try file.withConnection { db throws(ODataError) in
-            try sync.run(definingRequest: request.name, tables: tables, db: db, cancellation: cancellation)
-        }
+        return try sync.run(definingRequest: request.name, tables: tables, cancellation: cancellation)
     }
 
     /// The file holding the stream of the media entity `url` addresses (`Documents(1)/$value`, or

@@ -16,6 +16,9 @@ struct StreamDownload {
     let dialect: Dialect
     let folder: StreamFolder
     let limits: StreamLimits
+    /// The store file; its write connection is taken for each bookkeeping step only, never while
+    /// bytes travel, so local writes go on during a long stream.
+    let file: StoreFile
 
     enum Result: Equatable {
         /// The stream was fetched (`resumedFrom` bytes of it were already on disk).
@@ -27,15 +30,14 @@ struct StreamDownload {
     }
 
     /// Fetches the stream of entity `entityID` of `table` (key URL `keyURL`, relative to the root)
-    /// whose entity ETag is `entityETag`. `db` is the store's write connection, used between
-    /// transfers only (each save commits on its own).
+    /// whose entity ETag is `entityETag`. Each save commits on its own.
     ///
     /// A row's `etag`, `length` and `sha256` always describe the complete file under its final
     /// name, if any (reads keep seeing it while a new version downloads); `partial` says a download
     /// into the temporary file is under way, the ETag it started from beside it.
     func fetch(table: EntitySetTable, entityID: Int64, keyURL: String, entityETag: String?,
-               db: SQLiteConnection, cancellation: HTTPCancellation?) throws(ODataError) -> Result {
-        let previous = try StreamTable.record(entitySet: table.entitySet, entityID: entityID, in: db)
+               cancellation: HTTPCancellation?) throws(ODataError) -> Result {
+        let previous = try file.withConnection { db throws(ODataError) in try StreamTable.record(entitySet: table.entitySet, entityID: entityID, in: db) }
         var record = previous ?? StreamRecord(entitySet: table.entitySet, entityID: entityID, file: StreamFolder.newName(),
                                               state: .partial)
         let hasComplete = record.length != nil && StreamFolder.size(ofFile: folder.filePath(record.file)) != nil
@@ -52,9 +54,9 @@ struct StreamDownload {
         if previous?.state != .partial {
             // Known before any byte arrives: a kill from here on leaves a file the store can find.
             record.state = .partial
-            try StreamTable.save(record, in: db)
+            try file.withConnection { db throws(ODataError) in try StreamTable.save(record, in: db) }
         }
-        let used = try StreamTable.totalBytes(in: db) - (hasComplete ? record.length ?? 0 : 0)
+        let used = try file.withConnection { db throws(ODataError) in try StreamTable.totalBytes(in: db) } - (hasComplete ? record.length ?? 0 : 0)
         let budget = max(0, min(limits.maximumStreamSize, limits.maximumFolderSize - used))
         let sink = StreamFileSink(folder: folder, name: record.file, resumedFrom: onDisk, maximum: budget)
         let url = ServiceURL.resolve(keyURL + "/$value", against: serviceRoot)
@@ -64,20 +66,20 @@ struct StreamDownload {
             response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers), cancellation: cancellation, into: sink)
         } catch {
             sink.closeFile()
-            if let refusal = sink.refusal { try refuse(refusal, record: record, hasComplete: hasComplete, label: label, limit: budget, db: db) }
+            if let refusal = sink.refusal { try refuse(refusal, record: record, hasComplete: hasComplete, label: label, limit: budget) }
             throw error
         }
         sink.closeFile()
-        if let refusal = sink.refusal { try refuse(refusal, record: record, hasComplete: hasComplete, label: label, limit: budget, db: db) }
+        if let refusal = sink.refusal { try refuse(refusal, record: record, hasComplete: hasComplete, label: label, limit: budget) }
         switch response.status {
         case 304 where hasComplete:
             record.state = .complete
             record.entityETag = entityETag
-            try StreamTable.save(record, in: db)
+            try file.withConnection { db throws(ODataError) in try StreamTable.save(record, in: db) }
             return .unchanged
         case 404, 204, 410:
             folder.remove(record.file)
-            try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db)
+            try file.withConnection { db throws(ODataError) in try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db) }
             return .absent
         case 200, 206:
             break
@@ -97,22 +99,22 @@ struct StreamDownload {
         record.length = digest.length
         record.sha256 = digest.sha256
         record.received = 0
-        try StreamTable.save(record, in: db)
+        try file.withConnection { db throws(ODataError) in try StreamTable.save(record, in: db) }
         return .fetched(bytes: digest.length, resumedFrom: response.status == 206 ? onDisk : 0)
     }
 
     /// A refused stream leaves nothing of it on disk: its temporary file goes, and a complete
     /// stream the store had before stays as it was.
     private func refuse(_ refusal: StreamFileSink.Refusal, record: StreamRecord, hasComplete: Bool, label: String,
-                        limit: Int64, db: SQLiteConnection) throws(ODataError) -> Never {
+                        limit: Int64) throws(ODataError) -> Never {
         folder.removePart(record.file)
         if case .writeFailed(let error) = refusal { throw error }
         if hasComplete {
             var kept = record
             kept.state = .complete
-            try StreamTable.save(kept, in: db)
+            try file.withConnection { db throws(ODataError) in try StreamTable.save(kept, in: db) }
         } else {
-            try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db)
+            try file.withConnection { db throws(ODataError) in try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db) }
         }
         switch refusal {
         case .tooLarge(let announced):

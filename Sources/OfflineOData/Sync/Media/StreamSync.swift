@@ -30,15 +30,20 @@ struct StreamSync {
     }
 
     /// Fetches what the defining request `name` needs of the streams of `tables`.
-    func run(definingRequest name: String, tables: [EntitySetTable], db: SQLiteConnection,
+    func run(definingRequest name: String, tables: [EntitySetTable],
              cancellation: HTTPCancellation?) throws(ODataError) -> Summary {
         var summary = Summary()
+        let file = download.file
         for table in tables {
-            for (entityID, entityETag) in try staleStreams(of: table, definingRequest: name, db: db) {
+            let stale = try file.withConnection { db throws(ODataError) in try staleStreams(of: table, definingRequest: name, db: db) }
+            for (entityID, entityETag) in stale {
                 if cancellation?.isCancelled == true { throw ODataError(.aborted, "the download of streams was stopped") }
-                guard let keyURL = try ServedEntity.keyURL(entityID: entityID, of: table, dialect: download.dialect, in: db) else { continue }
+                let keyURL = try file.withConnection { db throws(ODataError) in
+                    try ServedEntity.keyURL(entityID: entityID, of: table, dialect: download.dialect, in: db)
+                }
+                guard let keyURL else { continue }
                 switch try download.fetch(table: table, entityID: entityID, keyURL: keyURL, entityETag: entityETag,
-                                          db: db, cancellation: cancellation) {
+                                          cancellation: cancellation) {
                 case .fetched(let bytes, let resumedFrom):
                     summary.fetched += 1
                     summary.bytes += bytes - resumedFrom
@@ -47,7 +52,7 @@ struct StreamSync {
                 }
             }
         }
-        summary.removed = try removeOrphans(db: db)
+        summary.removed = try file.withConnection { db throws(ODataError) in try removeOrphans(db: db) }
         return summary
     }
 
