@@ -13,7 +13,8 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
   - `GET /_media_log` → `{"gets": [{"path", "status", "bytes"}], "posts": [...], "puts": [...]}`:
     every stream transfer since the last reset; `POST /_reset` clears it (and is passed on).
   - `POST /_media_hostile` with `{"unannounced": true}` sends the next `$value` bodies without a
-    `Content-Length` (close-delimited), `{"location": "http://elsewhere/..."}` answers a media POST with that `Location`;
+    `Content-Length` (close-delimited), `{"location": "http://elsewhere/..."}` answers a media POST with that `Location`,
+    `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does);
     `{}` turns it all off.
 """
 from __future__ import annotations
@@ -115,7 +116,7 @@ class MediaLayer:
             headers.append(("Accept-Ranges", "bytes"))
             match = RANGE.match(wanted or "")
             if_range = environ.get("HTTP_IF_RANGE")
-            if match and (if_range is None or if_range == etag):
+            if match and (if_range is None or if_range == etag) and not self.hostile.get("no_ranges"):
                 start = int(match.group(1))
                 end = int(match.group(2)) if match.group(2) else len(body) - 1
                 if start >= len(body):

@@ -169,6 +169,51 @@ import Testing
         #expect(store.streamFolder.names() == [name])
     }
 
+    /// A kept part as a download killed after `kept` bytes of the answer with ETag `etag` leaves it.
+    private func keepPart(_ store: LocalStore, bytes: ArraySlice<UInt8>, etag: String?) throws -> String {
+        _ = try store.load(pages: [Array(#"{"value":[{"id":1,"title":"document 1","owner":"field","@odata.etag":"W/\"1\""}]}"#.utf8)],
+                           definingRequest: "Documents")
+        let name = "s000000000000000000000002"
+        try store.file.withConnection { db throws(ODataError) in
+            let table = store.schema.table(forEntitySet: "Documents")?.quotedName ?? ""
+            let id = try db.scalarInt(#"SELECT "_ood_id" FROM "# + table) ?? 0
+            try StreamTable.save(StreamRecord(entitySet: "Documents", entityID: id, file: name, state: .partial), in: db)
+        }
+        try store.streamFolder.ensureExists()
+        let part = try store.streamFolder.openPart(name, fresh: true)
+        _ = Array(bytes).withUnsafeBytes { StreamFolder.writeAll(part, $0) }
+        close(part)
+        store.streamFolder.writePartETag(etag, for: name)
+        return name
+    }
+
+    @Test func aServiceThatIgnoresRangesOrChangedTheStreamSendsItWholeAndTheFileStartsOver() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 200_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        let served = try serviceBytes(backend, "Documents(1)/$value")
+        let etag = try backend.send(HTTPRequest(method: "GET", url: backend.url("Documents(1)/$value"))).header("ETag")
+        // Ranges ignored: a 200 of the whole stream replaces the kept part.
+        _ = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_hostile", body: Array(#"{"no_ranges": true}"#.utf8)))
+        let name = try keepPart(store, bytes: served.prefix(50_000), etag: etag)
+        _ = try store.download()
+        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
+        #expect(fileBytes(store.streamFolder.filePath(name)) == served)
+
+        // The stream changed since the part was kept: If-Range no longer matches, a 200 of the new one.
+        _ = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_hostile", body: Array("{}".utf8)))
+        let other = TemporaryFolder()
+        let second = try makeStore(backend, in: other)
+        defer { second.close(); removeStreams(second) }
+        let stale = try keepPart(second, bytes: served.prefix(50_000), etag: #""an older version""#)
+        _ = try second.download()
+        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
+        #expect(fileBytes(second.streamFolder.filePath(stale)) == served)
+        #expect(try second.check().isEmpty)
+    }
+
     @Test func aStreamPastTheLimitsIsRefusedAndLeavesNothingOnDisk() throws {
         let backend = try TestBackend.start(.v4, media: (count: 2, size: 100_000))
         defer { backend.stop() }
