@@ -1,6 +1,7 @@
 /* Media streams from C (issue 35, docs/MEDIA.md): a defining request that retrieves streams, the
  * stream limits, and a stream's file read in place, against the V4 test service serving the media
  * model (Tests/scripts/with_backend.sh PYTHON v4 --media 3:70000 -- test_media_c SERVICE_ROOT). */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
