@@ -1253,6 +1253,26 @@ OOD_API ood_status ood_options_set_stream_limits(ood_options *options, ood_int64
 OOD_API ood_status ood_stream_file(ood_store *store, const char *url, char **path, ood_int64 *length,
                                    char **content_type);
 
+/**
+ * Creates a media entity of `entity_set` offline: its stream is the file at `file_path` (copied
+ * into the store's stream folder a buffer at a time, within the stream limits), of `content_type`;
+ * `properties` is its JSON body without the key (NULL: none), the service assigning the key (the
+ * store gives a provisional one until the upload). The entity and its stream are readable offline
+ * at once (ood_stream_file()). ood_upload() sends the stream (a media POST, never in $batch: a queue
+ * holding one is uploaded a request at a time), then the properties (PATCH), then reads the entity
+ * back: afterwards the local entity has the service's key, ETag and media ETag. An upload stopped
+ * between them leaves the create in doubt, which the next upload moves to the error archive for a
+ * decision rather than send it twice.
+ *
+ * @param[out] out Receives the answer: 201 with the entity as stored and its Location.
+ * @return OOD_OK; OOD_SEMANTIC for a set that is not a media set; OOD_NOTFOUND for a file that
+ *         cannot be read; OOD_MISUSE for NULL arguments or a stream past the limits; the errors of
+ *         a create (nothing is kept then).
+ * Ownership: `*out` is the caller's; release it with ood_result_free().
+ */
+OOD_API ood_status ood_stream_create(ood_store *store, const char *entity_set, const char *file_path,
+                                     const char *content_type, const char *properties, ood_result **out);
+
 /** @} */
 
 #ifdef __cplusplus

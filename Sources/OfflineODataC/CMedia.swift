@@ -62,3 +62,21 @@ public func cStreamFile(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
         }
     }
 }
+
+@_cdecl("ood_stream_create")
+public func cStreamCreate(_ store: OpaquePointer?, _ entitySet: UnsafePointer<CChar>?, _ filePath: UnsafePointer<CChar>?,
+                          _ contentType: UnsafePointer<CChar>?, _ properties: UnsafePointer<CChar>?,
+                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ood_status {
+    let function = "ood_stream_create"
+    out?.pointee = nil
+    guard let out else { return misuse("\(function): out is NULL") }
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore(function, store)
+        let set = try text(function, "entity_set", entitySet)
+        let path = try text(function, "file_path", filePath)
+        let type = try text(function, "content_type", contentType)
+        let body = properties.map { Array(String(cString: $0).utf8) } ?? Array("{}".utf8)
+        let response = try target.performAndWait(.createMedia(entitySet: set, contentPath: path, contentType: type, properties: body))
+        out.pointee = ResultHandle(response).retainedPointer()
+    }
+}

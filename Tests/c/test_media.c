@@ -73,6 +73,37 @@ int main(int argc, char **argv) {
     CHECK(ood_stream_file(NULL, "Documents(1)", &file, NULL, NULL) == OOD_MISUSE);
     CHECK(ood_options_set_stream_limits(NULL, 1, 1) == OOD_MISUSE);
     CHECK(ood_options_add_defining_request_streams(NULL, "a", "b") == OOD_MISUSE);
+    /* A media entity created offline from a file: readable at once, uploaded as POST then PATCH. */
+    char photo[600];
+    snprintf(photo, sizeof photo, "%s/photo.bin", folder);
+    FILE *out = fopen(photo, "wb");
+    CHECK(out != NULL);
+    if (out) {
+        for (int i = 0; i < 5000; i++) fputc(i % 251, out);
+        fclose(out);
+    }
+    ood_result *created = NULL;
+    CHECK(ood_stream_create(store, "Documents", photo, "image/png", "{\"title\":\"from C\"}", &created) == OOD_OK);
+    CHECK(created != NULL && ood_result_status(created) == 201);
+    ood_result_free(created);
+    file = NULL;
+    CHECK(ood_stream_file(store, "Documents(-1)/$value", &file, &length, NULL) == OOD_OK && length == 5000);
+    ood_string_free(file);
+    CHECK(ood_stream_create(store, "Notes", photo, "image/png", NULL, &created) == OOD_SEMANTIC && created == NULL);
+    long sent = 0, archived = 0;
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
+    file = NULL;
+    type = NULL;
+    CHECK(ood_stream_file(store, "Documents(4)/$value", &file, &length, &type) == OOD_OK && length == 5000);
+    CHECK(type && strcmp(type, "image/png") == 0);
+    CHECK(file && file_length(file) == 5000);
+    ood_string_free(file);
+    ood_string_free(type);
+    ood_result *entity = NULL;
+    CHECK(ood_request(store, "GET", "Documents(4)", NULL, &entity) == OOD_OK);
+    CHECK(entity && strstr(ood_result_body(entity), "from C") != NULL);
+    ood_result_free(entity);
+
     char *check = NULL;
     CHECK(ood_store_check(store, 0, &check) == OOD_OK && check != NULL);
     CHECK(check && strstr(check, "\"stream\"") == NULL);

@@ -284,6 +284,13 @@ static void test_store_functions(ood_store *store) {
     CHECK(stream_path == NULL && stream_length == 0);
     MISUSE(ood_stream_file(store, NULL, &stream_path, NULL, NULL), "url");
     MISUSE(ood_stream_file(store, "TravelagencyCollection('1')", NULL, NULL, NULL), "path");
+    ood_result *media = NULL;
+    MISUSE(ood_stream_create(NULL, "TravelagencyCollection", "/tmp/x", "text/plain", NULL, &media), "store");
+    CHECK(media == NULL);
+    MISUSE(ood_stream_create(store, NULL, "/tmp/x", "text/plain", NULL, &media), "entity_set");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", NULL, "text/plain", NULL, &media), "file_path");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", "/tmp/x", NULL, NULL, &media), "content_type");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", "/tmp/x", "text/plain", NULL, NULL), "out");
     MISUSE(ood_check_service(NULL, &json), "store");
     MISUSE(ood_check_service(store, NULL), "json");
     MISUSE(ood_adopt_service_model(NULL, NULL, &json), "store");

@@ -501,7 +501,9 @@ package final class LocalStore: @unchecked Sendable {
             let result: Result<UploadOutcome, ODataError>
             // The uploaders' progress rule is the other way round (true goes on): `{ !progress($0) }`.
             do throws(ODataError) {
-                if batch {
+                // Media creates never go in $batch (docs/MEDIA.md): such a queue goes one request at a time.
+                let hasMediaCreates = try hasLocalStreams()
+                if batch && !hasMediaCreates {
                     let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
                                                  groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)

@@ -4,12 +4,13 @@ import Glibc
 import ArgumentParser
 @_spi(Tool) import OfflineOData
 
-/// `offline-odata stream get STORE URL [--output FILE] [--json]` (issue 35, docs/MEDIA.md).
+/// `offline-odata stream get STORE URL [--output FILE] [--json]` and
+/// `offline-odata stream put STORE SET FILE --type TYPE [--properties JSON] [--json]` (issue 35, docs/MEDIA.md).
 struct StreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",
         abstract: "Media streams the offline store holds (docs/MEDIA.md).",
-        subcommands: [Get.self]
+        subcommands: [Get.self, Put.self]
     )
 
     /// `offline-odata stream get`.
@@ -93,6 +94,70 @@ struct StreamCommand: ParsableCommand {
                     guard written > 0 else { throw ODataError(.storage, "cannot write '\(target)'") }
                     offset += written
                 }
+            }
+        }
+    }
+
+    /// `offline-odata stream put`.
+    struct Put: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a media entity offline from a file, uploaded later as a media POST then a PATCH.",
+            discussion: """
+                Offline: the file is copied into the store's stream folder and the entity queued \
+                (the service assigns its key; the store gives a provisional one until the upload). \
+                'offline-odata upload' sends the stream, then the properties, then reads the entity \
+                back for its key and ETags.
+
+                Examples:
+                  offline-odata stream put media.store Documents photo.jpg --type image/jpeg \\
+                      --properties '{"title":"Site visit"}'
+
+                Output: the entity as stored; with --json {"status", "location", "entity"}.
+
+                Exit codes: 0 success; 1 not a media set, FILE unreadable, past the stream limits, \
+                or STORE not a store; 64 a usage error.
+                """
+        )
+
+        @Argument(help: "The path of the store file.")
+        var path: String
+
+        @Argument(help: "The media entity set.")
+        var entitySet: String
+
+        @Argument(help: "The file holding the stream.")
+        var file: String
+
+        @Option(name: .customLong("type"), help: "The stream's content type (image/jpeg, application/pdf, ...).")
+        var contentType: String
+
+        @Option(help: "The entity's properties as a JSON object, without the key.")
+        var properties = "{}"
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            do throws(ODataError) {
+                let store = try openStore(path: path, mode: .offline)
+                defer { store.close() }
+                let response = try store.performAndWait(.createMedia(entitySet: entitySet, contentPath: file, contentType: contentType,
+                                                                     properties: Array(properties.utf8)))
+                let body = String(decoding: response.body, as: UTF8.self)
+                if json {
+                    printJSON { writer in
+                        writer.beginObject()
+                        writer.writeKey("status"); writer.writeNumber(response.status)
+                        writer.writeKey("location")
+                        if let location = response.header("Location") { writer.writeString(location) } else { writer.writeNull() }
+                        writer.writeKey("entity"); writer.writeString(body)
+                        writer.endObject()
+                    }
+                } else {
+                    print(terminalSafe(body))
+                }
+            } catch {
+                exitWithError(error, json: json)
             }
         }
     }

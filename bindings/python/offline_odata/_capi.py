@@ -361,6 +361,10 @@ ood_options_set_stream_limits = _declare("ood_options_set_stream_limits", c_int,
 # ood_status ood_stream_file(ood_store *store, const char *url, char **path, ood_int64 *length, char **content_type);
 ood_stream_file = _declare("ood_stream_file", c_int,
                            [c_void_p, c_char_p, POINTER(c_void_p), POINTER(c_longlong), POINTER(c_void_p)], status=True)
+# ood_status ood_stream_create(ood_store *store, const char *entity_set, const char *file_path,
+#                              const char *content_type, const char *properties, ood_result **out);
+ood_stream_create = _declare("ood_stream_create", c_int,
+                             [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])

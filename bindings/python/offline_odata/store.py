@@ -527,6 +527,29 @@ class Store(StoreHandle):
         :meth:`stream_file`."""
         return open(self.stream_file(url)[0], "rb")
 
+    def create_media(self, entity_set: str, file_path: "os.PathLike[str] | str", content_type: str,
+                     properties: Optional[Mapping[str, Any]] = None) -> Result:
+        """Creates a media entity offline (docs/MEDIA.md): its stream is the file at ``file_path``
+        (copied into the store a buffer at a time), of ``content_type``; ``properties`` its values
+        without the key. :meth:`upload` sends the stream, then the properties. Returns the answer
+        (201, the entity as stored with its provisional key, ``Location``).
+
+        Raises:
+            SemanticError: not a media entity set. NotFoundError: the file cannot be read.
+            MisuseError: a stream past the limits, a closed store.
+        """
+        raw_set = _capi.encode(entity_set, "entity_set")
+        raw_path = _capi.encode(os.fspath(file_path), "file_path")
+        raw_type = _capi.encode(content_type, "content_type")
+        raw_body = None if properties is None else _capi.encode(json.dumps(dict(properties)), "properties")
+        out = c_void_p()
+        handle = self._begin()
+        try:
+            _capi.ood_stream_create(handle, raw_set, raw_path, raw_type, raw_body, byref(out))
+        finally:
+            self._end()
+        return Result._take(out.value)
+
     def route(self, url: str, method: str = "GET") -> Route:
         """Where ``method`` on ``url`` would go in the store's mode, and why, without running it."""
         raw_method = _method_bytes(method)

@@ -53,3 +53,26 @@ def test_a_stream_past_the_limit_is_refused(media, tmp_path):
             store.stream_file("Documents(1)/$value")
     with pytest.raises((TypeError, MisuseError)):
         Store(tmp_path / "bad.store", service_root=media.service_root, max_stream_size=-1)
+
+
+def test_a_media_entity_created_offline_uploads_as_post_then_patch(tmp_path):
+    server = backends.start_v4_media(count=1, size=100)
+    try:
+        content = bytes(range(256)) * 400
+        photo = tmp_path / "photo.bin"
+        photo.write_bytes(content)
+        with Store(tmp_path / "create.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            created = store.create_media("Documents", photo, "image/png", {"title": "from Python"})
+            assert created.status == 201
+            with store.open_stream("Documents(-1)") as stream:
+                assert stream.read() == content
+            assert store.upload().sent == 1
+            assert served(server, "Documents(2)/$value") == content
+            assert store.get("Documents(2)")["title"] == "from Python"
+            path, length, content_type = store.stream_file("Documents(2)/$value")
+            assert length == len(content) and content_type == "image/png"
+            with pytest.raises(SemanticError):
+                store.create_media("Notes", photo, "image/png")
+    finally:
+        server.stop()

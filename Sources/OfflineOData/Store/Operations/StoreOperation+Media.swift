@@ -9,3 +9,22 @@ extension StoreOperation where Output == MediaStream {
         }
     }
 }
+
+extension StoreOperation where Output == StoreResponse {
+    /// Creates a media entity of `entitySet` offline: its stream from the file at `contentPath`
+    /// (copied into the store's stream folder), of `contentType`, and its properties (`properties`,
+    /// JSON without the key); see ``LocalStore/createMedia(entitySet:contentPath:contentType:properties:)``.
+    /// The answer is the entity as stored (a `201` with its provisional key in `Location`); the
+    /// upload sends the stream (a media `POST`), then the properties (`PATCH`).
+    public static func createMedia(entitySet: String, contentPath: String, contentType: String,
+                                   properties: [UInt8] = Array("{}".utf8)) -> StoreOperation<StoreResponse> {
+        StoreOperation(lane: .write) { context throws(ODataError) in
+            let offline = try context.dispatcher.requireOffline("creating a media entity")
+            let outcome = try offline.createMedia(entitySet: entitySet, contentPath: contentPath, contentType: contentType,
+                                                  properties: properties)
+            context.announceChanges([entitySet])
+            let type = offline.model.entitySet(named: entitySet)?.entityType
+            return outcome.response(shape: AnswerShape(kind: .entity, entitySet: entitySet, entityType: type))
+        }
+    }
+}
