@@ -14,7 +14,7 @@
 #   make dist-check   make dist, then each archive installed with no Swift on PATH and the quickstarts run from it (in make test)
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make kill-encrypted   kill -9 campaigns of downloads and uploads over an encrypted store, 30 kills each (bounded in make test)
-#   make kill-media       kill -9 campaign of stream downloads, 30 kills (bounded in make test)
+#   make kill-media       kill -9 campaigns of stream downloads and media uploads, 30 kills each (bounded in make test)
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -190,8 +190,9 @@ ctest-encrypted: cmake-build
 kill-encrypted: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
 	OOD_ENCRYPTED_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_encrypted_kill.py
 
-# kill -9 campaign of stream downloads (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
-# stream's download, each resumed with Range; make test runs it bounded (3 kills) in pytest-sync.
+# kill -9 campaigns of media streams (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
+# stream's download, each resumed with Range, and 30 uploads of a media entity created offline killed
+# while sending its stream; make test runs them bounded (3 kills each) in pytest-sync.
 .PHONY: kill-media
 kill-media: cmake-build backends-venv
 	OOD_MEDIA_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_media_kill.py
@@ -216,7 +217,7 @@ bench: cmake-build backends-venv
 	$(BUILD_DIR)/Benchmarks/ood_bench_call_overhead
 	@echo "== Encryption at rest: writes, reads, a download and opening, with and without a key"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/encryption.py
-	@echo "== Media streams: a 100 MB stream downloaded, peak memory growth and SHA-256 (issue 35)"
+	@echo "== Media streams: a 100 MB stream down and up, peak memory growth and SHA-256 (issue 35)"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/media_stream.py
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py

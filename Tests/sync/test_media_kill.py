@@ -6,7 +6,10 @@ the rest (`Range: bytes=N-`, `If-Range`) and the service answers 206 from N, so 
 on disk is never fetched again. In the end the stream's file has the service's bytes (SHA-256
 equal), `store check` finds nothing, and no temporary file is left.
 
-`make test` runs a bounded campaign (OOD_MEDIA_KILLS, 3 by default); `make kill-media` runs 30.
+A second campaign kills `offline-odata upload` of a media entity created offline (`stream put`)
+while it sends the stream: the service never gets two media entities and the local one stays.
+
+`make test` runs bounded campaigns (OOD_MEDIA_KILLS, 3 by default); `make kill-media` runs 30 each.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import time
 import urllib.request
@@ -111,3 +115,71 @@ def test_a_killed_stream_download_resumes_without_fetching_its_finished_part_aga
     assert checked.returncode == 0, checked.stdout + checked.stderr
     print(f"media kill campaign: {interrupted} kills, part sizes at kill {kept_at_kill}, "
           f"GETs {[(g['status'], g['bytes']) for g in gets]}")
+
+
+UPLOAD_SIZE = 24 << 20
+
+
+def read_bytes(pid: int) -> int:
+    """Bytes the process read so far (`rchar` of /proc/PID/io): the stream's file as it is sent."""
+    try:
+        with open(f"/proc/{pid}/io") as io:
+            for line in io:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def service_documents(server) -> list[dict]:
+    with urllib.request.urlopen(server.url("Documents"), timeout=30) as answer:
+        return json.load(answer)["value"]
+
+
+def test_a_killed_media_upload_never_creates_two_entities_nor_loses_the_local_one(media_server, tool, tmp_path):
+    """`offline-odata upload` of a media entity created offline (`stream put`), killed while it
+    sends the stream: the next upload sends it or archives it as in doubt, never twice; the local
+    entity stays (uploaded, or queued, or archived)."""
+    metadata = tmp_path / "media.xml"
+    with urllib.request.urlopen(media_server.url("$metadata"), timeout=30) as answer:
+        metadata.write_bytes(answer.read())
+    photo = tmp_path / "photo.bin"
+    photo.write_bytes(bytes(range(256)) * (UPLOAD_SIZE // 256))
+    rng = random.Random(36)
+    outcomes = []
+    for run in range(KILLS):
+        media_server.reset()
+        store = tmp_path / f"up{run}.store"
+        assert tool("store", "create", store, "--metadata", metadata, "--service", media_server.service_root,
+                    "--defining", "Documents=Documents").returncode == 0
+        put = tool("stream", "put", store, "Documents", photo, "--type", "application/octet-stream",
+                   "--properties", json.dumps({"title": f"run {run}"}))
+        assert put.returncode == 0, put.stderr
+        before = len(service_documents(media_server))
+        target = rng.randrange(1 << 20, UPLOAD_SIZE)
+        process = start_tool("upload", store)
+        while process.poll() is None and read_bytes(process.pid) < target:
+            time.sleep(0.001)
+        killed = process.poll() is None
+        if killed:
+            process.send_signal(signal.SIGKILL)
+            process.communicate(timeout=30)
+        else:
+            process.communicate(timeout=30)
+        again = tool("upload", store, "--json")
+        titled = [d for d in service_documents(media_server) if d.get("title") == f"run {run}"]
+        created = len(service_documents(media_server)) - before
+        assert created <= 1, f"run {run}: {created} media entities created"
+        with sqlite3.connect(store) as db:
+            local = db.execute('SELECT count(*) FROM "Documents"').fetchone()[0]
+            archived = db.execute("SELECT count(*) FROM ood_error_archive").fetchone()[0]
+            queued = db.execute("SELECT count(*) FROM ood_request_queue").fetchone()[0]
+        assert local == 1, f"run {run}: the local entity is gone"
+        if created == 1 and queued == 0 and archived == 0:
+            assert len(titled) == 1  # sent whole: stream then properties
+            outcomes.append("uploaded")
+        else:
+            assert queued + archived >= 1, f"run {run}: nothing queued or archived ({again.stdout} {again.stderr})"
+            outcomes.append("in doubt, archived" if archived else "queued")
+    print(f"media upload kill campaign: {KILLS} runs: {outcomes}")
