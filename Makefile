@@ -239,6 +239,9 @@ bench: cmake-build backends-venv
 	@echo "   (odatapy installed in its own venv, .build-bench/odatapy-venv, reading the same store file)"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_vs_odatapy.py \
 		$(SWIFT_SCRATCH)/release/offline-odata
+	@echo "== The Python binding's cost per call: the same reads through the C API and through Store.get (issue 38)"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/binding_call_cost.py \
+		$(SWIFT_SCRATCH)/release/offline-odata $(BUILD_DIR)/Benchmarks/ood_bench_read_urls
 	@echo "== Download from a local page server, and against Python's urllib + json + sqlite3"
 	@echo "   (the tool as built for users: release, Swift runtime linked in, by cmake-build)"
 	$(PYTHON) Benchmarks/python/download_vs_python.py $(SWIFT_SCRATCH)/release/offline-odata

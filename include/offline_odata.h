@@ -732,6 +732,26 @@ typedef struct ood_answer_view {
 OOD_API ood_status ood_result_view(const ood_result *result, ood_answer_view *view);
 
 /**
+ * A GET like ood_request() (routed as the store's mode says), its answer copied into memory the
+ * caller owns when it fits, so that no result is made and freed: for bindings whose every call
+ * has a fixed cost (ctypes), one crossing per read instead of four.
+ *
+ * The buffer receives the body and a NUL, then the content type and the shape's names, each
+ * NUL-terminated; it needs the body's length plus their lengths plus six bytes.
+ *
+ * @param buffer Where the answer goes; may be NULL when `capacity` is 0 (every answer spills).
+ * @param capacity The buffer's size in bytes.
+ * @param[out] view Receives the answer. Its pointers point into `buffer` when the answer fit,
+ *        else into `*spill`; cleared on an error.
+ * @param[out] spill Receives NULL when the answer fit; else the answer as a result, which the
+ *        caller releases with ood_result_free() (and may read with a larger buffer next time).
+ * @return OOD_OK; the statuses of ood_request(); OOD_MISUSE for NULL arguments.
+ * Thread safety: as ood_request(); each thread its own buffer.
+ */
+OOD_API ood_status ood_get_into(ood_store *store, const char *url, char *buffer, size_t capacity,
+                                ood_answer_view *view, ood_result **spill);
+
+/**
  * Where `method` on `url` would go in the store's mode, and why, without running it.
  *
  * @param[out] is_online Receives 1 for the service, 0 for the offline store.

@@ -51,7 +51,7 @@ final class ResultHandle {
         free(propertyType)
     }
 
-    private static func kind(_ kind: AnswerShape.Kind) -> ood_answer_kind {
+    static func kind(_ kind: AnswerShape.Kind) -> ood_answer_kind {
         switch kind {
         case .collection: OOD_ANSWER_COLLECTION
         case .entity: OOD_ANSWER_ENTITY
@@ -61,6 +61,17 @@ final class ResultHandle {
         case .metadata: OOD_ANSWER_METADATA
         case .other: OOD_ANSWER_OTHER
         }
+    }
+
+    /// `view` pointing into this result (`ood_result_view`; `ood_get_into` when an answer spills).
+    func fill(_ view: UnsafeMutablePointer<ood_answer_view>) {
+        view.pointee = ood_answer_view(body: UnsafePointer(body), length: length,
+                                       content_type: UnsafePointer(contentType ?? staticCString("")),
+                                       kind: kind,
+                                       entity_set: entitySet.map { UnsafePointer($0) },
+                                       entity_type: entityType.map { UnsafePointer($0) },
+                                       property: property.map { UnsafePointer($0) },
+                                       property_type: propertyType.map { UnsafePointer($0) })
     }
 
     func retainedPointer() -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
@@ -141,14 +152,7 @@ public func cResultView(_ result: OpaquePointer?, _ view: UnsafeMutablePointer<o
                                        entity_set: nil, entity_type: nil, property: nil, property_type: nil)
         return misuse("ood_result_view: result is NULL")
     }
-    let handle = ResultHandle.from(result)
-    view.pointee = ood_answer_view(body: UnsafePointer(handle.body), length: handle.length,
-                                   content_type: UnsafePointer(handle.contentType ?? staticCString("")),
-                                   kind: handle.kind,
-                                   entity_set: handle.entitySet.map { UnsafePointer($0) },
-                                   entity_type: handle.entityType.map { UnsafePointer($0) },
-                                   property: handle.property.map { UnsafePointer($0) },
-                                   property_type: handle.propertyType.map { UnsafePointer($0) })
+    ResultHandle.from(result).fill(view)
     return succeed()
 }
 

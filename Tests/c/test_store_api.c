@@ -771,6 +771,43 @@ static void test_a_store_file_without_a_service_root(void) {
 }
 
 /* Checks one answer's kind, entity set and (for a property) its path and EDM type, then frees it. */
+/* NULL and equal, or both set and equal as strings. */
+static int same_text(const char *a, const char *b) {
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* ood_get_into gives the answer `expected` holds: copied into a buffer large enough (no result to
+ * free), and as a result to free (a spill) when the buffer is too small or absent. */
+static void expect_same_answer_copied(ood_store *store, const char *url, const ood_answer_view *expected) {
+    char buffer[8192];
+    size_t capacities[] = {sizeof buffer, expected->length, 0};
+    for (size_t i = 0; i < sizeof capacities / sizeof capacities[0]; i++) {
+        ood_answer_view view;
+        ood_result *spill = (ood_result *)&view; /* cleared by the call */
+        CHECK(ood_get_into(store, url, capacities[i] ? buffer : NULL, capacities[i], &view, &spill) == OOD_OK);
+        CHECK((spill == NULL) == (i == 0));
+        if (spill == NULL) {
+            CHECK(view.body == buffer && view.body[view.length] == '\0');
+        }
+        CHECK(view.length == expected->length && memcmp(view.body, expected->body, view.length) == 0);
+        CHECK(view.kind == expected->kind && strcmp(view.content_type, expected->content_type) == 0);
+        CHECK(same_text(view.entity_set, expected->entity_set) && same_text(view.entity_type, expected->entity_type));
+        CHECK(same_text(view.property, expected->property) && same_text(view.property_type, expected->property_type));
+        ood_result_free(spill);
+    }
+    /* Misuse: the documented status, the view cleared, no result. */
+    ood_answer_view view;
+    ood_result *spill = NULL;
+    CHECK(ood_get_into(store, url, NULL, 16, &view, &spill) == OOD_MISUSE && spill == NULL && view.length == 0);
+    CHECK(ood_get_into(store, url, buffer, sizeof buffer, NULL, &spill) == OOD_MISUSE && spill == NULL);
+    CHECK(ood_get_into(store, url, buffer, sizeof buffer, &view, NULL) == OOD_MISUSE && view.body != NULL);
+    CHECK(ood_get_into(NULL, url, buffer, sizeof buffer, &view, &spill) == OOD_MISUSE && spill == NULL);
+    CHECK(ood_get_into(store, NULL, buffer, sizeof buffer, &view, &spill) == OOD_MISUSE && spill == NULL);
+    /* A read that fails: its status, nothing copied nor kept. */
+    CHECK(ood_get_into(store, "NoSuchCollection", buffer, sizeof buffer, &view, &spill) != OOD_OK);
+    CHECK(spill == NULL && view.length == 0 && view.kind == OOD_ANSWER_OTHER);
+}
+
 static void expect_answer(ood_store *store, const char *url, ood_answer_kind kind, const char *property,
                           const char *property_type) {
     ood_result *result = NULL;
@@ -797,6 +834,7 @@ static void expect_answer(ood_store *store, const char *url, ood_answer_kind kin
     CHECK(view.entity_set == ood_result_entity_set(result) && view.entity_type == ood_result_entity_type(result));
     CHECK(view.property == path && view.property_type == type);
     CHECK(ood_result_view(result, NULL) == OOD_MISUSE);
+    expect_same_answer_copied(store, url, &view);
     ood_result_free(result);
 }
 

@@ -278,6 +278,11 @@ class AnswerView(Structure):
 
 # ood_status ood_result_view(const ood_result *result, ood_answer_view *view);
 ood_result_view = _declare("ood_result_view", c_int, [c_void_p, POINTER(AnswerView)], status=True)
+# ood_status ood_get_into(ood_store *store, const char *url, char *buffer, size_t capacity, ood_answer_view *view,
+#                         ood_result **spill);
+# Without the status check attached: the read path (Store.get) checks the status itself, one Python
+# call less per read; buffer, view and spill go as addresses (see _reader.py).
+ood_get_into = _declare("ood_get_into", c_int, [c_void_p, c_char_p, c_void_p, c_size_t, c_void_p, c_void_p])
 # ood_status ood_route(ood_store *store, const char *method, const char *url, int *is_online, char **reason);
 ood_route = _declare("ood_route", c_int, [c_void_p, c_char_p, c_char_p, POINTER(c_int), POINTER(c_void_p)],
                      status=True)

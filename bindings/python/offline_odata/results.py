@@ -13,7 +13,7 @@ from . import _capi
 
 #: What :meth:`Result.value` gives: entities as a list of dicts, one entity as a dict, a count as an
 #: int, or None for an answer without a body.
-Value = Union[List[Dict[str, Any]], Dict[str, Any], int, None]
+Value = Union[List[Dict[str, Any]], Dict[str, Any], int, str, None]
 
 
 class AnswerKind(IntEnum):
@@ -133,7 +133,9 @@ class Result:
         return json.loads(self.body)
 
     def value(self) -> Value:
-        """The body without its OData wrapper; see :func:`unwrap`."""
+        """The body without its OData wrapper (see :func:`unwrap`); a raw value (``/$value``) as its text."""
+        if self.shape.kind is AnswerKind.VALUE and self.body:
+            return self.body.decode("utf-8")
         return unwrap(self.body, self.content_type)
 
     def __repr__(self) -> str:

@@ -118,12 +118,14 @@ class Schema:
     def decode(self, body: bytes, content_type: str, shape: AnswerShape) -> TypedValue:
         """An answer holding ``shape`` as typed values: entities as a list of :class:`Entity`, one
         entity as an :class:`Entity`, a ``$count`` as an int, None for no body; a property's value
-        as sent, without its wrapper."""
+        as sent, without its wrapper; a raw value (``/$value``) as its text."""
         if not body:
             return None
+        kind = shape.kind
+        if kind is AnswerKind.VALUE:
+            return body.decode("utf-8")  # a raw value (/$value) is its text, whatever it looks like
         if not content_type.startswith("application/json"):
             return count_of(body)
-        kind = shape.kind
         entities = kind is not AnswerKind.PROPERTY
         converters = self.converters_of(shape.entity_set, shape.entity_type) if (
             kind is AnswerKind.COLLECTION or kind is AnswerKind.ENTITY) else None

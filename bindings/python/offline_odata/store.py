@@ -21,7 +21,7 @@ from ctypes import byref, c_int, c_long, c_longlong, c_void_p, string_at
 from typing import (TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
-from . import _callbacks, _capi
+from . import _callbacks, _capi, _reader
 from ._handle import StoreHandle, misuse
 from .entity import Entity
 from .errors import AbortedError
@@ -343,7 +343,7 @@ class Store(StoreHandle):
 
     def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[TypedValue, str]:
         """Reads ``url``: entities as a list of :class:`Entity`, one entity as an :class:`Entity`,
-        a ``$count`` as an int, with typed values (``Edm.Decimal`` as :class:`decimal.Decimal`,
+        a ``$count`` as an int, a raw value (``/$value``) as its text, with typed values (``Edm.Decimal`` as :class:`decimal.Decimal`,
         dates and times as :mod:`datetime` values, ``Edm.Guid`` as :class:`uuid.UUID`, ...).
 
         A collection the service answers comes whole: its next links are followed (at most
@@ -354,7 +354,24 @@ class Store(StoreHandle):
         With ``raw=True`` it returns the answer's text as sent (OData JSON) instead. ``headers`` are
         extra headers for the service, as for :meth:`execute`. Raises what :meth:`execute` raises.
         """
+        if headers is None:
+            return self._read(url, raw)
         return self._answer(url, headers=_header_lines(headers), raw=raw)
+
+    def _read(self, url: str, raw: bool) -> Union[TypedValue, str]:
+        """:meth:`get` without headers, the hot path of reads: one ctypes call (``ood_get_into``,
+        see :mod:`._reader`), the answer decoded here."""
+        raw_url = _capi.encode(url, "url")
+        schema = None if raw else self._types()
+        reader = _reader.reader()
+        handle = self._begin()
+        try:
+            if schema is None:
+                return reader.text(handle, raw_url)
+            body, content_type, shape = reader.typed(handle, raw_url)
+        finally:
+            self._end()
+        return schema.decode(body, content_type, shape)
 
     def entities(self, url: str, *, headers: Headers = None) -> List[Entity]:
         """Reads the collection at ``url`` as a list of :class:`Entity` (typed values).
@@ -363,7 +380,7 @@ class Store(StoreHandle):
             ValueError: ``url`` answers something else than a collection (one entity, a count).
             And what :meth:`execute` raises.
         """
-        answer = self._answer(url, headers=_header_lines(headers))
+        answer = self.get(url, headers=headers)
         if not isinstance(answer, list):
             raise ValueError(f"Store.entities: {url!r} does not answer a collection (use entity() or count())")
         return answer
@@ -376,7 +393,7 @@ class Store(StoreHandle):
             ValueError: ``url`` answers something else than one entity (a collection, a count).
             And what :meth:`execute` raises.
         """
-        answer = self._answer(url, headers=_header_lines(headers))
+        answer = self.get(url, headers=headers)
         if not isinstance(answer, Entity):
             raise ValueError(f"Store.entity: {url!r} does not answer one entity (use entities() or count())")
         return answer
@@ -387,7 +404,7 @@ class Store(StoreHandle):
 
         Raises what :meth:`execute` raises; ``ValueError`` when the answer is not a count.
         """
-        answer = self._answer(_count_url(url), headers=_header_lines(headers))
+        answer = self.get(_count_url(url), headers=headers)
         if not isinstance(answer, int) or isinstance(answer, bool):
             raise ValueError(f"Store.count: {url!r} does not answer a count")
         return answer
