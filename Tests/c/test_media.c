@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     ood_string_free(type);
     ood_result *entity = NULL;
     CHECK(ood_request(store, "GET", "Documents(4)", NULL, &entity) == OOD_OK);
-    CHECK(entity && strstr(ood_result_body(entity), "from C") != NULL);
+    CHECK(entity && strstr(ood_result_body(entity, NULL), "from C") != NULL);
     ood_result_free(entity);
 
     char *check = NULL;
