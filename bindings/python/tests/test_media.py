@@ -5,7 +5,7 @@ import urllib.request
 
 import pytest
 
-from offline_odata import MisuseError, NotFoundError, SemanticError, Store
+from offline_odata import HTTPError, MisuseError, NotFoundError, SemanticError, Store
 from conftest import backends
 
 SIZE = 300_000
@@ -44,13 +44,13 @@ def test_streams_come_with_their_defining_request_and_read_as_files(media, tmp_p
 
 
 def test_a_stream_past_the_limit_is_refused(media, tmp_path):
-    with Store(tmp_path / "small.store", service_root=media.service_root,
-               stream_requests={"Documents": "Documents"}, max_stream_size=1000) as store:
-        with pytest.raises(Exception) as refused:
-            store.download()
-        assert "larger than the 1000 bytes" in str(refused.value)
-        with pytest.raises(NotFoundError):
-            store.stream_file("Documents(1)/$value")
+    # The first open downloads: the stream is refused there, with the limit in the message.
+    with pytest.raises(HTTPError) as refused:
+        Store(tmp_path / "small.store", service_root=media.service_root,
+              stream_requests={"Documents": "Documents"}, max_stream_size=1000)
+    assert "larger than the 1000 bytes" in str(refused.value)
+    folder = tmp_path / "small.store.streams"
+    assert not folder.exists() or list(folder.iterdir()) == []
     with pytest.raises((TypeError, MisuseError)):
         Store(tmp_path / "bad.store", service_root=media.service_root, max_stream_size=-1)
 
