@@ -172,7 +172,9 @@ def test_a_killed_media_upload_never_creates_two_entities_nor_loses_the_local_on
         created = len(service_documents(media_server)) - before
         assert created <= 1, f"run {run}: {created} media entities created"
         with sqlite3.connect(store) as db:
-            local = db.execute('SELECT count(*) FROM "Documents"').fetchone()[0]
+            table = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%Documents%' "
+                               "AND name NOT LIKE 'ood_%'").fetchone()[0]
+            local = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
             archived = db.execute("SELECT count(*) FROM ood_error_archive").fetchone()[0]
             queued = db.execute("SELECT count(*) FROM ood_request_queue").fetchone()[0]
         assert local == 1, f"run {run}: the local entity is gone"
