@@ -101,15 +101,20 @@ package struct StreamFolder: Sendable {
         close(fd)
     }
 
-    /// The ETag the temporary file of `name` was started from, if known.
-    func partETag(for name: String) -> String? {
+    /// The ETag the temporary file of `name` was started from, if known (the first line beside it).
+    func partETag(for name: String) -> String? { partLines(name).first }
+
+    /// The content type of the answer the temporary file of `name` holds, if known (the second line).
+    func partContentType(for name: String) -> String? { partLines(name).dropFirst().first }
+
+    private func partLines(_ name: String) -> [String] {
         let fd = open(partETagPath(name), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
+        var buffer = [UInt8](repeating: 0, count: 2048)
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count), as: UTF8.self)
+        guard count > 0 else { return [] }
+        return String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The size of the file at `path`, nil when there is none.

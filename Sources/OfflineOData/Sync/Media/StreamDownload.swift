@@ -77,6 +77,19 @@ struct StreamDownload {
             record.entityETag = entityETag
             try file.withConnection { db throws(ODataError) in try StreamTable.save(record, in: db) }
             return .unchanged
+        case 416 where onDisk > 0:
+            // The kept part may be the whole stream already (killed after its last byte, before the
+            // rename): `Content-Range: bytes */TOTAL` says so. Otherwise it is of no use: start over.
+            let total = response.header("Content-Range").flatMap { range -> Int64? in
+                guard range.hasPrefix("bytes */") else { return nil }
+                return Int64(range.dropFirst("bytes */".count).filter { $0 != " " })
+            }
+            if total == onDisk {
+                return try finish(record, etag: startedETag, contentType: folder.partContentType(for: record.file),
+                                  entityETag: entityETag, resumedFrom: onDisk)
+            }
+            folder.removePart(record.file)
+            return try fetch(table: table, entityID: entityID, keyURL: keyURL, entityETag: entityETag, cancellation: cancellation)
         case 404, 204, 410:
             folder.remove(record.file)
             try file.withConnection { db throws(ODataError) in try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db) }
@@ -90,17 +103,25 @@ struct StreamDownload {
         if let total = sink.announcedTotal, sink.length != total {
             throw ODataError(.network, "\(label): the stream ended after \(sink.length) of the \(total) bytes announced")
         }
+        return try finish(record, etag: response.header("ETag"), contentType: response.header("Content-Type"),
+                          entityETag: entityETag, resumedFrom: response.status == 206 ? onDisk : 0)
+    }
+
+    /// The temporary file is the whole stream: hashed, written to disk, moved into place, recorded.
+    private func finish(_ stream: StreamRecord, etag: String?, contentType: String?, entityETag: String?,
+                        resumedFrom: Int64) throws(ODataError) -> Result {
+        var record = stream
         let digest = try StreamFolder.digest(ofFile: folder.partPath(record.file))
         try folder.publish(record.file)
         record.state = .complete
-        record.etag = response.header("ETag")
+        record.etag = etag
         record.entityETag = entityETag
-        record.contentType = response.header("Content-Type") ?? "application/octet-stream"
+        record.contentType = contentType ?? "application/octet-stream"
         record.length = digest.length
         record.sha256 = digest.sha256
         record.received = 0
         try file.withConnection { db throws(ODataError) in try StreamTable.save(record, in: db) }
-        return .fetched(bytes: digest.length, resumedFrom: response.status == 206 ? onDisk : 0)
+        return .fetched(bytes: digest.length, resumedFrom: resumedFrom)
     }
 
     /// A refused stream leaves nothing of it on disk: its temporary file goes, and a complete

@@ -62,7 +62,8 @@ final class StreamFileSink: HTTPBodySink {
             announcedTotal = contentLength
             open(fresh: true)
             length = 0
-            folder.writePartETag(header("etag"), for: name)
+            // ETag and content type (each one line: a header value has no line break).
+            folder.writePartETag(header("etag").map { etag in etag + (header("content-type").map { "\n" + $0 } ?? "") }, for: name)
         default:
             isError = true
             return

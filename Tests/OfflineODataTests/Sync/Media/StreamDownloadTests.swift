@@ -214,6 +214,26 @@ import Testing
         #expect(try second.check().isEmpty)
     }
 
+    @Test func aKeptPartThatIsTheWholeStreamIsMovedIntoPlaceOnA416() throws {
+        // Killed after the last byte was written, before the rename: the resume's Range starts at
+        // the end, the service answers 416 with the total, and the part is the stream.
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 80_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        let served = try serviceBytes(backend, "Documents(1)/$value")
+        let etag = try backend.send(HTTPRequest(method: "GET", url: backend.url("Documents(1)/$value"))).header("ETag")
+        let name = try keepPart(store, bytes: served[...], etag: etag)
+        _ = try store.download()
+        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [416, 0])
+        let stream = try store.streamFile(url: "Documents(1)/$value")
+        #expect(stream.path == store.streamFolder.filePath(name))
+        #expect(fileBytes(stream.path) == served)
+        #expect(stream.etag == etag)
+        #expect(try store.check().isEmpty)
+    }
+
     @Test func aStreamPastTheLimitsIsRefusedAndLeavesNothingOnDisk() throws {
         let backend = try TestBackend.start(.v4, media: (count: 2, size: 100_000))
         defer { backend.stop() }
