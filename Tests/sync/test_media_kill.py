@@ -72,11 +72,11 @@ def test_a_killed_stream_download_resumes_without_fetching_its_finished_part_aga
     kept_at_kill: list[int] = []
     interrupted = 0
     for _ in range(KILLS):
-        target = rng.randrange(1 << 20, SIZE - (1 << 20))
         already = part_size(folder)
+        target = already + rng.randrange(1, max(2, SIZE - already))  # a random point of the rest
         process = start_tool("download", store)
-        # Killed once the temporary file passed a random point (polled, not slept on).
-        while process.poll() is None and part_size(folder) < max(target, already + 1):
+        # Killed once the temporary file passed it (polled, not slept on).
+        while process.poll() is None and part_size(folder) < target:
             time.sleep(0.001)
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
