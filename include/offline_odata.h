@@ -1232,6 +1232,79 @@ OOD_API ood_status ood_store_rekey(const char *path, const ood_options *from, co
  */
 OOD_API ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
 
+/**
+ * Changes the key of the open store `store` to the key of `to` (options filled with
+ * ood_options_set_key() or ood_options_set_passphrase(); NULL, or options without a key, decrypts
+ * it; a plain store is encrypted). Runs between downloads and uploads; the requests running when
+ * it starts finish first and those issued meanwhile wait, then run under the new key. The queue,
+ * archive, resume points, indexes and live queries (ood_watch()) go on. A process killed at any
+ * moment leaves a store that opens with exactly one of the two keys. Blocks until done.
+ * @return OOD_OK; OOD_MISUSE for NULL `store`, a plain store and no new key, or a store without a
+ *         file; OOD_STORAGE for a read-only file; OOD_BUSY when another handle or process has the file open (nothing
+ *         changes, the store goes on with its key).
+ * Thread safety: any thread but the store's own (from a callback: OOD_BUSY).
+ */
+OOD_API ood_status ood_rekey(ood_store *store, const ood_options *to);
+
+/** @} */
+
+/**
+ * @name Conflict policies (docs/CONFLICTS.md)
+ * What an upload does when the service refuses a change because the entity changed there since the
+ * store read it (412, 409) or is gone (404 to an update or delete).
+ * @{
+ */
+
+/** What a conflict resolver answers. */
+typedef enum ood_conflict_answer {
+    OOD_CONFLICT_ARCHIVE = 0,              /**< the request goes to the error archive, the versions beside it */
+    OOD_CONFLICT_SERVER_WINS = 1,          /**< the local change is dropped (recorded), the store takes the service's entity */
+    OOD_CONFLICT_CLIENT_WINS = 2,          /**< the change is sent again on the service's ETag */
+    OOD_CONFLICT_MERGE_CHANGED_FIELDS = 3, /**< the changed fields sent again when the service changed none of them */
+    OOD_CONFLICT_MERGED_BODY = 4           /**< send the JSON body written into `merged_body` (an update) */
+} ood_conflict_answer;
+
+/**
+ * Decides one conflict. `versions_json` (borrowed for the call) is
+ * {"entitySet","url","method","httpStatus","policy","original","local","served","properties":[{"name",
+ * "original","local","served","changedBy"}]}: the values the change was made on, the change, the
+ * service's entity (null when gone), who changed what. Answers an ood_conflict_answer; with
+ * OOD_CONFLICT_MERGED_BODY it wrote a NUL-terminated JSON object of at most `capacity` bytes
+ * (64 KiB) into `merged_body`. Runs on the upload's thread with no transaction open.
+ */
+typedef int (*ood_conflict_resolver)(const char *versions_json, char *merged_body, size_t capacity, void *payload);
+
+/**
+ * Keeps `policy` ("archive", "serverWins", "clientWins", "mergeChangedFields") in the store file as
+ * its default (`entity_set` NULL) or the set's; later uploads of the store follow it.
+ * @return OOD_OK; OOD_MISUSE for NULL store or policy, an unknown policy; OOD_NOTFOUND for an unknown set.
+ */
+OOD_API ood_status ood_store_set_conflict_policy(ood_store *store, const char *entity_set, const char *policy);
+
+/**
+ * The store's conflict policies as JSON: {"default": POLICY, "entitySets": {SET: POLICY}}.
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ */
+OOD_API ood_status ood_store_conflict_policies(ood_store *store, char **json);
+
+/**
+ * Uploads as ood_upload() does, with `policy` for every set (NULL: the store's) and `resolver`
+ * (NULL: none) deciding each conflict over it. `json` receives the outcome:
+ * {"sent","archived","inDoubt","discarded","compacted"}; release it with ood_string_free().
+ */
+OOD_API ood_status ood_upload_resolving(ood_store *store, const char *policy, ood_conflict_resolver resolver,
+                                        void *payload, char **json);
+
+/**
+ * The local changes a conflict policy discarded (server wins), oldest first, kept until cleared: a
+ * JSON array of {"requestID","outcome","policy","entitySet","method","url","httpStatus","original",
+ * "local","served","properties","at"}. Release `json` with ood_string_free().
+ */
+OOD_API ood_status ood_discarded_changes(ood_store *store, char **json);
+
+/** Forgets the record of discarded changes; `cleared` (may be NULL) receives how many. */
+OOD_API ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
+
 /** @} */
 
 /** @name Media streams (docs/MEDIA.md)

@@ -604,6 +604,9 @@ public:
     std::string metadata() { return ask0(ood_metadata); }
     std::string undo(std::string_view url) { return ask(ood_undo, url); }
     std::string redownload(std::string_view url) { return ask(ood_redownload, url); }
+    /// Changes the key of this open store to `to`'s (nullptr, or options without a key: decrypt
+    /// it); see ood_rekey().
+    void rekey(const Options *to) { check(ood_rekey(handle_, to != nullptr ? to->get() : nullptr)); }
     /// Whether the service's $metadata changed, and how (see ood_check_service).
     std::string check_service() { return ask0(ood_check_service); }
     /// Adopts the service's changed model: "uploadFirst", "rebuild" or "archiveRefused" (see

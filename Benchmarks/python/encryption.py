@@ -9,8 +9,8 @@ download is from odatapy (Tests/backends, the "medium" flight sample): the serve
 both figures. The machine's load average is printed with the figures.
 """
 import os
+import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,8 +35,25 @@ def timed(function):
     return time.perf_counter() - start
 
 
+def cpu_now():
+    """(user, system) CPU seconds of this process so far, every thread included: the store's own
+    threads (reads, writes) run in this process, so their work is counted with the caller's."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
+
+
+def measured(function):
+    """(wall seconds, process CPU seconds, user CPU seconds) of `function`."""
+    user, system = cpu_now()
+    start = time.perf_counter()
+    function()
+    wall = time.perf_counter() - start
+    user_after, system_after = cpu_now()
+    return wall, (user_after - user) + (system_after - system), user_after - user
+
+
 def writes_and_reads(folder, key):
-    """(seconds for WRITES local writes, seconds for READS reads) on a new store."""
+    """(wall, process CPU, user CPU) seconds of WRITES local writes, and of READS reads, on a new store."""
     path = os.path.join(folder, "w%s.store" % ("k" if key else "p"))
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
@@ -48,12 +65,12 @@ def writes_and_reads(folder, key):
             for index in range(WRITES):
                 store.create("TravelagencyCollection", {"agencynum": "%08d" % index, "name": "Agency %d" % index,
                                                         "city": "Rome", "country": "IT"})
-        write_seconds = timed(write)
+        write_seconds = measured(write)
 
         def read():
             for index in range(READS):
                 store.get("TravelagencyCollection?$filter=agencynum eq '%08d'" % (index % WRITES))
-        read_seconds = timed(read)
+        read_seconds = measured(read)
     return write_seconds, read_seconds
 
 
@@ -69,33 +86,48 @@ def download(folder, root, key):
     return time.perf_counter() - start
 
 
-CHILD = r"""
-import os, sys, tempfile, time
-from offline_odata import Mode, Store
-key = bytes(range(32)) if sys.argv[1] == "key" else None
-with open(sys.argv[2], encoding="utf-8") as f:
-    metadata = f.read()
-folder = tempfile.mkdtemp()
-with Store(os.path.join(folder, "c.store"), metadata=metadata, mode=Mode.OFFLINE, key=key) as store:
-    start = time.process_time()
-    for index in range(%d):
-        store.create("TravelagencyCollection", {"agencynum": "%%08d" %% index, "name": "A", "city": "Rome", "country": "IT"})
-    middle = time.process_time()
-    for index in range(%d):
-        store.get("TravelagencyCollection?$filter=agencynum eq '%%08d'" %% (index %% %d))
-    end = time.process_time()
-print(middle - start, end - middle)
-""" % (WRITES, READS, WRITES)
+def interleaved_cpu(folder, batches=60, size=10):
+    """Process CPU seconds (user + system, and user alone) of batches of `size` local writes and of
+    `size` * 5 reads, on a plain and a keyed store open side by side in this process, the two
+    alternating batch by batch (which goes first alternates too): the machine's other load and the
+    process's own drift fall on both alike. Lists of per-batch seconds: (writes, reads) each as
+    ([plain], [keyed]) for process CPU and for user CPU."""
+    with open(METADATA, encoding="utf-8") as f:
+        metadata = f.read()
+    stores = []
+    for name, key in (("ip.store", None), ("ik.store", KEY)):
+        path = os.path.join(folder, name)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+        stores.append(Store(path, metadata=metadata, mode=Mode.OFFLINE, key=key))
+    cpu = {"writes": ([], []), "reads": ([], [])}
+    user = {"writes": ([], []), "reads": ([], [])}
+    written = [0, 0]
+    try:
+        for batch in range(batches):
+            order = (0, 1) if batch % 2 == 0 else (1, 0)
+            for keyed in order:
+                store = stores[keyed]
 
+                def write():
+                    for _ in range(size):
+                        index = written[keyed]
+                        written[keyed] += 1
+                        store.create("TravelagencyCollection", {"agencynum": "%08d" % index, "name": "Agency %d" % index,
+                                                                "city": "Rome", "country": "IT"})
 
-def cpu_seconds(key):
-    """(CPU seconds of the writes, of the reads) in a process of their own: the machine's other
-    load stretches wall times, much less a process's own CPU time."""
-    kind = "key" if key else "plain"
-    out = subprocess.run([sys.executable, "-c", CHILD, kind, METADATA], capture_output=True, text=True, check=True,
-                         env=dict(os.environ))
-    writes, reads = out.stdout.split()
-    return float(writes), float(reads)
+                def read():
+                    for index in range(size * 5):
+                        store.get("TravelagencyCollection?$filter=agencynum eq '%08d'" % ((batch * 7 + index) % written[keyed]))
+                for work, function in (("writes", write), ("reads", read)):
+                    _, seconds, user_seconds = measured(function)
+                    cpu[work][keyed].append(seconds)
+                    user[work][keyed].append(user_seconds)
+    finally:
+        for store in stores:
+            store.close()
+    return cpu, user
 
 
 def open_seconds(path, **key):
@@ -115,29 +147,35 @@ def report(name, plain, keyed, budget):
 
 def main():
     with tempfile.TemporaryDirectory() as folder:
-        results = {"writes": ([], []), "reads": ([], []), "download": ([], [])}
+        measures = ("wall", "cpu", "user")
+        results = {(work, measure): ([], []) for work in ("writes", "reads") for measure in measures}
+        downloads = ([], [])
         server = backends.start_v4(data="medium")
         try:
             for _ in range(ROUNDS):
                 for keyed, key in ((0, None), (1, KEY)):
                     w, r = writes_and_reads(folder, key)
-                    results["writes"][keyed].append(w)
-                    results["reads"][keyed].append(r)
-                    results["download"][keyed].append(download(folder, server.service_root, key))
+                    for index, measure in enumerate(measures):
+                        results[("writes", measure)][keyed].append(w[index])
+                        results[("reads", measure)][keyed].append(r[index])
+                    downloads[keyed].append(download(folder, server.service_root, key))
         finally:
             server.stop()
-        cpu = {"writes": ([], []), "reads": ([], [])}
-        for _ in range(ROUNDS):
-            for keyed, key in ((0, None), (1, KEY)):
-                w, r = cpu_seconds(key)
-                cpu["writes"][keyed].append(w)
-                cpu["reads"][keyed].append(r)
-        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {WRITES} writes, {READS} reads a round")
-        report(f"{WRITES} local writes (wall)", *results["writes"], 15)
-        report(f"{READS} reads (wall)", *results["reads"], 15)
-        report(f"{WRITES} local writes (process CPU time)", *cpu["writes"], 15)
-        report(f"{READS} reads (process CPU time)", *cpu["reads"], 15)
-        report("download (medium flight sample)", *results["download"], 20)
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {WRITES} writes, {READS} reads a round; "
+              f"CPU time by getrusage(RUSAGE_SELF) around the same work as the wall time, every thread of the process")
+        report(f"{WRITES} local writes (wall)", *results[("writes", "wall")], 15)
+        report(f"{READS} reads (wall)", *results[("reads", "wall")], 15)
+        report(f"{WRITES} local writes (process CPU time)", *results[("writes", "cpu")], 15)
+        report(f"{READS} reads (process CPU time)", *results[("reads", "cpu")], 15)
+        cpu, user = interleaved_cpu(folder)
+        batches = len(cpu["writes"][0])
+        print(f"interleaved: a plain and a keyed store open side by side, {batches} alternating batches of 10 writes "
+              f"and 50 reads each, CPU time of each batch (getrusage), medians")
+        report("10 local writes, interleaved (process CPU time)", *cpu["writes"], 15)
+        report("50 reads, interleaved (process CPU time)", *cpu["reads"], 15)
+        report("10 local writes, interleaved (user CPU time)", *user["writes"], 15)
+        report("50 reads, interleaved (user CPU time)", *user["reads"], 15)
+        report("download (medium flight sample)", *downloads, 20)
         # Open: a raw key costs no derivation; a passphrase costs the KDF once.
         raw_path = os.path.join(folder, "wk.store")
         pass_path = os.path.join(folder, "pp.store")

@@ -47,3 +47,12 @@ public func cStoreOpenKeyed(_ path: UnsafePointer<CChar>?, _ key: OpaquePointer?
         out.pointee = try StoreHandle.opening(file: String(cString: path), key: storeKey).retainedPointer()
     }
 }
+
+@_cdecl("ood_rekey")
+public func cRekey(_ store: OpaquePointer?, _ to: OpaquePointer?) -> ood_status {
+    let newKey = to.map { OptionsHandle.from($0).options.key } ?? nil
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore("ood_rekey", store)
+        try target.performAndWait(.rekey(to: newKey))
+    }
+}

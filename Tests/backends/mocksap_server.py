@@ -21,6 +21,10 @@
   GET  GetFlightDetails?carrid='AA'&connid='0017'&fldate=datetime'2016-01-20T00:00:00' -> FlightDetails
   POST UpdateAgencyPhoneNo?agencynum='00000001'&telephone='+1 555'  -> Travelagency (CSRF applies)
 * POST /_reset restores the seed (rows and the delta's deletion log) and answers 204.
+* POST /_conflict {"path": "Set(key)", "status": 409} (test only): the next change (PUT, PATCH,
+  MERGE, DELETE, also tunnelled as POST with X-HTTP-Method) of that entity answers `status` (409 by
+  default) with SAP Gateway's error envelope, once; POST /_reset forgets it. A stale If-Match is
+  answered 412 by mock-sap itself.
 * --page-size N: server-driven paging of entity set reads, as SAP Gateway pages: at most N entities
   a page, and `__next` (absolute, with `$skiptoken=<entities served so far>`) while more remain
   within the read's `$top`; `__count` (`$inlinecount=allpages`) counts the whole set. mock-sap
@@ -34,7 +38,7 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from mocksap import schema
 from mocksap import store
@@ -213,11 +217,22 @@ def paged(serve, base_url: str, path: str, query: str, page_size: int) -> Respon
     return Response(response.status, headers=headers, body=document)
 
 
+def armed_refusal(status: int, path: str) -> Response:
+    """A change refused as SAP Gateway refuses one (its V2 error envelope), for `POST /_conflict`."""
+    error = {"error": {"code": "/IWBEP/CX_MGW_BUSI_EXCEPTION/000",
+                       "message": {"lang": "en", "value": f"{path} is in a state that does not allow this change"},
+                       "innererror": {"application": {"component_id": "", "service_namespace": "/SAP/",
+                                                      "service_id": "RMTSAMPLEFLIGHT_SRV", "service_version": "0001"},
+                                      "transactionid": "0" * 32, "errordetails": []}}}
+    return Response(status, body=json.dumps(error).encode(), content_type="application/json")
+
+
 def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
     """Route /_reset, $metadata and the function imports before mock-sap's own dispatch; page entity
     set reads when `page_size` is set."""
     base = httpd.RequestHandlerClass
     root = sample.service.path + "/"
+    armed: dict[str, int] = {}  # POST /_conflict: entity path -> the status its next change gets
 
     class FlightHandler(base):
         def _serve(self, method, path, query, headers, body, opts, client):
@@ -231,7 +246,17 @@ def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
         def _serve_unpaged(self, method, path, query, headers, body, opts, client):
             if path == "/_reset" and method == "POST":
                 sample.load()
+                armed.clear()
                 return Response(204, body=b"", content_type=None)
+            if path == "/_conflict" and method == "POST":
+                request = json.loads(body or b"{}")
+                armed[unquote(request["path"]).lstrip("/")] = int(request.get("status", 409))
+                return Response(204, body=b"", content_type=None)
+            change = (headers.get("x-http-method") or method).upper()
+            if path.startswith(root) and change in ("PUT", "PATCH", "MERGE", "DELETE"):
+                status = armed.pop(unquote(path[len(root):]), None)
+                if status is not None:
+                    return armed_refusal(status, unquote(path[len(root):]))
             if path == "/_native_metadata" and method == "GET":
                 from mocksap.metadata import metadata_document
                 return Response(body=metadata_document(sample.service),

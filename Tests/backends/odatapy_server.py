@@ -19,6 +19,10 @@
 * --change-stamp PROP: every create/update sets the DateTimeOffset PROP to now (UTC, ms), as
   SAP services do with their change timestamps (the ETag stays odatapy's version counter).
 * POST /_reset restores the seed (data, links, ETags, change log) and answers 204.
+* POST /_conflict {"path": "Set(key)", "status": 409} (test only): the next change (PATCH, PUT,
+  MERGE, DELETE) of that entity answers `status` (409 by default) with an OData error, once, as a
+  service whose business rules refuse a change answers; POST /_reset forgets it. A stale If-Match
+  is answered 412 by odatapy itself.
 * Function and action imports of the flight sample are implemented when the EDMX declares them:
   GetAgencyDetails(agencynum=...), GetFlightDetails(carrid=...,connid=...,fldate=...),
   POST UpdateAgencyPhoneNo {"agencynum": ..., "telephone": ...}.
@@ -42,6 +46,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from odatapy.data import ComplexValue, Entity, Property, ValueType
@@ -627,6 +632,7 @@ class Service:
         self.handler.register(AllSetsHaveETags())
         register_sample_functions(self.processor, self.model)
         self.app = MediaLayer(ODataWSGIApp(self.handler))
+        self.conflicts = ArmedConflicts()
 
     def new_store(self) -> LinkingStore:
         for name in self.autokey:
@@ -643,6 +649,7 @@ class Service:
             self.processor.store = self.new_store()
             if self.repeatability:
                 self.repeatability.clear()
+        self.conflicts.clear()
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") == "/_reset":
@@ -653,12 +660,61 @@ class Service:
             self.reset()
             start_response("204 No Content", [])
             return [b""]
+        if environ.get("PATH_INFO") == "/_conflict":
+            return self.conflicts.arm(environ, start_response)
+        refusal = self.conflicts.take(environ)
+        if refusal:
+            status, body = refusal
+            start_response(status, [("Content-Type", "application/json"), ("OData-Version", "4.0"),
+                                     ("Content-Length", str(len(body)))])
+            return [body]
         if environ.get("PATH_INFO") == "/_repeatability" and self.repeatability:
             body = json.dumps({"requests": self.repeatability.log()}).encode()
             start_response("200 OK", [("Content-Type", "application/json"),
                                       ("Content-Length", str(len(body)))])
             return [body]
         return self.app(environ, start_response)
+
+
+class ArmedConflicts:
+    """`POST /_conflict` (test only): arms one refusal of the next change of an entity, answered as
+    an OData V4 service answers a change its rules refuse (`{"error": {"code", "message"}}`)."""
+
+    CHANGES = ("PATCH", "PUT", "MERGE", "DELETE")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.armed: dict[str, int] = {}
+
+    def clear(self) -> None:
+        with self.lock:
+            self.armed.clear()
+
+    def arm(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") != "POST":
+            start_response("405 Method Not Allowed", [("Allow", "POST"), ("Content-Length", "0")])
+            return [b""]
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        request = json.loads(environ["wsgi.input"].read(length) or b"{}")
+        with self.lock:
+            self.armed[unquote(request["path"]).lstrip("/")] = int(request.get("status", 409))
+        start_response("204 No Content", [])
+        return [b""]
+
+    def take(self, environ):
+        """(status line, body) when this request is the armed change of its entity, else None."""
+        method = environ.get("HTTP_X_HTTP_METHOD") or environ.get("REQUEST_METHOD")
+        if method not in self.CHANGES:
+            return None
+        path = unquote(environ.get("PATH_INFO", "")).lstrip("/")
+        with self.lock:
+            status = self.armed.pop(path, None)
+        if status is None:
+            return None
+        reason = {409: "Conflict", 412: "Precondition Failed"}.get(status, "Refused")
+        body = json.dumps({"error": {"code": str(status), "message":
+                                     f"{path} is in a state that does not allow this change (armed by the test)"}}).encode()
+        return f"{status} {reason}", body
 
 
 class PagedDeltas:

@@ -118,6 +118,32 @@ int main(int argc, char **argv) {
     CHECK(ood_options_set_key(NULL, key, 32) == OOD_MISUSE);
     CHECK(ood_options_set_passphrase(NULL, "x") == OOD_MISUSE);
 
+    /* ood_rekey: the open plain store encrypted with `keyed`, written to, then decrypted, still open. */
+    ood_store *open_store = NULL;
+    CHECK(ood_store_open_with(plain, &open_store) == OOD_OK);
+    CHECK(ood_rekey(open_store, NULL) == OOD_MISUSE);
+    CHECK(ood_rekey(NULL, keyed) == OOD_MISUSE);
+    CHECK(ood_rekey(open_store, keyed) == OOD_OK);
+    CHECK(!file_contains(plain_path, marker));
+    ood_result *written = NULL;
+    CHECK(ood_request(open_store, "POST", "TravelagencyCollection",
+                      "{\"agencynum\":\"99000778\",\"name\":\"after rekey\",\"city\":\"Boston\"}", &written) == OOD_OK);
+    ood_result_free(written);
+    ood_store *elsewhere = NULL;
+    CHECK(ood_store_open_keyed(plain_path, NULL, &elsewhere) == OOD_KEY && elsewhere == NULL);
+    CHECK(ood_store_open_keyed(plain_path, keyed, &elsewhere) == OOD_OK);
+    /* Another handle on the file: the rekey refuses, the store goes on with its key. */
+    CHECK(ood_rekey(open_store, NULL) == OOD_BUSY);
+    ood_store_close(elsewhere);
+    CHECK(ood_rekey(open_store, NULL) == OOD_OK);
+    CHECK(file_contains(plain_path, marker));
+    ood_result *count = NULL;
+    CHECK(ood_request(open_store, "GET", "TravelagencyCollection/$count", NULL, &count) == OOD_OK);
+    CHECK(count && strcmp(ood_result_body(count, NULL), "2") == 0);
+    ood_result_free(count);
+    ood_store_close(open_store);
+    CHECK(open_and_write(plain, 0) == OOD_OK);
+
     ood_options_free(keyed);
     ood_options_free(wrong);
     ood_options_free(none);

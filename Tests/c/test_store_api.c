@@ -973,6 +973,96 @@ static void test_the_maximum_metadata_size(void) {
     ood_options_free(options);
 }
 
+/* Conflict policies (issue 37): the resolver sees the three versions and answers a merged body. */
+typedef struct resolver_log {
+    int calls;
+    char versions[4096];
+} resolver_log;
+
+static int merge_names(const char *versions_json, char *merged_body, size_t capacity, void *payload) {
+    resolver_log *log = payload;
+    log->calls += 1;
+    snprintf(log->versions, sizeof log->versions, "%s", versions_json);
+    snprintf(merged_body, capacity, "{\"name\":\"C Merged\"}");
+    return OOD_CONFLICT_MERGED_BODY;
+}
+
+static void change_online(const char *url, const char *body) {
+    ood_options *online_options = NULL;
+    CHECK(ood_options_new(&online_options) == OOD_OK);
+    CHECK(ood_options_set_service_root(online_options, service_root) == OOD_OK);
+    CHECK(ood_options_set_mode(online_options, OOD_MODE_ONLINE) == OOD_OK);
+    ood_store *online_store = NULL;
+    CHECK(ood_store_open_with(online_options, &online_store) == OOD_OK);
+    ood_options_free(online_options);
+    const char *any_etag[] = {"If-Match: *", NULL};
+    ood_result *result = NULL;
+    CHECK(ood_request_with_headers(online_store, "PATCH", url, body, any_etag, &result) == OOD_OK);
+    ood_result_free(result);
+    ood_store_close(online_store);
+}
+
+static void test_conflict_policies_and_a_resolver(void) {
+    ood_options *options = flight_options("conflicts.store", OOD_MODE_MIXED);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    CHECK(ood_download(store, NULL, NULL) == OOD_OK);
+    ood_result *result = NULL;
+    CHECK(ood_request(store, "GET", "TravelagencyCollection?$orderby=agencynum desc&$top=1&$select=agencynum", NULL,
+                      &result) == OOD_OK);
+    char url[96] = "";
+    const char *at = strstr(ood_result_body(result, NULL), "\"agencynum\":\"");
+    CHECK(at != NULL);
+    if (at) snprintf(url, sizeof url, "TravelagencyCollection('%.8s')", at + strlen("\"agencynum\":\""));
+    ood_result_free(result);
+
+    char *json = NULL;
+    CHECK(ood_store_set_conflict_policy(store, NULL, "clientWins") == OOD_OK);
+    CHECK(ood_store_set_conflict_policy(store, "TravelagencyCollection", "serverWins") == OOD_OK);
+    CHECK(ood_store_set_conflict_policy(store, "NoSuchSet", "serverWins") == OOD_NOTFOUND);
+    CHECK(ood_store_set_conflict_policy(store, NULL, "sometimes") == OOD_MISUSE);
+    CHECK(ood_store_conflict_policies(store, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"default\":\"clientWins\"") && strstr(json, "\"TravelagencyCollection\":\"serverWins\""));
+    ood_string_free(json);
+
+    /* Server wins (the set's policy): the change is dropped, recorded, and the store has the service's name. */
+    CHECK(ood_request(store, "PATCH", url, "{\"name\":\"C Local\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    change_online(url, "{\"name\":\"C Service\"}");
+    CHECK(ood_upload_resolving(store, NULL, NULL, NULL, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"discarded\":1") != NULL && strstr(json, "\"sent\":0") != NULL);
+    ood_string_free(json);
+    CHECK(ood_request(store, "GET", url, NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "C Service") != NULL);
+    ood_result_free(result);
+    CHECK(ood_discarded_changes(store, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"local\":{\"name\":\"C Local\"}") != NULL && strstr(json, "\"changedBy\":\"both\"") != NULL);
+    ood_string_free(json);
+    long cleared = -1;
+    CHECK(ood_discarded_changes_clear(store, &cleared) == OOD_OK && cleared == 1);
+
+    /* A resolver over the policy: it sees the three versions once and its merged body is sent. */
+    CHECK(ood_request(store, "PATCH", url, "{\"name\":\"C Local 2\"}", &result) == OOD_OK);
+    ood_result_free(result);
+    change_online(url, "{\"name\":\"C Service 2\"}");
+    resolver_log log;
+    memset(&log, 0, sizeof log);
+    CHECK(ood_upload_resolving(store, "archive", merge_names, &log, &json) == OOD_OK && json != NULL);
+    CHECK(json && strstr(json, "\"sent\":1") != NULL);
+    ood_string_free(json);
+    CHECK(log.calls == 1);
+    CHECK(strstr(log.versions, "\"original\":{") != NULL && strstr(log.versions, "\"name\":\"C Service\"") != NULL);
+    CHECK(strstr(log.versions, "\"local\":{\"name\":\"C Local 2\"}") != NULL);
+    CHECK(strstr(log.versions, "\"served\":{") != NULL && strstr(log.versions, "C Service 2") != NULL);
+    CHECK(ood_request(store, "GET", url, NULL, &result) == OOD_OK);
+    CHECK(strstr(ood_result_body(result, NULL), "C Merged") != NULL);
+    ood_result_free(result);
+    CHECK(ood_upload_resolving(NULL, NULL, NULL, NULL, &json) == OOD_MISUSE && json == NULL);
+    CHECK(ood_upload_resolving(store, NULL, NULL, NULL, NULL) == OOD_MISUSE);
+    ood_store_close(store);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s [METADATA_XML] SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
@@ -997,6 +1087,7 @@ int main(int argc, char **argv) {
     test_the_maximum_metadata_size();
     test_pages_of_online_reads();
     test_an_empty_file_and_the_store_check();
+    test_conflict_policies_and_a_resolver();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

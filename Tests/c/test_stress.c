@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #define THREADS 8
-#define OPERATIONS 10000
+/* Operations per thread: 10,000, or OOD_STRESS_OPERATIONS (a multiple of 10) for a bounded run
+ * (make test-encrypted runs it shorter under a key; make ctest-encrypted-full in full). */
+static int OPERATIONS = 10000;
 
 static ood_store *store = NULL;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,6 +112,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s METADATA_FILE\n", argv[0]);
         return 2;
     }
+    const char *operations = getenv("OOD_STRESS_OPERATIONS");
+    if (operations != NULL && atoi(operations) >= 10) OPERATIONS = atoi(operations) / 10 * 10;
     char folder[] = "/tmp/ood-c-stress-XXXXXX";
     if (!mkdtemp(folder)) return 2;
     char path[512];
@@ -159,8 +163,9 @@ int main(int argc, char **argv) {
     CHECK(json != NULL && strstr(json, queued) != NULL);
     ood_string_free(json);
     ood_store_close(store);
-    printf("c_stress: %d threads x %d operations, %ld creates, %ld completions calling back (%ld busy answers)\n",
-           THREADS, OPERATIONS, creates, async_done, busy_answers);
+    unsigned char key[32];
+    printf("c_stress: %d threads x %d operations, %ld creates, %ld completions calling back (%ld busy answers)%s\n",
+           THREADS, OPERATIONS, creates, async_done, busy_answers, under_key_bytes(key) ? ", under a key" : "");
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -3,6 +3,9 @@
 // pages, and the 11th request for them cut half-way: page 3 of the second download, after the 8
 // pages of the first download when the store is made). A download cut part-way throws
 // OOD_NETWORK and keeps the pages before the cut; the next resumes after them and says so.
+// Under OOD_TEST_STORE_KEY every store opens with that key (make test-encrypted): included
+// before the wrapper, so the wrapper's own calls take it.
+#include "../c/under_key.h"
 #include "offline_odata.hpp"
 #include "../c/check.h"  // CHECK and the summary, as the C tests have them
 

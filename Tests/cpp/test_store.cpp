@@ -1,5 +1,8 @@
 // The C++ test of store files through the wrapper (offline_odata.hpp), no service needed: a store
 // file opened and closed by its RAII handle, failures thrown as ood::Error with their status.
+// Under OOD_TEST_STORE_KEY every store opens with that key (make test-encrypted): included
+// before the wrapper, so the wrapper's own calls take it.
+#include "../c/under_key.h"
 #include "offline_odata.hpp"
 
 #include <cstdio>
@@ -43,7 +46,7 @@ int main() {
 
     {
         ood::Store store = ood::Store::open(path);
-        CHECK(store.format_version() == 11);
+        CHECK(store.format_version() == 12);
         CHECK(store.path() == path);
         // A store file without a model takes no requests: a misuse, thrown.
         CHECK(status_thrown_by([&] { store.get("TravelagencyCollection"); }) == OOD_MISUSE);

@@ -2,18 +2,24 @@
 // last argument (Tests/scripts/with_backend.sh starts it; the first is the flight sample's $metadata): RAII handles that move and never copy,
 // ood::Error with status, message, offset and the HTTP status and headers of a refusal,
 // std::function progress and event callbacks, std::future answers.
+// Under OOD_TEST_STORE_KEY every store opens with that key (make test-encrypted): included
+// before the wrapper, so the wrapper's own calls take it.
+#include "../c/under_key.h"
 #include "offline_odata.hpp"
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -211,6 +217,60 @@ void test_an_encrypted_store_reopened_from_its_file_alone() {
     CHECK(thrown_by([&] { ood::Store::open(path); }).status() == OOD_KEY);
 }
 
+// A watch through the wrapper (ood::Watch): the current answer, then a new one after each write,
+// also after the open store was rekeyed (Store::rekey); its counts; nothing after stop().
+void test_a_watch_delivers_and_goes_on_across_a_rekey_of_the_open_store() {
+    CHECK(!sample_metadata.empty());
+    std::string path = folder + "/watched.store";
+    ood::Options options;
+    options.path(path).metadata(sample_metadata).mode(OOD_MODE_OFFLINE);
+    ood::Store store = ood::Store::open(options);
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::string> answers;
+    ood::Watch watch = store.watch("TravelagencyCollection/$count", [&](ood_status status, std::string_view body) {
+        std::lock_guard<std::mutex> lock(mutex);
+        answers.push_back(status == OOD_OK ? std::string(body) : "error");
+        changed.notify_all();
+    });
+    // Waits (up to 30 s) until the last answer is `expected`.
+    auto last_is = [&](const std::string &expected) {
+        std::unique_lock<std::mutex> lock(mutex);
+        return changed.wait_for(lock, std::chrono::seconds(30), [&] { return !answers.empty() && answers.back() == expected; });
+    };
+    CHECK(last_is("0"));
+    std::string body = R"({"agencynum":"99000401","name":"Watched C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    CHECK(last_is("1"));
+    ood::Options key;
+    key.passphrase("c++ words");
+    store.rekey(&key);
+    body = R"({"agencynum":"99000402","name":"Watched C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    CHECK(last_is("2"));
+    auto [runs, deliveries] = watch.counts();
+    CHECK(deliveries >= 3 && runs >= deliveries);
+    watch.stop();
+    std::size_t delivered = 0;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        delivered = answers.size();
+    }
+    body = R"({"agencynum":"99000403","name":"Watched C++","city":"Boston","country":"US"})";
+    CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    CHECK(store.get("TravelagencyCollection/$count").body() == "3");
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        CHECK(answers.size() == delivered);
+    }
+    store.rekey(nullptr);
+    store.close();
+    ood::Store plain = ood::Store::open(path);
+    CHECK(plain.get("TravelagencyCollection/$count").body() == "3");
+    plain.close();
+    CHECK(thrown_by([&] { ood::Store::open(path, key); }).status() == OOD_KEY);
+}
+
 // Each answer says what it holds (Result::kind and the names beside it): a collection, an entity,
 // a property, a count, a raw value.
 void test_answers_say_what_they_hold() {
@@ -290,7 +350,12 @@ int main(int argc, char **argv) {
         test_a_store_reopened_from_its_file_alone();
         test_a_store_file_without_a_service_root();
         test_answers_say_what_they_hold();
-        test_an_encrypted_store_reopened_from_its_file_alone();
+        // These two give their stores keys of their own: not under the suite's key.
+        unsigned char suite_key[32];
+        if (!under_key_bytes(suite_key)) {
+            test_an_encrypted_store_reopened_from_its_file_alone();
+            test_a_watch_delivers_and_goes_on_across_a_rekey_of_the_open_store();
+        }
     } catch (const ood::Error &error) {
         ++failed;
         std::fprintf(stderr, "unexpected ood::Error: %s (HTTP %d)\n", error.what(), error.http_status());

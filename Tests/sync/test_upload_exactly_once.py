@@ -30,12 +30,14 @@ def agencies_named(server, name: str) -> list[dict]:
 def upload(tool, store, *options):
     """`upload --json --no-compact`: (exit code, the JSON document, stderr). The queue goes as it was
     queued, so each case keeps the requests it builds (a create and its update stay two requests);
-    the document's "compacted" is checked to be 0 and left out, and so are its byte counts (checked
+    the document's "compacted" and "discarded" are checked to be 0 and left out, and so are its byte counts (checked
     to be counts; bindings/python/tests/test_upload_bytes.py checks them against the wire)."""
     result = tool("upload", store, "--json", "--no-compact", *options)
     document = json.loads(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else None
     if isinstance(document, dict) and "compacted" in document:
         assert document.pop("compacted") == 0
+        # No conflict policy drops anything here (the default archives): checked and left out.
+        assert document.pop("discarded", 0) == 0
         for key in ("bytesSent", "bytesReceived"):
             assert isinstance(document.pop(key), int)
     return result.returncode, document, result.stderr

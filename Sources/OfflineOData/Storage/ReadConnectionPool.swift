@@ -28,14 +28,18 @@ final class ReadConnectionPool: @unchecked Sendable {
     /// How the pool's connections open the file (``SQLiteConnection/Access/immutable`` for a
     /// read-only store in a write-protected folder).
     private let access: SQLiteConnection.Access
-    private let lock = Lock()
+    private let lock = ConditionLock()
     /// Guarded by `lock`.
     private var idle: [Slot] = []
     private var isClosed = false
     private var generation = 0
+    /// Slots checked out now, and whether new reads wait (``pause()``): guarded by `lock`.
+    private var inUse = 0
+    private var isPaused = false
 
-    /// The key of an encrypted store, for every connection of the pool.
-    private let cipher: CipherKeyHandle?
+    /// The key of an encrypted store, for every connection of the pool (guarded by `lock`:
+    /// replaced by a rekey of the open store, ``resume(cipher:)``).
+    private var cipher: CipherKeyHandle?
 
     init(path: String, access: SQLiteConnection.Access = .readWrite, cipher: CipherKeyHandle? = nil) {
         self.path = path
@@ -77,27 +81,63 @@ final class ReadConnectionPool: @unchecked Sendable {
     func close() {
         let closing: [Slot] = lock.withLock {
             isClosed = true
+            lock.broadcast()
             defer { idle.removeAll() }
             return idle
         }
         for slot in closing { slot.connection.close() }
     }
 
+    /// Lets the reads running now end, keeps new ones waiting, and closes every connection: the
+    /// file is then free of this pool (a rekey of the open store replaces it). ``resume(cipher:)``
+    /// lets the waiting reads go on with new connections.
+    func pause() {
+        let closing: [Slot] = lock.withLock {
+            isPaused = true
+            while inUse > 0 { lock.wait() }
+            generation += 1
+            defer { idle.removeAll() }
+            return idle
+        }
+        for slot in closing { slot.connection.close() }
+    }
+
+    /// Ends a ``pause()``: connections open from now on through `cipher` (the file's key now).
+    func resume(cipher newCipher: CipherKeyHandle?) {
+        lock.withLock {
+            cipher = newCipher
+            isPaused = false
+            lock.broadcast()
+        }
+    }
+
     private func checkOut() throws(ODataError) -> Slot {
-        let (reused, currentGeneration) = try lock.withLock { () throws(ODataError) -> (Slot?, Int) in
+        let (reused, currentGeneration, currentCipher) = try lock.withLock { () throws(ODataError) -> (Slot?, Int, CipherKeyHandle?) in
+            while isPaused && !isClosed { lock.wait() }
             guard !isClosed else { throw ODataError(.misuse, "the store is closed") }
-            return (idle.popLast(), generation)
+            inUse += 1
+            return (idle.popLast(), generation, cipher)
         }
         if let reused { return reused }
-        // Opening outside the lock: it touches the file and should not hold other readers up.
-        let connection = try SQLiteConnection(path: path, access: access, cipher: cipher)
-        // Readers never write; `query_only` makes that a guarantee, not a convention.
-        try connection.execute("PRAGMA query_only = ON")
-        return Slot(connection: connection, generation: currentGeneration)
+        do throws(ODataError) {
+            // Opening outside the lock: it touches the file and should not hold other readers up.
+            let connection = try SQLiteConnection(path: path, access: access, cipher: currentCipher)
+            // Readers never write; `query_only` makes that a guarantee, not a convention.
+            try connection.execute("PRAGMA query_only = ON")
+            return Slot(connection: connection, generation: currentGeneration)
+        } catch {
+            lock.withLock {
+                inUse -= 1
+                lock.broadcast()
+            }
+            throw error
+        }
     }
 
     private func checkIn(_ slot: Slot) {
         let keep = lock.withLock { () -> Bool in
+            inUse -= 1
+            lock.broadcast()
             guard !isClosed, slot.generation == generation else { return false }
             idle.append(slot)
             return true

@@ -84,6 +84,10 @@ public struct ArchivedRequest: Sendable, Equatable {
     public var message: String
     public var failedAt: String
     public var kind: ArchiveKind = .refused
+    /// For a conflict met by an upload: the service's entity beside the original values and the
+    /// local change, and who changed what (nil for other entries, and for conflicts archived
+    /// before format 11).
+    public var conflict: ConflictDetail?
 }
 
 /// The `ood_request_queue` and `ood_error_archive` tables.
@@ -242,12 +246,14 @@ enum RequestQueueTable {
             "SELECT \(columns), http_status, message, failed_at, kind FROM ood_error_archive ORDER BY id")
         try statement.bind([])
         var result: [ArchivedRequest] = []
+        let conflicts = try ConflictTable.archivedDetails(in: db)
         while try statement.step() {
             result.append(ArchivedRequest(
                 request: try request(from: statement),
                 httpStatus: statement.isNull(at: 13) ? nil : Int(statement.int(at: 13)),
                 message: statement.text(at: 14) ?? "", failedAt: statement.text(at: 15) ?? "",
-                kind: statement.text(at: 16).flatMap(ArchiveKind.init(rawValue:)) ?? .refused))
+                kind: statement.text(at: 16).flatMap(ArchiveKind.init(rawValue:)) ?? .refused,
+                conflict: conflicts[statement.int(at: 0)]))
         }
         return result
     }

@@ -34,10 +34,16 @@ internal import CSQLite
     private var writerAttachment: AnyObject?
     /// Nil for an in-memory database, which other connections cannot see: its reads take the lock.
     private let readPool: ReadConnectionPool?
-    /// The key of an encrypted store, released (and wiped by the VFS) when the store closes.
-    let cipher: CipherKeyHandle?
+    /// The key of an encrypted store, released (and wiped by the VFS) when the store closes;
+    /// guarded by `lock` (``rekey(to:)`` replaces it).
+    private var currentCipher: CipherKeyHandle?
+    /// The key handle connections of this file open with now.
+    var cipher: CipherKeyHandle? { lock.withLock { currentCipher } }
     /// Whether the file is encrypted (docs/ENCRYPTION.md).
     @_spi(Tool) public var isEncrypted: Bool { cipher != nil }
+    /// The one listener of the write connection's commits (``setChangeListener(_:)``), kept here
+    /// so that a connection opened again by ``rekey(to:)`` tells it too. Guarded by `lock`.
+    private var changeListener: TableChangeTracker.Listener?
 
     /// Opens the store at `path`, creating it if there is no file there.
     ///
@@ -110,10 +116,7 @@ internal import CSQLite
         databaseFilePath = db.databaseFilePath
         isReadOnly = db.isReadOnly
         self.connection = db
-        self.cipher = cipher
-        // Every write of this store goes through this connection: its hooks tell live queries
-        // what each commit changed.
-        if !db.isReadOnly { db.trackTableChanges() }
+        currentCipher = cipher
         readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite,
                                                        cipher: cipher)
     }
@@ -195,13 +198,63 @@ internal import CSQLite
 
     /// Closes the store. Later calls throw ``ODataError/Code/misuse``; closing twice is harmless.
     @_spi(Tool) public func close() {
-        lock.withLock {
+        let key = lock.withLock { () -> CipherKeyHandle? in
             connection?.close()
             connection = nil
             writerAttachment = nil
+            return currentCipher
         }
         readPool?.close()
-        cipher?.release()
+        key?.release()
+    }
+
+    /// Changes the key of this open store (to or from none as well): the writes and reads running
+    /// now end first and those issued meanwhile wait; every connection is closed, the file is
+    /// rekeyed as a closed one is (``StoreRekey``: kill -9 safe, the old key until the rename, the
+    /// new one after), and the connections open again through the new key. On failure the store
+    /// goes on with its old key, the file unchanged. Not for an in-memory or read-only store.
+    ///
+    /// - Throws: ``ODataError/Code/misuse`` for a plain store given no key, an in-memory or
+    ///   closed store; ``ODataError/Code/storage`` for a read-only file; ``ODataError/Code/busy`` when another handle
+    ///   or process has the file open (nothing changed).
+    func rekey(to newKey: StoreKey?) throws(ODataError) {
+        guard let readPool else { throw ODataError(.misuse, "an in-memory store is never written to disk: it takes no key") }
+        try requireWritable()
+        try lock.withLock { () throws(ODataError) in
+            guard let old = connection else { throw ODataError(.misuse, "the store is closed") }
+            guard currentCipher != nil || newKey != nil else {
+                throw ODataError(.misuse, "rekey needs a key to change from or to: the store stays as it is")
+            }
+            guard !old.isInTransaction else { throw ODataError(.busy, "a transaction is open on the store: rekey after it") }
+            readPool.pause()
+            old.close()
+            connection = nil
+            var newCipher: CipherKeyHandle?
+            var failure: ODataError?
+            do throws(ODataError) {
+                newCipher = try StoreRekey.rekey(path: path, through: currentCipher, to: newKey)
+            } catch {
+                failure = error
+                newCipher = currentCipher
+            }
+            // Open again, through the new key (or the old one, after a failure: the file is as it was).
+            let reopened: SQLiteConnection
+            do throws(ODataError) {
+                reopened = try Self.openPrepared(path: path, access: .readWrite, acceptsEmptyDatabase: false, cipher: newCipher)
+            } catch {
+                readPool.resume(cipher: newCipher)
+                throw failure ?? error
+            }
+            // The hooks go to the new connection if live queries had them on the old one.
+            if changeListener != nil { reopened.trackTableChanges() }
+            reopened.changeTracker?.setListener(changeListener)
+            connection = reopened
+            lastDataVersion = try? reopened.scalarInt("PRAGMA data_version")
+            if failure == nil, let replaced = currentCipher, replaced !== newCipher { replaced.release() }
+            currentCipher = newCipher
+            readPool.resume(cipher: newCipher)
+            if let failure { throw failure }
+        }
     }
 
     /// Runs the read `body` with a read connection, inside one read transaction, beside other
@@ -240,8 +293,18 @@ internal import CSQLite
 
     /// Sets the one listener of the tables each committed transaction of this store's write
     /// connection changed (``TableChangeTracker``); nil removes it.
+    ///
+    /// Every write of this store goes through that connection, so its hooks see every change. They
+    /// are installed with the first listener (the store's first live query), not when the file
+    /// opens: a hook runs for every row written, and a store without live queries pays nothing
+    /// for them. Under `lock`, no transaction of the connection is open, so none is half seen.
     func setChangeListener(_ listener: TableChangeTracker.Listener?) {
-        lock.withLock { connection?.changeTracker }?.setListener(listener)
+        lock.withLock { () -> TableChangeTracker? in
+            changeListener = listener
+            guard let connection else { return nil }
+            if listener != nil && !connection.isReadOnly { connection.trackTableChanges() }
+            return connection.changeTracker
+        }?.setListener(listener)
     }
 
     /// How many commits of the write connection were published to the listener.

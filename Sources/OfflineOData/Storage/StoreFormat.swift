@@ -207,7 +207,27 @@ enum StoreFormat {
             UNIQUE (defining_request, page)
         );
         """,
-        // 11: media streams (``StreamTable``, docs/MEDIA.md). A defining request may ask for the
+        // 11: what a conflict was made of (``ConflictTable``): beside an archived request, the
+        //    service's entity, the values the change was made on and the change; and the changes a
+        //    conflict policy discarded, kept readable until the app clears them.
+        """
+        CREATE TABLE ood_conflict (
+            request_id INTEGER PRIMARY KEY,
+            outcome TEXT NOT NULL,
+            policy TEXT NOT NULL,
+            entity_set TEXT,
+            entity_id INTEGER,
+            method TEXT NOT NULL,
+            url TEXT NOT NULL,
+            http_status INTEGER,
+            original TEXT NOT NULL,
+            local TEXT NOT NULL,
+            served TEXT NOT NULL,
+            properties TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        """,
+        // 12: media streams (``StreamTable``, docs/MEDIA.md). A defining request may ask for the
         //    streams of its media entities (`streams`). Each stream is a file in the folder beside
         //    the store (``StreamFolder``), recorded here with what the service said of it and what
         //    `store check` verifies: the media ETag, the entity's ETag when it was fetched (a delta

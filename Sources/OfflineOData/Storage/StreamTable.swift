@@ -1,4 +1,4 @@
-/// What the store knows of one media stream (a row of `ood_stream`, format 11): which file in the
+/// What the store knows of one media stream (a row of `ood_stream`, format 12): which file in the
 /// stream folder holds it and what the service said of it.
 package struct StreamRecord: Sendable, Equatable {
     package enum State: String, Sendable {

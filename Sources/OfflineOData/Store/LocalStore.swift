@@ -487,6 +487,7 @@ package final class LocalStore: @unchecked Sendable {
     ///   - progress: after every answered request; returning true stops the upload after it
     ///     (``ODataError/Code/aborted``).
     package func upload(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool = true,
+                       conflicts: UploadConflicts = UploadConflicts(),
                        cancellation: HTTPCancellation? = nil,
                        progress: (UploadProgress) -> Bool = { _ in false }) throws(ODataError) -> UploadOutcome {
         guard batchSize >= 1 else { throw ODataError(.misuse, "the batch size must be at least 1, not \(batchSize)") }
@@ -501,16 +502,19 @@ package final class LocalStore: @unchecked Sendable {
             let result: Result<UploadOutcome, ODataError>
             // The uploaders' progress rule is the other way round (true goes on): `{ !progress($0) }`.
             do throws(ODataError) {
+                let policies = try ConflictPolicies.load(from: file)
                 // Media creates never go in $batch (docs/MEDIA.md): such a queue goes one request at a time.
                 let hasMediaCreates = try hasLocalStreams()
                 if batch && !hasMediaCreates {
-                    let uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
+                    var uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
                                                  groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)
+                    (uploader.conflictPolicies, uploader.conflictPolicy, uploader.conflictResolver) = (policies, conflicts.policy, conflicts.resolver)
                     result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 } else {
-                    let uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
+                    var uploader = Uploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(), dialect: dialect,
                                             file: file, schema: schema, compactsQueue: compactsQueue)
+                    (uploader.conflictPolicies, uploader.conflictPolicy, uploader.conflictResolver) = (policies, conflicts.policy, conflicts.resolver)
                     result = .success(try uploader.upload(cancellation: cancellation, progress: { !progress($0) }))
                 }
             } catch {

@@ -98,8 +98,10 @@ public final class ODataStore: @unchecked Sendable {
 
     let owner: StoreThreadMarker.Owner
     let options: Options
-    /// The key the store was opened with (for reopening its file), nil for a plain one.
-    @_spi(Tool) public var key: StoreKey? { options.key }
+    /// The key of the store's file now (for reopening it): the one it was opened with, or the
+    /// last ``StoreOperation/rekey(to:)`` gave; nil for a plain one.
+    @_spi(Tool) public var key: StoreKey? { currentKey.withLock { $0 } }
+    let currentKey: Protected<StoreKey?>
     let eventHub: EventHub
     private let readers: WorkerPool
     private let writers: WorkerPool
@@ -124,6 +126,7 @@ public final class ODataStore: @unchecked Sendable {
 
     private init(options: Options) {
         self.options = options
+        currentKey = Protected(options.key)
         let identity = IdentityToken()
         owner = StoreThreadMarker.Owner(identity)
         eventHub = EventHub(changeInterval: options.changeEventInterval, owner: owner)
@@ -418,6 +421,8 @@ public final class ODataStore: @unchecked Sendable {
         lock.withLock {
             if case .ready = phase { phase = .ready(dispatcher) }
         }
+        // Live queries follow: each is planned again under the new model, and runs.
+        liveQueries.current?.replanAll()
     }
 
     // MARK: - Opening

@@ -41,7 +41,12 @@ struct ArchiveCommand: ParsableCommand {
                   --redownload "TravelagencyCollection('00000001')"
 
             Output: a table of the archived requests; with --json one object:
-              {"errorArchive": [{"id", "kind", "method", "url", "httpStatus", "message", "failedAt"}]}
+              {"errorArchive": [{"id", "kind", "method", "url", "httpStatus", "message", "failedAt"[, "conflict"]}]}
+            An entry archived by a conflict has "conflict": {"policy", "httpStatus", "original" (the values \
+            the change was made on), "local" (the change), "served" (the service's entity when the \
+            conflict was met; null when gone), "properties": [{"name", "original", "local", "served", \
+            "changedBy": local|service|both|same}]}. --discarded lists the changes a conflict policy \
+            dropped in the same shape ({"discardedChanges": [...]}); --clear-discarded forgets them.
             With --redownload: 'redownloaded URL: updated|removed'; with --json {"entitySet", "action"}. \
             With --requeue or --delete(-all) and --json: {"requeued": N} or {"discarded": N}. An error \
             with --json: {"error": {"code", "status", "message"[, "httpStatus"]}} on standard output.
@@ -70,14 +75,22 @@ struct ArchiveCommand: ParsableCommand {
     @Option(help: "Read the entity at this URL (one entity by its key) from the service again.")
     var redownload: String?
 
+    @Flag(help: "List the local changes a conflict policy discarded (server wins), with the service's entity beside each.")
+    var discarded = false
+
+    @Flag(help: "Forget the record of the changes a conflict policy discarded.")
+    var clearDiscarded = false
+
     @OptionGroup var service: ServiceOptions
 
     @Flag(help: "Print one JSON object instead of a table or a line.")
     var json = false
 
     func validate() throws {
-        let actions = [requeue != nil, delete != nil, deleteAll, redownload != nil].filter { $0 }.count
-        if actions > 1 { throw ValidationError("--requeue, --delete, --delete-all and --redownload exclude each other") }
+        let actions = [requeue != nil, delete != nil, deleteAll, redownload != nil, discarded, clearDiscarded].filter { $0 }.count
+        if actions > 1 {
+            throw ValidationError("--requeue, --delete, --delete-all, --redownload, --discarded and --clear-discarded exclude each other")
+        }
         let serviceGiven = service.serviceRoot != nil || service.user != nil || service.token != nil
             || service.insecure || service.timeout != nil
         if serviceGiven && redownload == nil {
@@ -99,6 +112,24 @@ struct ArchiveCommand: ParsableCommand {
             if let redownload {
                 let outcome = try store.performAndWait(.redownloadEntity(url: redownload))
                 print(json ? outcome.jsonText : "redownloaded \(redownload): \(outcome.action.rawValue)")
+                return
+            }
+            if discarded {
+                let changes = try store.performAndWait(.discardedChanges)
+                if json {
+                    print("{\"discardedChanges\":" + ConflictDetail.jsonText(changes) + "}")
+                } else {
+                    if changes.isEmpty { print("no discarded changes") }
+                    for change in changes {
+                        let who = change.properties.map { "\($0.name): \($0.changedBy.rawValue)" }.joined(separator: ", ")
+                        print("#\(change.requestID) \(change.method.rawValue) \(change.url) (\(change.policy), \(change.at)): \(who)")
+                    }
+                }
+                return
+            }
+            if clearDiscarded {
+                let count = try store.performAndWait(.clearDiscardedChanges)
+                print(json ? "{\"cleared\":\(count)}" : "cleared \(counted(count, "discarded change"))")
                 return
             }
             if delete != nil || deleteAll {

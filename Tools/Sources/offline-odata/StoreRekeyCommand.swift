@@ -5,12 +5,13 @@ import ArgumentParser
 struct StoreRekeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rekey",
-        abstract: "Change the key of a closed store file: encrypt, decrypt or re-encrypt it.",
+        abstract: "Change the key of a store file: encrypt, decrypt or re-encrypt it.",
         discussion: """
             The current key comes from --key-file or --passphrase-env (none for a plain store); the \
             new one from --new-key-file or --new-passphrase-env, or --decrypt for a plain store. The \
-            store must not be open anywhere. A process killed during a rekey leaves a store that \
-            opens with exactly one of the two keys. See docs/ENCRYPTION.md.
+            command opens the store and changes its key as an app does on its open store (the \
+            rekey operation); no other process may have it open. A process killed during a rekey \
+            leaves a store that opens with exactly one of the two keys. See docs/ENCRYPTION.md.
 
             Examples:
               head -c 32 /dev/urandom | xxd -p -c 64 > travel.key
@@ -51,7 +52,9 @@ struct StoreRekeyCommand: ParsableCommand {
             } else {
                 newKey = nil
             }
-            try ODataStore.rekey(path: path, from: ToolKey.current, to: newKey)
+            let store = try openStore(path: path, mode: .offline)
+            defer { store.close() }
+            try store.performAndWait(.rekey(to: newKey))
             print("\(path): \(newKey == nil ? "decrypted" : "encrypted with the new key")")
         } catch {
             exitWithError(error)

@@ -22,6 +22,21 @@ func printErrorArchive(_ archive: [ArchivedRequest]) {
                      entry.httpStatus.map(String.init) ?? "-", entry.message)
     }
     if !table.isEmpty { table.print() }
+    for entry in archive {
+        guard let conflict = entry.conflict else { continue }
+        print("conflict #\(entry.request.id) (\(conflict.served.isNull ? "the entity is gone from the service" : "who changed what")):")
+        for change in conflict.properties {
+            print("  \(change.name): original \(jsonText(change.original)), local \(change.local.map(jsonText) ?? "-"), "
+                  + "service \(change.served.map(jsonText) ?? "-") (\(change.changedBy.rawValue))")
+        }
+    }
+}
+
+/// `value` as compact JSON text.
+private func jsonText(_ value: JSONValue) -> String {
+    var writer = JSONWriter()
+    writer.writeValue(value)
+    return String(decoding: writer.bytes, as: UTF8.self)
 }
 
 /// Prints the defining requests: a count line, then a table when there are any.

@@ -36,6 +36,13 @@ struct UploadCommand: ParsableCommand {
             request its own change set (requests on the same entity share one), or one change set \
             per transaction id with --group-by-transaction.
 
+            A conflict (412: the entity changed on the service since the store read it; 409; 404 for \
+            an update or delete of an entity gone from the service) is resolved by --conflicts, else by \
+            the store's policy ('offline-odata store config'): archive (default), server-wins (the \
+            change is dropped, recorded, and the store takes the service's entity), client-wins (sent \
+            again on the service's version), merge (the changed fields sent again when the service \
+            changed none of them, archived otherwise). See docs/CONFLICTS.md.
+
             First the queue is compacted ('offline-odata queue compact'): fewer requests, the same \
             result on the service. --no-compact sends it as it was queued.
 
@@ -44,7 +51,7 @@ struct UploadCommand: ParsableCommand {
             final line is printed: 'uploaded: N sent, M moved to the error archive (K in doubt)'. The bar \
             shows the requests answered of the queue, the bytes of request and answer bodies, the rate \
             (requests/s, bytes/s) and an estimate of the time left. With \
-            --json one line: {"sent","archived","inDoubt","queued","compacted","bytesSent","bytesReceived"}, or {"error":{"code","status", \
+            --json one line: {"sent","archived","inDoubt","queued","compacted","discarded","bytesSent","bytesReceived"}, or {"error":{"code","status", \
             "message"[,"httpStatus"]}} when the upload stopped (the message is on standard error too).
 
             One upload at a time per store file: while another upload of the same store runs (another \
@@ -88,6 +95,15 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "Send nothing: print the requests the upload would send, in order.")
     var dryRun = false
 
+    @Option(help: "This upload's conflict policy for every set: archive, server-wins, client-wins or merge (default: the store's, see 'store config').")
+    var conflicts: String?
+
+    func validate() throws {
+        if let conflicts, ConflictPolicy(named: conflicts) == nil {
+            throw ValidationError("unknown conflict policy '\(conflicts)': archive, server-wins, client-wins or merge")
+        }
+    }
+
     /// The exit code of an upload that worked through the queue with some requests archived.
     static let archivedExitCode: Int32 = 3
 
@@ -110,6 +126,7 @@ struct UploadCommand: ParsableCommand {
             defer { store.close() }
             var upload = UploadOptions(batch: batch, batchSize: batchSize, groupByTransaction: groupByTransaction,
                                        compactsQueue: !noCompact)
+            upload.conflictPolicy = conflicts.flatMap(ConflictPolicy.init(named:))
             if dryRun {
                 let preview = try store.performAndWait(.previewUpload(upload))
                 print(json ? preview.jsonText : UploadPreviewText.text(preview))
@@ -147,12 +164,14 @@ struct UploadCommand: ParsableCommand {
                     writer.writeKey("inDoubt"); writer.writeNumber(outcome.inDoubt)
                     writer.writeKey("queued"); writer.writeNumber(queued)
                     writer.writeKey("compacted"); writer.writeNumber(outcome.compacted)
+                    writer.writeKey("discarded"); writer.writeNumber(outcome.discarded)
                     writer.writeKey("bytesSent"); writer.writeNumber(outcome.bytesSent)
                     writer.writeKey("bytesReceived"); writer.writeNumber(outcome.bytesReceived)
                     writer.endObject()
                 }
             } else {
-                print("uploaded: \(outcome.sent) sent, \(outcome.archived) moved to the error archive (\(outcome.inDoubt) in doubt)")
+                print("uploaded: \(outcome.sent) sent, \(outcome.archived) moved to the error archive (\(outcome.inDoubt) in doubt)"
+                      + (outcome.discarded > 0 ? ", \(outcome.discarded) discarded by the conflict policy ('offline-odata archive --discarded')" : ""))
             }
             return outcome.archived > 0 ? Self.archivedExitCode : 0
         }

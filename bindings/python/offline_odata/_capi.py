@@ -194,6 +194,8 @@ ood_options_set_passphrase = _declare("ood_options_set_passphrase", c_int, [c_vo
 ood_store_rekey = _declare("ood_store_rekey", c_int, [c_char_p, c_void_p, c_void_p], status=True)
 # ood_status ood_store_open_keyed(const char *path, const ood_options *key, ood_store **out);
 ood_store_open_keyed = _declare("ood_store_open_keyed", c_int, [c_char_p, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_rekey(ood_store *store, const ood_options *to);
+ood_rekey = _declare("ood_rekey", c_int, [c_void_p, c_void_p], status=True)
 # ood_status ood_options_set_queue_compaction(ood_options *options, int enabled);
 ood_options_set_queue_compaction = _declare("ood_options_set_queue_compaction", c_int, [c_void_p, c_int], status=True)
 # ood_status ood_options_set_batch(ood_options *options, int batch_size, int group_by_transaction);
@@ -371,9 +373,27 @@ ood_stream_file = _declare("ood_stream_file", c_int,
 ood_stream_create = _declare("ood_stream_create", c_int,
                              [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
 
+# ---- conflict policies (docs/CONFLICTS.md) --------------------------------------------------
+
+# int (*ood_conflict_resolver)(const char *versions_json, char *merged_body, size_t capacity, void *payload);
+ood_conflict_resolver = CFUNCTYPE(c_int, c_char_p, c_void_p, c_size_t, c_void_p)
+# ood_status ood_store_set_conflict_policy(ood_store *store, const char *entity_set, const char *policy);
+ood_store_set_conflict_policy = _declare("ood_store_set_conflict_policy", c_int, [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_store_conflict_policies(ood_store *store, char **json);
+ood_store_conflict_policies = _declare("ood_store_conflict_policies", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_upload_resolving(ood_store *store, const char *policy, ood_conflict_resolver resolver,
+#                                 void *payload, char **json);
+ood_upload_resolving = _declare("ood_upload_resolving", c_int,
+                                [c_void_p, c_char_p, ood_conflict_resolver, c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_discarded_changes(ood_store *store, char **json);
+ood_discarded_changes = _declare("ood_discarded_changes", c_int, [c_void_p, POINTER(c_void_p)], status=True)
+# ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
+ood_discarded_changes_clear = _declare("ood_discarded_changes_clear", c_int, [c_void_p, POINTER(c_long)], status=True)
+
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
-                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback"))
+                  and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback",
+                                   "ood_conflict_resolver"))
 
 
 def take_string(pointer: c_void_p) -> str:

@@ -87,6 +87,22 @@ def _count_url(url: str) -> str:
     return path + question + query
 
 
+class _FileOrStoreMethod:
+    """A method that is a static function on the class and a bound method on an instance:
+    ``Store.rekey(path, ...)`` for a closed file, ``store.rekey(...)`` for an open store."""
+
+    def __init__(self, on_class: Any, on_store: Callable[..., None]) -> None:
+        self._on_class = on_class
+        self._on_store = on_store
+
+    def __get__(self, instance: Optional["Store"], owner: Optional[type] = None) -> Callable[..., None]:
+        if instance is None:
+            function: Callable[..., None] = self._on_class.__get__(None, owner)
+            return function
+        on_store = self._on_store
+        return lambda *arguments, **keywords: on_store(instance, *arguments, **keywords)
+
+
 class Store(StoreHandle):
     """An OfflineOData store that answers OData requests: offline from its file, online from its
     service, or both (mixed mode, the default).
@@ -124,8 +140,8 @@ class Store(StoreHandle):
         return Store(path, wait=wait, **options)
 
     @staticmethod
-    def rekey(path: PathLike, *, key: Optional[bytes] = None, passphrase: Optional[str] = None,
-              new_key: Optional[bytes] = None, new_passphrase: Optional[str] = None) -> None:
+    def _rekey_file(path: PathLike, *, key: Optional[bytes] = None, passphrase: Optional[str] = None,
+                    new_key: Optional[bytes] = None, new_passphrase: Optional[str] = None) -> None:
         """Changes the key of the closed store file at ``path`` (``ood_store_rekey``): from ``key``
         or ``passphrase`` (neither: a plain file) to ``new_key`` or ``new_passphrase`` (neither:
         decrypt it). A process killed meanwhile leaves a store that opens with exactly one of the
@@ -140,6 +156,27 @@ class Store(StoreHandle):
             raise TypeError("path must be a str or os.PathLike[str]")
         with key_options(key, passphrase) as old, key_options(new_key, new_passphrase) as new:
             _capi.ood_store_rekey(_capi.encode(text, "path"), old, new)
+
+    def _rekey_open(self, *, new_key: Optional[bytes] = None, new_passphrase: Optional[str] = None) -> None:
+        """Changes the key of this open store (``ood_rekey``) to ``new_key`` or ``new_passphrase``
+        (neither: decrypt it; a plain store is encrypted). The requests running finish first,
+        those issued meanwhile wait; the queue and live queries go on. A process killed meanwhile
+        leaves a store that opens with exactly one of the two keys.
+
+        Raises:
+            MisuseError: a plain store and no new key.
+            BusyError: another handle or process has the file open (nothing changes).
+        """
+        handle = self._begin()
+        try:
+            with key_options(new_key, new_passphrase) as new:
+                _capi.ood_rekey(handle, new)
+        finally:
+            self._end()
+
+    #: ``Store.rekey(path, key=..., new_key=...)`` changes the key of a closed store file;
+    #: ``store.rekey(new_key=...)`` that of this open store.
+    rekey = _FileOrStoreMethod(_rekey_file, _rekey_open)
 
     @classmethod
     def open_file(cls, path: PathLike, *, key: Optional[bytes] = None, passphrase: Optional[str] = None) -> "Store":

@@ -25,9 +25,12 @@ def test_every_header_function_is_declared_and_nothing_else():
     # ood_store_open_keyed; the service's model: ood_check_service, ood_adopt_service_model,
     # ood_download_flags. An answer's body and shape in one call: ood_result_view. Live queries:
     # ood_watch, ood_watch_stop, ood_watch_counts. A read in one call into the caller's buffer: ood_get_into.
+    # Rekey of an open store: ood_rekey.
+    # Conflict policies: ood_store_set_conflict_policy, ood_store_conflict_policies, ood_upload_resolving,
+    # ood_discarded_changes, ood_discarded_changes_clear.
     # Media streams: ood_options_add_defining_request_streams, ood_options_set_stream_limits, ood_stream_file,
     # ood_stream_create.
-    assert len(_capi.DECLARED) == 91
+    assert len(_capi.DECLARED) == 97
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",

@@ -102,6 +102,36 @@ def test_rekey_encrypts_a_plain_store_and_decrypts_it(tmp_path):
     assert _files_containing(tmp_path, MARKER) == ["c.store"]
 
 
+def test_an_open_store_is_rekeyed_and_goes_on_with_its_queue_and_watch(tmp_path):
+    """store.rekey(new_key=...) (ood_rekey): the open store encrypted, rekeyed, decrypted, with a
+    watch running and the queue kept; Store.rekey(path, ...) still rekeys a closed file."""
+    from offline_odata import BusyError, MisuseError
+    path = tmp_path / "open.store"
+    with Store(path, metadata=metadata("v4"), mode=Mode.OFFLINE) as store:
+        store.create("TravelagencyCollection", AGENCY)
+        watch = store.watch("TravelagencyCollection/$count")
+        assert watch.get(timeout=30).body == b"1"
+        with pytest.raises(MisuseError):
+            store.rekey()
+        store.rekey(new_key=KEY)
+        assert _files_containing(tmp_path, MARKER) == []
+        store.create("TravelagencyCollection", dict(AGENCY, agencynum="99000556"))
+        assert watch.get(timeout=30).body == b"2"  # the watch goes on through the new key
+        with Store.open_file(path, key=KEY) as other:
+            with pytest.raises(BusyError):
+                store.rekey(new_passphrase="open words")
+            assert len(other.request_queue()) == 2
+        store.rekey(new_passphrase="open words")
+        assert store.count("TravelagencyCollection") == 2
+        watch.close()
+    with pytest.raises(StoreKeyError):
+        Store.open_file(path, key=KEY)
+    with Store.open_file(path, passphrase="open words") as store:
+        assert len(store.request_queue()) == 2
+        store.rekey()
+    assert _files_containing(tmp_path, MARKER) == ["open.store"]
+
+
 def test_after_download_and_upload_no_marker_is_in_any_file_of_an_encrypted_store(v4, tmp_path):
     """The acceptance's search: entity values from the service, a queued body, the service URL,
     the defining request's URL and a credential; none in an encrypted store's folder, all but the

@@ -27,12 +27,32 @@ enum StoreRekey {
             throw ODataError(.misuse, "rekey needs a key to change from or to: the store stays as it is")
         }
         guard !path.isEmpty, access(path, F_OK) == 0 else { throw ODataError(.cannotOpen, "'\(path)' does not exist") }
-        let temporary = path + ".rekeying"
-        removeLeftovers(of: temporary)
         let oldHandle = try StoreCipher.handle(for: path, key: oldKey)
         defer { oldHandle?.release() }
+        let newHandle = try rekey(path: path, through: oldHandle, to: newKey)
+        newHandle?.release()
+    }
+
+    /// Rekeys the store at `path`, read through `oldHandle` (nil for a plain file), to `newKey`:
+    /// as ``rekey(path:from:to:)``, for a store whose own connections are closed meanwhile
+    /// (``StoreFile/rekey(to:)``). Returns the handle of the new key (nil for a plain file now),
+    /// the caller's to release.
+    static func rekey(path: String, through oldHandle: CipherKeyHandle?, to newKey: StoreKey?) throws(ODataError) -> CipherKeyHandle? {
+        let temporary = path + ".rekeying"
+        removeLeftovers(of: temporary)
         let newHandle: CipherKeyHandle? = if let newKey { try StoreCipher.newStoreHandle(key: newKey) } else { nil }
-        defer { newHandle?.release() }
+        do throws(ODataError) {
+            try replace(path: path, temporary: temporary, through: oldHandle, with: newHandle)
+        } catch {
+            newHandle?.release()
+            throw error
+        }
+        return newHandle
+    }
+
+    /// Copies the store through `newHandle` and puts the copy in place (the steps of ``rekey(path:from:to:)``).
+    private static func replace(path: String, temporary: String, through oldHandle: CipherKeyHandle?,
+                                with newHandle: CipherKeyHandle?) throws(ODataError) {
         let source = try SQLiteConnection(path: path, access: .readWrite, cipher: oldHandle, allowsURIs: true)
         var oldFile: Int32 = -1
         defer {

@@ -66,6 +66,9 @@ extension ArchivedRequest {
         writer.writeKey("httpStatus"); httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
         writer.writeKey("message"); writer.writeString(message)
         writer.writeKey("failedAt"); writer.writeString(failedAt)
+        if let conflict {
+            writer.writeKey("conflict"); conflict.write(to: &writer)
+        }
         writer.endObject()
     }
 
@@ -252,5 +255,72 @@ extension StoreFinding {
             writer.endObject()
         }
         writer.endArray()
+    }
+}
+
+extension ConflictDetail {
+    /// `{"requestID","outcome","policy","entitySet","method","url","httpStatus","original","local","served",
+    /// "properties":[{"name","original","local"?,"served"?,"changedBy"}],"at"}`: the three versions
+    /// of a conflict and who changed what (`changedBy` local, service, both or same).
+    @_spi(Tool) public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.writeKey("requestID"); writer.writeNumber(requestID)
+        writer.writeKey("outcome"); writer.writeString(outcome.rawValue)
+        writer.writeKey("policy"); writer.writeString(policy)
+        writer.writeKey("entitySet"); entitySet.map { writer.writeString($0) } ?? writer.writeNull()
+        writer.writeKey("method"); writer.writeString(method.rawValue)
+        writer.writeKey("url"); writer.writeString(url)
+        writer.writeKey("httpStatus"); httpStatus.map { writer.writeNumber($0) } ?? writer.writeNull()
+        writer.writeKey("original"); writer.writeValue(original)
+        writer.writeKey("local"); writer.writeValue(local)
+        writer.writeKey("served"); writer.writeValue(served)
+        writer.writeKey("properties"); PropertyChange.write(properties, to: &writer)
+        writer.writeKey("at"); writer.writeString(at)
+        writer.endObject()
+    }
+
+    /// A JSON array of `details`.
+    @_spi(Tool) public static func jsonText(_ details: [ConflictDetail]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for detail in details { detail.write(to: &writer) }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension PropertyChange {
+    static func write(_ changes: [PropertyChange], to writer: inout JSONWriter) {
+        writer.beginArray()
+        for change in changes {
+            writer.beginObject()
+            writer.writeKey("name"); writer.writeString(change.name)
+            writer.writeKey("original"); writer.writeValue(change.original)
+            if let local = change.local { writer.writeKey("local"); writer.writeValue(local) }
+            if let served = change.served { writer.writeKey("served"); writer.writeValue(served) }
+            writer.writeKey("changedBy"); writer.writeString(change.changedBy.rawValue)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+}
+
+extension ConflictVersions {
+    /// `{"entitySet","url","method","httpStatus","policy","original","local","served","properties"}`:
+    /// what a C or Python resolver receives.
+    package var jsonText: String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.writeKey("entitySet"); writer.writeString(entitySet)
+        writer.writeKey("url"); writer.writeString(url)
+        writer.writeKey("method"); writer.writeString(method.rawValue)
+        writer.writeKey("httpStatus"); writer.writeNumber(httpStatus)
+        writer.writeKey("policy"); writer.writeString(policy.rawValue)
+        writer.writeKey("original"); writer.writeValue(original)
+        writer.writeKey("local"); writer.writeValue(local)
+        writer.writeKey("served"); writer.writeValue(served)
+        writer.writeKey("properties"); PropertyChange.write(properties, to: &writer)
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

@@ -21,5 +21,5 @@ public final class LiveQuery: Sendable {
     public var deliveryCount: Int { hub.counts(of: watcher).deliveries }
 
     /// The tables of the store file the read depends on (see docs/ARCHITECTURE.md, "Live queries").
-    package var dependencies: LiveDependencies { watcher.dependencies }
+    package var dependencies: LiveDependencies { hub.dependencies(of: watcher) }
 }

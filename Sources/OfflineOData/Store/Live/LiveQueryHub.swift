@@ -23,15 +23,23 @@ final class LiveQueryHub: @unchecked Sendable {
     /// How often commits of other connections are looked for, in seconds.
     static let otherCommitPollInterval = 0.05
 
+    /// What a watched read runs and which tables it depends on, under the store's model now.
+    struct Plan: Sendable {
+        var dependencies: LiveDependencies
+        var read: @Sendable () throws(ODataError) -> StoreResponse
+    }
+
     /// One watched read.
     final class Watcher: @unchecked Sendable {
         let id: Int
-        let dependencies: LiveDependencies
         let interval: Double
-        let read: @Sendable () throws(ODataError) -> StoreResponse
+        /// The read and its tables again, for the store's model now (``replanAll()``): an error
+        /// when the request no longer fits the model (the watch then delivers that error).
+        let replan: @Sendable () -> Result<Plan, ODataError>?
         let deliver: @Sendable (Result<StoreResponse, ODataError>) -> Void
         let onEnd: @Sendable () -> Void
         // Guarded by the hub's `state`.
+        var plan: Plan
         var lastRunStart = -Double.infinity
         var isCancelled = false
         var isDelivering = false
@@ -40,14 +48,14 @@ final class LiveQueryHub: @unchecked Sendable {
         /// Touched only on the hub's thread.
         var lastDelivered: Result<StoreResponse, ODataError>?
 
-        init(id: Int, dependencies: LiveDependencies, interval: Double,
-             read: @escaping @Sendable () throws(ODataError) -> StoreResponse,
+        init(id: Int, plan: Plan, interval: Double,
+             replan: @escaping @Sendable () -> Result<Plan, ODataError>?,
              deliver: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void,
              onEnd: @escaping @Sendable () -> Void) {
             self.id = id
-            self.dependencies = dependencies
+            self.plan = plan
             self.interval = interval
-            self.read = read
+            self.replan = replan
             self.deliver = deliver
             self.onEnd = onEnd
         }
@@ -77,23 +85,63 @@ final class LiveQueryHub: @unchecked Sendable {
     }
 
     /// Adds a watcher; its first run (the current answer) comes at once. Nil once the hub stopped.
-    func add(dependencies: LiveDependencies, interval: Double,
-             read: @escaping @Sendable () throws(ODataError) -> StoreResponse,
+    func add(plan: Plan, interval: Double,
+             replan: @escaping @Sendable () -> Result<Plan, ODataError>?,
              deliver: @escaping @Sendable (Result<StoreResponse, ODataError>) -> Void,
              onEnd: @escaping @Sendable () -> Void) -> Watcher? {
         state.withLock { () -> Watcher? in
             guard !isStopping else { return nil }
             defer { nextID += 1 }
-            let watcher = Watcher(id: nextID, dependencies: dependencies, interval: max(0, interval),
-                                  read: read, deliver: deliver, onEnd: onEnd)
+            let watcher = Watcher(id: nextID, plan: plan, interval: max(0, interval), replan: replan, deliver: deliver, onEnd: onEnd)
             watchers[watcher.id] = watcher
-            if dependencies.dependsOnEveryCommit { watchersOfEveryCommit.insert(watcher.id) }
-            for table in dependencies.tables { watchersByTable[table, default: []].insert(watcher.id) }
+            index(watcher)
             dirty.insert(watcher.id)
             state.broadcast()
             return watcher
         }
     }
+
+    /// Under `state`: files `watcher` under the tables it depends on.
+    private func index(_ watcher: Watcher) {
+        if watcher.plan.dependencies.dependsOnEveryCommit { watchersOfEveryCommit.insert(watcher.id) }
+        for table in watcher.plan.dependencies.tables { watchersByTable[table, default: []].insert(watcher.id) }
+    }
+
+    /// Under `state`: the reverse of ``index(_:)``.
+    private func unindex(_ watcher: Watcher) {
+        watchersOfEveryCommit.remove(watcher.id)
+        for table in watcher.plan.dependencies.tables {
+            watchersByTable[table]?.remove(watcher.id)
+            if watchersByTable[table]?.isEmpty == true { watchersByTable[table] = nil }
+        }
+    }
+
+    /// Plans every watcher again for the store's model now, and runs each: the store adopted a
+    /// new model (its tables and columns may differ), and a watch follows the store it watches,
+    /// not the model it started under. A request the new model refuses delivers that error.
+    func replanAll() {
+        let current = state.withLock { Array(watchers.values) }
+        var plans: [(Watcher, Result<Plan, ODataError>)] = []
+        for watcher in current {
+            if let plan = watcher.replan() { plans.append((watcher, plan)) }
+        }
+        state.withLock {
+            for (watcher, plan) in plans where !watcher.isCancelled {
+                unindex(watcher)
+                switch plan {
+                case .success(let replanned): watcher.plan = replanned
+                case .failure(let error):
+                    watcher.plan.read = { () throws(ODataError) -> StoreResponse in throw error }
+                }
+                index(watcher)
+                dirty.insert(watcher.id)
+            }
+            state.broadcast()
+        }
+    }
+
+    /// The tables `watcher` depends on now.
+    func dependencies(of watcher: Watcher) -> LiveDependencies { state.withLock { watcher.plan.dependencies } }
 
     /// Stops `watcher`: no delivery starts after this returns, and one in progress on another
     /// thread is waited for (from the watcher's own delivery, it is not: that one is the caller).
@@ -114,11 +162,7 @@ final class LiveQueryHub: @unchecked Sendable {
     private func remove(_ watcher: Watcher) {
         watchers[watcher.id] = nil
         dirty.remove(watcher.id)
-        watchersOfEveryCommit.remove(watcher.id)
-        for table in watcher.dependencies.tables {
-            watchersByTable[table]?.remove(watcher.id)
-            if watchersByTable[table]?.isEmpty == true { watchersByTable[table] = nil }
-        }
+        unindex(watcher)
     }
 
     /// How many watchers there are.
@@ -230,9 +274,10 @@ final class LiveQueryHub: @unchecked Sendable {
 
     /// Reads `watcher`'s request and delivers the answer if it is not the last one delivered.
     private func run(_ watcher: Watcher) {
+        let read = state.withLock { watcher.plan.read }
         let answer: Result<StoreResponse, ODataError>
         do throws(ODataError) {
-            answer = .success(try watcher.read())
+            answer = .success(try read())
         } catch {
             answer = .failure(error)
         }

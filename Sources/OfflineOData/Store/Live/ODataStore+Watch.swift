@@ -56,6 +56,27 @@ extension ODataStore {
             throw ODataError(.misuse, "a live query's interval is a number of seconds, 0 or more (got \(interval))")
         }
         let dispatcher = try dispatcherOnceOpen()
+        let plan = try Self.livePlan(of: url, on: dispatcher)
+        let local = try dispatcher.requireOffline("watching a read")
+        // After a model adoption the read is planned again on the store's new dispatcher.
+        let replan: @Sendable () -> Result<LiveQueryHub.Plan, ODataError>? = { [weak self] in
+            guard let dispatcher = self?.openDispatcher() else { return nil }
+            do throws(ODataError) {
+                return .success(try Self.livePlan(of: url, on: dispatcher))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let hub = liveQueries.hub(for: local.file),
+              let watcher = hub.add(plan: plan, interval: interval, replan: replan, deliver: deliver, onEnd: onEnd)
+        else { throw Self.closedError }
+        return LiveQuery(hub: hub, watcher: watcher)
+    }
+}
+
+extension ODataStore {
+    /// Checks `url` is a local read of `dispatcher`'s store and computes what it runs and depends on.
+    static func livePlan(of url: String, on dispatcher: RequestDispatcher) throws(ODataError) -> LiveQueryHub.Plan {
         let resolved = dispatcher.resolve(ODataRequest(url: url), method: .get)
         let route = dispatcher.router.route(resolved)
         guard route.destination == .offline else {
@@ -71,12 +92,7 @@ extension ODataStore {
                              + "their properties and counts can be watched")
         }
         let dependencies = try local.liveDependencies(of: bound)
-        guard let hub = liveQueries.hub(for: local.file),
-              let watcher = hub.add(dependencies: dependencies, interval: interval,
-                                    read: { () throws(ODataError) -> StoreResponse in try local.read(resolved) },
-                                    deliver: deliver, onEnd: onEnd)
-        else { throw Self.closedError }
-        return LiveQuery(hub: hub, watcher: watcher)
+        return LiveQueryHub.Plan(dependencies: dependencies, read: { () throws(ODataError) -> StoreResponse in try local.read(resolved) })
     }
 }
 

@@ -72,6 +72,7 @@ extension StoreOperation where Output == UploadOutcome {
                     result = .success(try offline.upload(batch: options.batch, batchSize: options.batchSize,
                                                          groupByTransaction: options.groupByTransaction,
                                                          compactsQueue: options.compactsQueue ?? context.options.compactsUploadQueue,
+                                                         conflicts: UploadConflicts(policy: options.conflictPolicy, resolver: options.conflictResolver),
                                                          cancellation: nil) { step in
                         events.postProgress(.uploadProgress(step))
                         return cancellation.isCancelled || (options.progress?(step) ?? false)

@@ -37,6 +37,11 @@ final class StoreOperationContext {
         return replacement
     }
 
+    /// Remembers `key` as the store's key (``ODataStore/key``) after a rekey of its file.
+    func storeKeyChanged(to key: StoreKey?) {
+        store?.currentKey.withLock { $0 = key }
+    }
+
     /// Where the store is now; closed once it is gone.
     var storeState: StoreState { store?.state ?? .closed }
 

@@ -13,6 +13,11 @@ public struct UploadOptions: Sendable {
     /// true stops the upload after that request (``ODataError/Code/aborted``), as C's and Python's
     /// progress callbacks. A preview does not call it.
     public var progress: (@Sendable (UploadProgress) -> Bool)?
+    /// This upload's conflict policy for every entity set; nil follows the store's
+    /// (``StoreOperation/setConflictPolicy(_:entitySet:)``, `archive` unless set).
+    public var conflictPolicy: ConflictPolicy?
+    /// Decides each conflict this upload meets (over the policy); see ``ConflictResolver``.
+    public var conflictResolver: ConflictResolver?
 
     public init(batch: Bool = false, batchSize: Int = 100, groupByTransaction: Bool = false, compactsQueue: Bool? = nil,
                 progress: (@Sendable (UploadProgress) -> Bool)? = nil) {

@@ -26,6 +26,9 @@ public struct UploadOutcome: Sendable, Equatable {
     /// Requests that left the queue before sending because the queue's compaction made them
     /// unnecessary (merged into another request, or cancelled with their entity's create).
     public var compacted: Int = 0
+    /// Local changes a conflict policy dropped (server wins), each recorded
+    /// (``ConflictDetail/Outcome/discarded``) until the app clears the record.
+    public var discarded: Int = 0
     /// Bytes of bodies the whole upload sent and received (see ``UploadProgress/bytesSent``).
     public var bytesSent: Int = 0
     public var bytesReceived: Int = 0

@@ -34,7 +34,7 @@ struct UploadRun {
     }
 
     /// Requests neither sent nor archived yet.
-    var remaining: Int { total - outcome.sent - outcome.archived }
+    var remaining: Int { total - outcome.sent - outcome.archived - outcome.discarded }
 
     /// Throws ``ODataError/Code/aborted`` once the upload is cancelled.
     func checkCancellation(_ cancellation: HTTPCancellation?) throws(ODataError) {

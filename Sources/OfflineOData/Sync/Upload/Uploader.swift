@@ -27,6 +27,11 @@ struct Uploader {
     let schema: StoreSchema
     /// Compact the queue (``QueueCompactor``) once the requests in doubt are settled.
     var compactsQueue = true
+    /// What a conflict (409, 412; 404 of an update or delete) does: the store's policies, this
+    /// upload's, the app's resolver (``ConflictResolution``).
+    var conflictPolicies = ConflictPolicies()
+    var conflictPolicy: ConflictPolicy?
+    var conflictResolver: ConflictResolver?
 
     /// The longest `Retry-After` the upload waits for before sending again; a longer one stops it.
     static let longestWait = 30
@@ -43,6 +48,9 @@ struct Uploader {
         let (repeatable, recovery) = (run.repeatable, run.recovery)
         var recovered: Set<Int64> = []
         var waits = 0
+        let conflicts = ConflictResolution(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema,
+                                           policies: conflictPolicies, override: conflictPolicy, resolver: conflictResolver)
+        var sentAgain: [Int64: Int] = [:]
         while let queued = try file.withConnection({ db throws(ODataError) in try RequestQueueTable.first(in: db) }) {
             try run.checkCancellation(cancellation)
             if recovery.needsETagFirst(queued) && !recovered.contains(queued.id) {
@@ -85,6 +93,20 @@ struct Uploader {
                 run.outcome.sent += 1
             case .refused(let kind):
                 let message = transport.serviceError(response, request: label).message
+                if conflicts.handles(request, status: response.status) {
+                    let times = sentAgain[request.id, default: 0]
+                    switch try conflicts.resolve(request, status: response.status, message: message, sentAgain: times,
+                                                 cancellation: cancellation) {
+                    case .sendAgain:
+                        sentAgain[request.id] = times + 1
+                        continue
+                    case .settled(let settled):
+                        run.outcome.sent += settled.applied
+                        run.outcome.archived += settled.archived
+                        run.outcome.discarded += settled.discarded
+                    }
+                    break
+                }
                 run.outcome.archived += try file.withConnection { db throws(ODataError) in
                     try db.transaction { () throws(ODataError) -> Int in
                         try recorder.archive(request, status: response.status, message: message, kind: kind, in: db)

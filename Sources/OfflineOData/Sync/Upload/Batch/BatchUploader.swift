@@ -29,6 +29,16 @@ struct BatchUploader {
     /// Compact the queue (``QueueCompactor``) once the requests in doubt are settled.
     var compactsQueue = true
     var builder = BatchRequestBuilder()
+    /// What a conflict does (``ConflictResolution``): resolved after the batch's answers are
+    /// recorded, for a change set of one request; a larger change set is archived whole, as before.
+    var conflictPolicies = ConflictPolicies()
+    var conflictPolicy: ConflictPolicy?
+    var conflictResolver: ConflictResolver?
+
+    private var conflicts: ConflictResolution {
+        ConflictResolution(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema,
+                           policies: conflictPolicies, override: conflictPolicy, resolver: conflictResolver)
+    }
 
     private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
@@ -41,6 +51,8 @@ struct BatchUploader {
         func stopped() -> String { uploadStopped(remaining: run.remaining) }
         func stoppedInDoubt() -> String { uploadStoppedInDoubt(remaining: run.remaining) }
         var recovered: Set<Int64> = []
+        var sentAgain: [Int64: Int] = [:]
+        let conflicts = self.conflicts
         while true {
             let queued = try file.withConnection { db throws(ODataError) in try nextChunk(in: db) }
             if queued.isEmpty { break }
@@ -107,11 +119,23 @@ struct BatchUploader {
                     run.outcome.archived += count
                 }
             }
+            for conflict in outcome.conflicts {
+                let times = sentAgain[conflict.request.id, default: 0]
+                switch try conflicts.resolve(conflict.request, status: conflict.status, message: conflict.message, sentAgain: times,
+                                             cancellation: cancellation) {
+                case .sendAgain:
+                    sentAgain[conflict.request.id] = times + 1
+                case .settled(let settled):
+                    run.outcome.sent += settled.applied
+                    run.outcome.archived += settled.archived
+                    run.outcome.discarded += settled.discarded
+                }
+            }
             if var failure = outcome.failure {
                 failure.message += outcome.leftInDoubt ? stoppedInDoubt() : stopped()
                 throw failure
             }
-            if outcome.sent + outcome.archived + outcome.preconditionRequired.count == 0 {
+            if outcome.sent + outcome.archived + outcome.preconditionRequired.count + outcome.conflicts.count == 0 {
                 throw ODataError(.http, "the service answered none of the \(chunk.count) requests of the $batch "
                                  + "(\(items.count) answers for \(plan.count) change sets)" + stoppedInDoubt())
             }
@@ -164,6 +188,8 @@ struct BatchUploader {
         var archived = 0
         /// Requests answered 428, queued again for ``ETagRecovery``.
         var preconditionRequired: [QueuedRequest] = []
+        /// Requests refused as conflicts, queued again (pending) for ``ConflictResolution``.
+        var conflicts: [(request: QueuedRequest, status: Int, message: String)] = []
         /// The first answer after which the upload stops (not now, no proof, a gateway failure).
         var failure: ODataError?
         /// Whether a request of the batch is still in doubt when the upload stops.
@@ -216,6 +242,11 @@ struct BatchUploader {
             outcome.sent += 1
         case .refused(let kind):
             let message = transport.serviceError(answer, request: label()).message
+            if requests.count == 1, conflicts.handles(first, status: answer.status) {
+                try RequestQueueTable.markPending(ids: [first.id], in: db)
+                outcome.conflicts.append((first, answer.status, message))
+                return
+            }
             outcome.archived += try recorder.archive(requests.map(\.request), status: answer.status, message: message, kind: kind, in: db)
         case .preconditionRequired:
             try RequestQueueTable.markPending(ids: requests.map(\.request.id), in: db)

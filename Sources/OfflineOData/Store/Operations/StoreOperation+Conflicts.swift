@@ -1,0 +1,35 @@
+/// Conflict policies and what they discarded (docs/CONFLICTS.md).
+extension StoreOperation where Output == ConflictPolicies {
+    /// The conflict policies the store file keeps (`archive` for all unless set).
+    public static var conflictPolicies: StoreOperation<ConflictPolicies> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the conflict policies").conflictPolicies()
+        }
+    }
+
+    /// Keeps `policy` in the store file as its default (`entitySet` nil) or the set's; every
+    /// later upload of the store follows it unless the upload names its own.
+    public static func setConflictPolicy(_ policy: ConflictPolicy, entitySet: String? = nil) -> StoreOperation<ConflictPolicies> {
+        StoreOperation(lane: .write) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("a conflict policy").setConflictPolicy(policy, entitySet: entitySet)
+        }
+    }
+}
+
+extension StoreOperation where Output == [ConflictDetail] {
+    /// The local changes conflict policies discarded (server wins), each with the three versions.
+    public static var discardedChanges: StoreOperation<[ConflictDetail]> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the discarded changes").discardedChanges()
+        }
+    }
+}
+
+extension StoreOperation where Output == Int {
+    /// Forgets the record of discarded changes (the app has shown or kept them); how many.
+    public static var clearDiscardedChanges: StoreOperation<Int> {
+        StoreOperation(lane: .write) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the discarded changes").clearDiscardedChanges()
+        }
+    }
+}
