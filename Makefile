@@ -15,6 +15,7 @@
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make kill-encrypted   kill -9 campaigns of downloads and uploads over an encrypted store, 30 kills each (bounded in make test)
 #   make kill-conflicts   kill -9 during conflict resolution, 30 kills per policy (bounded in make test)
+#   make kill-media       kill -9 campaigns of stream downloads and media uploads, 30 kills each (bounded in make test)
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -202,6 +203,13 @@ kill-encrypted: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
 kill-conflicts: cmake-build backends-venv
 	OOD_CONFLICT_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_conflict_kill.py
 
+# kill -9 campaigns of media streams (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
+# stream's download, each resumed with Range, and 30 uploads of a media entity created offline killed
+# while sending its stream; make test runs them bounded (3 kills each) in pytest-sync.
+.PHONY: kill-media
+kill-media: cmake-build backends-venv
+	OOD_MEDIA_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_media_kill.py
+
 # The third-party test material (README, Requirements); without it those suites skip, each saying so.
 FIXTURES := $(or $(OOD_FIXTURES),$(CURDIR)/../shared/fixtures)
 
@@ -222,6 +230,8 @@ bench: cmake-build backends-venv
 	$(BUILD_DIR)/Benchmarks/ood_bench_call_overhead
 	@echo "== Encryption at rest: writes, reads, a download and opening, with and without a key"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/encryption.py
+	@echo "== Media streams: a 100 MB stream down and up, peak memory growth and SHA-256 (issue 35)"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/media_stream.py
 	@echo "== Python ctypes call"
 	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/ctypes_call.py
 	@echo "== Swift engine benchmarks (release)"

@@ -1025,7 +1025,8 @@ OOD_API ood_status ood_store_sync_log(ood_store *store, ood_int64 limit, char **
  * file has no model or did not open as a store (then SQLite's check only).
  *
  * @param[out] json Receives a JSON array of {"check","message"}, "[]" for a sound store; "check" is
- *         "sqlite", "queue", "membership", "link" or "original". Release it with ood_string_free().
+ *         "sqlite", "queue", "membership", "link", "original" or "stream" (a media stream's file
+ *         missing, of another length or SHA-256, or a file no stream records). Release it with ood_string_free().
  * @return OOD_OK (findings are not an error); OOD_MISUSE for NULL arguments or a store without a
  *         file; OOD_BUSY from a callback.
  */
@@ -1318,6 +1319,67 @@ OOD_API ood_status ood_discarded_changes(ood_store *store, char **json);
 
 /** Forgets the record of discarded changes; `cleared` (may be NULL) receives how many. */
 OOD_API ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
+
+/** @} */
+
+/** @name Media streams (docs/MEDIA.md)
+ *  Media entities (`HasStream="true"`): their streams are downloaded with the defining requests that
+ *  ask for them, kept as files in the folder `<store>.streams` beside the store, and read in place.
+ *  @{ */
+
+/**
+ * Adds a defining request, as ood_options_add_defining_request() does, whose downloads also fetch
+ * the streams of the media entities it holds: those the store lacks, those whose download was
+ * interrupted (resumed with HTTP Range where the service allows it) and those whose entity's ETag
+ * changed. Streams of entities that leave the store are removed.
+ * @return OOD_OK; OOD_MISUSE if an argument is NULL or empty, or the name is used already.
+ */
+OOD_API ood_status ood_options_add_defining_request_streams(ood_options *options, const char *name, const char *url);
+
+/**
+ * How much room streams may take: the largest stream (default 1 GiB) and all of the store's
+ * streams together (default 8 GiB); 0 keeps a default. A download of a stream past either is
+ * stopped as soon as it passes it, whatever the service announced, and fails with OOD_HTTP, nothing
+ * of that stream left on disk.
+ * @return OOD_OK; OOD_MISUSE for NULL or a negative limit.
+ */
+OOD_API ood_status ood_options_set_stream_limits(ood_options *options, ood_int64 max_stream_size, ood_int64 max_folder_size);
+
+/**
+ * The file holding the stream of the media entity `url` addresses (`Documents(1)/$value`), as the
+ * offline store has it, for the caller to open and read in place: the store never loads it into
+ * memory. The file is replaced, never changed in place, so an open descriptor keeps its version.
+ *
+ * @param url The entity's key URL, with or without `/$value`.
+ * @param[out] path Receives the file's path (free with ood_string_free()).
+ * @param[out] length Receives its length in bytes (may be NULL).
+ * @param[out] content_type Receives its content type (free with ood_string_free(); may be NULL).
+ * @return OOD_OK; OOD_NOTFOUND when the store has no such entity or no stream for it yet;
+ *         OOD_SEMANTIC when `url` is not one media entity by its key; OOD_MISUSE for NULL.
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_stream_file(ood_store *store, const char *url, char **path, ood_int64 *length,
+                                   char **content_type);
+
+/**
+ * Creates a media entity of `entity_set` offline: its stream is the file at `file_path` (copied
+ * into the store's stream folder a buffer at a time, within the stream limits), of `content_type`;
+ * `properties` is its JSON body without the key (NULL: none), the service assigning the key (the
+ * store gives a provisional one until the upload). The entity and its stream are readable offline
+ * at once (ood_stream_file()). ood_upload() sends the stream (a media POST, never in $batch: a queue
+ * holding one is uploaded a request at a time), then the properties (PATCH), then reads the entity
+ * back: afterwards the local entity has the service's key, ETag and media ETag. An upload stopped
+ * between them leaves the create in doubt, which the next upload moves to the error archive for a
+ * decision rather than send it twice.
+ *
+ * @param[out] out Receives the answer: 201 with the entity as stored and its Location.
+ * @return OOD_OK; OOD_SEMANTIC for a set that is not a media set; OOD_NOTFOUND for a file that
+ *         cannot be read; OOD_MISUSE for NULL arguments or a stream past the limits; the errors of
+ *         a create (nothing is kept then).
+ * Ownership: `*out` is the caller's; release it with ood_result_free().
+ */
+OOD_API ood_status ood_stream_create(ood_store *store, const char *entity_set, const char *file_path,
+                                     const char *content_type, const char *properties, ood_result **out);
 
 /** @} */
 

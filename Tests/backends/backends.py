@@ -208,6 +208,32 @@ def start_v4_model(metadata: os.PathLike, seed: dict[str, list[dict[str, Any]]],
     return Backend("v4", cmd, "/", path, timeout)
 
 
+MEDIA_V4 = HERE / "models" / "media-v4.xml"
+
+
+def media_seed(count: int, size: int) -> dict[str, list[dict[str, Any]]]:
+    """`count` media entities `Documents(1..count)` of `size` bytes each (media_streams.py makes
+    their content), and two plain `Notes`."""
+    return {"Documents": [{"id": i, "title": f"document {i}", "owner": "field",
+                           "@mediaSize": size, "@mediaType": "application/pdf"}
+                          for i in range(1, count + 1)],
+            "Notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]}
+
+
+def start_v4_media(count: int = 5, size: int = 1000, *, port: int = 0, page_size: int | None = None,
+                   timeout: float = 60.0) -> Backend:
+    """odatapy serving the media model (models/media-v4.xml: `Documents`, HasStream, keys 1..count,
+    streams of `size` bytes; `Notes`, plain) with media_streams.py's ranges, media ETags and
+    `/_media_log`; service root http://127.0.0.1:PORT/."""
+    path = _scratch() / f"seed-media-{count}-{size}.json"
+    path.write_text(json.dumps(media_seed(count, size)), encoding="utf-8")
+    cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(MEDIA_V4), str(path), "--port", str(port),
+           "--autokey", "Documents"]
+    if page_size:
+        cmd += ["--page-size", str(page_size)]
+    return Backend("v4", cmd, "/", path, timeout)
+
+
 def start_v2(csrf: bool = True, data: str | dict | os.PathLike = "small", *,
              require_if_match: bool = False, page_size: int | None = None, port: int = 0,
              timeout: float = 60.0, metadata: os.PathLike | None = None) -> Backend:
@@ -239,8 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--repeatable", action="store_true", help="V4 only: repeatable requests")
     serve.add_argument("--metadata", default=None,
                        help="another version of the sample's $metadata (a changed model; same port to swap it)")
+    serve.add_argument("--media", default=None, metavar="COUNT:SIZE",
+                       help="V4 only: the media model (models/media-v4.xml) with COUNT streams of SIZE bytes")
     args = parser.parse_args(argv)
-    if args.version == "v4":
+    if args.version == "v4" and args.media:
+        count, size = (int(part) for part in args.media.split(":", 1))
+        backend = start_v4_media(count, size, port=args.port, page_size=args.page_size or None)
+    elif args.version == "v4":
         backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port,
                            repeatable=args.repeatable, metadata=args.metadata)
     else:

@@ -63,6 +63,7 @@ from odatapy.server.serializer.json_serializer import EntitySerializerOptions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample_functions import flight_details  # noqa: E402
+from media_streams import MediaLayer, content_for, etag_for  # noqa: E402
 
 EDM = "{http://docs.oasis-open.org/odata/ns/edm}"
 EDMX = "{http://docs.oasis-open.org/odata/ns/edmx}"
@@ -234,6 +235,8 @@ class LinkingStore(InMemoryDataStore):
 
     def record_change(self, entity_set: str, entity: Entity, kind: str) -> None:
         with self._lock:
+            if getattr(entity, "media_content", None) is not None:  # a strong media ETag
+                entity.media_etag = etag_for(entity.media_content)
             if entity_set in self.model.sets:
                 if kind == "deleted":
                     self.unlink(entity_set, entity)
@@ -260,6 +263,9 @@ class LinkingStore(InMemoryDataStore):
                     # Every set has ETags; set the first version now so that reads which do not
                     # ask odatapy for the ETag ($select lists) still show it.
                     entity = Entity(type=fqn, etag='W/"1"')
+                    row = dict(row)
+                    media_size = row.pop("@mediaSize", None)
+                    media_type = row.pop("@mediaType", "application/octet-stream")
                     for name, value in row.items():
                         if name not in props and lenient:
                             continue
@@ -270,6 +276,11 @@ class LinkingStore(InMemoryDataStore):
                             name=name, value=typed(ptype, props[name], value),
                             value_type=ValueType.PRIMITIVE, type=ptype))
                     self.complete(set_name, entity)
+                    if media_size is not None:  # media_streams.py: seeded stream content
+                        keys = tuple(entity.get_value(k) for k in self.model.types[fqn]["keys"])
+                        entity.media_content = content_for(set_name, keys, int(media_size))
+                        entity.media_content_type = media_type
+                        entity.media_etag = etag_for(entity.media_content)
                     entities.append(entity)
                 self.data[set_name] = entities
             # Index principals by referenced properties, then link every dependent once.
@@ -344,6 +355,15 @@ class Processor(InMemoryProcessor, ActionProcessor):
                                 self.model.type_of(entity_set.name)["props"][name].get("Type"))
             return
         super()._assign_keys(entity_set, entity)
+
+    # Media entities (media_streams.py): a changed stream is a change of its entity, so a delta
+    # download sees it (LinkingStore.record_change gives it its media ETag).
+    def update_media_entity(self, request, response, uri_info, request_ct) -> None:
+        super().update_media_entity(request, response, uri_info, request_ct)
+        target = self._resolve(request, uri_info)
+        entity = self._require_entity(target)
+        self.store.record_change(target.entity_set.name, entity, "changed")
+        response.set_header("ETag", entity.media_etag)
 
     def process_action(self, request, response, uri_info, request_ct, response_ct) -> None:
         part = uri_info.last_resource
@@ -611,7 +631,7 @@ class Service:
         self.handler.register(self.processor)
         self.handler.register(AllSetsHaveETags())
         register_sample_functions(self.processor, self.model)
-        self.app = ODataWSGIApp(self.handler)
+        self.app = MediaLayer(ODataWSGIApp(self.handler))
         self.conflicts = ArmedConflicts()
 
     def new_store(self) -> LinkingStore:

@@ -278,6 +278,20 @@ static void test_store_functions(ood_store *store) {
     MISUSE(ood_undo(store, NULL, &json), "url");
     MISUSE(ood_redownload(NULL, "TravelagencyCollection('1')", &json), "store");
     MISUSE(ood_redownload(store, NULL, &json), "url");
+    /* Media streams (docs/MEDIA.md). */
+    char *stream_path = (char *)"untouched";
+    ood_int64 stream_length = 7;
+    MISUSE(ood_stream_file(NULL, "TravelagencyCollection('1')", &stream_path, &stream_length, NULL), "store");
+    CHECK(stream_path == NULL && stream_length == 0);
+    MISUSE(ood_stream_file(store, NULL, &stream_path, NULL, NULL), "url");
+    MISUSE(ood_stream_file(store, "TravelagencyCollection('1')", NULL, NULL, NULL), "path");
+    ood_result *media = NULL;
+    MISUSE(ood_stream_create(NULL, "TravelagencyCollection", "/tmp/x", "text/plain", NULL, &media), "store");
+    CHECK(media == NULL);
+    MISUSE(ood_stream_create(store, NULL, "/tmp/x", "text/plain", NULL, &media), "entity_set");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", NULL, "text/plain", NULL, &media), "file_path");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", "/tmp/x", NULL, NULL, &media), "content_type");
+    MISUSE(ood_stream_create(store, "TravelagencyCollection", "/tmp/x", "text/plain", NULL, NULL), "out");
     MISUSE(ood_check_service(NULL, &json), "store");
     MISUSE(ood_check_service(store, NULL), "json");
     MISUSE(ood_adopt_service_model(NULL, NULL, &json), "store");
@@ -310,6 +324,10 @@ int main(int argc, char **argv) {
     ood_options *options = NULL;
     CHECK(ood_options_new(&options) == OOD_OK);
     test_options(options);
+    MISUSE(ood_options_add_defining_request_streams(NULL, "A", "TravelagencyCollection"), "options");
+    MISUSE(ood_options_add_defining_request_streams(options, NULL, "TravelagencyCollection"), "name");
+    MISUSE(ood_options_add_defining_request_streams(options, "A", NULL), "url");
+    MISUSE(ood_options_set_stream_limits(NULL, 0, 0), "options");
     CHECK(ood_options_set_path(options, path) == OOD_OK);
     CHECK(ood_options_set_metadata(options, metadata) == OOD_OK);
     CHECK(ood_options_set_mode(options, OOD_MODE_OFFLINE) == OOD_OK);

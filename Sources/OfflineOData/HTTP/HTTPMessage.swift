@@ -6,6 +6,9 @@ package struct HTTPRequest: Sendable {
     package var url: String
     package var headers: [HTTPHeader]
     package var body: [UInt8]?
+    /// A file whose bytes are the body, read a buffer at a time as they leave (a media stream,
+    /// issue 35): never held in memory. Takes the place of `body` when set.
+    package var bodyFile: String?
 
     package init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
         self.method = method

@@ -1,4 +1,7 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends HTTP requests to an OData service through libcurl.
 ///
@@ -220,6 +223,7 @@ package final class HTTPTransport: @unchecked Sendable {
     /// Runs the transfer, with the request's body (if any, or an empty one for a POST) copied to
     /// curl; a method other than POST that has a body is sent as a custom request.
     private func sendBody(of request: HTTPRequest, on easy: UnsafeMutableRawPointer) -> CURLcode {
+        if let path = request.bodyFile { return sendFile(path, of: request, on: easy) }
         let body = request.body ?? []
         return body.withUnsafeBytes { bytes -> CURLcode in
             if request.body != nil || request.method == "POST" {
@@ -237,6 +241,23 @@ package final class HTTPTransport: @unchecked Sendable {
             }
             return curl_easy_perform(easy)
         }
+    }
+
+    /// Runs the transfer with the file at `path` as the body, read by curl's read callback a
+    /// buffer at a time (memory stays flat whatever its size); its length is announced.
+    private func sendFile(_ path: String, of request: HTTPRequest, on easy: UnsafeMutableRawPointer) -> CURLcode {
+        guard let source = FileBody(path: path) else { return CURLE_READ_ERROR }
+        let context = Unmanaged.passRetained(source)
+        defer { context.release() }
+        _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
+        _ = ccurl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(source.length))
+        _ = ccurl_setopt_pointer(easy, CURLOPT_READDATA, context.toOpaque())
+        _ = ccurl_setopt_callback(easy, CURLOPT_READFUNCTION) { buffer, size, count, raw in
+            guard let raw, let buffer else { return Int(CURL_READFUNC_ABORT) }
+            return Unmanaged<FileBody>.fromOpaque(raw).takeUnretainedValue().read(into: buffer, capacity: size &* count)
+        }
+        if request.method != "POST" { _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
+        return curl_easy_perform(easy)
     }
 
     /// Method, URL and the options of this transport.
@@ -389,6 +410,13 @@ protocol HTTPBodySink: AnyObject {
     func expect(length: Int)
     /// One chunk of the body; false stops the transfer (``ODataError/Code/aborted``).
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool
+    /// The final answer's status and headers, told before its first byte (a media stream's sink
+    /// decides there whether the body continues its file, replaces it or is an error's).
+    func begin(status: Int, headers: [HTTPHeader])
+}
+
+extension HTTPBodySink {
+    func begin(status: Int, headers: [HTTPHeader]) {}
 }
 
 /// The public `onBody` closure as a sink.
@@ -397,6 +425,33 @@ private final class ClosureBodySink: HTTPBodySink {
     init(_ onBody: @escaping (UnsafeRawBufferPointer) -> Bool) { self.onBody = onBody }
     func expect(length: Int) {}
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool { onBody(chunk) }
+}
+
+/// A request body read from a file by curl's read callback (``HTTPRequest/bodyFile``).
+private final class FileBody {
+    let fd: Int32
+    let length: Int64
+
+    init?(path: String) {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            return nil
+        }
+        length = Int64(info.st_size)
+    }
+
+    deinit { close(fd) }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        while true {
+            let count = Glibc.read(fd, buffer, capacity)
+            if count < 0 && errno == EINTR { continue }
+            return count < 0 ? Int(CURL_READFUNC_ABORT) : count
+        }
+    }
 }
 
 /// The state of one transfer, reached from curl's callbacks through their user pointer.
@@ -410,6 +465,8 @@ private final class Transfer {
     private var received = 0
     /// The answer is a redirect, which `send` follows: its body is not kept.
     private var isRedirect = false
+    /// The status of the response whose headers are being received.
+    private var status = 0
     let sink: HTTPBodySink?
     let cancellation: HTTPCancellation?
     let maximumBodySize: Int
@@ -436,6 +493,7 @@ private final class Transfer {
             body.append(contentsOf: chunk)
             return true
         }
+        if isFirst { sink.begin(status: status, headers: headers) }
         if isFirst, let length = announcedLength { sink.expect(length: length) }
         if sink.receive(chunk) { return true }
         consumerStopped = true
@@ -458,7 +516,7 @@ private final class Transfer {
         while let last = line.utf8.last, last == 13 || last == 10 { line.removeLast() }
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
-            let status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+            status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
             isRedirect = HTTPTransport.redirectStatuses.contains(status)
             return
         }

@@ -8,12 +8,17 @@ public struct DefiningRequest: Sendable, Equatable {
     public var lastDownload: String?
     /// Where the next delta download starts, when the service offered one.
     public var deltaLink: String?
+    /// Whether a download also fetches the streams of the media entities the request holds
+    /// (SAP's `automaticallyRetrievesStreams`; docs/MEDIA.md). Off by default.
+    public var retrievesStreams: Bool
 
-    public init(name: String, url: String, lastDownload: String? = nil, deltaLink: String? = nil) {
+    public init(name: String, url: String, lastDownload: String? = nil, deltaLink: String? = nil,
+                retrievesStreams: Bool = false) {
         self.name = name
         self.url = url
         self.lastDownload = lastDownload
         self.deltaLink = deltaLink
+        self.retrievesStreams = retrievesStreams
     }
 }
 
@@ -21,13 +26,14 @@ public struct DefiningRequest: Sendable, Equatable {
 enum DefiningRequestTable {
     static func all(in db: SQLiteConnection) throws(ODataError) -> [DefiningRequest] {
         let statement = try db.prepare(
-            "SELECT name, url, last_download, delta_link FROM ood_defining_request ORDER BY position")
+            "SELECT name, url, last_download, delta_link, streams FROM ood_defining_request ORDER BY position")
         try statement.bind([])
         var result: [DefiningRequest] = []
         while try statement.step() {
             result.append(DefiningRequest(
                 name: statement.text(at: 0) ?? "", url: statement.text(at: 1) ?? "",
-                lastDownload: statement.text(at: 2), deltaLink: statement.text(at: 3)))
+                lastDownload: statement.text(at: 2), deltaLink: statement.text(at: 3),
+                retrievesStreams: statement.int(at: 4) != 0))
         }
         return result
     }
@@ -57,14 +63,15 @@ enum DefiningRequestTable {
         let existing = Dictionary(uniqueKeysWithValues: try all(in: db).map { ($0.name, $0) })
         try db.execute("DELETE FROM ood_defining_request")
         let insert = try db.prepare("""
-            INSERT INTO ood_defining_request (name, url, position, last_download, delta_link)
-            VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO ood_defining_request (name, url, position, last_download, delta_link, streams)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """)
         for (position, request) in requests.enumerated() {
             // A changed URL means a different result: its download state starts over.
             let kept = existing[request.name].flatMap { $0.url == request.url ? $0 : nil }
             try insert.run([.text(request.name), .text(request.url), .integer(Int64(position)),
-                            kept?.lastDownload.map(SQLValue.text) ?? .null, kept?.deltaLink.map(SQLValue.text) ?? .null])
+                            kept?.lastDownload.map(SQLValue.text) ?? .null, kept?.deltaLink.map(SQLValue.text) ?? .null,
+                            .integer(request.retrievesStreams ? 1 : 0)])
         }
         // A download in progress of a request that is gone, or now reads another URL, is of no use.
         try DownloadResumeTable.discardStale(in: db)

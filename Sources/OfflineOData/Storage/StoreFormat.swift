@@ -227,5 +227,28 @@ enum StoreFormat {
             at TEXT NOT NULL
         );
         """,
+        // 12: media streams (``StreamTable``, docs/MEDIA.md). A defining request may ask for the
+        //    streams of its media entities (`streams`). Each stream is a file in the folder beside
+        //    the store (``StreamFolder``), recorded here with what the service said of it and what
+        //    `store check` verifies: the media ETag, the entity's ETag when it was fetched (a delta
+        //    that does not change it leaves the stream alone), content type, length and SHA-256.
+        //    `state`: 'partial' (a download in progress: `received` bytes are in the file's
+        //    temporary name), 'complete', or 'local' (written offline, not yet uploaded).
+        """
+        ALTER TABLE ood_defining_request ADD COLUMN streams INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE ood_stream (
+            entity_set TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            file TEXT NOT NULL UNIQUE,
+            state TEXT NOT NULL,
+            etag TEXT,
+            entity_etag TEXT,
+            content_type TEXT,
+            length INTEGER,
+            sha256 TEXT,
+            received INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (entity_set, entity_id)
+        );
+        """,
     ]
 }

@@ -34,6 +34,8 @@ package final class LocalStore: @unchecked Sendable {
     private var transport: HTTPTransport?
     private var httpOptions = HTTPOptions()
     private let transportLock = Lock()
+    /// How much room media streams may take (``setStreamLimits(_:)``, docs/MEDIA.md).
+    let streamLimits = Protected(StreamLimits())
 
     private init(file: StoreFile, model: MetadataModel, schema: StoreSchema, dialect: Dialect) throws(ODataError) {
         self.file = file
@@ -49,6 +51,7 @@ package final class LocalStore: @unchecked Sendable {
         let adopted = try LocalStore(file: file, model: model, schema: schema, dialect: dialect)
         adopted.setHTTPOptions(transportLock.withLock { httpOptions })
         adopted.setRequestLimits(currentRequestLimits)
+        adopted.streamLimits.withLock { $0 = streamLimits.withLock { $0 } }
         return adopted
     }
 
@@ -410,6 +413,9 @@ package final class LocalStore: @unchecked Sendable {
                     + "\(recorded.message); stored before it in this download: \(stored)"
                 throw full
             }
+            // After its entities are committed: a failed stream leaves them, and the next
+            // download resumes the stream (docs/MEDIA.md).
+            if request.retrievesStreams { try downloadStreams(of: request, cancellation: cancellation) }
         }
         // After the data is in: the shapes seen often enough get their indexes (not the
         // download's failure if that fails: the data is committed).
@@ -497,7 +503,9 @@ package final class LocalStore: @unchecked Sendable {
             // The uploaders' progress rule is the other way round (true goes on): `{ !progress($0) }`.
             do throws(ODataError) {
                 let policies = try ConflictPolicies.load(from: file)
-                if batch {
+                // Media creates never go in $batch (docs/MEDIA.md): such a queue goes one request at a time.
+                let hasMediaCreates = try hasLocalStreams()
+                if batch && !hasMediaCreates {
                     var uploader = BatchUploader(transport: try serviceTransport(), serviceRoot: try requireServiceRoot(),
                                                  dialect: dialect, file: file, schema: schema, batchSize: batchSize,
                                                  groupByTransaction: groupByTransaction, compactsQueue: compactsQueue)

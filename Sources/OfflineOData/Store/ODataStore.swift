@@ -79,6 +79,9 @@ public final class ODataStore: @unchecked Sendable {
         /// with it, an existing one must have been. Nil for a plain file. The engine never stores
         /// it; a lost key means a lost store.
         public var key: StoreKey?
+        /// How much room media streams may take: per stream and for the store's stream folder
+        /// (docs/MEDIA.md).
+        public var streamLimits = StreamLimits()
 
         public init(path: String? = nil, serviceRoot: String? = nil) {
             self.path = path

@@ -158,11 +158,13 @@ import Testing
         let store = try Self.makeStore(folder, count: 3)
         try store.file.withConnection { db throws(ODataError) in
             // A format-6 file has neither the index tables (7), the sync record (8) nor the queue's merge mark (9) nor the
-            // resume tables (10) nor the conflict record (11).
+            // resume tables (10) nor the conflict record (11)
+            // nor the streams (12).
             try db.execute("""
                 DROP TABLE ood_index; DROP TABLE ood_read_shape;
                 DROP TABLE ood_download_statistics; DROP TABLE ood_upload_statistics; DROP TABLE ood_sync_log;
                 DROP TABLE ood_download_resume; DROP TABLE ood_download_page; DROP TABLE ood_conflict;
+                DROP TABLE ood_stream; ALTER TABLE ood_defining_request DROP COLUMN streams;
                 ALTER TABLE ood_request_queue DROP COLUMN no_merge; ALTER TABLE ood_error_archive DROP COLUMN no_merge;
                 UPDATE ood_store_info SET value = '6' WHERE key = 'format_version'
                 """)

@@ -60,7 +60,7 @@ final class TestBackend: @unchecked Sendable {
     /// `metadata` serves another version of the sample's model (a file path), and `port` a given
     /// port: a test changes the service's model by stopping it and starting it again so.
     static func start(_ kind: Kind, size: String = "small", pageSize: Int? = nil, csrf: Bool = true,
-                      metadata: String? = nil, port: Int? = nil) throws -> TestBackend {
+                      metadata: String? = nil, port: Int? = nil, media: (count: Int, size: Int)? = nil) throws -> TestBackend {
         let python = pythonPath()
         guard access(python, X_OK) == 0 else {
             throw TestBackendError(message: "no Python at \(python): run `make backends-venv` first, or set OOD_PYTHON")
@@ -70,6 +70,7 @@ final class TestBackend: @unchecked Sendable {
         if !csrf { arguments.append("--no-csrf") }
         if let metadata { arguments += ["--metadata", metadata] }
         if let port { arguments += ["--port", String(port)] }
+        if let media { arguments += ["--media", "\(media.count):\(media.size)"] }  // docs/MEDIA.md
 
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw TestBackendError(message: "cannot make a pipe for the backend") }

@@ -45,7 +45,7 @@ struct OfflineODataTool: ParsableCommand {
             \(ToolKey.help)
             """,
         version: OfflineODataVersion.string,
-        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self, ServiceCommand.self, WatchCommand.self]
+        subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self, ServiceCommand.self, WatchCommand.self, StreamCommand.self]
     )
 
     /// ArgumentParser's own `main`, with two things first and last: `--key-file`/`--passphrase-env`

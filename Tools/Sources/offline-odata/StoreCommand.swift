@@ -69,6 +69,9 @@ struct StoreCommand: ParsableCommand {
         @Option(name: .customLong("defining"), help: "A defining request, NAME=URL (repeatable).")
         var definingRequests: [String] = []
 
+        @Option(name: .customLong("streams"), help: "A defining request (by NAME) whose downloads also fetch the streams of its media entities (repeatable; docs/MEDIA.md).")
+        var streamRequests: [String] = []
+
         @Option(name: .customLong("service"), help: "The service root URL, for later downloads.")
         var serviceRoot: String?
 
@@ -94,6 +97,9 @@ struct StoreCommand: ParsableCommand {
             for text in definingRequests where !text.contains("=") {
                 throw ValidationError("--defining takes NAME=URL, not '\(text)'")
             }
+            for name in streamRequests where !definingRequests.contains(where: { $0.hasPrefix(name + "=") }) {
+                throw ValidationError("--streams names no --defining request: '\(name)'")
+            }
         }
 
         func run() throws {
@@ -105,7 +111,8 @@ struct StoreCommand: ParsableCommand {
                 let document = String(decoding: try readWholeFile(metadata), as: UTF8.self)
                 let requests = definingRequests.map { text -> DefiningRequest in
                     let name = text.prefix { $0 != "=" }
-                    return DefiningRequest(name: String(name), url: String(text.dropFirst(name.count + 1)))
+                    return DefiningRequest(name: String(name), url: String(text.dropFirst(name.count + 1)),
+                                           retrievesStreams: streamRequests.contains(String(name)))
                 }
                 var declarations: [IndexDeclaration] = []
                 for text in indexes { declarations.append(try IndexDeclaration(parsing: text)) }

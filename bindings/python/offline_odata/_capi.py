@@ -360,6 +360,20 @@ ood_redownload = _declare("ood_redownload", c_int, [c_void_p, c_char_p, POINTER(
 ood_check_service = _declare("ood_check_service", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_adopt_service_model(ood_store *store, const char *choice, char **json);
 ood_adopt_service_model = _declare("ood_adopt_service_model", c_int, [c_void_p, c_char_p, POINTER(c_void_p)], status=True)
+# Media streams (docs/MEDIA.md).
+# ood_status ood_options_add_defining_request_streams(ood_options *options, const char *name, const char *url);
+ood_options_add_defining_request_streams = _declare("ood_options_add_defining_request_streams", c_int,
+                                                    [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_options_set_stream_limits(ood_options *options, ood_int64 max_stream_size, ood_int64 max_folder_size);
+ood_options_set_stream_limits = _declare("ood_options_set_stream_limits", c_int,
+                                         [c_void_p, c_longlong, c_longlong], status=True)
+# ood_status ood_stream_file(ood_store *store, const char *url, char **path, ood_int64 *length, char **content_type);
+ood_stream_file = _declare("ood_stream_file", c_int,
+                           [c_void_p, c_char_p, POINTER(c_void_p), POINTER(c_longlong), POINTER(c_void_p)], status=True)
+# ood_status ood_stream_create(ood_store *store, const char *entity_set, const char *file_path,
+#                              const char *content_type, const char *properties, ood_result **out);
+ood_stream_create = _declare("ood_stream_create", c_int,
+                             [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
 
 # ---- conflict policies (docs/CONFLICTS.md) --------------------------------------------------
 

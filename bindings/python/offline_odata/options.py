@@ -95,6 +95,11 @@ class Options:
             its text, or the path of a file holding it (a ``pathlib.Path``, or a str that names an
             existing file and is not XML).
         defining_requests: name -> URL of each read whose results the offline store holds.
+        stream_requests: name -> URL of defining requests whose downloads also fetch the streams of
+            their media entities, kept as files beside the store (docs/MEDIA.md).
+        max_stream_size, max_stream_folder_size: the largest stream, and the most bytes all
+            streams may take (defaults 1 GiB and 8 GiB); a download past either fails, nothing of
+            that stream left on disk.
         indexes: indexes the store file should have, made when it opens if it lacks them (indexes
             made before stay): each ``"EntitySet:Prop1,Prop2"`` or ``(entity_set, ["Prop1", "Prop2"])``;
             reads that filter or order on them use them, :meth:`~offline_odata.Store.status` lists them.
@@ -171,6 +176,9 @@ class Options:
     indexes: Optional[Sequence[Union[str, Tuple[str, Sequence[str]]]]] = None
     key: Optional[bytes] = field(default=None, repr=False)
     passphrase: Optional[str] = field(default=None, repr=False)
+    stream_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
+    max_stream_size: Optional[int] = None
+    max_stream_folder_size: Optional[int] = None
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -255,6 +263,16 @@ class Options:
         if not self.compact_upload_queue:
             _capi.ood_options_set_queue_compaction(handle, 0)
         _set_key(handle, self.key, self.passphrase)
+        # Media streams (docs/MEDIA.md): defining requests that also download their streams.
+        for name, url in _pairs(self.stream_requests, "stream_requests"):
+            _capi.ood_options_add_defining_request_streams(handle, enc(name, "a defining request's name"),
+                                                           enc(url, "a defining request's URL"))
+        if self.max_stream_size is not None or self.max_stream_folder_size is not None:
+            for name in ("max_stream_size", "max_stream_folder_size"):
+                value = getattr(self, name)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise TypeError(f"{name} must be an int")
+            _capi.ood_options_set_stream_limits(handle, self.max_stream_size or 0, self.max_stream_folder_size or 0)
 
 
 def _set_key(handle: c_void_p, key: Optional[bytes], passphrase: Optional[str]) -> None:
@@ -298,6 +316,9 @@ class StoreOptions(TypedDict, total=False):
     metadata: str
     defining_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
     indexes: Sequence[Union[str, Tuple[str, Sequence[str]]]]
+    stream_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]]]
+    max_stream_size: int
+    max_stream_folder_size: int
     basic_auth: Tuple[str, str]
     bearer_token: str
     headers: Union[Mapping[str, str], Sequence[Tuple[str, str]]]

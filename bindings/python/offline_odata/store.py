@@ -17,8 +17,8 @@ import json
 import os
 import sys
 from concurrent.futures import Future
-from ctypes import byref, c_int, c_long, c_void_p, string_at
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
+from ctypes import byref, c_int, c_long, c_longlong, c_void_p, string_at
+from typing import (TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
 from . import _callbacks, _capi, _reader
@@ -555,6 +555,54 @@ class Store(StoreHandle):
             self._end()
         pending.future._attach(call.value)
         return pending.future
+
+    def stream_file(self, url: str) -> Tuple[str, int, str]:
+        """The file holding the stream of the media entity ``url`` addresses
+        (``"Documents(1)/$value"``), as the offline store has it (docs/MEDIA.md): its path, length
+        and content type. The store reads none of its bytes.
+
+        Raises:
+            NotFoundError: no such entity, or no stream for it yet.
+            SemanticError: ``url`` is not one media entity by its key.
+        """
+        raw_url = _capi.encode(url, "url")
+        path, length, content_type = c_void_p(), c_longlong(), c_void_p()
+        handle = self._begin()
+        try:
+            _capi.ood_stream_file(handle, raw_url, byref(path), byref(length), byref(content_type))
+        finally:
+            self._end()
+        return _capi.take_string(path), length.value, _capi.take_string(content_type)
+
+    def open_stream(self, url: str) -> BinaryIO:
+        """The stream of the media entity ``url`` addresses, as a binary file object opened for
+        reading (read it in pieces: it is never loaded whole). The store replaces a stream's file,
+        never changes it in place, so the file object keeps its version. Raises as
+        :meth:`stream_file`."""
+        return open(self.stream_file(url)[0], "rb")
+
+    def create_media(self, entity_set: str, file_path: "os.PathLike[str] | str", content_type: str,
+                     properties: Optional[Mapping[str, Any]] = None) -> Result:
+        """Creates a media entity offline (docs/MEDIA.md): its stream is the file at ``file_path``
+        (copied into the store a buffer at a time), of ``content_type``; ``properties`` its values
+        without the key. :meth:`upload` sends the stream, then the properties. Returns the answer
+        (201, the entity as stored with its provisional key, ``Location``).
+
+        Raises:
+            SemanticError: not a media entity set. NotFoundError: the file cannot be read.
+            MisuseError: a stream past the limits, a closed store.
+        """
+        raw_set = _capi.encode(entity_set, "entity_set")
+        raw_path = _capi.encode(os.fspath(file_path), "file_path")
+        raw_type = _capi.encode(content_type, "content_type")
+        raw_body = None if properties is None else _capi.encode(json.dumps(dict(properties)), "properties")
+        out = c_void_p()
+        handle = self._begin()
+        try:
+            _capi.ood_stream_create(handle, raw_set, raw_path, raw_type, raw_body, byref(out))
+        finally:
+            self._end()
+        return Result._take(out.value)
 
     def route(self, url: str, method: str = "GET") -> Route:
         """Where ``method`` on ``url`` would go in the store's mode, and why, without running it."""

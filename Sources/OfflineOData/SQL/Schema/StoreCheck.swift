@@ -113,7 +113,10 @@ extension StoreFile {
     /// A file too damaged to read at all gives SQLite's error as its one finding.
     @_spi(Tool) public func check(quick: Bool = false) throws(ODataError) -> [StoreFinding] {
         do {
-            return try withReadConnection { db, _ throws(ODataError) in try StoreCheck.run(on: db, quick: quick) }
+            return try withReadConnection { db, _ throws(ODataError) in
+                try StoreCheck.run(on: db, quick: quick)
+                    + StreamCheck.findings(folder: StreamFolder(storePath: path), on: db, quick: quick)
+            }
         } catch where error.code == .storage || error.code == .notAStore {
             return [StoreFinding(check: "sqlite", message: error.message)]
         }

@@ -110,13 +110,15 @@ struct StoreOpening {
         if !created {
             let stored = try offline.definingRequests()
             let wanted = options.definingRequests
-            if !wanted.isEmpty, wanted.map({ [$0.name, $0.url] }) != stored.map({ [$0.name, $0.url] }) {
+            if !wanted.isEmpty, wanted.map({ [$0.name, $0.url, "\($0.retrievesStreams)"] })
+                != stored.map({ [$0.name, $0.url, "\($0.retrievesStreams)"] }) {
                 try offline.setDefiningRequests(wanted)
             }
             if let root = options.serviceRoot { try offline.useServiceRoot(root, saving: options.savesServiceRoot) }
         }
         offline.setHTTPOptions(options.http)
         offline.setRequestLimits(options.requestLimits)
+        try offline.setStreamLimits(options.streamLimits)
         try offline.declareIndexes(options.indexes)
     }
 

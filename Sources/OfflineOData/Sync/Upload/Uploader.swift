@@ -60,10 +60,18 @@ struct Uploader {
             }
             try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: run.remaining))
             let request = try repeatable.markSending([queued], file: file).first ?? queued
+            // A media entity created offline: its stream, then its properties (``MediaUpload``).
+            let mediaStream = try MediaUpload.localStream(of: request, schema: schema, file: file)
             let response: HTTPResponse
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
-                    try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
+                    if let mediaStream {
+                        return try MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
+                                               folder: StreamFolder(storePath: file.path))
+                            .send(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
+                                  cancellation: cancellation)
+                    }
+                    return try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
                 }
             } catch {
                 // No answer: the service may have the request. Say so, and that nothing was lost.
@@ -77,7 +85,10 @@ struct Uploader {
             switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
             case .applied:
                 try file.withConnection { db throws(ODataError) in
-                    try db.transaction { () throws(ODataError) in try recorder.acknowledge(request, response, answer: document, in: db) }
+                    try db.transaction { () throws(ODataError) in
+                        try recorder.acknowledge(request, response, answer: document, in: db)
+                        if let mediaStream { try MediaUpload.recordUploaded(mediaStream, answer: document, response: response, in: db) }
+                    }
                 }
                 run.outcome.sent += 1
             case .refused(let kind):

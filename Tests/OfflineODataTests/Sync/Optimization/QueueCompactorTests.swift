@@ -49,6 +49,7 @@ import Testing
                 ALTER TABLE ood_request_queue DROP COLUMN no_merge; ALTER TABLE ood_error_archive DROP COLUMN no_merge;
                 DROP TABLE ood_download_statistics; DROP TABLE ood_upload_statistics; DROP TABLE ood_sync_log;
                 DROP TABLE ood_download_resume; DROP TABLE ood_download_page; DROP TABLE ood_conflict;
+                DROP TABLE ood_stream; ALTER TABLE ood_defining_request DROP COLUMN streams;
                 UPDATE ood_store_info SET value = '7' WHERE key = 'format_version'
                 """)
         }

@@ -1,0 +1,86 @@
+/// What the store knows of one media stream (a row of `ood_stream`, format 12): which file in the
+/// stream folder holds it and what the service said of it.
+package struct StreamRecord: Sendable, Equatable {
+    package enum State: String, Sendable {
+        /// A download in progress: `received` bytes are in the file's temporary name.
+        case partial
+        /// The whole stream is in the file, as the service sent it.
+        case complete
+        /// Written offline, not yet uploaded.
+        case local
+    }
+
+    package var entitySet: String
+    package var entityID: Int64
+    /// The file's name in the stream folder (``StreamFolder``), chosen by the engine.
+    package var file: String
+    package var state: State
+    /// The media ETag (V4 `ETag` of `$value`, or the one the partial download started from).
+    package var etag: String?
+    /// The entity's own ETag when the stream was fetched: a later download that leaves it as it
+    /// was leaves the stream alone.
+    package var entityETag: String?
+    package var contentType: String?
+    /// Bytes, once complete.
+    package var length: Int64?
+    /// 64 hex digits, once complete.
+    package var sha256: String?
+    /// Bytes in the temporary file of a partial download.
+    package var received: Int64 = 0
+}
+
+/// The `ood_stream` table. Every value is a bound parameter.
+enum StreamTable {
+    private static let columns = "entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received"
+
+    static func record(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
+        try db.withCachedStatement("SELECT \(columns) FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2") {
+            row throws(ODataError) -> StreamRecord? in
+            try row.bind([.text(entitySet), .integer(entityID)])
+            guard try row.step() else { return nil }
+            return read(row)
+        }
+    }
+
+    static func all(in db: SQLiteConnection) throws(ODataError) -> [StreamRecord] {
+        let statement = try db.prepare("SELECT \(columns) FROM ood_stream ORDER BY entity_set, entity_id")
+        try statement.bind([])
+        var records: [StreamRecord] = []
+        while try statement.step() { records.append(read(statement)) }
+        return records
+    }
+
+    static func save(_ record: StreamRecord, in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("""
+            INSERT INTO ood_stream (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            ON CONFLICT (entity_set, entity_id) DO UPDATE SET file = excluded.file, state = excluded.state,
+                etag = excluded.etag, entity_etag = excluded.entity_etag, content_type = excluded.content_type,
+                length = excluded.length, sha256 = excluded.sha256, received = excluded.received
+            """) { statement throws(ODataError) in
+            try statement.run([
+                .text(record.entitySet), .integer(record.entityID), .text(record.file), .text(record.state.rawValue),
+                record.etag.map(SQLValue.text) ?? .null, record.entityETag.map(SQLValue.text) ?? .null,
+                record.contentType.map(SQLValue.text) ?? .null, record.length.map(SQLValue.integer) ?? .null,
+                record.sha256.map(SQLValue.text) ?? .null, .integer(record.received),
+            ])
+        }
+    }
+
+    static func delete(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("DELETE FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2") {
+            statement throws(ODataError) in try statement.run([.text(entitySet), .integer(entityID)])
+        }
+    }
+
+    /// The bytes the recorded streams take (complete and local ones, and what partial ones received).
+    static func totalBytes(in db: SQLiteConnection) throws(ODataError) -> Int64 {
+        try db.scalarInt("SELECT coalesce(sum(CASE WHEN state = 'partial' THEN received ELSE coalesce(length, 0) END), 0) FROM ood_stream") ?? 0
+    }
+
+    private static func read(_ row: Statement) -> StreamRecord {
+        StreamRecord(entitySet: row.text(at: 0) ?? "", entityID: row.int(at: 1), file: row.text(at: 2) ?? "",
+                     state: StreamRecord.State(rawValue: row.text(at: 3) ?? "") ?? .partial,
+                     etag: row.text(at: 4), entityETag: row.text(at: 5), contentType: row.text(at: 6),
+                     length: row.isNull(at: 7) ? nil : row.int(at: 7), sha256: row.text(at: 8), received: row.int(at: 9))
+    }
+}

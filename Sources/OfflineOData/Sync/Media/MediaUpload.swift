@@ -1,0 +1,82 @@
+/// Uploads a media entity created offline (issue 35, docs/MEDIA.md): the media `POST` of its
+/// stream to the entity set, streamed from the file (never in `$batch`, which the protocol does not
+/// allow for media), then the `PATCH` of its properties at the address the service gave, then a
+/// read of the entity for its key, ETag and media ETag.
+///
+/// The queued create is one request of the queue: it was marked sent (in doubt) before the `POST`
+/// left, and is recorded applied only once all three steps answered. An upload stopped between
+/// them leaves it in doubt; the next upload's ``InDoubtReconciler`` does not send again a create
+/// whose key the service assigns: it goes to the error archive for a decision. So an interrupted
+/// upload never creates two media entities and never loses the local one.
+struct MediaUpload {
+    let transport: HTTPTransport
+    let serviceRoot: String
+    let dialect: Dialect
+    let folder: StreamFolder
+
+    /// The record of the stream written offline for the entity `request` creates, if any.
+    static func localStream(of request: QueuedRequest, schema: StoreSchema, file: StoreFile) throws(ODataError) -> StreamRecord? {
+        guard request.method == .post, let set = request.entitySet, let id = request.entityID,
+              schema.model.entityType(ofEntitySet: set)?.hasStream == true else { return nil }
+        let record = try file.withConnection { db throws(ODataError) in try StreamTable.record(entitySet: set, entityID: id, in: db) }
+        return record?.state == .local ? record : nil
+    }
+
+    /// Sends the three requests; gives the `POST`'s answer (what ``AnswerVerdict`` judges) with
+    /// its body replaced by the entity as read at the end, or the `POST`'s own answer when the
+    /// service did not take it.
+    func send(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
+              cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+        let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
+        var headers = [HTTPHeader("Accept", "application/json"),
+                       HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream")] + requests.versionHeaders
+        if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
+        var post = HTTPRequest(method: "POST", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
+        post.bodyFile = folder.filePath(stream.file)
+        let created = try transport.send(post, cancellation: cancellation)
+        guard created.status == 201 || created.status == 200 || created.status == 204 else { return created }
+        let label = "POST \(redactedURL(post.url)) (a media entity)"
+        // The new entity's address: `Location` (or `OData-EntityId`), on the service's origin only.
+        guard let location = created.header("Location") ?? created.header("OData-EntityId") else {
+            throw ODataError(.http, "\(label): the service created it without saying where (no Location)")
+        }
+        let address = ServiceURL.resolveReference(location, against: post.url)
+        try ServiceURL.checkSameOrigin(address, as: serviceRoot, what: "\(label): the Location")
+        let answered = try? JSONValue.parse(created.body)
+        // The properties, with the version the create made.
+        if let body = request.body, body != "{}" {
+            var patchHeaders = [HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json")]
+                + requests.versionHeaders
+            patchHeaders.append(HTTPHeader("If-Match", UploadRecorder.etag(of: created, answer: answered) ?? "*"))
+            if let csrf { patchHeaders.append(HTTPHeader(CSRFToken.header, csrf)) }
+            let patch = try transport.send(HTTPRequest(method: dialect == .v2 ? "MERGE" : "PATCH", url: address, headers: patchHeaders,
+                                                       body: Array(body.utf8)), cancellation: cancellation)
+            guard (200..<300).contains(patch.status) else {
+                var error = transport.serviceError(patch, request: "PATCH \(redactedURL(address))")
+                error.message += " (the media entity was created; its properties were not set: the create stays in doubt)"
+                throw error
+            }
+        }
+        let read = try transport.send(HTTPRequest(method: "GET", url: address,
+                                                  headers: [HTTPHeader("Accept", "application/json")] + requests.versionHeaders),
+                                      cancellation: cancellation)
+        guard read.status == 200 else {
+            var error = transport.serviceError(read, request: "GET \(redactedURL(address))")
+            error.message += " (the media entity was created: the create stays in doubt)"
+            throw error
+        }
+        return HTTPResponse(status: 201, headers: read.headers.filter { asciiLowercased($0.name) != "location" } + [HTTPHeader("Location", address)],
+                            body: read.body)
+    }
+
+    /// After the create is recorded: the stream is the service's now, with its media ETag and the
+    /// entity's ETag (so the next download leaves it alone).
+    static func recordUploaded(_ stream: StreamRecord, answer: JSONValue?, response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
+        var record = stream
+        record.state = .complete
+        let entity = answer?["d"] ?? answer
+        record.etag = entity?["@odata.mediaEtag"]?.stringValue ?? entity?["__metadata"]?["media_etag"]?.stringValue
+        record.entityETag = UploadRecorder.etag(of: response, answer: answer)
+        try StreamTable.save(record, in: db)
+    }
+}

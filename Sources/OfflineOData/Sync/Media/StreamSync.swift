@@ -1,0 +1,99 @@
+/// Brings the streams of one defining request up to date after its entities are downloaded
+/// (docs/MEDIA.md), and removes the streams of entities that left the store.
+///
+/// Which streams to fetch is decided from what the store already has, with no request: a media
+/// entity of the request needs its stream when the store has none for it, when a download of it
+/// was interrupted, or when the entity's ETag differs from the one recorded with its stream (the
+/// service changes the entity's ETag when its stream changes). So a delta that brings one changed
+/// media entity fetches one stream, and a full download that changes nothing fetches none. An
+/// entity without an ETag is asked for with `If-None-Match` (a `304` costs no transfer). Entities
+/// with a pending local change are left alone: their stream is the app's until uploaded.
+struct StreamSync {
+    let download: StreamDownload
+    let schema: StoreSchema
+    let model: MetadataModel
+
+    /// How many streams a run fetched, found unchanged, and how many bytes it transferred.
+    struct Summary: Equatable {
+        var fetched = 0
+        var unchanged = 0
+        var bytes: Int64 = 0
+        var removed = 0
+    }
+
+    /// The media entity sets a defining request's URL reaches (its main set and expanded ones).
+    func mediaTables(ofDefiningRequestURL url: String, dialect: Dialect) -> [EntitySetTable] {
+        StoreStatistics.entitySets(of: url, model: model, dialect: dialect).compactMap { name in
+            guard model.entityType(ofEntitySet: name)?.hasStream == true else { return nil }
+            return schema.table(forEntitySet: name)
+        }
+    }
+
+    /// Fetches what the defining request `name` needs of the streams of `tables`.
+    func run(definingRequest name: String, tables: [EntitySetTable],
+             cancellation: HTTPCancellation?) throws(ODataError) -> Summary {
+        var summary = Summary()
+        let file = download.file
+        for table in tables {
+            let stale = try file.withConnection { db throws(ODataError) in try staleStreams(of: table, definingRequest: name, db: db) }
+            for (entityID, entityETag) in stale {
+                if cancellation?.isCancelled == true { throw ODataError(.aborted, "the download of streams was stopped") }
+                let keyURL = try file.withConnection { db throws(ODataError) in
+                    try ServedEntity.keyURL(entityID: entityID, of: table, dialect: download.dialect, in: db)
+                }
+                guard let keyURL else { continue }
+                switch try download.fetch(table: table, entityID: entityID, keyURL: keyURL, entityETag: entityETag,
+                                          cancellation: cancellation) {
+                case .fetched(let bytes, let resumedFrom):
+                    summary.fetched += 1
+                    summary.bytes += bytes - resumedFrom
+                case .unchanged: summary.unchanged += 1
+                case .absent: break
+                }
+            }
+        }
+        summary.removed = try file.withConnection { db throws(ODataError) in try removeOrphans(db: db) }
+        return summary
+    }
+
+    /// The entities of `table` held by `definingRequest` whose stream is missing, unfinished or
+    /// older than the entity, with the entity's ETag.
+    private func staleStreams(of table: EntitySetTable, definingRequest: String,
+                              db: SQLiteConnection) throws(ODataError) -> [(Int64, String?)] {
+        let statement = try db.prepare("""
+            SELECT t."_ood_id", t."_ood_etag" FROM \(table.quotedName) AS t
+            JOIN ood_membership AS m ON m.defining_request = ?1 AND m.entity_set = ?2 AND m.entity_id = t."_ood_id"
+            LEFT JOIN ood_stream AS s ON s.entity_set = ?2 AND s.entity_id = t."_ood_id"
+            WHERE t."_ood_change" IS NULL AND (s.entity_id IS NULL OR s.state = 'partial'
+                OR (s.state = 'complete' AND (t."_ood_etag" IS NULL OR s.entity_etag IS NOT t."_ood_etag")))
+            ORDER BY t."_ood_id"
+            """)
+        try statement.bind([.text(definingRequest), .text(table.entitySet)])
+        var stale: [(Int64, String?)] = []
+        while try statement.step() { stale.append((statement.int(at: 0), statement.text(at: 1))) }
+        return stale
+    }
+
+    /// Removes the files and rows of streams whose entity is no longer in the store (a full
+    /// download that no longer returned it, a delta's removal, a local delete once uploaded).
+    func removeOrphans(db: SQLiteConnection) throws(ODataError) -> Int {
+        var removed = 0
+        for table in schema.tables where model.entityType(ofEntitySet: table.entitySet)?.hasStream == true {
+            let statement = try db.prepare("""
+                SELECT s.entity_id, s.file FROM ood_stream AS s WHERE s.entity_set = ?1
+                AND NOT EXISTS (SELECT 1 FROM \(table.quotedName) AS t WHERE t."_ood_id" = s.entity_id)
+                """)
+            try statement.bind([.text(table.entitySet)])
+            var orphans: [(Int64, String)] = []
+            while try statement.step() { orphans.append((statement.int(at: 0), statement.text(at: 1) ?? "")) }
+            for (entityID, file) in orphans {
+                // The file first: a kill between the two leaves a row without a file, which the
+                // next run removes; never a file no row names.
+                if !file.isEmpty { download.folder.remove(file) }
+                try StreamTable.delete(entitySet: table.entitySet, entityID: entityID, in: db)
+                removed += 1
+            }
+        }
+        return removed
+    }
+}

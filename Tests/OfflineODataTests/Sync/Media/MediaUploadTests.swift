@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@_spi(Tool) @testable import OfflineOData
+
+/// Media entities created offline and uploaded (issue 35, docs/MEDIA.md): the media POST of the
+/// stream (streamed from its file), then the PATCH of the properties, against the real V4 service.
+@Suite(.serialized) struct MediaUploadTests {
+    private func makeStore(_ backend: TestBackend, in folder: TemporaryFolder) throws -> LocalStore {
+        let (_, metadata) = try backend.get("$metadata", headers: ["Accept": "application/xml"])
+        return try LocalStore.create(path: folder.file("media.store"), metadata: String(decoding: metadata, as: UTF8.self),
+                                     definingRequests: [DefiningRequest(name: "Documents", url: "Documents", retrievesStreams: true)],
+                                     serviceRoot: backend.serviceRoot)
+    }
+
+    private func log(_ backend: TestBackend, _ kind: String) throws -> [JSONValue] {
+        let response = try backend.send(HTTPRequest(method: "GET", url: backend.origin + "/_media_log"))
+        guard case .array(let entries)? = try JSONValue.parse(response.body)[kind] else { return [] }
+        return entries
+    }
+
+    private func removeStreams(_ store: LocalStore) {
+        for name in store.streamFolder.names() { unlink(store.streamFolder.path + "/" + name) }
+        rmdir(store.streamFolder.path)
+    }
+
+    @Test func aMediaEntityCreatedOfflineIsReadableThenUploadsAsPostThenPatch() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 2, size: 1_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        folder.write("photo.bin", content)
+
+        let created = try store.createMedia(entitySet: "Documents", contentPath: folder.file("photo.bin"), contentType: "image/jpeg",
+                                            properties: Array(#"{"title":"taken offline","owner":"me"}"#.utf8))
+        #expect(created.status == 201)
+        // Readable offline at once, by its provisional key.
+        let local = try store.streamFile(url: "Documents(-1)/$value")
+        #expect(local.length == 300_000 && local.contentType == "image/jpeg" && local.etag == nil)
+        #expect(try store.file.withConnection { db throws(ODataError) in
+            try StreamTable.record(entitySet: "Documents", entityID: created.entityID, in: db)?.state
+        } == .local)
+
+        let outcome = try store.upload()
+        #expect(outcome.sent == 1 && outcome.archived == 0)
+        // One media POST of the whole stream, no $batch; the entity then has the properties.
+        let posts = try log(backend, "posts")
+        #expect(posts.count == 1)
+        #expect(posts.first?["bytes"]?.text == "300000")
+        let (status, served) = try backend.get("Documents(3)/$value", headers: ["Accept": "*/*"])
+        #expect(status == 200 && served == content)
+        let (_, entity) = try backend.get("Documents(3)")
+        #expect(try JSONValue.parse(entity)["title"]?.text == "taken offline")
+
+        // The local entity has the service's key and media ETag; the stream is the service's.
+        #expect(throws: ODataError.self) { try store.streamFile(url: "Documents(-1)/$value") }
+        let uploaded = try store.streamFile(url: "Documents(3)/$value")
+        let servedETag = try backend.send(HTTPRequest(method: "GET", url: backend.url("Documents(3)/$value"))).header("ETag")
+        #expect(uploaded.etag != nil && uploaded.etag == servedETag)
+        #expect(uploaded.path == local.path)
+        // Nothing left to send, and the next download fetches no stream for it.
+        #expect(try store.upload().sent == 0)
+        let gets = try log(backend, "gets").count
+        _ = try store.download()
+        #expect(try log(backend, "gets").count == gets)
+        #expect(try store.check().isEmpty)
+    }
+
+    @Test func aMediaCreateGoesAloneEvenWhenTheUploadBatches() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 100))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        folder.write("a.txt", Array("first".utf8))
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("a.txt"), contentType: "text/plain",
+                                  properties: Array(#"{"title":"a"}"#.utf8))
+        #expect(try store.upload(batch: true).sent == 1)
+        #expect(try log(backend, "posts").count == 1)
+        let (_, served) = try backend.get("Documents(2)/$value", headers: ["Accept": "*/*"])
+        #expect(served == Array("first".utf8))
+    }
+
+    @Test func aMediaCreateIsRefusedForAPlainSetAndAMissingFileKeepsNothing() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 100))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        folder.write("a.txt", Array("x".utf8))
+        let plain = #expect(throws: ODataError.self) {
+            try store.createMedia(entitySet: "Notes", contentPath: folder.file("a.txt"), contentType: "text/plain", properties: Array("{}".utf8))
+        }
+        #expect(plain?.code == .semantic)
+        let missing = #expect(throws: ODataError.self) {
+            try store.createMedia(entitySet: "Documents", contentPath: folder.file("none"), contentType: "text/plain", properties: Array("{}".utf8))
+        }
+        #expect(missing?.code == .notFound)
+        #expect(try store.file.queuedRequests().isEmpty)
+        #expect(store.streamFolder.names().isEmpty)
+    }
+}

@@ -1,0 +1,138 @@
+"""Media resources on the test services (issue 35): seeded stream content, media ETags, `Range`
+on `GET .../$value`, a log of the stream transfers, and hostile answers on demand.
+
+Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothing of either.
+
+* Seed rows of a media entity set may carry `"@mediaSize": N` (N deterministic bytes made from the
+  key, `content_for`) and `"@mediaType": "image/png"`; they are not properties.
+* A media ETag is strong and follows the content (`etag_for`): the same bytes have the same ETag
+  after a reset, and a change of the content changes it.
+* `MediaLayer` wraps the WSGI app:
+  - `GET .../$value` with `Range: bytes=A-` or `bytes=A-B` (and `If-Range` equal to the ETag, when
+    given) answers `206` with `Content-Range`; every `$value` answer says `Accept-Ranges: bytes`.
+  - `GET /_media_log` → `{"gets": [{"path", "status", "bytes"}], "posts": [...], "puts": [...]}`:
+    every stream transfer since the last reset; `POST /_reset` clears it (and is passed on).
+  - `POST /_media_hostile` with `{"unannounced": true}` sends the next `$value` bodies without a
+    `Content-Length` (close-delimited), `{"location": "http://elsewhere/..."}` answers a media POST with that `Location`,
+    `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does);
+    `{}` turns it all off.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+
+BLOCK = 1 << 16
+RANGE = re.compile(r"^bytes=(\d+)-(\d*)$")
+
+
+def content_for(set_name: str, key: object, size: int, version: int = 1) -> bytes:
+    """`size` bytes that depend on the set, the key and a version, cheap to make for 100 MB."""
+    seed = hashlib.sha256(f"{set_name}|{key!r}|{version}".encode()).digest()
+    block = (seed * (BLOCK // len(seed) + 1))[:BLOCK]
+    whole, rest = divmod(size, BLOCK)
+    return block * whole + block[:rest]
+
+
+def etag_for(content: bytes | None) -> str | None:
+    if content is None:
+        return None
+    return '"' + hashlib.sha256(content).hexdigest()[:20] + '"'
+
+
+class MediaLayer:
+    """The WSGI middleware described above, around `app`."""
+
+    def __init__(self, app):
+        self.app = app
+        self.lock = threading.Lock()
+        self.log = {"gets": [], "posts": [], "puts": []}
+        self.hostile: dict = {}
+
+    def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        method = environ.get("REQUEST_METHOD", "GET")
+        if path == "/_media_log" and method == "GET":
+            with self.lock:
+                body = json.dumps(self.log).encode()
+            start_response("200 OK", [("Content-Type", "application/json"),
+                                      ("Content-Length", str(len(body)))])
+            return [body]
+        if path == "/_media_hostile" and method == "POST":
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            with self.lock:
+                self.hostile = json.loads(environ["wsgi.input"].read(length) or b"{}")
+            start_response("204 No Content", [])
+            return [b""]
+        if path == "/_reset" and method == "POST":
+            with self.lock:
+                self.log = {"gets": [], "posts": [], "puts": []}
+                self.hostile = {}
+        if path.endswith("/$value") and method == "GET":
+            return self._get_stream(environ, start_response, path)
+        if method in ("POST", "PUT") and not self._is_json(environ) and not path.startswith("/_") \
+                and "$batch" not in path:
+            return self._write_stream(environ, start_response, path, method)
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _is_json(environ) -> bool:
+        kind = (environ.get("CONTENT_TYPE") or "").lower()
+        return kind.startswith("application/json") or kind.startswith("multipart/") \
+            or kind.startswith("application/atom") or kind.startswith("application/xml")
+
+    def _call(self, environ):
+        captured = {}
+
+        def capture(status, headers, exc_info=None):
+            captured["status"], captured["headers"] = status, list(headers)
+            return lambda data: None
+
+        body = b"".join(self.app(environ, capture))
+        return captured["status"], captured["headers"], body
+
+    def _write_stream(self, environ, start_response, path, method):
+        status, headers, body = self._call(environ)
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        with self.lock:
+            self.log["posts" if method == "POST" else "puts"].append(
+                {"path": path, "status": int(status.split()[0]), "bytes": length})
+            location = self.hostile.get("location")
+        if location and method == "POST":
+            headers = [(k, v) for k, v in headers if k.lower() != "location"] + [("Location", location)]
+        start_response(status, headers)
+        return [body]
+
+    def _get_stream(self, environ, start_response, path):
+        wanted = environ.get("HTTP_RANGE")
+        inner = {k: v for k, v in environ.items() if k not in ("HTTP_RANGE", "HTTP_IF_RANGE")}
+        status, headers, body = self._call(inner)
+        code = int(status.split()[0])
+        etag = next((v for k, v in headers if k.lower() == "etag"), None)
+        headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
+        if code == 200:
+            headers.append(("Accept-Ranges", "bytes"))
+            match = RANGE.match(wanted or "")
+            if_range = environ.get("HTTP_IF_RANGE")
+            if match and (if_range is None or if_range == etag) and not self.hostile.get("no_ranges"):
+                start = int(match.group(1))
+                end = int(match.group(2)) if match.group(2) else len(body) - 1
+                if start >= len(body):
+                    status, code = "416 Range Not Satisfiable", 416
+                    headers.append(("Content-Range", f"bytes */{len(body)}"))
+                    body = b""
+                else:
+                    end = min(end, len(body) - 1)
+                    headers.append(("Content-Range", f"bytes {start}-{end}/{len(body)}"))
+                    status, code = "206 Partial Content", 206
+                    body = body[start:end + 1]
+        with self.lock:
+            self.log["gets"].append({"path": path, "status": code, "bytes": len(body)})
+            hostile = dict(self.hostile)
+        if code in (200, 206) and hostile.get("unannounced"):
+            start_response(status, headers)  # no length: wsgiref closes the connection after it
+            return (body[i:i + BLOCK] for i in range(0, len(body), BLOCK))
+        start_response(status, headers + [("Content-Length", str(len(body)))])
+        return [body]

@@ -1,0 +1,78 @@
+"""Media streams through the Python binding (issue 35, docs/MEDIA.md): defining requests that
+retrieve streams, a stream's file, and reading it as a binary file object in pieces."""
+import hashlib
+import urllib.request
+
+import pytest
+
+from offline_odata import HTTPError, MisuseError, NotFoundError, SemanticError, Store
+from conftest import backends
+
+SIZE = 300_000
+
+
+@pytest.fixture(scope="module")
+def media():
+    server = backends.start_v4_media(count=3, size=SIZE)
+    yield server
+    server.stop()
+
+
+def served(server, url):
+    with urllib.request.urlopen(server.url(url), timeout=30) as answer:
+        return answer.read()
+
+
+def test_streams_come_with_their_defining_request_and_read_as_files(media, tmp_path):
+    with Store(tmp_path / "media.store", service_root=media.service_root,
+               stream_requests={"Documents": "Documents"}, defining_requests={"Notes": "Notes"}) as store:
+        store.download()
+        path, length, content_type = store.stream_file("Documents(2)/$value")
+        assert length == SIZE and content_type == "application/pdf"
+        assert path.startswith(str(tmp_path / "media.store.streams"))
+        digest = hashlib.sha256()
+        with store.open_stream("Documents(2)") as stream:
+            assert stream.readable() and "b" in stream.mode
+            while chunk := stream.read(65536):
+                digest.update(chunk)
+        assert digest.hexdigest() == hashlib.sha256(served(media, "Documents(2)/$value")).hexdigest()
+        with pytest.raises(NotFoundError):
+            store.stream_file("Documents(42)/$value")
+        with pytest.raises(SemanticError):
+            store.stream_file("Notes(1)/$value")
+        assert store.check() == []
+
+
+def test_a_stream_past_the_limit_is_refused(media, tmp_path):
+    # The first open downloads: the stream is refused there, with the limit in the message.
+    with pytest.raises(HTTPError) as refused:
+        Store(tmp_path / "small.store", service_root=media.service_root,
+              stream_requests={"Documents": "Documents"}, max_stream_size=1000)
+    assert "larger than the 1000 bytes" in str(refused.value)
+    folder = tmp_path / "small.store.streams"
+    assert not folder.exists() or list(folder.iterdir()) == []
+    with pytest.raises((TypeError, MisuseError)):
+        Store(tmp_path / "bad.store", service_root=media.service_root, max_stream_size=-1)
+
+
+def test_a_media_entity_created_offline_uploads_as_post_then_patch(tmp_path):
+    server = backends.start_v4_media(count=1, size=100)
+    try:
+        content = bytes(range(256)) * 400
+        photo = tmp_path / "photo.bin"
+        photo.write_bytes(content)
+        with Store(tmp_path / "create.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            created = store.create_media("Documents", photo, "image/png", {"title": "from Python"})
+            assert created.status == 201
+            with store.open_stream("Documents(-1)") as stream:
+                assert stream.read() == content
+            assert store.upload().sent == 1
+            assert served(server, "Documents(2)/$value") == content
+            assert store.get("Documents(2)")["title"] == "from Python"
+            path, length, content_type = store.stream_file("Documents(2)/$value")
+            assert length == len(content) and content_type == "image/png"
+            with pytest.raises(SemanticError):
+                store.create_media("Notes", photo, "image/png")
+    finally:
+        server.stop()
