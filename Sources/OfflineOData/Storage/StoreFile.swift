@@ -117,6 +117,9 @@ internal import CSQLite
         isReadOnly = db.isReadOnly
         self.connection = db
         currentCipher = cipher
+        // Every write of this store goes through this connection: its hooks tell live queries
+        // what each commit changed.
+        if !db.isReadOnly { db.trackTableChanges() }
         readPool = inMemory ? nil : ReadConnectionPool(path: path, access: access == .immutable ? .immutable : .readWrite,
                                                        cipher: cipher)
     }
@@ -245,8 +248,7 @@ internal import CSQLite
                 readPool.resume(cipher: newCipher)
                 throw failure ?? error
             }
-            // The hooks go to the new connection if live queries had them on the old one.
-            if changeListener != nil { reopened.trackTableChanges() }
+            reopened.trackTableChanges()
             reopened.changeTracker?.setListener(changeListener)
             connection = reopened
             lastDataVersion = try? reopened.scalarInt("PRAGMA data_version")
@@ -293,17 +295,10 @@ internal import CSQLite
 
     /// Sets the one listener of the tables each committed transaction of this store's write
     /// connection changed (``TableChangeTracker``); nil removes it.
-    ///
-    /// Every write of this store goes through that connection, so its hooks see every change. They
-    /// are installed with the first listener (the store's first live query), not when the file
-    /// opens: a hook runs for every row written, and a store without live queries pays nothing
-    /// for them. Under `lock`, no transaction of the connection is open, so none is half seen.
     func setChangeListener(_ listener: TableChangeTracker.Listener?) {
         lock.withLock { () -> TableChangeTracker? in
             changeListener = listener
-            guard let connection else { return nil }
-            if listener != nil && !connection.isReadOnly { connection.trackTableChanges() }
-            return connection.changeTracker
+            return connection?.changeTracker
         }?.setListener(listener)
     }
 
