@@ -13,6 +13,8 @@ import Glibc
 ///   exclude each other as two processes do (POSIX `fcntl` locks would not: they are per process).
 /// - The kernel drops the lock when its holder closes the file or dies (even by SIGKILL): a lock
 ///   is never left behind. The file stays: deleting a lock file races with its next user.
+/// - A child forked without exec shares the open lock file, so the lock stays taken until the
+///   child closes it or ends (the descriptor is close-on-exec: a child that execs lets it go).
 /// - The lock is never taken on the database file itself: closing any descriptor of that file
 ///   would drop SQLite's own POSIX locks held by this process.
 final class UploadLock {

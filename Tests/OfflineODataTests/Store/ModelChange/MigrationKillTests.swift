@@ -53,6 +53,19 @@ import Testing
         store.close()
     }
 
+    /// Closes every descriptor above standard error (the child's first step after `fork`).
+    static func closeInheritedDescriptors() {
+        var open: [Int32] = []
+        if let folder = opendir("/proc/self/fd") {
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if let fd = Int32(name), fd > 2 { open.append(fd) }
+            }
+            closedir(folder)
+        }
+        for fd in open { close(fd) }
+    }
+
     /// What the store holds after a kill: which model, and whether the rest agrees with it.
     func verify(_ path: String, newText: String) throws -> Bool {
         let store = try LocalStore.open(path: path)
@@ -94,7 +107,11 @@ import Testing
             copy(pristine, to: work)
             let pid = fork()
             if pid == 0 {
-                // The child: no test machinery, only the migration, then out.
+                // The child: no test machinery, only the migration, then out. It first closes what
+                // it inherited: a fork without exec shares the open files of the tests running
+                // beside this one, and an upload lock (an `flock`) held by such a copy would stay
+                // taken after its test released it, until the kill.
+                Self.closeInheritedDescriptors()
                 do { try Self.migrate(work, to: document) } catch { _exit(2) }
                 _exit(0)
             }
