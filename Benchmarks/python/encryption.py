@@ -24,7 +24,7 @@ import backends  # noqa: E402
 
 METADATA = os.path.join(REPOSITORY, "Examples", "FlightSample", "metadata-v4.xml")
 KEY = bytes(range(32))
-ROUNDS = int(os.environ.get("OOD_ENCRYPTION_ROUNDS", "5"))
+ROUNDS = int(os.environ.get("OOD_ENCRYPTION_ROUNDS", "11"))
 WRITES = 300
 READS = 2000
 
