@@ -58,7 +58,8 @@ def test_kill_9_during_keyless_creates_on_a_set_with_an_alternate_key(declared_b
     seed_count = agency_count(v4_named)
     generator = random.Random(370 + len(declared_by) + len(options))
     names: list[str] = []
-    kills = runs = rounds = in_doubt_creates = 0
+    kills = runs = rounds = 0
+    in_doubt_creates: set[int] = set()  # the creates a kill left in doubt (sent, answer not recorded)
     span = 0.35  # kills come at a random moment in the first `span` seconds of an upload
     while kills < KILLS and runs < 8 * KILLS:
         if not status(tool, store)["queue"]:
@@ -75,13 +76,13 @@ def test_kill_9_during_keyless_creates_on_a_set_with_an_alternate_key(declared_b
         process.kill()
         process.communicate(timeout=30)
         kills += 1
-        in_doubt_creates += sum(1 for request in status(tool, store)["queue"]
-                                if request["state"] == "inDoubt" and request["method"] == "POST")
+        in_doubt_creates |= {request["id"] for request in status(tool, store)["queue"]
+                             if request["state"] == "inDoubt" and request["method"] == "POST"}
     assert kills == KILLS, f"only {kills} of {KILLS} kills landed in {runs} uploads"
     finished = tool("upload", store, "--json")
     assert finished.returncode == 0, finished.stderr + finished.stdout
     print(f"{declared_by} {' '.join(options) or 'single'}: {kills} kills in {runs} uploads over {rounds} rounds, "
-          f"{len(names)} creates, {in_doubt_creates} creates left in doubt by the kills")
+          f"{len(names)} creates, {len(in_doubt_creates)} of them left in doubt by a kill")
 
     final = status(tool, store)
     assert final["queue"] == [] and final["errorArchive"] == [], final["errorArchive"]
@@ -97,4 +98,4 @@ def test_kill_9_during_keyless_creates_on_a_set_with_an_alternate_key(declared_b
     assert len(keys) == len(names) and not any(key.startswith("~") for key in keys)
     if KILLS >= 30:
         # The long campaign must have met the case it is about.
-        assert in_doubt_creates > 0
+        assert in_doubt_creates
