@@ -594,6 +594,13 @@ public:
         check(status);
         return outcome;
     }
+    /// Declares `properties` ("name,country") unique per entity in `entity_set`: a create there
+    /// whose answer was lost is read back by them (see ood_store_set_alternate_key); "" forgets it.
+    void set_alternate_key(std::string_view entity_set, std::string_view properties) {
+        check(ood_store_set_alternate_key(handle_, detail::c_text(entity_set).c_str(), detail::c_text(properties).c_str()));
+    }
+    /// Each set's alternate keys, the app's before the model's: {SET: [[PROPERTY, ...]]}.
+    std::string alternate_keys() { return ask0(ood_store_alternate_keys); }
     /// The local changes a policy discarded (server wins), oldest first, as a JSON array.
     std::string discarded_changes() { return ask0(ood_discarded_changes); }
     /// Forgets the record of discarded changes; answers how many were forgotten.

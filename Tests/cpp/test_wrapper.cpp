@@ -389,6 +389,12 @@ void test_conflict_policies_and_a_resolver() {
     CHECK(thrown);
     std::string archive = store.error_archive();
     CHECK(has(archive, R"("kind":"conflict")") && has(archive, "Cpp Local 3"));
+
+    // Alternate keys, by which a create whose answer was lost is read back.
+    CHECK(store.alternate_keys() == "{}");
+    store.set_alternate_key("TravelagencyCollection", "name");
+    CHECK(store.alternate_keys() == R"({"TravelagencyCollection":[["name"]]})");
+    CHECK(thrown_by([&] { store.set_alternate_key("TravelagencyCollection", "nosuch"); }).status() == OOD_SEMANTIC);
 }
 
 }  // namespace
