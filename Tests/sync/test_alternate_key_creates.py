@@ -87,6 +87,25 @@ def test_a_keyless_create_that_never_reached_the_service_is_sent_again(tool, mak
     assert store_row(store, "TravelagencyCollection", "name = ?", "Found By Name")["agencynum"] == served[0]["agencynum"]
 
 
+def test_a_create_and_its_delete_in_doubt_together_are_not_sent_again(tool, make_store, v4, fault_proxy):
+    proxy = fault_proxy(v4)
+    store = synced_store(tool, make_store, proxy)
+    declare_name_key(tool, store)
+    offline(tool, store, "POST", "TravelagencyCollection", KEYLESS)
+    offline(tool, store, "DELETE", "TravelagencyCollection('~1')")
+    proxy.add("drop", method="POST")  # the $batch with both: applied, its answer lost
+    options = ["--batch", "--batch-size", "2"]
+    assert upload(tool, store, *options)[0] == 1
+    assert queue_of(tool, store) == [("POST", "inDoubt"), ("DELETE", "inDoubt")]
+
+    code, document, stderr = upload(tool, store, *options)
+    assert code == 0, stderr
+    # Nothing has the name: both were applied, as a 404 after a delete says on a read by key.
+    assert document == {"sent": 2, "archived": 0, "inDoubt": 0, "queued": 0}
+    assert len([entry for entry in proxy.log() if entry["method"] == "POST"]) == 1  # the first $batch only
+    assert agencies_named(v4, "Found By Name") == []
+
+
 def test_two_entities_with_the_alternate_key_leave_the_create_for_a_decision(tool, make_store, v4, fault_proxy):
     proxy = fault_proxy(v4)
     store = synced_store(tool, make_store, proxy)

@@ -167,13 +167,14 @@ struct InDoubtReconciler {
         return judge(group, table: table, served: served)
     }
 
-    /// A create read back by its alternate key: none found, it was not applied; one found is
-    /// judged as a read by key would be (the values sent mean applied, and its key is taken).
+    /// A create read back by its alternate key: none found, it was not applied (unless a delete
+    /// in doubt with it ends the group: then both were, as after a 404 on a read by key); one
+    /// found is judged as a read by key would be (the values sent mean applied, its key taken).
     private func find(_ group: [QueuedRequest], table: EntitySetTable, alternateKey values: [(value: SQLValue, column: StoredColumn)],
                       cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
         switch try ServedEntity.read(alternateKey: values, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                      transport: transport, cancellation: cancellation) {
-        case .none: return .notApplied
+        case .none: return judge(group, table: table, served: nil)
         case .one(let served): return judge(group, table: table, served: served)
         case .several:
             let key = values.map { $0.column.name }.joined(separator: ", ")
