@@ -15,6 +15,7 @@
 #   make layers       the layering check (docs/layers.txt) and its tests; first in make test
 #   make kill-encrypted   kill -9 campaigns of downloads and uploads over an encrypted store, 30 kills each (bounded in make test)
 #   make kill-conflicts   kill -9 during conflict resolution, 30 kills per policy (bounded in make test)
+#   make kill-alternate-keys  kill -9 during keyless creates read back by an alternate key, 30 kills per configuration (bounded in make test)
 #   make kill-media       kill -9 campaigns of stream downloads and media uploads, 30 kills each (bounded in make test)
 
 SHELL := /bin/bash
@@ -203,6 +204,12 @@ kill-encrypted: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
 .PHONY: kill-conflicts
 kill-conflicts: cmake-build backends-venv
 	OOD_CONFLICT_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_conflict_kill.py
+
+# kill -9 during uploads of keyless creates on a set with an alternate key (issue 37, point 4,
+# Tests/sync/test_alternate_key_kill.py): 30 kills per configuration; `make test` runs 4.
+.PHONY: kill-alternate-keys
+kill-alternate-keys: cmake-build backends-venv
+	OOD_ALTERNATE_KEY_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_alternate_key_kill.py
 
 # kill -9 campaigns of media streams (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
 # stream's download, each resumed with Range, and 30 uploads of a media entity created offline killed

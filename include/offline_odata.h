@@ -1320,6 +1320,23 @@ OOD_API ood_status ood_discarded_changes(ood_store *store, char **json);
 /** Forgets the record of discarded changes; `cleared` (may be NULL) receives how many. */
 OOD_API ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
 
+/**
+ * Declares `properties` (comma-separated property paths, e.g. "name,country") unique per entity in
+ * `entity_set`, kept in the store file: a create there whose key the service assigns and whose
+ * answer was lost is read back by them at the next upload (found with the values sent: not sent
+ * again; not found: sent again) instead of going to the error archive for a decision. "" forgets
+ * the set's declaration. Keys the model declares (Core.AlternateKeys) count without this.
+ * @return OOD_OK; OOD_MISUSE for NULL arguments or an empty name in the list; OOD_NOTFOUND for an
+ * unknown set; OOD_SEMANTIC for a property that is not one stored value of the set.
+ */
+OOD_API ood_status ood_store_set_alternate_key(ood_store *store, const char *entity_set, const char *properties);
+
+/**
+ * Each entity set's alternate keys, the app's before the model's, as JSON: {SET: [[PROPERTY, ...]]}.
+ * @param[out] json Receives the JSON; release it with ood_string_free().
+ */
+OOD_API ood_status ood_store_alternate_keys(ood_store *store, char **json);
+
 /** @} */
 
 /** @name Media streams (docs/MEDIA.md)

@@ -16,6 +16,7 @@
 
 #include "offline_odata.h"
 
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <future>
@@ -558,6 +559,57 @@ public:
         return counts;
     }
 
+    // Conflict policies (docs/CONFLICTS.md).
+
+    /// What a conflict resolver answers: one of the policies, or (OOD_CONFLICT_MERGED_BODY) the
+    /// JSON object `merged_body` to send as an update on the service's current version.
+    struct ConflictAnswer {
+        ood_conflict_answer answer = OOD_CONFLICT_ARCHIVE;
+        std::string merged_body;
+    };
+    /// Decides one conflict from its versions as JSON (see ood_conflict_resolver for the shape).
+    using ConflictResolver = std::function<ConflictAnswer(std::string_view versions_json)>;
+
+    /// Keeps `policy` ("archive", "serverWins", "clientWins", "mergeChangedFields") as the
+    /// store's default, or `entity_set`'s; later uploads follow it.
+    void set_conflict_policy(std::string_view policy, std::optional<std::string_view> entity_set = std::nullopt) {
+        detail::Body set(entity_set);
+        check(ood_store_set_conflict_policy(handle_, set.get(), detail::c_text(policy).c_str()));
+    }
+    /// The store's policies: {"default": POLICY, "entitySets": {SET: POLICY}}.
+    std::string conflict_policies() { return ask0(ood_store_conflict_policies); }
+    /// Uploads with `policy` for every set (nullopt: the store's) and `resolver` (empty: none)
+    /// deciding each conflict; the outcome {"sent","archived","inDoubt","discarded","compacted"}.
+    /// An exception the resolver throws archives that conflict and the later ones (nothing is
+    /// lost) and is thrown from here once the upload has ended; so is a merged body longer than
+    /// the C limit (64 KiB).
+    std::string upload_resolving(std::optional<std::string_view> policy = std::nullopt, const ConflictResolver &resolver = {}) {
+        detail::Body policy_text(policy);
+        ResolverContext context{&resolver, nullptr};
+        char *json = nullptr;
+        ood_status status = ood_upload_resolving(handle_, policy_text.get(), resolver ? &ResolverContext::trampoline : nullptr,
+                                                  resolver ? static_cast<void *>(&context) : nullptr, &json);
+        std::string outcome = detail::take(json);
+        if (context.thrown) std::rethrow_exception(context.thrown);
+        check(status);
+        return outcome;
+    }
+    /// Declares `properties` ("name,country") unique per entity in `entity_set`: a create there
+    /// whose answer was lost is read back by them (see ood_store_set_alternate_key); "" forgets it.
+    void set_alternate_key(std::string_view entity_set, std::string_view properties) {
+        check(ood_store_set_alternate_key(handle_, detail::c_text(entity_set).c_str(), detail::c_text(properties).c_str()));
+    }
+    /// Each set's alternate keys, the app's before the model's: {SET: [[PROPERTY, ...]]}.
+    std::string alternate_keys() { return ask0(ood_store_alternate_keys); }
+    /// The local changes a policy discarded (server wins), oldest first, as a JSON array.
+    std::string discarded_changes() { return ask0(ood_discarded_changes); }
+    /// Forgets the record of discarded changes; answers how many were forgotten.
+    long clear_discarded_changes() {
+        long cleared = 0;
+        check(ood_discarded_changes_clear(handle_, &cleared));
+        return cleared;
+    }
+
     /// Calls `handler` with each event (an ood_event_kind and its JSON details) on the store's
     /// event thread until the Subscription ends.
     Subscription subscribe(std::function<void(int kind, std::string_view details_json)> handler) {
@@ -672,6 +724,30 @@ private:
             promise->set_exception(std::current_exception());  // no memory for the error: that, not a crash
         }
     }
+
+    /// A resolver during one upload: what it throws is kept (the conflict archived meanwhile) and
+    /// thrown again after the upload, never across the C library.
+    struct ResolverContext {
+        const ConflictResolver *resolver;
+        std::exception_ptr thrown;
+
+        static int trampoline(const char *versions_json, char *merged_body, size_t capacity, void *payload) {
+            auto *context = static_cast<ResolverContext *>(payload);
+            if (context->thrown) return OOD_CONFLICT_ARCHIVE;
+            try {
+                ConflictAnswer answer = (*context->resolver)(versions_json != nullptr ? versions_json : "");
+                if (answer.answer != OOD_CONFLICT_MERGED_BODY) return answer.answer;
+                if (answer.merged_body.size() + 1 > capacity) {
+                    throw std::length_error("the merged body is longer than the C API takes");
+                }
+                std::memcpy(merged_body, answer.merged_body.c_str(), answer.merged_body.size() + 1);
+                return OOD_CONFLICT_MERGED_BODY;
+            } catch (...) {
+                context->thrown = std::current_exception();
+                return OOD_CONFLICT_ARCHIVE;
+            }
+        }
+    };
 
     std::string ask(ood_status (*function)(ood_store *, const char *, char **), std::string_view url) {
         char *json = nullptr;

@@ -174,13 +174,15 @@ class Backend:
 def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "small", *,
              autokey: tuple[str, ...] = ("TravelagencyCollection", "BookingCollection"),
              repeatable: bool = False, replay_result: str = "replayed", page_deltas: int = 0,
-             port: int = 0, timeout: float = 60.0, metadata: os.PathLike | None = None) -> Backend:
+             port: int = 0, timeout: float = 60.0, metadata: os.PathLike | None = None,
+             alternate_keys: tuple[str, ...] = ()) -> Backend:
     """odatapy (OData V4) serving metadata-v4.xml; service root http://127.0.0.1:PORT/.
 
     `repeatable`: OASIS Repeatable Requests 1.0 (`--repeatable`, README.md); `replay_result` is the
     `Repeatability-Result` of a replayed answer (`"accepted"` for the specification's own value).
     `metadata`: another version of the sample's model (a test that changes the service's model
     restarts it with one, on the same `port`).
+    `alternate_keys`: `SET=PROP[,PROP]` keys $metadata declares (`Core.AlternateKeys`).
     """
     seed = seed_file(data)
     cmd = [sys.executable, str(HERE / "odatapy_server.py"), str(metadata or METADATA_V4), str(seed),
@@ -191,6 +193,8 @@ def start_v4(page_size: int | None = None, data: str | dict | os.PathLike = "sma
         cmd += ["--autokey", name]
     if repeatable:
         cmd += ["--repeatable", "--replay-result", replay_result]
+    for key in alternate_keys:
+        cmd += ["--alternate-key", key]
     if page_deltas:
         cmd += ["--page-deltas", str(page_deltas)]  # deltas in pages too (odatapy_server.py)
     if metadata:

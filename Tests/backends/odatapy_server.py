@@ -32,6 +32,10 @@
   container; a write carrying `Repeatability-Request-ID` (alone or as a part of a $batch, in or out
   of a change set) is executed once, and the same id again gets the first answer back without
   being applied. `GET /_repeatability` lists what the server saw; POST /_reset forgets it all.
+* --alternate-key SET=PROP[,PROP]: $metadata declares PROP (with the others) an alternate key of
+  SET (`Org.OData.Core.V1.AlternateKeys` on the entity set), as services with natural keys beside
+  a generated one do. Only declared: entities are still addressed by their key, and found by the
+  alternate key with $filter.
 """
 from __future__ import annotations
 
@@ -69,6 +73,7 @@ EDM = "{http://docs.oasis-open.org/odata/ns/edm}"
 EDMX = "{http://docs.oasis-open.org/odata/ns/edmx}"
 REPEATABILITY_VOCABULARY = \
     "https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Repeatability.V1.xml"
+CORE_VOCABULARY = "https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1.xml"
 
 
 # --------------------------------------------------------------------------- the model
@@ -448,6 +453,31 @@ def declare_repeatability(edmx: bytes) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
+def declare_alternate_keys(edmx: bytes, keys: list[str]) -> bytes:
+    """`edmx` with `Core.AlternateKeys` on each entity set named in `keys` (`SET=PROP[,PROP]`): a
+    Collection of AlternateKey records, each a Collection of PropertyRef records (Alias, Name)."""
+    ET.register_namespace("edmx", EDMX[1:-1])
+    ET.register_namespace("", EDM[1:-1])
+    root = ET.fromstring(edmx)
+    reference = ET.Element(EDMX + "Reference", Uri=CORE_VOCABULARY)
+    ET.SubElement(reference, EDMX + "Include", Namespace="Org.OData.Core.V1")
+    root.insert(0, reference)
+    wanted: dict[str, list[list[str]]] = {}
+    for key in keys:
+        name, _, properties = key.partition("=")
+        wanted.setdefault(name, []).append(properties.split(","))
+    for entity_set in root.iter(EDM + "EntitySet"):
+        for properties in wanted.get(entity_set.get("Name"), []):
+            annotation = ET.SubElement(entity_set, EDM + "Annotation", Term="Org.OData.Core.V1.AlternateKeys")
+            key_record = ET.SubElement(ET.SubElement(annotation, EDM + "Collection"), EDM + "Record")
+            parts = ET.SubElement(ET.SubElement(key_record, EDM + "PropertyValue", Property="Key"), EDM + "Collection")
+            for name in properties:
+                part = ET.SubElement(parts, EDM + "Record")
+                ET.SubElement(part, EDM + "PropertyValue", Property="Alias", String=name)
+                ET.SubElement(part, EDM + "PropertyValue", Property="Name", PropertyPath=name)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
 class Repeatability:
     """OASIS Repeatable Requests 1.0 for the whole service (`--repeatable`).
 
@@ -611,8 +641,11 @@ class Repeatability:
 class Service:
     def __init__(self, edmx: bytes, seed: dict, page_size: int | None, autokey: list[str],
                  change_stamp: str | None = None, repeatable: bool = False,
-                 replay_result: str = "replayed", lenient_seed: bool = False):
+                 replay_result: str = "replayed", lenient_seed: bool = False,
+                 alternate_keys: list[str] | None = None):
         self.model = Model(edmx)
+        if alternate_keys:
+            edmx = declare_alternate_keys(edmx, alternate_keys)
         self.repeatability = Repeatability(replay_result) if repeatable else None
         if repeatable:
             edmx = declare_repeatability(edmx)
@@ -784,6 +817,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="OASIS Repeatable Requests 1.0: declared in $metadata, ids remembered")
     parser.add_argument("--replay-result", default="replayed", metavar="VALUE",
                         help="Repeatability-Result of a replayed answer (default: replayed)")
+    parser.add_argument("--alternate-key", action="append", default=[], metavar="SET=PROP[,PROP]",
+                        help="declare an alternate key of SET in $metadata (Core.AlternateKeys)")
     parser.add_argument("--page-deltas", type=int, default=0, metavar="N",
                         help="answer deltas in pages of N entries (odatapy answers them in one)")
     parser.add_argument("--changed-model", action="store_true",
@@ -795,7 +830,8 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.seed, encoding="utf-8") as f:
         seed = json.load(f)
     service = Service(edmx, seed, args.page_size or None, args.autokey, args.change_stamp,
-                      args.repeatable, args.replay_result, lenient_seed=args.changed_model)
+                      args.repeatable, args.replay_result, lenient_seed=args.changed_model,
+                      alternate_keys=args.alternate_key)
     app = PagedDeltas(service, args.page_deltas) if args.page_deltas else service
     httpd = make_server("127.0.0.1", args.port, app, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)

@@ -1079,6 +1079,30 @@ static void test_conflict_policies_and_a_resolver(void) {
     ood_store_close(store);
 }
 
+/* Alternate keys (issue 37): declared, read back with the model's, checked, forgotten. */
+static void test_alternate_keys(void) {
+    ood_options *options = flight_options("alternate.store", OOD_MODE_MIXED);
+    ood_store *store = NULL;
+    CHECK(ood_store_open_with(options, &store) == OOD_OK);
+    ood_options_free(options);
+    char *json = NULL;
+    CHECK(ood_store_alternate_keys(store, &json) == OOD_OK && json && strcmp(json, "{}") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_set_alternate_key(store, "TravelagencyCollection", "name,country") == OOD_OK);
+    CHECK(ood_store_alternate_keys(store, &json) == OOD_OK && json != NULL);
+    CHECK(json && strcmp(json, "{\"TravelagencyCollection\":[[\"name\",\"country\"]]}") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_set_alternate_key(store, "NoSuchSet", "name") == OOD_NOTFOUND);
+    CHECK(ood_store_set_alternate_key(store, "TravelagencyCollection", "nosuch") == OOD_SEMANTIC);
+    CHECK(ood_store_set_alternate_key(store, "TravelagencyCollection", "name,") == OOD_MISUSE);
+    CHECK(ood_store_set_alternate_key(store, NULL, "name") == OOD_MISUSE);
+    CHECK(ood_store_set_alternate_key(store, "TravelagencyCollection", "") == OOD_OK);
+    CHECK(ood_store_alternate_keys(store, &json) == OOD_OK && json && strcmp(json, "{}") == 0);
+    ood_string_free(json);
+    CHECK(ood_store_alternate_keys(store, NULL) == OOD_MISUSE);
+    ood_store_close(store);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s [METADATA_XML] SERVICE_ROOT (Tests/scripts/with_backend.sh starts the V4 service)\n", argv[0]);
@@ -1104,6 +1128,7 @@ int main(int argc, char **argv) {
     test_pages_of_online_reads();
     test_an_empty_file_and_the_store_check();
     test_conflict_policies_and_a_resolver();
+    test_alternate_keys();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -323,6 +324,79 @@ void test_refusals_online() {
     CHECK(updated.status() == 200 || updated.status() == 204);
 }
 
+/// Another writer's change on the service (If-Match: *), through a store of its own online.
+void change_online(const std::string &url, std::string_view body) {
+    ood::Store online = ood::Store::open(flight_options("", OOD_MODE_ONLINE));
+    online.request("PATCH", url, body, {"If-Match: *"});
+}
+
+bool has(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// Conflict policies (issue 37) through the wrapper: the store's policies, server wins recorded,
+// a resolver's merged body sent, and a resolver that throws: its conflict archived, the exception back.
+void test_conflict_policies_and_a_resolver() {
+    ood::Store store = ood::Store::open(flight_options("conflicts.store", OOD_MODE_MIXED));
+    store.download();
+    ood::Result first = store.get("TravelagencyCollection?$filter=agencynum lt '9'&$orderby=agencynum desc&$top=1&$select=agencynum");
+    std::string_view answer = first.body();
+    size_t at = answer.find("\"agencynum\":\"");
+    CHECK(at != std::string_view::npos);
+    if (at == std::string_view::npos) return;
+    std::string url = "TravelagencyCollection('" + std::string(answer.substr(at + 13, 8)) + "')";
+
+    store.set_conflict_policy("clientWins");
+    store.set_conflict_policy("serverWins", "TravelagencyCollection");
+    CHECK(thrown_by([&] { store.set_conflict_policy("serverWins", "NoSuchSet"); }).status() == OOD_NOTFOUND);
+    CHECK(thrown_by([&] { store.set_conflict_policy("sometimes"); }).status() == OOD_MISUSE);
+    std::string policies = store.conflict_policies();
+    CHECK(has(policies, R"("default":"clientWins")") && has(policies, R"("TravelagencyCollection":"serverWins")"));
+
+    // Server wins (the set's policy): dropped, recorded, the store has the service's name.
+    store.request("PATCH", url, std::string_view(R"({"name":"Cpp Local"})"));
+    change_online(url, R"({"name":"Cpp Service"})");
+    std::string outcome = store.upload_resolving();
+    CHECK(has(outcome, R"("discarded":1)") && has(outcome, R"("sent":0)"));
+    CHECK(has(store.get(url).body(), "Cpp Service"));
+    std::string discarded = store.discarded_changes();
+    CHECK(has(discarded, R"("local":{"name":"Cpp Local"})") && has(discarded, R"("changedBy":"both")"));
+    CHECK(store.clear_discarded_changes() == 1 && !has(store.discarded_changes(), "Cpp Local"));
+
+    // A resolver over the upload's policy: it sees the three versions once; its merged body is sent.
+    store.request("PATCH", url, std::string_view(R"({"name":"Cpp Local 2"})"));
+    change_online(url, R"({"name":"Cpp Service 2"})");
+    int calls = 0;
+    std::string seen;
+    outcome = store.upload_resolving("archive", [&](std::string_view versions) {
+        ++calls;
+        seen = std::string(versions);
+        return ood::Store::ConflictAnswer{OOD_CONFLICT_MERGED_BODY, R"({"name":"Cpp Merged"})"};
+    });
+    CHECK(has(outcome, R"("sent":1)") && calls == 1);
+    CHECK(has(seen, R"("local":{"name":"Cpp Local 2"})") && has(seen, "Cpp Service 2") && has(seen, R"("original":{)"));
+    CHECK(has(store.get(url).body(), "Cpp Merged"));
+
+    // A resolver that throws: the conflict is archived (nothing lost), the exception comes back.
+    store.request("PATCH", url, std::string_view(R"({"name":"Cpp Local 3"})"));
+    change_online(url, R"({"name":"Cpp Service 3"})");
+    bool thrown = false;
+    try {
+        store.upload_resolving(std::nullopt, [](std::string_view) -> ood::Store::ConflictAnswer {
+            throw std::runtime_error("the resolver gives up");
+        });
+    } catch (const std::runtime_error &error) {
+        thrown = std::string(error.what()) == "the resolver gives up";
+    }
+    CHECK(thrown);
+    std::string archive = store.error_archive();
+    CHECK(has(archive, R"("kind":"conflict")") && has(archive, "Cpp Local 3"));
+
+    // Alternate keys, by which a create whose answer was lost is read back.
+    CHECK(store.alternate_keys() == "{}");
+    store.set_alternate_key("TravelagencyCollection", "name");
+    CHECK(store.alternate_keys() == R"({"TravelagencyCollection":[["name"]]})");
+    CHECK(thrown_by([&] { store.set_alternate_key("TravelagencyCollection", "nosuch"); }).status() == OOD_SEMANTIC);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -350,6 +424,7 @@ int main(int argc, char **argv) {
         test_a_store_reopened_from_its_file_alone();
         test_a_store_file_without_a_service_root();
         test_answers_say_what_they_hold();
+        test_conflict_policies_and_a_resolver();
         // These two give their stores keys of their own: not under the suite's key.
         unsigned char suite_key[32];
         if (!under_key_bytes(suite_key)) {

@@ -79,7 +79,8 @@ def test_upload_conflicts_and_store_config(scene, tool):
     configured = tool("store", "config", store, "--conflicts", "client-wins", "--entity-set", "TravelagencyCollection", "--json")
     assert configured.returncode == 0, configured.stderr
     assert json.loads(configured.stdout) == {"conflicts": {"default": "archive",
-                                                           "entitySets": {"TravelagencyCollection": "clientWins"}}}
+                                                           "entitySets": {"TravelagencyCollection": "clientWins"}},
+                                             "alternateKeys": {}}
     offline(tool, store, "PATCH", URL, json.dumps({"name": "Tool Wins"}))
     change_on_service(server, v2, {"name": "Tool Loses"})
     assert tool("upload", store).returncode == 0

@@ -176,6 +176,33 @@ import Testing
         #expect(try scene.served()?["name"]?.stringValue == "Service Name")
     }
 
+    /// A queued body that no longer reads against the model (as when the model changed since the
+    /// change was queued) would be left out of a merge, which would then send nothing of it: the
+    /// conflict is archived instead, under merge and client wins alike, with the body as queued.
+    @Test(arguments: [ConflictPolicy.mergeChangedFields, .clientWins])
+    func aConflictWhoseQueuedBodyNoLongerReadsIsArchivedNotMerged(policy: ConflictPolicy) throws {
+        let scene = try Scene(.v4)
+        defer { scene.close() }
+        try scene.patch(#"{"city":"Local City"}"#)
+        try scene.store.file.withConnection { db throws(ODataError) in
+            try db.prepare("UPDATE ood_request_queue SET body = ?1").run([.text(#"{"cityGone":"Local City"}"#)])
+        }
+        try scene.changeOnService(#"{"name":"Service Name"}"#)
+        let servedBefore = try #require(try scene.served())
+
+        let outcome = try scene.store.upload(conflicts: UploadConflicts(policy: policy))
+        #expect(outcome.sent == 0 && outcome.archived == 1 && outcome.discarded == 0)
+        let archived = try #require(try scene.store.file.errorArchive().first)
+        #expect(archived.kind == .conflict && archived.conflict?.policy == policy.rawValue)
+        #expect(archived.message.contains("no longer reads"), "\(archived.message)")
+        #expect(archived.request.body == #"{"cityGone":"Local City"}"#)
+        // Nothing was sent over the service's entity; the row keeps the user's change, in error.
+        let served = try #require(try scene.served())
+        #expect(served["@odata.etag"] == servedBefore["@odata.etag"] && served["city"] == servedBefore["city"])
+        let row = try #require(try scene.row())
+        #expect(row.city == "Local City" && row.error == 1)
+    }
+
     @Test(arguments: kinds) func aRulesConflict409IsResolvedLikeA412(kind: TestBackend.Kind) throws {
         let scene = try Scene(kind)
         defer { scene.close() }

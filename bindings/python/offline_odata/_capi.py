@@ -391,6 +391,10 @@ ood_upload_resolving = _declare("ood_upload_resolving", c_int,
 ood_discarded_changes = _declare("ood_discarded_changes", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 # ood_status ood_discarded_changes_clear(ood_store *store, long *cleared);
 ood_discarded_changes_clear = _declare("ood_discarded_changes_clear", c_int, [c_void_p, POINTER(c_long)], status=True)
+# ood_status ood_store_set_alternate_key(ood_store *store, const char *entity_set, const char *properties);
+ood_store_set_alternate_key = _declare("ood_store_set_alternate_key", c_int, [c_void_p, c_char_p, c_char_p], status=True)
+# ood_status ood_store_alternate_keys(ood_store *store, char **json);
+ood_store_alternate_keys = _declare("ood_store_alternate_keys", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])

@@ -70,6 +70,21 @@ def discarded_changes(store: Any) -> List[Dict[str, Any]]:
     return changes
 
 
+def set_alternate_key(store: Any, entity_set: str, properties: List[str]) -> None:
+    """Declares ``properties`` unique per entity in ``entity_set`` (kept in the store file): a
+    create whose key the service assigns and whose answer was lost is read back by them instead of
+    waiting for a decision. An empty list forgets the declaration."""
+    _capi.ood_store_set_alternate_key(store._handle, entity_set.encode(), ",".join(properties).encode())
+
+
+def alternate_keys(store: Any) -> Dict[str, List[List[str]]]:
+    """Each entity set's alternate keys, the app's before the model's: ``{SET: [[PROPERTY, ...]]}``."""
+    out = c_void_p()
+    _capi.ood_store_alternate_keys(store._handle, byref(out))
+    keys: Dict[str, List[List[str]]] = json.loads(_capi.take_string(out))
+    return keys
+
+
 def clear_discarded_changes(store: Any) -> int:
     """Forgets the record of discarded changes; how many."""
     cleared = c_long()

@@ -1,6 +1,8 @@
 """Conflict policies from Python (issue 37): ``offline_odata.conflicts`` over the C functions,
 against the real V4 service; another writer changes an agency between download and upload."""
-from offline_odata import Mode, Store, conflicts
+import pytest
+
+from offline_odata import MisuseError, Mode, NotFoundError, SemanticError, Store, conflicts
 from conftest import US_AGENCIES
 
 ANY = {"If-Match": "*"}
@@ -66,3 +68,20 @@ def test_server_wins_records_what_it_dropped_and_a_raising_resolver_archives(v4,
         assert len(archived) == 1 and archived[0]["kind"] == "conflict"
         assert archived[0]["conflict"]["policy"] == "callback"
         assert archived[0]["conflict"]["served"]["name"] == "Py Other"
+
+
+def test_alternate_keys_are_declared_checked_and_forgotten(v4, tmp_path):
+    store, _ = scene(v4, tmp_path, "alternate.store")
+    with store:
+        assert conflicts.alternate_keys(store) == {}
+        conflicts.set_alternate_key(store, "TravelagencyCollection", ["name", "country"])
+        assert conflicts.alternate_keys(store) == {"TravelagencyCollection": [["name", "country"]]}
+        with pytest.raises(NotFoundError):
+            conflicts.set_alternate_key(store, "NoSuchSet", ["name"])
+        with pytest.raises(SemanticError):
+            conflicts.set_alternate_key(store, "TravelagencyCollection", ["nosuch"])
+        with pytest.raises(MisuseError):
+            conflicts.set_alternate_key(store, "TravelagencyCollection", ["name", ""])
+        assert conflicts.alternate_keys(store) == {"TravelagencyCollection": [["name", "country"]]}
+        conflicts.set_alternate_key(store, "TravelagencyCollection", [])
+        assert conflicts.alternate_keys(store) == {}

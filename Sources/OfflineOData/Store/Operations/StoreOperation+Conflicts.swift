@@ -33,3 +33,22 @@ extension StoreOperation where Output == Int {
         }
     }
 }
+
+extension StoreOperation where Output == [String: [[String]]] {
+    /// Each entity set's alternate keys (property paths), the app's before the model's: an upload
+    /// reads a create whose key the service assigns back by the first, when its answer was lost.
+    public static var alternateKeys: StoreOperation<[String: [[String]]]> {
+        StoreOperation(lane: .read) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("the alternate keys").alternateKeys()
+        }
+    }
+
+    /// Declares `properties` unique per entity in `entitySet` (kept in the store file), so that a
+    /// create in doubt there is read back by them rather than left for a decision; an empty list
+    /// forgets the declaration.
+    public static func setAlternateKey(_ properties: [String], entitySet: String) -> StoreOperation<[String: [[String]]]> {
+        StoreOperation(lane: .write) { context throws(ODataError) in
+            try context.dispatcher.requireOffline("an alternate key").setAlternateKey(properties, entitySet: entitySet)
+        }
+    }
+}

@@ -12,9 +12,14 @@
 /// - DELETE: a 404 on read means applied;
 /// - a create whose body gave the key: read by that key; 404 means not applied, the values sent
 ///   mean applied, other values need a decision;
-/// - a create whose key the service assigns: it cannot be found again, and sending it again might
-///   create the entity twice, so it goes to the error archive as ``ArchiveKind/inDoubt`` (with the
-///   later requests on its entity), where the user re-sends or discards it.
+/// - a create whose key the service assigns, on a set with an alternate key (``AlternateKeys``:
+///   the model's `Core.AlternateKeys` or properties the app declares unique): the service is read
+///   by the values the create sent for that key; none found means not applied (sent again), one
+///   with the values sent means applied (its key is taken), anything else needs a decision;
+/// - a create whose key the service assigns on a set without an alternate key: it cannot be found
+///   again, and sending it again might create the entity twice, so it goes to the error archive as
+///   ``ArchiveKind/inDoubt`` (with the later requests on its entity), where the user re-sends or
+///   discards it.
 ///
 /// Any read that does not answer the entity or 404 (a login page, a 5xx, no network) stops the
 /// upload with every request still in doubt.
@@ -25,6 +30,8 @@ struct InDoubtReconciler {
     let file: StoreFile
     let schema: StoreSchema
     let repeatable: RepeatableRequests
+    /// The keys a create whose key the service assigns is read back by; none: such creates need a decision.
+    var alternateKeys: AlternateKeys?
 
     private var recorder: UploadRecorder { UploadRecorder(schema: schema, dialect: dialect) }
 
@@ -53,6 +60,8 @@ struct InDoubtReconciler {
             case .sendAgain: continue
             case .needsDecision(let reason): finding = .needsDecision(reason)
             case .read(let table, let entityID): finding = try find(group, table: table, entityID: entityID, cancellation: cancellation)
+            case .readByAlternateKey(let table, let values):
+                finding = try find(group, table: table, alternateKey: values, cancellation: cancellation)
             }
             try file.withConnection { db throws(ODataError) in
                 try db.transaction { () throws(ODataError) in
@@ -109,6 +118,9 @@ struct InDoubtReconciler {
         case sendAgain
         /// The entity is read by its key, and what it has decides.
         case read(table: EntitySetTable, entityID: Int64)
+        /// A create whose key the service assigns: the entity is looked for by the values the
+        /// create sent for an alternate key, and what is found decides.
+        case readByAlternateKey(table: EntitySetTable, values: [(value: SQLValue, column: StoredColumn)])
         /// Nothing can be found out: the group goes to the error archive as in doubt.
         case needsDecision(String)
     }
@@ -120,6 +132,13 @@ struct InDoubtReconciler {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
         }
         if first.method == .post && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
+            if let columns = alternateKeys?.key(of: table) {
+                return Self.alternateKeyValues(first, columns: columns, of: table, dialect: dialect)
+                    .map { .readByAlternateKey(table: table, values: $0) }
+                    ?? .needsDecision(Self.unknown(first, "the service assigns the created entity's key, and the create does "
+                        + "not send every part of the alternate key \(columns.map(\.name).joined(separator: ", ")) to find it by; "
+                        + "sending it again might create it twice. Re-send it (requeue) or discard it"))
+            }
             return .needsDecision(Self.unknown(first, "the service assigns the created entity's key and does not take "
                 + "repeatable requests, so the engine cannot find out whether it created the entity; sending it again "
                 + "might create it twice. Re-send it (requeue) or discard it"))
@@ -127,12 +146,48 @@ struct InDoubtReconciler {
         return .read(table: table, entityID: entityID)
     }
 
+    /// The values `create` sent for the alternate key `columns`; nil when one is missing or null
+    /// (nothing to find the entity by).
+    static func alternateKeyValues(_ create: QueuedRequest, columns: [StoredColumn], of table: EntitySetTable,
+                                   dialect: Dialect) -> [(value: SQLValue, column: StoredColumn)]? {
+        guard let body = create.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values
+        else { return nil }
+        var found: [(value: SQLValue, column: StoredColumn)] = []
+        for column in columns {
+            guard let value = values[column.name], value != .null else { return nil }
+            found.append((value, column))
+        }
+        return found
+    }
+
     private func find(_ group: [QueuedRequest], table: EntitySetTable, entityID: Int64,
                       cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
-        guard let first = group.first else { return .notApplied }
-        let creates = first.method == .post
         let served = try ServedEntity.read(entityID: entityID, of: table, dialect: dialect, serviceRoot: serviceRoot,
                                            transport: transport, file: file, cancellation: cancellation)
+        return judge(group, table: table, served: served)
+    }
+
+    /// A create read back by its alternate key: none found, it was not applied (unless a delete
+    /// in doubt with it ends the group: then both were, as after a 404 on a read by key); one
+    /// found is judged as a read by key would be (the values sent mean applied, its key taken).
+    private func find(_ group: [QueuedRequest], table: EntitySetTable, alternateKey values: [(value: SQLValue, column: StoredColumn)],
+                      cancellation: HTTPCancellation?) throws(ODataError) -> Finding {
+        switch try ServedEntity.read(alternateKey: values, of: table, dialect: dialect, serviceRoot: serviceRoot,
+                                     transport: transport, cancellation: cancellation) {
+        case .none: return judge(group, table: table, served: nil)
+        case .one(let served): return judge(group, table: table, served: served)
+        case .several:
+            let key = values.map { $0.column.name }.joined(separator: ", ")
+            return .needsDecision(Self.unknown(group.first, "more than one entity on the service has the values it sent for the "
+                + "alternate key \(key), so the engine cannot tell whether one of them is this create. Re-send it (requeue) or "
+                + "discard it"))
+        }
+    }
+
+    /// What the entity the service has now (nil: none) says about the group sent on it.
+    private func judge(_ group: [QueuedRequest], table: EntitySetTable, served: ServedEntity?) -> Finding {
+        guard let first = group.first else { return .notApplied }
+        let creates = first.method == .post
         guard let served else {
             // Not there: a DELETE at the end was applied (with whatever came before it); a create
             // or an update was not (an update is sent again and meets the service's 404).

@@ -27,6 +27,19 @@ struct ServedEntity {
         self.dialect = dialect
     }
 
+    /// An entity found in a collection (a read by alternate key): it stands for a read of the
+    /// entity itself, with its ETag (from the body) as the answer's header.
+    init?(entity: JSONValue, table: EntitySetTable, dialect: Dialect) {
+        guard entity.objectMembers != nil else { return nil }
+        json = entity
+        document = entity
+        let etag = entity["@odata.etag"]?.stringValue ?? entity["__metadata"]?["etag"]?.stringValue
+        self.etag = etag.flatMap { HTTPOptions.containsLineBreakOrNUL($0) ? nil : $0 }
+        response = HTTPResponse(status: 200, headers: self.etag.map { [HTTPHeader("ETag", $0)] } ?? [], body: [])
+        self.table = table
+        self.dialect = dialect
+    }
+
     /// What the served entity has for one column.
     enum Served {
         /// The entity does not send the property.

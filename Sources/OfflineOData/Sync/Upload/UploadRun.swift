@@ -24,8 +24,10 @@ struct UploadRun {
         self.transport = transport
         trafficBefore = transport.traffic
         repeatable = try RepeatableRequests.load(model: schema.model, file: file)
+        let alternateKeys = try file.withConnection { db throws(ODataError) in try AlternateKeys.load(model: schema.model, in: db) }
         let settled = try InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
-                                            schema: schema, repeatable: repeatable).reconcile(cancellation: cancellation)
+                                            schema: schema, repeatable: repeatable, alternateKeys: alternateKeys)
+            .reconcile(cancellation: cancellation)
         let compacted = compactsQueue ? try QueueCompactor(schema: schema).compact(file).dropped.count : 0
         total = queued - compacted
         outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)

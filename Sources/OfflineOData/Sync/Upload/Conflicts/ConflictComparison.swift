@@ -10,15 +10,25 @@ struct ConflictComparison {
     let local: [String: SQLValue]
     /// The service's entity; nil when it is gone.
     let served: ServedEntity?
+    /// The first queued body that no longer reads against the model (it changed since the request
+    /// was queued): its request and why. What it sets is missing from ``local``, so nothing built
+    /// on the comparison (a merge, a resend that keeps the local columns) may go ahead.
+    let unreadable: (requestID: Int64, reason: String)?
 
-    /// Reads the queued bodies on the entity; a body that no longer reads adds nothing.
+    /// Reads the queued bodies on the entity; a body that no longer reads adds nothing, and is
+    /// named in ``unreadable``.
     init(table: EntitySetTable, dialect: Dialect, original: [String: SQLValue], queued: [QueuedRequest], served: ServedEntity?) {
         var local: [String: SQLValue] = [:]
+        var unreadable: (requestID: Int64, reason: String)?
         for request in queued {
-            guard let body = request.body, let values = try? EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values
-            else { continue }
-            local.merge(values) { _, later in later }
+            guard let body = request.body else { continue }
+            do throws(ODataError) {
+                local.merge(try EntityBody(json: Array(body.utf8), table: table, dialect: dialect).values) { _, later in later }
+            } catch {
+                if unreadable == nil { unreadable = (request.id, error.message) }
+            }
         }
+        self.unreadable = unreadable
         self.table = table
         self.dialect = dialect
         self.original = original

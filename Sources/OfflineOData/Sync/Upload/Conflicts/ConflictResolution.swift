@@ -114,6 +114,18 @@ struct ConflictResolution {
         if sentAgain >= Self.resendsPerUpload {
             return try archived(" (sent again \(sentAgain) times on the service's current version and refused each time)")
         }
+        // A queued body that no longer reads leaves the local side of the comparison incomplete:
+        // a merge would leave out what it changed, a resend would overwrite its columns in the
+        // row. Only archiving (and server wins, which keeps the bodies as they were) loses nothing.
+        if let unreadable = comparison.unreadable {
+            switch decision {
+            case .policy(.archive), .policy(.serverWins): break
+            default:
+                return try archived(" (the body of queued request \(unreadable.requestID) no longer reads against the model "
+                                    + "(\(unreadable.reason)), so the local change cannot be compared with the service's entity; "
+                                    + "it is archived rather than resolved)")
+            }
+        }
         switch decision {
         case .policy(.archive):
             return try archived("")

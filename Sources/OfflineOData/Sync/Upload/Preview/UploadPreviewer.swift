@@ -26,14 +26,15 @@ struct UploadPreviewer {
     private var requests: UploadRequests { UploadRequests(serviceRoot: serviceRoot, dialect: dialect) }
 
     func preview() throws(ODataError) -> UploadPreview {
-        let (queue, clientID) = try file.withConnection { db throws(ODataError) in
-            (try RequestQueueTable.all(in: db), try StoreInfoTable.value(RepeatableRequests.clientIDKey, in: db))
+        let (queue, clientID, alternateKeys) = try file.withConnection { db throws(ODataError) in
+            (try RequestQueueTable.all(in: db), try StoreInfoTable.value(RepeatableRequests.clientIDKey, in: db),
+             try AlternateKeys.load(model: schema.model, in: db))
         }
         let repeatable = RepeatableRequests(model: schema.model, clientID: clientID ?? UploadPreviewPlaceholder.clientID)
         var steps: [UploadPreviewStep] = []
         var archived: Set<Int64> = []
         let reconciler = InDoubtReconciler(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file,
-                                           schema: schema, repeatable: repeatable)
+                                           schema: schema, repeatable: repeatable, alternateKeys: alternateKeys)
         for group in InDoubtReconciler.byEntity(queue.filter { $0.state == .inDoubt }) {
             let ids = group.map(\.id)
             switch reconciler.approach(to: group) {
@@ -43,6 +44,12 @@ struct UploadPreviewer {
                 steps.append(UploadPreviewStep(kind: .settle, requestIDs: ids, request: try read(entityID: entityID, of: table),
                                                note: "requests \(Self.list(ids)) were sent and their answer was lost: the entity is "
                                                    + "read, and those it has already are not sent again"))
+            case .readByAlternateKey(let table, let values):
+                let read = shown(requests.read(AlternateKeys.query(values, of: table, dialect: dialect)))
+                steps.append(UploadPreviewStep(kind: .settle, requestIDs: ids, request: read,
+                                               note: "requests \(Self.list(ids)) were sent and their answer was lost: the entity is "
+                                                   + "looked for by its alternate key; found with the values sent, the create is not "
+                                                   + "sent again and its key is taken; not found, it is sent again"))
             case .needsDecision(let reason):
                 // They go to the error archive with the later requests on their entity.
                 let entities = Set(group.compactMap(Self.entityKey))
