@@ -250,6 +250,10 @@ bench: cmake-build backends-venv
 	$(BUILD_DIR)/Benchmarks/ood_bench_read_api /tmp/ood-read-api-bench.store \
 	    $$(sed -n 's/^read-api swift median-ns: //p' /tmp/ood-read-api-swift.txt)
 	rm -f /tmp/ood-read-api-bench.store* /tmp/ood-read-api-swift.txt
+	@echo "== One-entity reads and pages through the C API against plain SQLite, 1,000,000 entities (issue 38)"
+	$(CURDIR)/.build-bench/release/offline-odata-benchmarks read-scale-stores 1000000 /tmp/ood-read-c-bench.store /tmp/ood-read-c-plain.sqlite
+	$(BUILD_DIR)/Benchmarks/ood_bench_read_vs_sqlite /tmp/ood-read-c-bench.store /tmp/ood-read-c-plain.sqlite 1000000
+	rm -f /tmp/ood-read-c-bench.store* /tmp/ood-read-c-plain.sqlite*
 	@echo "== Local reads, and against Python's sqlite3"
 	$(PYTHON) Benchmarks/python/read_vs_sqlite3.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
 	@echo "== Peak memory of store load, 100,000 against 1,000,000 entities"

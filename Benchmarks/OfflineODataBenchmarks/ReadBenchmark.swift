@@ -85,7 +85,7 @@ func readScaleBenchmark(_ arguments: [String]) throws {
 /// API as an app (and the C API, which wraps it) reads: ``ODataStore/executeAndWait(_:)``, URL to
 /// JSON, on a second handle of the store file. Against plain SQLite on the same data with the same
 /// indexes (a rowid table, indexes on Name and Code, `ANALYZE`, the hand-written query):
-/// (c) a key range with `$top=20`; (d) a filter on the declared-indexed `Name` (one entity);
+/// (k) one entity by its key; (c) a key range with `$top=20`; (d) a filter on the declared-indexed `Name` (one entity);
 /// (e) `$orderby` on `Name` with `$top=20`; with `automatic`, (f) a filter on `Code` (one
 /// entity), which no index serves until its shape has repeated ``LocalStore/automaticIndexThreshold``
 /// times and the engine made its automatic index (``LocalStore/createAutomaticIndexes(threshold:)``).
@@ -93,7 +93,10 @@ func scaleReads(store: LocalStore, plain: OpaquePointer, count: Int, automatic: 
     var sink = 0
     let size = count >= 1_000_000 ? "\(count / 1_000_000)M" : "\(count / 1000)k"
     let low = Int64(count - count / 10), name = "Agency \(count / 2 + 7)", code = "C\(count / 3 + 11)"
+    let key = Int64(count / 2 + 7)
     var reads: [(label: String, url: String, plainSQL: String, parameters: [FloorParameter])] = [
+        ("(k) one entity by its key", "Agencies(\(key))",
+         "SELECT * FROM agencies WHERE ID = ?1", [.integer(key)]),
         ("(c) key range, $top=20", "Agencies?$filter=ID gt \(low)&$top=20",
          "SELECT * FROM agencies WHERE ID > ?1 ORDER BY ID LIMIT 20", [.integer(low)]),
         ("(d) filter on the declared-indexed Name", "Agencies?$filter=Name eq '\(name)'",

@@ -22,6 +22,7 @@ let steps: [String: ([String]) throws -> Void] = [
     "read-api": storeAPIReadBenchmark, "queue-writes": queueWrites, "filter-bind-loop": filterBindLoop,
     "metadata-loop": metadataLoop, "read-scale": readScaleBenchmark, "read-loop": readLoop,
     "read-navigation": readNavigationBenchmark, "service-check": serviceCheckBenchmark,
+    "read-scale-stores": readScaleStores,
 ]
 if let name = selected.first, let step = steps[name] {
     do {

@@ -42,11 +42,14 @@ final class StatementCache {
     }
 
     /// One kept statement, updated in place on each use.
-    private final class Entry {
+    fileprivate final class Entry {
         let statement: Statement
         var lastUse: UInt64
         /// Being stepped further up the stack (a nested `$expand` of the same navigation).
         var inUse = false
+        /// Still in the cache: false once evicted or dropped with the others, so that a
+        /// ``KeptStatement`` holding it looks its text up again.
+        var isCached = true
 
         init(_ statement: Statement, lastUse: UInt64) {
             self.statement = statement
@@ -68,7 +71,7 @@ final class StatementCache {
     /// The entry for `sql`, prepared and added when missing.
     private func entry(_ sql: String, on db: SQLiteConnection) throws(ODataError) -> Entry {
         if connection !== db {
-            entries.removeAll()
+            removeAll()
             connection = db
         }
         clock &+= 1
@@ -81,19 +84,35 @@ final class StatementCache {
         // An evicted entry still in use stays alive with its user, and a later use of the same
         // text gets a new statement, so eviction need not look at the in-use mark.
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-            entries[oldest] = nil
+            entries.removeValue(forKey: oldest)?.isCached = false
         }
         let entry = Entry(statement, lastUse: clock)
         entries[key] = entry
         return entry
     }
 
-    func removeAll() { entries.removeAll() }
+    func removeAll() {
+        for entry in entries.values { entry.isCached = false }
+        entries.removeAll()
+    }
 
     /// Runs `body` with the cached statement for `sql`, or with a fresh one while the cached one
     /// is still being stepped further up (a nested `$expand` of the same navigation).
-    func with<T>(_ sql: String, on db: SQLiteConnection, _ body: (Statement) throws(ODataError) -> T) throws(ODataError) -> T {
-        let entry = try self.entry(sql, on: db)
+    ///
+    /// `kept`, when given, remembers the entry for the next use of the same text: a read that
+    /// repeats then finds its statement without hashing and comparing its SQL (while the entry is
+    /// still cached and the connection the same; else the text is looked up as usual).
+    func with<T>(_ sql: String, kept: KeptStatement? = nil, on db: SQLiteConnection,
+                 _ body: (Statement) throws(ODataError) -> T) throws(ODataError) -> T {
+        let entry: Entry
+        if let kept, let held = kept.entry, held.isCached, connection === db {
+            clock &+= 1
+            held.lastUse = clock
+            entry = held
+        } else {
+            entry = try self.entry(sql, on: db)
+            kept?.entry = entry
+        }
         if entry.inUse { return try body(try db.prepare(sql)) }
         entry.inUse = true
         defer {
@@ -102,4 +121,10 @@ final class StatementCache {
         }
         return try body(entry.statement)
     }
+}
+
+/// Where a read kept by its URL (``ReadPlanCache``) keeps its main statement's place in the
+/// reader's ``StatementCache``, for one SQL text only.
+final class KeptStatement {
+    fileprivate var entry: StatementCache.Entry?
 }

@@ -253,11 +253,12 @@ package final class LocalStore: @unchecked Sendable {
     /// Answers the resolved read `request` on a read connection of its own, beside other reads and
     /// writes; its bound form is read as it is (no parsing again).
     func read(_ request: ResolvedRequest) throws(ODataError) -> StoreResponse {
-        let bound = try request.boundForOfflineStore()
+        // A request that did not bind (or calls an operation) fails here, before any connection.
+        if case .failure = request.binding { _ = try request.boundForOfflineStore() }
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits
-        let result = try file.withReadConnection(snapshot: !LocalReader.isOneStatement(bound)) { db, attachment throws(ODataError) -> ReadResult in
-            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(bound, url: request.url, on: db)
+        let result = try file.withReadConnection(snapshot: !request.readsInOneStatement) { db, attachment throws(ODataError) -> ReadResult in
+            try readerFor(attachment: &attachment, serviceRoot: root, limits: limits).read(request, on: db)
         }
         return result.response
     }

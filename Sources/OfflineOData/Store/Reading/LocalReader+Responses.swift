@@ -6,11 +6,13 @@ extension LocalReader {
     static let dataKey = JSONWriter.EncodedKey("d")
     static let v2CountKey = JSONWriter.EncodedKey("__count")
 
-    func readCollection(_ request: BoundRequest, _ plan: ReadPlan, kept: KeptLayout? = nil, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+    /// `context`: the V4 `@odata.context`, when the caller made it already.
+    func readCollection(_ request: BoundRequest, _ plan: ReadPlan, kept: KeptLayout? = nil, keptStatement: KeptStatement? = nil,
+                        context: String? = nil, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
         guard let query = plan.main, let path = request.path else { throw ODataError(.internalError, "no main statement") }
         let count = try plan.count.map { (count: SQLQuery) throws(ODataError) -> Int64 in try runCount(count, on: db) }
         var writer = JSONWriter(capacity: 16_384)
-        try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
+        try statements.with(query.sql, kept: keptStatement, on: db) { (statement: Statement) throws(ODataError) in
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
             var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
@@ -18,7 +20,7 @@ extension LocalReader {
             writer.beginObject()
             if dialect == .v4 {
                 writer.writeKey(EntityRowWriter.contextKey)
-                writer.writeString(contextURL(path.entitySet + selectSuffix(request.options.select)))
+                writer.writeString(context ?? contextURL(path.entitySet + selectSuffix(request.options.select)))
                 if let count {
                     writer.writeKey(Self.countKey)
                     writer.writeNumber(count)
@@ -42,19 +44,20 @@ extension LocalReader {
         return ReadResult(body: try writer.finish(), contentType: ReadResult.jsonContentType)
     }
 
-    func readEntity(_ request: BoundRequest, _ plan: ReadPlan, kept: KeptLayout? = nil, on db: SQLiteConnection,
-                    pathText: String) throws(ODataError) -> ReadResult {
+    func readEntity(_ request: BoundRequest, _ plan: ReadPlan, kept: KeptLayout? = nil, keptStatement: KeptStatement? = nil,
+                    context: String? = nil, on db: SQLiteConnection, pathText: String) throws(ODataError) -> ReadResult {
         guard let query = plan.main, let path = request.path else { throw ODataError(.internalError, "no main statement") }
         var writer = JSONWriter(capacity: 4096)
         var etag: String?
-        try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
+        try statements.with(query.sql, kept: keptStatement, on: db) { (statement: Statement) throws(ODataError) in
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
             guard try statement.step() else { throw ODataError(.notFound, "no entity '\(pathText)' in the offline store") }
             var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
                                       kept: kept)
             if dialect == .v4 {
-                try rows.write(statement, expanded: expanded, context: contextURL(path.entitySet + selectSuffix(request.options.select) + "/$entity"), to: &writer)
+                try rows.write(statement, expanded: expanded,
+                               context: context ?? contextURL(path.entitySet + selectSuffix(request.options.select) + "/$entity"), to: &writer)
             } else {
                 writer.beginObject()
                 writer.writeKey(Self.dataKey)

@@ -116,6 +116,13 @@ package final class LocalReader {
         return try read(bind(url: url), url: url, on: db)
     }
 
+    /// Reads the resolved request `resolved`: a read this reader kept is answered from what it
+    /// kept, without taking the bound request out of the resolution; any other is read as bound.
+    func read(_ resolved: ResolvedRequest, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
+        if let kept = plans.entry(for: resolved.url), try isCurrent(kept, on: db) { return try read(kept, on: db) }
+        return try read(resolved.boundForOfflineStore(), url: resolved.url, on: db)
+    }
+
     /// Reads the bound request `bound` (of `url`, for the V2 answer's entity URIs): translate
     /// (unless kept), step, write JSON; it is not parsed or bound again.
     func read(_ bound: BoundRequest, url: String, on db: SQLiteConnection) throws(ODataError) -> ReadResult {
@@ -150,9 +157,17 @@ package final class LocalReader {
         }
         var pathEnd = url.utf8.endIndex
         if let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { pathEnd = mark }
-        return ReadPlanCache.Entry(request: request, plan: plan, readShape: ReadShape.of(request, schema: schema),
-                                   answerShape: AnswerShape(request, model: model),
-                                   pathText: String(url[..<pathEnd]), indexesVersion: indexed.version)
+        var entry = ReadPlanCache.Entry(request: request, plan: plan, readShape: ReadShape.of(request, schema: schema),
+                                        answerShape: AnswerShape(request, model: model),
+                                        pathText: String(url[..<pathEnd]), indexesVersion: indexed.version)
+        if dialect == .v4, let path = request.path {
+            switch request.target {
+            case .collection: entry.context = contextURL(path.entitySet + selectSuffix(request.options.select))
+            case .entity: entry.context = contextURL(path.entitySet + selectSuffix(request.options.select) + "/$entity")
+            default: break
+            }
+        }
+        return entry
     }
 
     /// A division or modulo by zero in the data (`Price div Seats` where Seats is 0) is a fault
@@ -185,9 +200,11 @@ package final class LocalReader {
             guard let count = plan.count else { throw ODataError(.internalError, "no count statement") }
             return ReadResult(body: Array(String(try runCount(count, on: db)).utf8), contentType: ReadResult.textContentType)
         case .collection:
-            return try readCollection(request, plan, kept: understood.layout, on: db)
+            return try readCollection(request, plan, kept: understood.layout, keptStatement: understood.statement,
+                                      context: understood.context, on: db)
         case .entity:
-            return try readEntity(request, plan, kept: understood.layout, on: db, pathText: pathText)
+            return try readEntity(request, plan, kept: understood.layout, keptStatement: understood.statement,
+                                  context: understood.context, on: db, pathText: pathText)
         case .property(let path, let rawValue):
             return try readProperty(request, plan, path: path, rawValue: rawValue, on: db, pathText: pathText)
         default:

@@ -25,8 +25,13 @@ final class ReadPlanCache {
         let pathText: String
         /// The schema version of the indexes the SQL was chosen by (see ``IndexedColumns``).
         let indexesVersion: Int64?
+        /// The V4 answer's `@odata.context` of a collection or entity read, made once (nil for
+        /// others, and in V2, which has none).
+        var context: String? = nil
         /// The main statement's layout of the set's own type, once an answer made it.
         let layout = KeptLayout()
+        /// The main statement's place in the reader's statement cache, once an answer used it.
+        let statement = KeptStatement()
     }
 
     /// URLs up to this many bytes are kept.

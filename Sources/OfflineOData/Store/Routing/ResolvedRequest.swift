@@ -2,20 +2,50 @@
 /// addresses. The router, the lane, the offline store's reader and writer and the online store's
 /// change announcement all work from this one value (issue 22: one request, one parse).
 package struct ResolvedRequest: Sendable {
-    package let method: RequestMethod
+    /// The parts, in one shared object: a resolution is kept (``RequestResolutionCache``) and
+    /// handed along the read path by value, and copying the bound request field by field (its
+    /// strings, arrays and options) cost more than a small read's statement.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let method: RequestMethod
+        let url: String
+        let resource: RequestResource
+        let binding: Result<BoundRequest, ODataError>
+        let top: Int?
+        let suffix: PathSuffix?
+        /// Whether the bound request is answered by one statement (``LocalReader/isOneStatement(_:)``).
+        let readsInOneStatement: Bool
+
+        init(method: RequestMethod, url: String, resource: RequestResource, binding: Result<BoundRequest, ODataError>,
+             top: Int?, suffix: PathSuffix?) {
+            self.method = method
+            self.url = url
+            self.resource = resource
+            self.binding = binding
+            self.top = top
+            self.suffix = suffix
+            if case .success(let bound) = binding { readsInOneStatement = LocalReader.isOneStatement(bound) } else { readsInOneStatement = false }
+        }
+    }
+
+    package var method: RequestMethod { parts.method }
     /// Relative to the service root, as the caller gave it (absolute for a next link).
-    package let url: String
+    package var url: String { parts.url }
     /// What the URL addresses, for routing and for the entity set a write changes.
-    package let resource: RequestResource
+    package var resource: RequestResource { parts.resource }
     /// The binder's answer: the bound request, or the error (with its offset) the offline store
     /// reports should the request go there. A request the service answers needs no binding.
-    let binding: Result<BoundRequest, ODataError>
+    var binding: Result<BoundRequest, ODataError> { parts.binding }
     /// The query's `$top` as parsed (nil without one, or when the URL did not parse): an online
     /// read stops following next links there.
-    package let top: Int?
+    package var top: Int? { parts.top }
     /// `$count` or `$value` ending the path as parsed, whether or not it bound: the online
     /// client asks for plain text or the raw value instead of JSON.
-    package let suffix: PathSuffix?
+    package var suffix: PathSuffix? { parts.suffix }
+    /// Whether the request bound and is answered by one statement (no `$count` beside the
+    /// entities, no `$expand`), so a read needs no transaction of its own to see one state.
+    var readsInOneStatement: Bool { parts.readsInOneStatement }
 
     /// The path's last segments that change what the answer is.
     package enum PathSuffix: Sendable, Equatable {
@@ -27,12 +57,7 @@ package struct ResolvedRequest: Sendable {
 
     init(method: RequestMethod, url: String, resource: RequestResource, binding: Result<BoundRequest, ODataError>,
          top: Int? = nil, suffix: PathSuffix? = nil) {
-        self.method = method
-        self.url = url
-        self.resource = resource
-        self.binding = binding
-        self.top = top
-        self.suffix = suffix
+        parts = Parts(method: method, url: url, resource: resource, binding: binding, top: top, suffix: suffix)
     }
 
     /// Whether the request only reads.

@@ -22,6 +22,20 @@ import Testing
         #expect(store.reader.plans.count == 6)
     }
 
+    @Test func aKeptReadAnswersAlikeAfterItsStatementWasLetGo() throws {
+        let store = try ReadTestStore.sample()
+        for url in ["Agencies(2)", "Agencies?$filter=City eq 'Rome'&$select=ID,Name"] {
+            let first = try store.raw(url)
+            #expect(try store.raw(url).body == first.body)
+            store.reader.statements.removeAll()
+            #expect(try store.raw(url).body == first.body, "\(url): prepared again once the cache let its statement go")
+            try store.db.execute("CREATE INDEX IF NOT EXISTS test_city ON \"es/Agencies\" (\"City\")")
+            #expect(try store.raw(url).body == first.body, "\(url): after a schema change")
+        }
+        try store.insert("Agencies", [("ID", .integer(9)), ("Name", .text("Nine")), ("City", .text("Rome"))])
+        #expect(try store.ids("Agencies?$filter=City eq 'Rome'&$select=ID,Name") == [1, 9])
+    }
+
     @Test func aReadWithNowIsTranslatedEachTime() throws {
         let store = try ReadTestStore.sample()
         #expect(try store.ids("Agencies?$filter=Founded lt now()") == [1, 2])
