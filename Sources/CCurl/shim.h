@@ -42,4 +42,42 @@ static inline CURLcode ccurl_restrict_to_http(CURL *h) {
     return curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 }
+/* Guards against libcurl sending a request a second time by itself. When a reused connection turns
+   out closed before any answer came, libcurl opens a new one and sends the request again, though the
+   first may have been applied. The pre-request callback (7.80) runs each time a request is about to
+   leave on a connection, the socket-option callback each time a new socket is made: a second
+   pre-request call, or a new socket after the first, in one transfer is that re-send, refused there. */
+typedef int (*ccurl_prereq_callback)(void *clientp, char *primary_ip, char *local_ip, int primary_port, int local_port);
+typedef int (*ccurl_sockopt_callback)(void *clientp, curl_socket_t fd, curlsocktype purpose);
+static inline int ccurl_can_refuse_resend(void) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    return 1;
+#else
+    return 0;
+#endif
+}
+static inline CURLcode ccurl_setopt_resend_guard(CURL *h, ccurl_prereq_callback prereq, ccurl_sockopt_callback sockopt, void *data) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    CURLcode rc = curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, prereq);
+    if (rc != CURLE_OK) return rc;
+    rc = curl_easy_setopt(h, CURLOPT_PREREQDATA, data);
+    if (rc != CURLE_OK) return rc;
+    rc = curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, sockopt);
+    if (rc != CURLE_OK) return rc;
+    return curl_easy_setopt(h, CURLOPT_SOCKOPTDATA, data);
+#else
+    (void)h; (void)prereq; (void)sockopt; (void)data;
+    return CURLE_NOT_BUILT_IN;
+#endif
+}
+
+/* A connection idle for longer than `seconds` is not reused by this transfer (CURLOPT_MAXAGE_CONN, 7.65). */
+static inline CURLcode ccurl_setopt_maximum_idle(CURL *h, long seconds) {
+#if LIBCURL_VERSION_NUM >= 0x074100
+    return curl_easy_setopt(h, CURLOPT_MAXAGE_CONN, seconds);
+#else
+    (void)h; (void)seconds;
+    return CURLE_NOT_BUILT_IN;
+#endif
+}
 #endif

@@ -158,6 +158,7 @@ package final class HTTPTransport: @unchecked Sendable {
         try appendHeaders(for: request, to: &headerList)
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
         installCallbacks(on: easy, reaching: context)
+        if Self.isChange(request) && Self.refusesResend { installResendGuard(on: easy, reaching: context) }
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
@@ -220,6 +221,50 @@ package final class HTTPTransport: @unchecked Sendable {
         }
     }
 
+    /// A request that changes something on the service: everything but GET and HEAD. libcurl
+    /// must never send one twice by itself (see ``configureChange(on:)``).
+    static func isChange(_ request: HTTPRequest) -> Bool { request.method != "GET" && request.method != "HEAD" }
+
+    /// Whether this libcurl has the callbacks ``installResendGuard(on:reaching:)`` needs (7.80);
+    /// without them every change goes on a fresh connection.
+    static let refusesResend = ccurl_can_refuse_resend() != 0
+
+    /// The longest a kept-alive connection may have been idle for a change to go on it, in
+    /// seconds. Services close idle connections after a few seconds at the least (Apache's default
+    /// is 5): a connection whose last exchange finished this recently is very likely still open,
+    /// so a change rarely meets a connection closed under it, which would leave it in doubt.
+    static let changeConnectionMaximumIdle = 2
+
+    /// A change reuses a kept-alive connection only when its last exchange finished within
+    /// ``changeConnectionMaximumIdle`` (over a slow link a new connection costs a TCP and a TLS
+    /// handshake, two round trips or more). libcurl sends a request again by itself when a reused
+    /// connection turns out closed before any answer came, and the service may have applied the
+    /// first one (a POST twice, a DELETE answered 404): the resend guard
+    /// (``installResendGuard(on:reaching:)``) fails such a transfer instead, and the upload treats
+    /// it as any lost answer (the change is in doubt and settled before anything is sent again).
+    /// A libcurl without the guard's callbacks sends each change on a connection of its own.
+    private func configureChange(on easy: UnsafeMutableRawPointer) {
+        guard Self.refusesResend else {
+            _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
+            return
+        }
+        _ = ccurl_setopt_maximum_idle(easy, Self.changeConnectionMaximumIdle)
+    }
+
+    /// Refuses libcurl's own second sending of the transfer's request: once the request has been
+    /// handed to a connection (the pre-request callback), a second hand-over or a new socket in
+    /// the same transfer is libcurl retrying on a new connection, and the transfer fails there
+    /// with ``Transfer/refusedResend`` set, before anything is sent again.
+    private func installResendGuard(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) {
+        _ = ccurl_setopt_resend_guard(easy, { raw, _, _, _, _ in
+            guard let raw else { return 1 }
+            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().handOverRequest() ? 0 : 1
+        }, { raw, _, _ in
+            guard let raw else { return 1 }
+            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().mayOpenConnection() ? 0 : 1
+        }, context.toOpaque())
+    }
+
     /// Runs the transfer, with the request's body (if any, or an empty one for a POST) copied to
     /// curl; a method other than POST that has a body is sent as a custom request.
     private func sendBody(of request: HTTPRequest, on easy: UnsafeMutableRawPointer) -> CURLcode {
@@ -275,13 +320,7 @@ package final class HTTPTransport: @unchecked Sendable {
             }
             if request.body == nil { _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
         }
-        // libcurl sends a request again by itself when a reused connection turns out closed before
-        // any answer came, and the service may have applied the first one (a POST twice, a DELETE
-        // answered 404). A change goes on a connection of its own, so libcurl never re-sends it;
-        // the upload decides what to do with a request whose answer was lost.
-        if request.method != "GET" && request.method != "HEAD" {
-            _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
-        }
+        if Self.isChange(request) { configureChange(on: easy) }
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         // Redirects are followed by `send`, to the same origin only; http and https only.
         _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
@@ -371,6 +410,10 @@ package final class HTTPTransport: @unchecked Sendable {
 
     private func transferError(_ code: CURLcode, detail: String, request: HTTPRequest, transfer: Transfer) -> ODataError {
         let target = "\(request.method) \(redactedURL(request.url))"
+        if transfer.refusedResend {
+            return ODataError(.network, "\(target): the kept-alive connection closed before an answer came, and "
+                              + "the request was not sent again (the service may have applied it)")
+        }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
             return ODataError(.aborted, "\(target): cancelled")
@@ -478,6 +521,27 @@ private final class Transfer {
     }
 
     var isCancelled: Bool { cancellation?.isCancelled ?? false }
+
+    /// The request has been handed to a connection once (see ``HTTPTransport/installResendGuard``).
+    private var handedOver = false
+    /// libcurl tried to send the request a second time, and the guard refused.
+    private(set) var refusedResend = false
+
+    /// The pre-request callback: true the first time, false (refused) after.
+    func handOverRequest() -> Bool {
+        if handedOver {
+            refusedResend = true
+            return false
+        }
+        handedOver = true
+        return true
+    }
+
+    /// The socket-option callback: a new connection is fine until the request has been handed over.
+    func mayOpenConnection() -> Bool {
+        if handedOver { refusedResend = true }
+        return !handedOver
+    }
 
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         received += chunk.count

@@ -40,6 +40,57 @@ import Glibc
         }
     }
 
+    // MARK: - Changes on kept-alive connections (issue 38, target 6)
+
+    @Test func changesGoOnTheKeptAliveConnection() throws {
+        try withServer({ _ in .text(201, "{}") }) { server in
+            let transport = try HTTPTransport()
+            _ = try transport.send(HTTPRequest(url: server.baseURL + "/x"))
+            for method in ["POST", "PATCH", "PUT", "DELETE", "MERGE"] {
+                _ = try transport.send(HTTPRequest(method: method, url: server.baseURL + "/A(1)", body: Array("{}".utf8)))
+            }
+            #expect(server.requests.count == 6)
+            // Only without the resend guard (a libcurl before 7.80) does each change get a connection of its own.
+            #expect(server.connectionCount == (HTTPTransport.refusesResend ? 1 : 6))
+        }
+    }
+
+    /// The worst moment: the service has the change, then closes the reused connection before any
+    /// byte of its answer. libcurl would send it again on a new connection; the transport refuses.
+    @Test(arguments: ["POST", "PATCH", "PUT", "DELETE", "MERGE"])
+    func aChangeIsNeverSentTwiceWhenTheReusedConnectionCloses(method: String) throws {
+        try withServer({ request in request.target == "/closes" ? .close : .text(200, "{}") }) { server in
+            let transport = try HTTPTransport()
+            _ = try transport.send(HTTPRequest(method: method, url: server.baseURL + "/first", body: Array("{}".utf8)))
+            #expect { try transport.send(HTTPRequest(method: method, url: server.baseURL + "/closes", body: Array("{}".utf8))) } throws: {
+                guard let error = $0 as? ODataError else { return false }
+                return error.code == .network && (error.message.contains("was not sent again") || !HTTPTransport.refusesResend)
+            }
+            #expect(server.requests.map(\.target) == ["/first", "/closes"])
+            // The transport stays usable: the next change goes on a new connection.
+            _ = try transport.send(HTTPRequest(method: method, url: server.baseURL + "/after", body: Array("{}".utf8)))
+            #expect(server.requests.map(\.target) == ["/first", "/closes", "/after"])
+        }
+    }
+
+    /// A read may be sent again by libcurl after a reused connection closed: nothing changes twice.
+    @Test func aReadOnAReusedConnectionThatClosedIsSentAgain() throws {
+        let closedOnce = Protected(false)
+        try withServer({ request in
+            guard request.target == "/closes" else { return .text(200, "{}") }
+            return closedOnce.withLock { closed in
+                defer { closed = true }
+                return closed ? .text(200, "again") : .close
+            }
+        }) { server in
+            let transport = try HTTPTransport()
+            _ = try transport.send(HTTPRequest(url: server.baseURL + "/first"))
+            let response = try transport.send(HTTPRequest(url: server.baseURL + "/closes"))
+            #expect(response.text == "again")
+            #expect(server.requests.map(\.target) == ["/first", "/closes", "/closes"])
+        }
+    }
+
     @Test func sendsBodiesWithEachMethod() throws {
         try withServer({ _ in .text(204, "") }) { server in
             let transport = try HTTPTransport()
