@@ -48,7 +48,8 @@ Control plane (never forwarded):
     POST   /_proxy/rules  {"action": ..., "method": "GET", "match": "regex", "nth": 1, "times": 1,
                            "status": 500, "seconds": 30, "headers": {}, "body": null,
                            "content_type": null, "reset": false}      → 201, the rule with its id
-    GET    /_proxy/log    → {"requests": [{"method", "target", "fault", "forwarded", ["offset"]}, ...]}
+    GET    /_proxy/log    → {"requests": [{"method", "target", "fault", "forwarded", "reused", ["offset"]}, ...]}
+                            (`reused`: the request came on a kept-alive connection after another one)
     DELETE /_proxy/rules  → 204; clears the rules and the log
 
 Tests drive it through `FaultProxy` (start, add, log, clear, stop), which ends exactly its process.
@@ -127,8 +128,9 @@ class Rules:
             self.rules.clear()
             self.log.clear()
 
-    def fault_for(self, method: str, target: str) -> tuple[dict | None, dict]:
-        """The rule that fires on this request (if any) and the request's log entry."""
+    def fault_for(self, method: str, target: str, reused: bool = False) -> tuple[dict | None, dict]:
+        """The rule that fires on this request (if any) and the request's log entry (`reused`: the
+        request came on a kept-alive connection that had carried an earlier one)."""
         with self.lock:
             fired = None
             for rule in self.rules:
@@ -141,7 +143,7 @@ class Rules:
                     rule["fired"] += 1
                     fired = dict(rule)
             entry = {"method": method, "target": target, "fault": fired["action"] if fired else None,
-                     "forwarded": False}
+                     "forwarded": False, "reused": reused}
             self.log.append(entry)
             return fired, entry
 
@@ -156,6 +158,11 @@ class ProxyHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args) -> None:  # quiet
         pass
+
+    def setup(self) -> None:
+        super().setup()
+        self.served = 0  # requests read on this connection so far
+
 
     def do_GET(self) -> None: self.handle_any()
     def do_HEAD(self) -> None: self.handle_any()
@@ -214,7 +221,8 @@ class ProxyHandler(BaseHTTPRequestHandler):
         if self.path.startswith("/_proxy/"):
             self.control(body)
             return
-        rule, entry = self.server.rules.fault_for(self.command, self.path)
+        self.served += 1
+        rule, entry = self.server.rules.fault_for(self.command, self.path, reused=self.served > 1)
         action = rule["action"] if rule else None
         if action == "error" or (action == "respond" and rule["body"] is None):
             message = f"Fault injected by the test proxy (rule {rule['id']}): internal server error"

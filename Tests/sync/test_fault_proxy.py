@@ -82,7 +82,7 @@ def test_drop_applies_on_the_backend_and_the_client_gets_no_answer(v4, fault_pro
         send(proxy.service_root + "TravelagencyCollection", "POST", AGENCY)
     assert agency_status(v4, AGENCY["agencynum"]) == 200          # the service applied it
     assert proxy.log() == [{"method": "POST", "target": "/TravelagencyCollection", "fault": "drop",
-                            "forwarded": True}]
+                            "forwarded": True, "reused": False}]
     # Only that request: the next one goes through.
     status, _, _ = send(proxy.service_root + "TravelagencyCollection", "POST",
                         dict(AGENCY, agencynum="99000002"))
@@ -120,7 +120,7 @@ def test_respond_login_page_is_never_forwarded(v4, fault_proxy):
     assert headers["content-length"] == str(len(page))
     assert agency_count(v4) == before
     assert proxy.log()[0] == {"method": "POST", "target": "/TravelagencyCollection",
-                              "fault": "respond", "forwarded": False}
+                              "fault": "respond", "forwarded": False, "reused": False}
 
 
 def test_respond_statuses_headers_and_bodies(v4, fault_proxy):
