@@ -282,6 +282,19 @@ bench: cmake-build backends-venv
 		$(COMPACTION_CHANGES) $(COMPACTION_ROUNDS)
 	@echo "== Service-model check on an unchanged service, against the one request it sends (issue 34)"
 	$(PYTHON) Benchmarks/python/service_check.py $(CURDIR)/.build-bench/release/offline-odata-benchmarks
+	$(MAKE) --no-print-directory bench-slow-link
+
+# An upload of SLOW_LINK_CHANGES changes, one request each, over HTTPS through a local link that adds
+# SLOW_LINK_MS to every round trip (a connection's setup included), against a Python client that
+# sends the same requests on one kept-alive connection (issue 38, target 6). SLOW_LINK_BASE=<a tool
+# of an earlier build> adds its upload of the same queue, for a before and after in the same run.
+# Needs Python's `cryptography` for the self-signed certificate made at start.
+SLOW_LINK_CHANGES ?= 1000
+SLOW_LINK_MS ?= 50
+bench-slow-link: cmake-build backends-venv $(CRYPTOGRAPHY_STAMP)
+	@echo "== Upload of $(SLOW_LINK_CHANGES) changes over https with $(SLOW_LINK_MS) ms per round trip, against a kept-alive client"
+	OFFLINE_ODATA_LIBRARY=$(LIBRARY) PYTHONPATH=bindings/python $(PYTHON) Benchmarks/python/slow_link_upload.py \
+		$(SWIFT_SCRATCH)/release/offline-odata $(SLOW_LINK_CHANGES) $(SLOW_LINK_MS) $(SLOW_LINK_BASE)
 
 # The working tree's build against BASE's (built once from its own source in .build-bench-base/<sha>,
 # or BASE_BUILD: a checkout of BASE where make cmake-build ran), ROUNDS alternating rounds, medians
