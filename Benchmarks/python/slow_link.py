@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import http.client
+import socket
 import ssl
 import tempfile
 import threading
@@ -82,6 +83,9 @@ class Front:
                 pass
 
             def setup(self) -> None:
+                # No Nagle delay: the headers and the body are two writes, and the link's side may
+                # hold its ACK of the first back for 40 ms.
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 # The handshake here, in the connection's own thread (not in the accepting one).
                 self.request.do_handshake()
                 with front.lock:
@@ -188,8 +192,11 @@ class Link:
             return
         # The TCP handshake's round trip: the client's first byte leaves after it (one round trip
         # after the connect), and arrives half a round trip later.
-        await asyncio.gather(self.pipe(client_reader, target_writer, not_before=opened + self.round_trip + self.half),
-                             self.pipe(target_reader, client_writer, not_before=0.0))
+        try:
+            await asyncio.gather(self.pipe(client_reader, target_writer, not_before=opened + self.round_trip + self.half),
+                                 self.pipe(target_reader, client_writer, not_before=0.0))
+        except asyncio.CancelledError:
+            pass  # the link stops
 
     async def pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, not_before: float) -> None:
         """Copies `reader` to `writer`, each chunk half a round trip after it was read, in order;

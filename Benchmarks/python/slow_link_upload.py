@@ -20,8 +20,10 @@ Usage: OFFLINE_ODATA_LIBRARY=... PYTHONPATH=bindings/python \\
   same run.
 Every upload starts from the service reset to its seed. Figures: milliseconds per change (wall
 time of the upload over COUNT), the ratio to the client's, the backend's own share (the front's
-time from forwarding a request to having its answer), and the round trips per change that the rest
-makes at ROUND_TRIP_MS each. The load (`uptime`) is printed first.
+time from forwarding a request to having its answer), the round trips per change that the rest
+makes at ROUND_TRIP_MS each (the client's and the engine's own work count in it), the TLS
+handshakes and connections, and the tool's CPU time per change (user + sys: its local work without
+the waits). The load (`uptime`) is printed first.
 """
 from __future__ import annotations
 
@@ -65,13 +67,17 @@ def queue_changes(path: Path, service_root: str, count: int) -> None:
 def engine_upload(tool: str, store: Path, link: SlowLink, count: int) -> dict:
     link.record()
     start = time.perf_counter()
-    result = subprocess.run([tool, "upload", str(store), "--json", "--no-compact", "--insecure",
-                             "--service", link.service_root, "--timeout", "600"], capture_output=True, text=True)
+    process = subprocess.Popen([tool, "upload", str(store), "--json", "--no-compact", "--insecure",
+                                "--service", link.service_root, "--timeout", "600"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # wait4 before reading the pipes: the output of an upload is a few lines.
+    _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
-    document = json.loads(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else {}
-    if result.returncode != 0 or document.get("sent") != count:
-        sys.exit(f"{tool} upload did not send the {count} changes: {result.stdout} {result.stderr}")
-    return {"seconds": seconds, **link.counters(), "recorded": link.recorded()}
+    output, errors = process.stdout.read().decode(), process.stderr.read().decode()
+    document = json.loads(output.strip().splitlines()[-1]) if output.strip() else {}
+    if os.waitstatus_to_exitcode(status) != 0 or document.get("sent") != count:
+        sys.exit(f"{tool} upload did not send the {count} changes: {output} {errors}")
+    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, **link.counters(), "recorded": link.recorded()}
 
 
 def client_upload(requests: list[dict], link: SlowLink, recording: Path) -> dict:
@@ -140,7 +146,8 @@ def main() -> None:
         client_ms = runs["client"]["seconds"] / count * 1e3
         print(f"slow link: {count} changes, one request each, over https with {round_trip * 1e3:.0f} ms per round trip "
               f"({len(runs['engine']['recorded'])} requests with the engine's own)")
-        print(f"  {'':34} {'ms/change':>9} {'x client':>8} {'server ms':>9} {'round trips':>11} {'TLS hs':>6} {'conns':>5}")
+        print(f"  {'':34} {'ms/change':>9} {'x client':>8} {'server ms':>9} {'round trips':>11} {'TLS hs':>6} "
+              f"{'conns':>5} {'CPU ms':>6}")
         for label, name in (("client", "kept-alive client (http.client)"), ("base", "engine before (BASE_TOOL)"),
                             ("engine", "engine (TOOL)")):
             if label not in runs:
@@ -148,9 +155,11 @@ def main() -> None:
             run = runs[label]
             per_change = run["seconds"] / count * 1e3
             server_ms = run["server_seconds"] / count * 1e3
-            trips = (per_change - server_ms) / (round_trip * 1e3)
+            trips = (per_change - server_ms) / (round_trip * 1e3) if round_trip else 0.0
             print(f"  {name:34} {per_change:9.1f} {per_change / client_ms:8.2f} {server_ms:9.1f} {trips:11.2f} "
-                  f"{run['handshakes']:6} {run['connections']:5}")
+                  f"{run['handshakes']:6} {run['connections']:5} "
+                  + (f"{run['cpu'] / count * 1e3:6.1f}" if "cpu" in run else f"{'':>6}"))
+        print("load at the end:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
         report_figure("slow-link-upload.engine-per-change", runs["engine"]["seconds"] / count * 1e3, "ms")
         report_figure("slow-link-upload.engine-vs-client", runs["engine"]["seconds"] / runs["client"]["seconds"], "x")
         report_figure("slow-link-upload.client-per-change", client_ms, "ms", reference=True)
