@@ -51,7 +51,9 @@ typedef int (*ccurl_prereq_callback)(void *clientp, char *primary_ip, char *loca
 typedef int (*ccurl_sockopt_callback)(void *clientp, curl_socket_t fd, curlsocktype purpose);
 static inline int ccurl_can_refuse_resend(void) {
 #if LIBCURL_VERSION_NUM >= 0x075000
-    return 1;
+    /* Built against 7.80 or later, and running on it too. */
+    curl_version_info_data *running = curl_version_info(CURLVERSION_NOW);
+    return running != NULL && running->version_num >= 0x075000;
 #else
     return 0;
 #endif

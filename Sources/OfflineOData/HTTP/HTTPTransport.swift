@@ -158,7 +158,7 @@ package final class HTTPTransport: @unchecked Sendable {
         try appendHeaders(for: request, to: &headerList)
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
         installCallbacks(on: easy, reaching: context)
-        if Self.isChange(request) && Self.refusesResend { installResendGuard(on: easy, reaching: context) }
+        if Self.isChange(request) { configureChange(on: easy, reaching: context) }
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
@@ -243,8 +243,8 @@ package final class HTTPTransport: @unchecked Sendable {
     /// (``installResendGuard(on:reaching:)``) fails such a transfer instead, and the upload treats
     /// it as any lost answer (the change is in doubt and settled before anything is sent again).
     /// A libcurl without the guard's callbacks sends each change on a connection of its own.
-    private func configureChange(on easy: UnsafeMutableRawPointer) {
-        guard Self.refusesResend else {
+    private func configureChange(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) {
+        guard Self.refusesResend, installResendGuard(on: easy, reaching: context) else {
             _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
             return
         }
@@ -255,14 +255,15 @@ package final class HTTPTransport: @unchecked Sendable {
     /// handed to a connection (the pre-request callback), a second hand-over or a new socket in
     /// the same transfer is libcurl retrying on a new connection, and the transfer fails there
     /// with ``Transfer/refusedResend`` set, before anything is sent again.
-    private func installResendGuard(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) {
-        _ = ccurl_setopt_resend_guard(easy, { raw, _, _, _, _ in
+    /// False when libcurl refused the callbacks.
+    private func installResendGuard(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) -> Bool {
+        ccurl_setopt_resend_guard(easy, { raw, _, _, _, _ in
             guard let raw else { return 1 }
             return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().handOverRequest() ? 0 : 1
         }, { raw, _, _ in
             guard let raw else { return 1 }
             return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().mayOpenConnection() ? 0 : 1
-        }, context.toOpaque())
+        }, context.toOpaque()) == CURLE_OK
     }
 
     /// Runs the transfer, with the request's body (if any, or an empty one for a POST) copied to
@@ -320,7 +321,6 @@ package final class HTTPTransport: @unchecked Sendable {
             }
             if request.body == nil { _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method) }
         }
-        if Self.isChange(request) { configureChange(on: easy) }
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         // Redirects are followed by `send`, to the same origin only; http and https only.
         _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
