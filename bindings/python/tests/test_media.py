@@ -1,12 +1,14 @@
 """Media streams through the Python binding (issue 35, docs/MEDIA.md): defining requests that
 retrieve streams, a stream's file, and reading it as a binary file object in pieces."""
 import hashlib
+import os
+import urllib.error
 import urllib.request
 
 import pytest
 
-from offline_odata import HTTPError, MisuseError, NotFoundError, SemanticError, Store
-from conftest import backends
+from offline_odata import HTTPError, MisuseError, NetworkError, NotFoundError, SemanticError, Store
+from conftest import REPOSITORY, _load, backends
 
 SIZE = 300_000
 
@@ -75,4 +77,49 @@ def test_a_media_entity_created_offline_uploads_as_post_then_patch(tmp_path):
             with pytest.raises(SemanticError):
                 store.create_media("Notes", photo, "image/png")
     finally:
+        server.stop()
+
+
+other_origin_module = _load("ood_test_other_origin", os.path.join(REPOSITORY, "Tests", "backends", "other_origin.py"))
+
+
+def hostile(server, settings: bytes) -> None:
+    request = urllib.request.Request(server.origin + "/_media_hostile", data=settings, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def test_a_location_off_the_services_origin_is_refused_and_the_create_is_not_lost(tmp_path):
+    """The service creates the media entity but answers with a `Location` on another origin: the
+    engine refuses it and sends nothing there; the create stays (in doubt), and the next upload
+    finds the entity by its stream and finishes it there, without a second POST."""
+    server = backends.start_v4_media(count=1, size=100)
+    elsewhere = other_origin_module.OtherOrigin()
+    try:
+        content = bytes(range(256)) * 300
+        photo = tmp_path / "photo.bin"
+        photo.write_bytes(content)
+        with Store(tmp_path / "hostile.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            store.create_media("Documents", photo, "image/png", {"title": "kept"})
+            hostile(server, f'{{"location": "http://127.0.0.1:{elsewhere.port}/service/Documents(2)"}}'.encode())
+            with pytest.raises(NetworkError) as refused:
+                store.upload()
+            assert "leaves the service's origin" in str(refused.value) and "refused" in str(refused.value)
+            assert elsewhere.received == []
+            queue = store.request_queue()
+            assert [(q["method"], q["state"]) for q in queue] == [("POST", "sent")]
+            assert store.get("Documents(-1)")["title"] == "kept"
+
+            hostile(server, b"{}")
+            assert store.upload().sent == 1
+            assert elsewhere.received == []
+            assert store.request_queue() == [] and store.error_archive() == []
+            assert served(server, "Documents(2)/$value") == content
+            assert store.get("Documents(2)")["title"] == "kept"
+            with pytest.raises(urllib.error.HTTPError) as missing:  # created once only
+                urllib.request.urlopen(server.url("Documents(3)"), timeout=30).close()
+            assert missing.value.code == 404
+    finally:
+        elsewhere.stop()
         server.stop()

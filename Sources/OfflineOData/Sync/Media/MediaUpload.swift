@@ -5,9 +5,11 @@
 ///
 /// The queued create is one request of the queue: it was marked sent (in doubt) before the `POST`
 /// left, and is recorded applied only once all three steps answered. An upload stopped between
-/// them leaves it in doubt; the next upload's ``InDoubtReconciler`` does not send again a create
-/// whose key the service assigns: it goes to the error archive for a decision. So an interrupted
-/// upload never creates two media entities and never loses the local one.
+/// them leaves it in doubt; the next upload's ``InDoubtReconciler`` looks for the entity by its
+/// stream (``MediaCreateFinder``): found, the upload adopts it (``finish(_:at:etag:csrf:cancellation:)``,
+/// no second `POST`); clearly not there, the create is sent again; else it goes to the error
+/// archive for a decision. So an interrupted upload never creates two media entities and never
+/// loses the local one.
 struct MediaUpload {
     let transport: HTTPTransport
     let serviceRoot: String
@@ -43,11 +45,21 @@ struct MediaUpload {
         let address = ServiceURL.resolveReference(location, against: post.url)
         try ServiceURL.checkSameOrigin(address, as: serviceRoot, what: "\(label): the Location")
         let answered = try? JSONValue.parse(created.body)
+        return try finish(request, at: address, etag: UploadRecorder.etag(of: created, answer: answered), csrf: csrf,
+                          cancellation: cancellation)
+    }
+
+    /// The steps after the `POST`, for the entity the service created at `address` (absolute):
+    /// the `PATCH` of the properties (with `etag`, the version the create made, or `*`), then the
+    /// read. Also how a create found applied after its answer was lost is completed.
+    func finish(_ request: QueuedRequest, at address: String, etag: String?, csrf: String?,
+                cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+        let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         // The properties, with the version the create made.
         if let body = request.body, body != "{}" {
             var patchHeaders = [HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json")]
                 + requests.versionHeaders
-            patchHeaders.append(HTTPHeader("If-Match", UploadRecorder.etag(of: created, answer: answered) ?? "*"))
+            patchHeaders.append(HTTPHeader("If-Match", etag ?? "*"))
             if let csrf { patchHeaders.append(HTTPHeader(CSRFToken.header, csrf)) }
             let patch = try transport.send(HTTPRequest(method: dialect == .v2 ? "MERGE" : "PATCH", url: address, headers: patchHeaders,
                                                        body: Array(body.utf8)), cancellation: cancellation)

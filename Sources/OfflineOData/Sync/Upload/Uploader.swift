@@ -66,8 +66,13 @@ struct Uploader {
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
                     if let mediaStream {
-                        return try MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
-                                               folder: StreamFolder(storePath: file.path))
+                        let media = MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
+                                                folder: StreamFolder(storePath: file.path))
+                        // Found on the service after its answer was lost: finished, never sent twice.
+                        if let address = run.adoptedMedia[request.id] {
+                            return try media.finish(request, at: address, etag: nil, csrf: token, cancellation: cancellation)
+                        }
+                        return try media
                             .send(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
                                   cancellation: cancellation)
                     }

@@ -104,4 +104,100 @@ import Testing
         #expect(try store.file.queuedRequests().isEmpty)
         #expect(store.streamFolder.names().isEmpty)
     }
+
+    private func hostile(_ backend: TestBackend, _ json: String) throws {
+        _ = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_hostile", body: Array(json.utf8)))
+    }
+
+    /// The service creates the entity, but its `Location` leads off the service's origin: refused,
+    /// the create stays in doubt (its answer unusable, as if lost). The next upload finds the
+    /// entity by its stream, adopts it (the PATCH, no second POST) and records its key.
+    @Test func aMediaCreateWhoseAnswerWasLostIsFoundByItsStreamAndNotSentTwice() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 2, size: 300_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // as long as the seeded ones
+        folder.write("scan.bin", content)
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("scan.bin"), contentType: "image/tiff",
+                                  properties: Array(#"{"title":"answer lost"}"#.utf8))
+        try hostile(backend, #"{"location": "http://127.0.0.1:1/elsewhere/Documents(3)"}"#)
+        let refused = #expect(throws: ODataError.self) { try store.upload() }
+        #expect(refused?.message.contains("leaves the service's origin") == true)
+        #expect(try store.file.queuedRequests().map(\.state) == [.inDoubt])
+        try hostile(backend, "{}")
+
+        let preview = try store.previewUpload()
+        #expect(preview.steps.first?.kind == .settle && preview.steps.first?.request?.url.hasSuffix("/Documents") == true)
+        let outcome = try store.upload()
+        #expect(outcome.sent == 1 && outcome.archived == 0)
+        #expect(try log(backend, "posts").count == 1)  // adopted: never POSTed twice
+        let (_, entity) = try backend.get("Documents(3)")
+        #expect(try JSONValue.parse(entity)["title"]?.text == "answer lost")
+        #expect(try backend.get("Documents(4)").status == 404)
+        let uploaded = try store.streamFile(url: "Documents(3)/$value")
+        #expect(uploaded.length == 300_000 && uploaded.etag != nil)
+        #expect(try store.file.queuedRequests().isEmpty && store.file.errorArchive().isEmpty)
+        #expect(try store.check().isEmpty)
+    }
+
+    /// A media create left in doubt that the service never applied (its POST did not reach it):
+    /// nothing on the service has its stream (an entity new to the store with as many bytes is
+    /// compared and differs), so the next upload sends it again, once.
+    @Test func aMediaCreateInDoubtThatTheServiceNeverGotIsSentAgain() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 1_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        folder.write("memo.txt", Array(repeating: 0x41, count: 1_000))  // the seeded one's length, other bytes
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("memo.txt"), contentType: "text/plain",
+                                  properties: Array(#"{"title":"never got"}"#.utf8))
+        let ids = try store.file.queuedRequests().map(\.id)
+        try store.file.withConnection { db throws(ODataError) in try RequestQueueTable.markInDoubt(ids: ids, in: db) }
+        let other = try backend.send(HTTPRequest(method: "POST", url: backend.url("Documents"), headers: [HTTPHeader("Content-Type", "text/plain")],
+                                                 body: Array(repeating: 0x42, count: 1_000)))
+        #expect(other.status == 201)
+
+        let outcome = try store.upload()
+        #expect(outcome.sent == 1 && outcome.archived == 0)
+        #expect(try log(backend, "posts").count == 2)  // the other one's, then the create's, once
+        let gets = try log(backend, "gets").compactMap { $0["path"]?.text }
+        #expect(gets.contains { $0.hasSuffix("Documents(2)/$value") })  // compared: same length, other bytes
+        let (_, entity) = try backend.get("Documents(3)")
+        #expect(try JSONValue.parse(entity)["title"]?.text == "never got")
+        #expect(try store.file.queuedRequests().isEmpty && store.file.errorArchive().isEmpty)
+    }
+
+    /// Two entities new to the store with the very bytes sent: the engine cannot tell which one it
+    /// created, so the create goes to the error archive as in doubt, for the app; nothing is sent.
+    @Test func aMediaCreateInDoubtWithTwoCandidatesIsArchivedForTheApp() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 100))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let content = Array("the same bytes twice".utf8)
+        folder.write("same.txt", content)
+        for _ in 0..<2 {
+            let posted = try backend.send(HTTPRequest(method: "POST", url: backend.url("Documents"),
+                                                      headers: [HTTPHeader("Content-Type", "text/plain")], body: content))
+            #expect(posted.status == 201)
+        }
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("same.txt"), contentType: "text/plain",
+                                  properties: Array(#"{"title":"which one"}"#.utf8))
+        let ids = try store.file.queuedRequests().map(\.id)
+        try store.file.withConnection { db throws(ODataError) in try RequestQueueTable.markInDoubt(ids: ids, in: db) }
+        let posts = try log(backend, "posts").count
+
+        let outcome = try store.upload()
+        #expect(outcome.sent == 0 && outcome.archived == 1 && outcome.inDoubt == 1)
+        #expect(try log(backend, "posts").count == posts)
+        let archived = try store.file.errorArchive()
+        #expect(archived.first?.kind == .inDoubt && archived.first?.message.contains("the same stream") == true)
+    }
 }
