@@ -254,6 +254,7 @@ package final class LocalStore: @unchecked Sendable {
     /// writes; its bound form is read as it is (no parsing again).
     func read(_ request: ResolvedRequest) throws(ODataError) -> StoreResponse {
         let bound = try request.boundForOfflineStore()
+        if case .mediaValue = bound.target { return try mediaValue(bound) }
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits
         let result = try file.withReadConnection(snapshot: !LocalReader.isOneStatement(bound)) { db, attachment throws(ODataError) -> ReadResult in
