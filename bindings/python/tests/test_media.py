@@ -45,6 +45,23 @@ def test_streams_come_with_their_defining_request_and_read_as_files(media, tmp_p
         assert store.check() == []
 
 
+def test_get_of_a_media_value_gives_the_streams_bytes_from_its_file(media, tmp_path):
+    with Store(tmp_path / "value.store", service_root=media.service_root,
+               stream_requests={"Documents": "Documents"}) as store:
+        content = store.get("Documents(3)/$value")
+        assert isinstance(content, bytes) and content == served(media, "Documents(3)/$value")
+        answer = store.execute("GET", "Documents(3)/$value")
+        assert answer.content_type == "application/pdf" and answer.body == content
+        with pytest.raises(NotFoundError):
+            store.get("Documents(42)/$value")
+        with pytest.raises(SemanticError):
+            store.get("Notes(1)/$value")
+    with Store(tmp_path / "plain.store", service_root=media.service_root,
+               defining_requests={"Documents": "Documents"}) as plain:
+        with pytest.raises(NotFoundError, match="not downloaded"):
+            plain.get("Documents(1)/$value")
+
+
 def test_a_stream_past_the_limit_is_refused(media, tmp_path):
     # The first open downloads: the stream is refused there, with the limit in the message.
     with pytest.raises(HTTPError) as refused:
@@ -122,4 +139,30 @@ def test_a_location_off_the_services_origin_is_refused_and_the_create_is_not_los
             assert missing.value.code == 404
     finally:
         elsewhere.stop()
+        server.stop()
+
+
+def test_a_stream_replaced_and_a_media_entity_deleted_offline_upload_in_order(tmp_path):
+    server = backends.start_v4_media(count=2, size=1_000)
+    try:
+        content = bytes(reversed(range(256))) * 500
+        scan = tmp_path / "scan.bin"
+        scan.write_bytes(content)
+        with Store(tmp_path / "replace.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            store.replace_stream("Documents(1)", scan, "image/webp")
+            store.execute("DELETE", "Documents(2)")
+            assert store.get("Documents(1)/$value") == content
+            assert [(q["method"], q["url"]) for q in store.request_queue()] == [
+                ("PUT", "Documents(1)/$value"), ("DELETE", "Documents(2)")]
+            assert store.upload().sent == 2
+            assert served(server, "Documents(1)/$value") == content
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(server.url("Documents(2)"), timeout=30).close()
+            path, length, content_type = store.stream_file("Documents(1)")
+            assert length == len(content) and content_type == "image/webp"
+            assert store.check() == []
+            with pytest.raises(NotFoundError):
+                store.replace_stream("Documents(42)", scan, "image/webp")
+    finally:
         server.stop()

@@ -141,7 +141,7 @@ struct InDoubtReconciler {
               let table = schema.table(forEntitySet: setName) else {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
         }
-        if group.count == 1, let stream = try MediaUpload.localStream(of: first, schema: schema, file: file) {
+        if group.count == 1, first.method == .post, let stream = try MediaUpload.localStream(of: first, schema: schema, file: file) {
             return .findMedia(table: table, stream: stream)
         }
         if first.method == .post && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {

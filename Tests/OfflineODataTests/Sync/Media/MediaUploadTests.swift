@@ -200,4 +200,76 @@ import Testing
         let archived = try store.file.errorArchive()
         #expect(archived.first?.kind == .inDoubt && archived.first?.message.contains("the same stream") == true)
     }
+
+    /// A stream replaced offline and a media entity deleted offline, with a property change
+    /// between them: queued in that order, uploaded in that order (the PUT of the `$value`
+    /// streamed from the file), then the store has the service's media ETag and no file of the
+    /// deleted entity.
+    @Test func aStreamReplacedAndAMediaEntityDeletedOfflineUploadInQueueOrder() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 2, size: 5_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let before = try store.streamFile(url: "Documents(1)/$value")
+        let gone = try store.streamFile(url: "Documents(2)/$value")
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        folder.write("new.bin", content)
+
+        _ = try store.replaceStream(url: "Documents(1)/$value", contentPath: folder.file("new.bin"), contentType: "image/webp")
+        _ = try store.execute(method: "PATCH", url: "Documents(1)", body: Array(#"{"title":"replaced"}"#.utf8))
+        _ = try store.execute(method: "DELETE", url: "Documents(2)")
+        // Readable offline at once; the old file is gone.
+        let local = try store.streamFile(url: "Documents(1)/$value")
+        #expect(local.length == 200_000 && local.contentType == "image/webp" && local.path != before.path)
+        #expect(access(before.path, F_OK) != 0)
+        #expect(try store.execute(method: "GET", url: "Documents(1)/$value").body == content)
+        #expect(try store.file.queuedRequests().map { "\($0.method) \($0.url)" }
+                == ["PUT Documents(1)/$value", "PATCH Documents(1)", "DELETE Documents(2)"])
+
+        let outcome = try store.upload()
+        #expect(outcome.sent == 3 && outcome.archived == 0)
+        #expect(try store.file.errorArchive().isEmpty)
+        let puts = try log(backend, "puts")
+        #expect(puts.count == 1 && puts.first?["bytes"]?.text == "200000" && puts.first?["status"]?.text?.hasPrefix("2") == true)
+        let (status, served) = try backend.get("Documents(1)/$value", headers: ["Accept": "*/*"])
+        #expect(status == 200 && served == content)
+        let (_, entity) = try backend.get("Documents(1)")
+        #expect(try JSONValue.parse(entity)["title"]?.text == "replaced")
+        #expect(try backend.get("Documents(2)").status == 404)
+        // The store has the service's media ETag; the deleted entity's stream left with it.
+        let uploaded = try store.streamFile(url: "Documents(1)/$value")
+        let servedETag = try backend.send(HTTPRequest(method: "GET", url: backend.url("Documents(1)/$value"))).header("ETag")
+        #expect(uploaded.etag != nil && uploaded.etag == servedETag && uploaded.path == local.path)
+        #expect(access(gone.path, F_OK) != 0)
+        #expect(try store.check().isEmpty)
+        // The next download fetches no stream: the store's is the service's.
+        let gets = try log(backend, "gets").count
+        _ = try store.download()
+        #expect(try log(backend, "gets").count == gets)
+        #expect(try store.streamFile(url: "Documents(1)/$value").sha256 == local.sha256)
+    }
+
+    /// A stream replaced before its create was uploaded: no request of its own, the create
+    /// sends the new content.
+    @Test func aStreamReplacedBeforeItsCreateWasUploadedGoesWithTheCreate() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 100))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        folder.write("first.txt", Array("first draft".utf8))
+        folder.write("second.txt", Array("second draft, longer".utf8))
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("first.txt"), contentType: "text/plain",
+                                  properties: Array(#"{"title":"draft"}"#.utf8))
+        _ = try store.replaceStream(url: "Documents(-1)", contentPath: folder.file("second.txt"), contentType: "text/markdown")
+        #expect(try store.file.queuedRequests().map(\.method) == [.post])
+        #expect(try store.upload().sent == 1)
+        let (_, served) = try backend.get("Documents(2)/$value", headers: ["Accept": "*/*"])
+        #expect(served == Array("second draft, longer".utf8))
+        #expect(try log(backend, "posts").count == 1 && log(backend, "puts").isEmpty)
+        #expect(try store.check().isEmpty)
+    }
 }
