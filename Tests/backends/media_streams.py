@@ -79,10 +79,7 @@ class MediaLayer:
             start_response("204 No Content", [])
             return [b""]
         if path == "/_reset" and method == "POST":
-            with self.lock:
-                self.log = {"gets": [], "posts": [], "puts": []}
-                self.hostile = {}
-            self.released.set()
+            self.reset()
         if method in ("PATCH", "MERGE") and self._take_hold():
             return self._hold(start_response)
         if path.endswith("/$value") and method == "GET":
@@ -91,6 +88,13 @@ class MediaLayer:
                 and "$batch" not in path:
             return self._write_stream(environ, start_response, path, method)
         return self.app(environ, start_response)
+
+    def reset(self) -> None:
+        """Forgets the log and the hostile modes, and lets a held PATCH go."""
+        with self.lock:
+            self.log = {"gets": [], "posts": [], "puts": []}
+            self.hostile = {}
+        self.released.set()
 
     @staticmethod
     def _is_json(environ) -> bool:
