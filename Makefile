@@ -213,7 +213,8 @@ kill-alternate-keys: cmake-build backends-venv
 
 # kill -9 campaigns of media streams (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
 # stream's download, each resumed with Range, and 30 uploads of a media entity created offline killed
-# while sending its stream; make test runs them bounded (3 kills each) in pytest-sync.
+# while sending its stream or after the service created it, each settled by reading back (never two
+# entities, none lost, none archived); make test runs them bounded (3 kills each) in pytest-sync.
 .PHONY: kill-media
 kill-media: cmake-build backends-venv
 	OOD_MEDIA_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_media_kill.py

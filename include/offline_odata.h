@@ -1386,8 +1386,9 @@ OOD_API ood_status ood_stream_file(ood_store *store, const char *url, char **pat
  * at once (ood_stream_file()). ood_upload() sends the stream (a media POST, never in $batch: a queue
  * holding one is uploaded a request at a time), then the properties (PATCH), then reads the entity
  * back: afterwards the local entity has the service's key, ETag and media ETag. An upload stopped
- * between them leaves the create in doubt, which the next upload moves to the error archive for a
- * decision rather than send it twice.
+ * between them leaves the create in doubt: the next upload looks for the entity by its stream's
+ * bytes and adopts it (no second POST), sends it again when the service clearly lacks it, and
+ * moves it to the error archive for a decision only when it cannot tell (docs/MEDIA.md).
  *
  * @param[out] out Receives the answer: 201 with the entity as stored and its Location.
  * @return OOD_OK; OOD_SEMANTIC for a set that is not a media set; OOD_NOTFOUND for a file that
@@ -1397,6 +1398,21 @@ OOD_API ood_status ood_stream_file(ood_store *store, const char *url, char **pat
  */
 OOD_API ood_status ood_stream_create(ood_store *store, const char *entity_set, const char *file_path,
                                      const char *content_type, const char *properties, ood_result **out);
+
+/**
+ * Replaces the stream of the media entity `url` addresses (its key URL, with or without `/$value`)
+ * offline with the file at `file_path` (copied into the stream folder), of `content_type`;
+ * readable offline at once (ood_stream_file()). ood_upload() sends a PUT of the entity's `$value`,
+ * streamed from the file, in queue order, with the entity's ETag as If-Match; an entity
+ * created offline and not uploaded yet sends the new content with its create instead.
+ *
+ * @return OOD_OK; OOD_NOTFOUND for an entity the store lacks or a file that cannot be read;
+ *         OOD_SEMANTIC when `url` is not one media entity by its key; OOD_MISUSE for NULL
+ *         arguments, a stream past the limits, or an entity whose create is in doubt (upload first).
+ * Thread safety: any thread.
+ */
+OOD_API ood_status ood_stream_replace(ood_store *store, const char *url, const char *file_path,
+                                      const char *content_type);
 
 /** @} */
 

@@ -233,6 +233,14 @@ public:
     Options &defining_request(std::string_view name, std::string_view url) {
         return set(ood_options_add_defining_request(get(), detail::c_text(name).c_str(), detail::c_text(url).c_str()));
     }
+    /// A defining request whose media entities' streams are downloaded too (docs/MEDIA.md).
+    Options &defining_request_streams(std::string_view name, std::string_view url) {
+        return set(ood_options_add_defining_request_streams(get(), detail::c_text(name).c_str(), detail::c_text(url).c_str()));
+    }
+    /// The largest stream and the stream folder's room, in bytes (0 keeps a default).
+    Options &stream_limits(long long max_stream_size, long long max_folder_size) {
+        return set(ood_options_set_stream_limits(get(), max_stream_size, max_folder_size));
+    }
     Options &index(std::string_view entity_set, std::string_view properties) {
         return set(ood_options_add_index(get(), detail::c_text(entity_set).c_str(), detail::c_text(properties).c_str()));
     }
@@ -680,6 +688,40 @@ public:
         long requeued = 0;
         check(ood_error_archive_requeue(handle_, id, body_text.get(), &requeued));
         return requeued;
+    }
+
+    /// Where a media entity's stream is, as the offline store has it (see ood_stream_file): read
+    /// the file in place; the store never loads it into memory.
+    struct StreamFile {
+        std::string path;
+        long long length = 0;
+        std::string content_type;
+    };
+    StreamFile stream_file(std::string_view url) {
+        char *path = nullptr;
+        char *content_type = nullptr;
+        ood_int64 length = 0;
+        check(ood_stream_file(handle_, detail::c_text(url).c_str(), &path, &length, &content_type));
+        StreamFile file;
+        file.path = detail::take(path);
+        file.content_type = detail::take(content_type);
+        file.length = length;
+        return file;
+    }
+    /// Creates a media entity offline from the file at `file_path` (see ood_stream_create);
+    /// `properties` is its JSON without the key.
+    Result create_media(std::string_view entity_set, std::string_view file_path, std::string_view content_type,
+                        std::optional<std::string_view> properties = std::nullopt) {
+        detail::Body body_text(properties);
+        ood_result *raw = nullptr;
+        check(ood_stream_create(handle_, detail::c_text(entity_set).c_str(), detail::c_text(file_path).c_str(),
+                                detail::c_text(content_type).c_str(), body_text.get(), &raw));
+        return Result(raw);
+    }
+    /// Replaces a media entity's stream offline with the file at `file_path` (see ood_stream_replace).
+    void replace_stream(std::string_view url, std::string_view file_path, std::string_view content_type) {
+        check(ood_stream_replace(handle_, detail::c_text(url).c_str(), detail::c_text(file_path).c_str(),
+                                 detail::c_text(content_type).c_str()));
     }
 
     /// The store file's format version (see ood_store_format_version).

@@ -63,6 +63,19 @@ public func cStreamFile(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     }
 }
 
+@_cdecl("ood_stream_replace")
+public func cStreamReplace(_ store: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ filePath: UnsafePointer<CChar>?,
+                           _ contentType: UnsafePointer<CChar>?) -> ood_status {
+    let function = "ood_stream_replace"
+    return bridge { () throws(ODataError) in
+        let target = try requireAPIStore(function, store)
+        let address = try text(function, "url", url)
+        let path = try text(function, "file_path", filePath)
+        let type = try text(function, "content_type", contentType)
+        _ = try target.performAndWait(.replaceStream(url: address, contentPath: path, contentType: type))
+    }
+}
+
 @_cdecl("ood_stream_create")
 public func cStreamCreate(_ store: OpaquePointer?, _ entitySet: UnsafePointer<CChar>?, _ filePath: UnsafePointer<CChar>?,
                           _ contentType: UnsafePointer<CChar>?, _ properties: UnsafePointer<CChar>?,

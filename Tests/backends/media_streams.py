@@ -14,12 +14,18 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
     every stream transfer since the last reset; `POST /_reset` clears it (and is passed on).
   - `POST /_media_hostile` with `{"unannounced": true}` sends the next `$value` bodies without a
     `Content-Length` (close-delimited), `{"location": "http://elsewhere/..."}` answers a media POST with that `Location`,
-    `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does);
+    `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does),
+    `{"hold_patch": true}` holds the next `PATCH` (counted in the log's `"held"`) until
+    `POST /_media_release`, then answers it 503 without applying it (the properties of a media
+    entity never set: its upload killed between its `POST` and its `PATCH`);
     `{}` turns it all off.
+  - A media `POST`/`PUT` whose body ends before its `Content-Length` (the client killed mid-body)
+    is answered 400 and not applied, as a real server does (odatapy alone would store the part).
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import threading
@@ -50,6 +56,7 @@ class MediaLayer:
         self.lock = threading.Lock()
         self.log = {"gets": [], "posts": [], "puts": []}
         self.hostile: dict = {}
+        self.released = threading.Event()
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
@@ -64,18 +71,30 @@ class MediaLayer:
             length = int(environ.get("CONTENT_LENGTH") or 0)
             with self.lock:
                 self.hostile = json.loads(environ["wsgi.input"].read(length) or b"{}")
+                self.released.clear()
+            start_response("204 No Content", [])
+            return [b""]
+        if path == "/_media_release" and method == "POST":
+            self.released.set()
             start_response("204 No Content", [])
             return [b""]
         if path == "/_reset" and method == "POST":
-            with self.lock:
-                self.log = {"gets": [], "posts": [], "puts": []}
-                self.hostile = {}
+            self.reset()
+        if method in ("PATCH", "MERGE") and self._take_hold():
+            return self._hold(start_response)
         if path.endswith("/$value") and method == "GET":
             return self._get_stream(environ, start_response, path)
         if method in ("POST", "PUT") and not self._is_json(environ) and not path.startswith("/_") \
                 and "$batch" not in path:
             return self._write_stream(environ, start_response, path, method)
         return self.app(environ, start_response)
+
+    def reset(self) -> None:
+        """Forgets the log and the hostile modes, and lets a held PATCH go."""
+        with self.lock:
+            self.log = {"gets": [], "posts": [], "puts": []}
+            self.hostile = {}
+        self.released.set()
 
     @staticmethod
     def _is_json(environ) -> bool:
@@ -93,7 +112,35 @@ class MediaLayer:
         body = b"".join(self.app(environ, capture))
         return captured["status"], captured["headers"], body
 
+    def _take_hold(self) -> bool:
+        """Whether this PATCH is the one to hold (once per `hold_patch`)."""
+        with self.lock:
+            return bool(self.hostile.pop("hold_patch", False))
+
+    def _hold(self, start_response):
+        with self.lock:
+            self.log["held"] = self.log.get("held", 0) + 1
+        self.released.wait(timeout=120)
+        start_response("503 Service Unavailable", [("Content-Length", "0")])
+        return [b""]
+
     def _write_stream(self, environ, start_response, path, method):
+        announced = environ.get("CONTENT_LENGTH")
+        if announced:
+            wanted, chunks, received = int(announced), [], 0
+            while received < wanted:
+                chunk = environ["wsgi.input"].read(min(BLOCK * 16, wanted - received))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                received += len(chunk)
+            if received < wanted:  # the client went away mid-body: nothing is applied
+                with self.lock:
+                    self.log["posts" if method == "POST" else "puts"].append(
+                        {"path": path, "status": 400, "bytes": received, "truncated": True})
+                start_response("400 Bad Request", [("Content-Length", "0")])
+                return [b""]
+            environ = dict(environ, **{"wsgi.input": io.BytesIO(b"".join(chunks))})
         status, headers, body = self._call(environ)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         with self.lock:

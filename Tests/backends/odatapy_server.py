@@ -683,6 +683,7 @@ class Service:
             if self.repeatability:
                 self.repeatability.clear()
         self.conflicts.clear()
+        self.app.reset()  # the media log and hostile modes (POST /_reset does not reach the layer)
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") == "/_reset":

@@ -71,6 +71,15 @@ int main(int argc, char **argv) {
     CHECK(ood_stream_file(store, NULL, &file, NULL, NULL) == OOD_MISUSE);
     CHECK(ood_stream_file(store, "Documents(1)", NULL, NULL, NULL) == OOD_MISUSE);
     CHECK(ood_stream_file(NULL, "Documents(1)", &file, NULL, NULL) == OOD_MISUSE);
+    /* GET of its $value through the request API: the stream's bytes from its file. */
+    ood_result *value = NULL;
+    CHECK(ood_request(store, "GET", "Documents(2)/$value", NULL, &value) == OOD_OK && value != NULL);
+    size_t value_length = 0;
+    CHECK(value && ood_result_body(value, &value_length) != NULL && value_length == 70000);
+    CHECK(value && strcmp(ood_result_content_type(value), "application/pdf") == 0);
+    ood_result_free(value);
+    CHECK(ood_stream_replace(store, NULL, "x", "text/plain") == OOD_MISUSE);
+    CHECK(ood_stream_replace(NULL, "Documents(1)", "x", "text/plain") == OOD_MISUSE);
     CHECK(ood_options_set_stream_limits(NULL, 1, 1) == OOD_MISUSE);
     CHECK(ood_options_add_defining_request_streams(NULL, "a", "b") == OOD_MISUSE);
     /* A media entity created offline from a file: readable at once, uploaded as POST then PATCH. */
@@ -90,6 +99,9 @@ int main(int argc, char **argv) {
     CHECK(ood_stream_file(store, "Documents(-1)/$value", &file, &length, NULL) == OOD_OK && length == 5000);
     ood_string_free(file);
     CHECK(ood_stream_create(store, "Notes", photo, "image/png", NULL, &created) == OOD_SEMANTIC && created == NULL);
+    /* Its stream replaced before the upload: the create sends the new content, no PUT. */
+    CHECK(ood_stream_replace(store, "Documents(-1)", photo, "image/png") == OOD_OK);
+    CHECK(ood_stream_replace(store, "Documents(99)", photo, "image/png") == OOD_NOTFOUND);
     long sent = 0, archived = 0;
     CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
     file = NULL;

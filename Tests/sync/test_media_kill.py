@@ -6,8 +6,13 @@ the rest (`Range: bytes=N-`, `If-Range`) and the service answers 206 from N (or 
 is already whole), so the part already on disk is never fetched again. In the end the stream's file has the service's bytes (SHA-256
 equal), `store check` finds nothing, and no temporary file is left.
 
-A second campaign kills `offline-odata upload` of a media entity created offline (`stream put`)
-while it sends the stream: the service never gets two media entities and the local one stays.
+A second campaign kills `offline-odata upload` of a media entity created offline (`stream put`),
+at a random point of the stream's transfer (the service answers nothing and applies nothing), or
+once the service has created the entity and holds the `PATCH` of its properties (the answer to the
+`POST` lost with the process). The next upload settles the create by reading back
+(`MediaCreateFinder`): found, it is adopted (one `POST` in all); not there, it is sent again. The
+service never gets two media entities, the local one is never lost, and every run is settled
+without the app (nothing archived as in doubt) on this cooperative service.
 
 `make test` runs bounded campaigns (OOD_MEDIA_KILLS, 3 by default); `make kill-media` runs 30 each.
 """
@@ -137,15 +142,27 @@ def service_documents(server) -> list[dict]:
         return json.load(answer)["value"]
 
 
+def post_to(server, path: str, body: bytes = b"") -> None:
+    request = urllib.request.Request(server.origin + path, data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def full_log(server) -> dict:
+    with urllib.request.urlopen(server.origin + "/_media_log", timeout=30) as answer:
+        return json.load(answer)
+
+
 def test_a_killed_media_upload_never_creates_two_entities_nor_loses_the_local_one(media_server, tool, tmp_path):
     """`offline-odata upload` of a media entity created offline (`stream put`), killed while it
-    sends the stream: the next upload sends it or archives it as in doubt, never twice; the local
-    entity stays (uploaded, or queued, or archived)."""
+    sends the stream (even runs) or after the service created the entity, before its properties
+    (odd runs): the next upload settles it by reading back, never twice; the local entity stays."""
     metadata = tmp_path / "media.xml"
     with urllib.request.urlopen(media_server.url("$metadata"), timeout=30) as answer:
         metadata.write_bytes(answer.read())
     photo = tmp_path / "photo.bin"
     photo.write_bytes(bytes(range(256)) * (UPLOAD_SIZE // 256))
+    photo_sha256 = hashlib.sha256(photo.read_bytes()).hexdigest()
     rng = random.Random(36)
     outcomes = []
     for run in range(KILLS):
@@ -156,32 +173,52 @@ def test_a_killed_media_upload_never_creates_two_entities_nor_loses_the_local_on
         put = tool("stream", "put", store, "Documents", photo, "--type", "application/octet-stream",
                    "--properties", json.dumps({"title": f"run {run}"}))
         assert put.returncode == 0, put.stderr
-        before = len(service_documents(media_server))
-        target = rng.randrange(1 << 20, UPLOAD_SIZE)
-        process = start_tool("upload", store)
-        while process.poll() is None and read_bytes(process.pid) < target:
-            time.sleep(0.001)
+        before = {d["id"] for d in service_documents(media_server)}
+        after_post = run % 2 == 1
+        if after_post:
+            post_to(media_server, "/_media_hostile", b'{"hold_patch": true}')
+            process = start_tool("upload", store)
+            # Killed once the service created the entity and holds its PATCH (polled, not slept on).
+            while process.poll() is None and full_log(media_server).get("held", 0) < 1:
+                time.sleep(0.001)
+        else:
+            target = rng.randrange(1 << 20, UPLOAD_SIZE)
+            process = start_tool("upload", store)
+            while process.poll() is None and read_bytes(process.pid) < target:
+                time.sleep(0.001)
         killed = process.poll() is None
         if killed:
             process.send_signal(signal.SIGKILL)
-            process.communicate(timeout=30)
-        else:
-            process.communicate(timeout=30)
+        process.communicate(timeout=30)
+        post_to(media_server, "/_media_release")
+        posts_before = len(full_log(media_server)["posts"])
         again = tool("upload", store, "--json")
-        titled = [d for d in service_documents(media_server) if d.get("title") == f"run {run}"]
-        created = len(service_documents(media_server)) - before
-        assert created <= 1, f"run {run}: {created} media entities created"
+        log = full_log(media_server)
+        new = [d for d in service_documents(media_server) if d["id"] not in before]
+        # Never two media entities on the service.
+        assert len(new) <= 1, f"run {run}: {len(new)} media entities created: {new}"
         with sqlite3.connect(store) as db:
             table = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%Documents%' "
                                "AND name NOT LIKE 'ood_%'").fetchone()[0]
             local = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
             archived = db.execute("SELECT count(*) FROM ood_error_archive").fetchone()[0]
             queued = db.execute("SELECT count(*) FROM ood_request_queue").fetchone()[0]
+        # Never a lost one: the local entity stays, and this cooperative service always lets the
+        # engine settle the create by itself (uploaded, nothing queued nor archived).
         assert local == 1, f"run {run}: the local entity is gone"
-        if created == 1 and queued == 0 and archived == 0:
-            assert len(titled) == 1  # sent whole: stream then properties
-            outcomes.append("uploaded")
+        assert again.returncode == 0 and queued == 0 and archived == 0, \
+            f"run {run}: not settled ({queued} queued, {archived} archived): {again.stdout} {again.stderr}"
+        assert len(new) == 1 and new[0].get("title") == f"run {run}", f"run {run}: {new}"
+        assert served_sha256(media_server, f"Documents({new[0]['id']})/$value") == photo_sha256
+        applied_posts = [p for p in log["posts"] if p["status"] in (200, 201)]
+        assert len(applied_posts) == 1, f"run {run}: {log['posts']}"
+        if not killed:
+            outcomes.append("uploaded before the kill")
+        elif len(log["posts"]) == posts_before:
+            outcomes.append("found on the service and adopted")  # no second POST
         else:
-            assert queued + archived >= 1, f"run {run}: nothing queued or archived ({again.stdout} {again.stderr})"
-            outcomes.append("in doubt, archived" if archived else "queued")
-    print(f"media upload kill campaign: {KILLS} runs: {outcomes}")
+            outcomes.append("found not there, sent again")
+    settled = sum(1 for o in outcomes if o != "uploaded before the kill")
+    counts = {o: outcomes.count(o) for o in sorted(set(outcomes))}
+    print(f"media upload kill campaign: {KILLS} runs, {settled} kills settled by reading back without the app, "
+          f"0 archived: {counts}")

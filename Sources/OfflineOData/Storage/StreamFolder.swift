@@ -142,6 +142,25 @@ package struct StreamFolder: Sendable {
         return (length, hasher.finish())
     }
 
+    /// The bytes of the file `name`, which the caller knows to be `length` bytes (a stream answered
+    /// as a request's body, ``LocalStore/mediaValue(_:)``); a file of another length is an error.
+    func contents(of name: String, length: Int64) throws(ODataError) -> [UInt8] {
+        let fd = open(filePath(name), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot read the stream file '\(name)'") }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Self.error("the stream file '\(name)' is shorter than its recorded \(length) bytes") }
+            filled += count
+        }
+        var extra: UInt8 = 0
+        guard read(fd, &extra, 1) == 0 else { throw Self.error("the stream file '\(name)' is longer than its recorded \(length) bytes") }
+        return bytes
+    }
+
     /// The names of the files in the folder (temporary ones included), for `store check`.
     func names() -> [String] {
         guard let dir = opendir(path) else { return [] }

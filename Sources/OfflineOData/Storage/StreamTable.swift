@@ -72,6 +72,18 @@ enum StreamTable {
         }
     }
 
+    /// The entity changed by this store's own upload (its new ETag `etag`): a stream that was
+    /// current with the version replaced stays current, so the next download does not fetch it
+    /// again. Run before the entity's row takes the new ETag.
+    /// `quotedTable` is the entity set's table name, quoted.
+    static func followEntityETag(_ etag: String, entitySet: String, entityID: Int64, quotedTable: String,
+                                 in db: SQLiteConnection) throws(ODataError) {
+        try db.prepare("""
+            UPDATE ood_stream SET entity_etag = ?1 WHERE entity_set = ?2 AND entity_id = ?3 AND state = 'complete'
+                AND entity_etag IS (SELECT "_ood_etag" FROM \(quotedTable) WHERE "_ood_id" = ?3)
+            """).run([.text(etag), .text(entitySet), .integer(entityID)])
+    }
+
     /// The bytes the recorded streams take (complete and local ones, and what partial ones received).
     static func totalBytes(in db: SQLiteConnection) throws(ODataError) -> Int64 {
         try db.scalarInt("SELECT coalesce(sum(CASE WHEN state = 'partial' THEN received ELSE coalesce(length, 0) END), 0) FROM ood_stream") ?? 0

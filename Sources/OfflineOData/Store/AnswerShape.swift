@@ -11,7 +11,8 @@ public struct AnswerShape: Sendable, Equatable {
         case property
         /// `/$count` of a collection, as text.
         case count
-        /// A property's raw value (`/$value`), as text.
+        /// A property's raw value (`/$value`), as text; or a media entity's stream (`Set(key)/$value`,
+        /// ``propertyType`` `Edm.Stream`), as its bytes with the stream's content type.
         case value
         /// `$metadata` (XML).
         case metadata
@@ -55,6 +56,7 @@ extension AnswerShape {
         case .property(let path, let rawValue):
             self.init(kind: rawValue ? .value : .property, entitySet: set, entityType: type, property: path.joined(separator: "/"),
                       propertyType: type.flatMap { Self.propertyType(path, of: $0, model: model) })
+        case .mediaValue: self.init(kind: .value, entitySet: set, entityType: type, propertyType: "Edm.Stream")
         case .metadata: self.init(kind: .metadata)
         case .operation(let name): self = Self.operation(name, model: model)
         case .serviceDocument, .batch: self = .other

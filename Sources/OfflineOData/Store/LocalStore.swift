@@ -253,8 +253,14 @@ package final class LocalStore: @unchecked Sendable {
     /// Answers the resolved read `request` on a read connection of its own, beside other reads and
     /// writes; its bound form is read as it is (no parsing again).
     func read(_ request: ResolvedRequest) throws(ODataError) -> StoreResponse {
-        // A request that did not bind (or calls an operation) fails here, before any connection.
-        if case .failure = request.binding { _ = try request.boundForOfflineStore() }
+        switch request.binding {
+        case .failure:
+            // A request that did not bind (or calls an operation) fails here, before any connection.
+            _ = try request.boundForOfflineStore()
+        case .success(let bound):
+            // A media entity's `$value` is answered from its stream file, not from a table.
+            if case .mediaValue = bound.target { return try mediaValue(bound) }
+        }
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits
         let result = try file.withReadConnection(snapshot: !request.readsInOneStatement) { db, attachment throws(ODataError) -> ReadResult in

@@ -374,6 +374,8 @@ ood_stream_file = _declare("ood_stream_file", c_int,
 #                              const char *content_type, const char *properties, ood_result **out);
 ood_stream_create = _declare("ood_stream_create", c_int,
                              [c_void_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_stream_replace(ood_store *store, const char *url, const char *file_path, const char *content_type);
+ood_stream_replace = _declare("ood_stream_replace", c_int, [c_void_p, c_char_p, c_char_p, c_char_p], status=True)
 
 # ---- conflict policies (docs/CONFLICTS.md) --------------------------------------------------
 

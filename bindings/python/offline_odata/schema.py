@@ -118,10 +118,13 @@ class Schema:
     def decode(self, body: bytes, content_type: str, shape: AnswerShape) -> TypedValue:
         """An answer holding ``shape`` as typed values: entities as a list of :class:`Entity`, one
         entity as an :class:`Entity`, a ``$count`` as an int, None for no body; a property's value
-        as sent, without its wrapper; a raw value (``/$value``) as its text."""
+        as sent, without its wrapper; a raw value (``/$value``) as its text;
+        a media entity's stream (``Set(key)/$value``, type ``Edm.Stream``) as its bytes."""
+        kind = shape.kind
+        if kind is AnswerKind.VALUE and shape.property_type == "Edm.Stream":
+            return body  # the stream's bytes, whatever they look like (issue 35)
         if not body:
             return None
-        kind = shape.kind
         if kind is AnswerKind.VALUE:
             return body.decode("utf-8")  # a raw value (/$value) is its text, whatever it looks like
         if not content_type.startswith("application/json"):

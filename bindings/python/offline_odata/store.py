@@ -380,7 +380,9 @@ class Store(StoreHandle):
 
     def get(self, url: str, *, raw: bool = False, headers: Headers = None) -> Union[TypedValue, str]:
         """Reads ``url``: entities as a list of :class:`Entity`, one entity as an :class:`Entity`,
-        a ``$count`` as an int, a raw value (``/$value``) as its text, with typed values (``Edm.Decimal`` as :class:`decimal.Decimal`,
+        a ``$count`` as an int, a raw value (``/$value``) as its text, a media entity's stream
+        (``Documents(1)/$value``, from its file, at most 64 MiB: larger ones through
+        :meth:`open_stream`) as bytes, with typed values (``Edm.Decimal`` as :class:`decimal.Decimal`,
         dates and times as :mod:`datetime` values, ``Edm.Guid`` as :class:`uuid.UUID`, ...).
 
         A collection the service answers comes whole: its next links are followed (at most
@@ -603,6 +605,25 @@ class Store(StoreHandle):
         finally:
             self._end()
         return Result._take(out.value)
+
+    def replace_stream(self, url: str, file_path: "os.PathLike[str] | str", content_type: str) -> None:
+        """Replaces the stream of the media entity ``url`` (``Documents(1)`` or
+        ``Documents(1)/$value``) offline with the file at ``file_path``, of ``content_type``
+        (docs/MEDIA.md): readable offline at once; :meth:`upload` sends a ``PUT`` of its ``$value``
+        in queue order.
+
+        Raises:
+            NotFoundError: no such entity, or the file cannot be read. SemanticError: not one media
+            entity by its key. MisuseError: a stream past the limits, a create in doubt, a closed store.
+        """
+        raw_url = _capi.encode(url, "url")
+        raw_path = _capi.encode(os.fspath(file_path), "file_path")
+        raw_type = _capi.encode(content_type, "content_type")
+        handle = self._begin()
+        try:
+            _capi.ood_stream_replace(handle, raw_url, raw_path, raw_type)
+        finally:
+            self._end()
 
     def route(self, url: str, method: str = "GET") -> Route:
         """Where ``method`` on ``url`` would go in the store's mode, and why, without running it."""

@@ -27,11 +27,12 @@ def test_every_header_function_is_declared_and_nothing_else():
     # ood_watch, ood_watch_stop, ood_watch_counts. A read in one call into the caller's buffer: ood_get_into.
     # Rekey of an open store: ood_rekey.
     # Conflict policies: ood_store_set_conflict_policy, ood_store_conflict_policies, ood_upload_resolving,
-    # ood_discarded_changes, ood_discarded_changes_clear.
+    # ood_discarded_changes, ood_discarded_changes_clear. Alternate keys: ood_store_set_alternate_key,
+    # ood_store_alternate_keys.
     # Automatic indexes on demand: ood_create_automatic_indexes.
     # Media streams: ood_options_add_defining_request_streams, ood_options_set_stream_limits, ood_stream_file,
-    # ood_stream_create.
-    assert len(_capi.DECLARED) == 100
+    # ood_stream_create, ood_stream_replace.
+    assert len(_capi.DECLARED) == 101
     assert {"ood_options_set_batch", "ood_request_with_headers", "ood_request_start", "ood_call_cancel",
             "ood_call_free", "ood_metadata", "ood_undo", "ood_redownload", "ood_request_page",
             "ood_result_next_link", "ood_options_set_accept_empty_file", "ood_store_check",

@@ -1,12 +1,14 @@
 """Media streams through the Python binding (issue 35, docs/MEDIA.md): defining requests that
 retrieve streams, a stream's file, and reading it as a binary file object in pieces."""
 import hashlib
+import os
+import urllib.error
 import urllib.request
 
 import pytest
 
-from offline_odata import HTTPError, MisuseError, NotFoundError, SemanticError, Store
-from conftest import backends
+from offline_odata import HTTPError, MisuseError, NetworkError, NotFoundError, SemanticError, Store
+from conftest import REPOSITORY, _load, backends
 
 SIZE = 300_000
 
@@ -43,6 +45,23 @@ def test_streams_come_with_their_defining_request_and_read_as_files(media, tmp_p
         assert store.check() == []
 
 
+def test_get_of_a_media_value_gives_the_streams_bytes_from_its_file(media, tmp_path):
+    with Store(tmp_path / "value.store", service_root=media.service_root,
+               stream_requests={"Documents": "Documents"}) as store:
+        content = store.get("Documents(3)/$value")
+        assert isinstance(content, bytes) and content == served(media, "Documents(3)/$value")
+        answer = store.execute("GET", "Documents(3)/$value")
+        assert answer.content_type == "application/pdf" and answer.body == content
+        with pytest.raises(NotFoundError):
+            store.get("Documents(42)/$value")
+        with pytest.raises((SemanticError, HTTPError)):  # not offline: the service refuses it too
+            store.get("Notes(1)/$value")
+    with Store(tmp_path / "plain.store", service_root=media.service_root,
+               defining_requests={"Documents": "Documents"}) as plain:
+        with pytest.raises(NotFoundError, match="not downloaded"):
+            plain.get("Documents(1)/$value")
+
+
 def test_a_stream_past_the_limit_is_refused(media, tmp_path):
     # The first open downloads: the stream is refused there, with the limit in the message.
     with pytest.raises(HTTPError) as refused:
@@ -74,5 +93,76 @@ def test_a_media_entity_created_offline_uploads_as_post_then_patch(tmp_path):
             assert length == len(content) and content_type == "image/png"
             with pytest.raises(SemanticError):
                 store.create_media("Notes", photo, "image/png")
+    finally:
+        server.stop()
+
+
+other_origin_module = _load("ood_test_other_origin", os.path.join(REPOSITORY, "Tests", "backends", "other_origin.py"))
+
+
+def hostile(server, settings: bytes) -> None:
+    request = urllib.request.Request(server.origin + "/_media_hostile", data=settings, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def test_a_location_off_the_services_origin_is_refused_and_the_create_is_not_lost(tmp_path):
+    """The service creates the media entity but answers with a `Location` on another origin: the
+    engine refuses it and sends nothing there; the create stays (in doubt), and the next upload
+    finds the entity by its stream and finishes it there, without a second POST."""
+    server = backends.start_v4_media(count=1, size=100)
+    elsewhere = other_origin_module.OtherOrigin()
+    try:
+        content = bytes(range(256)) * 300
+        photo = tmp_path / "photo.bin"
+        photo.write_bytes(content)
+        with Store(tmp_path / "hostile.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            store.create_media("Documents", photo, "image/png", {"title": "kept"})
+            hostile(server, f'{{"location": "http://127.0.0.1:{elsewhere.port}/service/Documents(2)"}}'.encode())
+            with pytest.raises(NetworkError) as refused:
+                store.upload()
+            assert "leaves the service's origin" in str(refused.value) and "refused" in str(refused.value)
+            assert elsewhere.received == []
+            queue = store.request_queue()
+            assert [(q["method"], q["state"]) for q in queue] == [("POST", "inDoubt")]
+            assert store.get("Documents(-1)")["title"] == "kept"
+
+            hostile(server, b"{}")
+            assert store.upload().sent == 1
+            assert elsewhere.received == []
+            assert store.request_queue() == [] and store.error_archive() == []
+            assert served(server, "Documents(2)/$value") == content
+            assert store.get("Documents(2)")["title"] == "kept"
+            with pytest.raises(urllib.error.HTTPError) as missing:  # created once only
+                urllib.request.urlopen(server.url("Documents(3)"), timeout=30).close()
+            assert missing.value.code == 404
+    finally:
+        elsewhere.stop()
+        server.stop()
+
+
+def test_a_stream_replaced_and_a_media_entity_deleted_offline_upload_in_order(tmp_path):
+    server = backends.start_v4_media(count=2, size=1_000)
+    try:
+        content = bytes(reversed(range(256))) * 500
+        scan = tmp_path / "scan.bin"
+        scan.write_bytes(content)
+        with Store(tmp_path / "replace.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            store.replace_stream("Documents(1)", scan, "image/webp")
+            store.execute("DELETE", "Documents(2)")
+            assert store.get("Documents(1)/$value") == content
+            assert [(q["method"], q["url"]) for q in store.request_queue()] == [
+                ("PUT", "Documents(1)/$value"), ("DELETE", "Documents(2)")]
+            assert store.upload().sent == 2
+            assert served(server, "Documents(1)/$value") == content
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(server.url("Documents(2)"), timeout=30).close()
+            path, length, content_type = store.stream_file("Documents(1)")
+            assert length == len(content) and content_type == "image/webp"
+            assert store.check() == []
+            with pytest.raises(NotFoundError):
+                store.replace_stream("Documents(42)", scan, "image/webp")
     finally:
         server.stop()

@@ -15,6 +15,7 @@ extension BoundRequest {
         case .collection: writer.writeString("collection")
         case .entity: writer.writeString("entity")
         case .count: writer.writeString("count")
+        case .mediaValue: writer.writeString("mediaValue")
         case .property(let path, let rawValue):
             writer.writeString(rawValue ? "propertyValue" : "property")
             writer.writeKey("property"); writer.writeString(path.joined(separator: "/"))

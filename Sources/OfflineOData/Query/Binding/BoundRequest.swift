@@ -17,6 +17,9 @@
         case count
         /// A property of one entity (`People('a')/FirstName`), or its raw value with `/$value`.
         case property(path: [String], rawValue: Bool)
+        /// The stream of one media entity (`Documents(1)/$value`, a type with `HasStream`):
+        /// answered from its file in the stream folder, not from the tables (docs/MEDIA.md).
+        case mediaValue
     }
 
     package var target: Target

@@ -78,7 +78,14 @@ struct PathResolver {
             }
             throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)
         case .value:
-            throw binder.unsupported("the offline store keeps no media resources, so '$value' of an entity is not available", at: segment.range)
+            // The stream of a media entity (issue 35), from the stream folder.
+            guard type.hasStream else {
+                throw binder.semantic("'\(type.qualifiedName)' is not a media entity type (no HasStream=\"true\"), so it has no '$value'",
+                                      at: segment.range)
+            }
+            guard !path.isCollection else { throw binder.semantic("$value of a media entity needs its key", at: segment.range) }
+            guard index == segments.count - 1 else { throw binder.semantic("nothing may follow $value", at: segment.range) }
+            return .mediaValue
         default:
             throw binder.unsupported("this path segment is not supported by the offline store", at: segment.range)
         }

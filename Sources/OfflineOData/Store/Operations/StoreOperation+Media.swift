@@ -27,4 +27,17 @@ extension StoreOperation where Output == StoreResponse {
             return outcome.response(shape: AnswerShape(kind: .entity, entitySet: entitySet, entityType: type))
         }
     }
+
+    /// Replaces the stream of the media entity `url` addresses (`Documents(1)/$value`) offline
+    /// with the file at `contentPath`, of `contentType`; see
+    /// ``LocalStore/replaceStream(url:contentPath:contentType:)``. The answer is a `204`; the
+    /// upload sends a `PUT` of the entity's `$value`, streamed from the file.
+    public static func replaceStream(url: String, contentPath: String, contentType: String) -> StoreOperation<StoreResponse> {
+        StoreOperation(lane: .write) { context throws(ODataError) in
+            let offline = try context.dispatcher.requireOffline("replacing a stream")
+            let outcome = try offline.replaceStream(url: url, contentPath: contentPath, contentType: contentType)
+            context.announceChanges([outcome.entitySet])
+            return StoreResponse(status: 204, contentType: "", body: [])
+        }
+    }
 }

@@ -5,18 +5,22 @@
 ///
 /// The queued create is one request of the queue: it was marked sent (in doubt) before the `POST`
 /// left, and is recorded applied only once all three steps answered. An upload stopped between
-/// them leaves it in doubt; the next upload's ``InDoubtReconciler`` does not send again a create
-/// whose key the service assigns: it goes to the error archive for a decision. So an interrupted
-/// upload never creates two media entities and never loses the local one.
+/// them leaves it in doubt; the next upload's ``InDoubtReconciler`` looks for the entity by its
+/// stream (``MediaCreateFinder``): found, the upload adopts it (``finish(_:at:etag:csrf:cancellation:)``,
+/// no second `POST`); clearly not there, the create is sent again; else it goes to the error
+/// archive for a decision. So an interrupted upload never creates two media entities and never
+/// loses the local one.
 struct MediaUpload {
     let transport: HTTPTransport
     let serviceRoot: String
     let dialect: Dialect
     let folder: StreamFolder
 
-    /// The record of the stream written offline for the entity `request` creates, if any.
+    /// The record of the stream written offline that `request` sends, if any: the entity it
+    /// creates (a media `POST`), or the stream it replaces (a `PUT` of `Set(key)/$value`).
     static func localStream(of request: QueuedRequest, schema: StoreSchema, file: StoreFile) throws(ODataError) -> StreamRecord? {
-        guard request.method == .post, let set = request.entitySet, let id = request.entityID,
+        guard request.method == .post || (request.method == .put && isStreamURL(request.url)),
+              let set = request.entitySet, let id = request.entityID,
               schema.model.entityType(ofEntitySet: set)?.hasStream == true else { return nil }
         let record = try file.withConnection { db throws(ODataError) in try StreamTable.record(entitySet: set, entityID: id, in: db) }
         return record?.state == .local ? record : nil
@@ -43,11 +47,21 @@ struct MediaUpload {
         let address = ServiceURL.resolveReference(location, against: post.url)
         try ServiceURL.checkSameOrigin(address, as: serviceRoot, what: "\(label): the Location")
         let answered = try? JSONValue.parse(created.body)
+        return try finish(request, at: address, etag: UploadRecorder.etag(of: created, answer: answered), csrf: csrf,
+                          cancellation: cancellation)
+    }
+
+    /// The steps after the `POST`, for the entity the service created at `address` (absolute):
+    /// the `PATCH` of the properties (with `etag`, the version the create made, or `*`), then the
+    /// read. Also how a create found applied after its answer was lost is completed.
+    func finish(_ request: QueuedRequest, at address: String, etag: String?, csrf: String?,
+                cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+        let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         // The properties, with the version the create made.
         if let body = request.body, body != "{}" {
             var patchHeaders = [HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json")]
                 + requests.versionHeaders
-            patchHeaders.append(HTTPHeader("If-Match", UploadRecorder.etag(of: created, answer: answered) ?? "*"))
+            patchHeaders.append(HTTPHeader("If-Match", etag ?? "*"))
             if let csrf { patchHeaders.append(HTTPHeader(CSRFToken.header, csrf)) }
             let patch = try transport.send(HTTPRequest(method: dialect == .v2 ? "MERGE" : "PATCH", url: address, headers: patchHeaders,
                                                        body: Array(body.utf8)), cancellation: cancellation)
@@ -69,7 +83,51 @@ struct MediaUpload {
                             body: read.body)
     }
 
-    /// After the create is recorded: the stream is the service's now, with its media ETag and the
+    /// The stream record of the entity a `DELETE` removed, taken out of the store with it (its
+    /// file is removed after the commit, ``removeFile(of:storePath:)``); nil for other requests.
+    static func forgetStream(ofDeleted request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
+        guard request.method == .delete, let set = request.entitySet, let id = request.entityID,
+              let record = try StreamTable.record(entitySet: set, entityID: id, in: db) else { return nil }
+        try StreamTable.delete(entitySet: set, entityID: id, in: db)
+        return record
+    }
+
+    static func removeFile(of record: StreamRecord, storePath: String) {
+        let folder = StreamFolder(storePath: storePath)
+        folder.remove(record.file)
+        folder.removePart(record.file)
+    }
+
+    /// Whether a queued URL addresses a media entity's stream (`Documents(1)/$value`).
+    static func isStreamURL(_ url: String) -> Bool { url.hasSuffix("/$value") }
+
+    /// Sends a stream replaced offline: the `PUT` of `Set(key)/$value`, streamed from the file,
+    /// with the entity's ETag as `If-Match` (none known: `*`) as for any update of it: services
+    /// check the entity's version there (odatapy answers 412 to the media ETag), then the read of the
+    /// entity for its ETag and media ETag. Gives that read as the answer (what ``AnswerVerdict``
+    /// judges), or the `PUT`'s own answer when the service did not take it.
+    func replace(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
+                 cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+        let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
+        var headers = [HTTPHeader("Accept", "application/json"),
+                       HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream"),
+                       HTTPHeader("If-Match", request.etag ?? "*")] + requests.versionHeaders
+        if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
+        var put = HTTPRequest(method: "PUT", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
+        put.bodyFile = folder.filePath(stream.file)
+        let replaced = try transport.send(put, cancellation: cancellation)
+        guard (200..<300).contains(replaced.status) else { return replaced }
+        let entityURL = String(request.url.dropLast("/$value".count))
+        let read = try transport.send(requests.read(entityURL), cancellation: cancellation)
+        guard read.status == 200 else {
+            var error = transport.serviceError(read, request: "GET \(redactedURL(entityURL))")
+            error.message += " (the stream was replaced: the PUT stays in doubt and is sent again, which replaces it with the same bytes)"
+            throw error
+        }
+        return HTTPResponse(status: 200, headers: read.headers, body: read.body)
+    }
+
+    /// After the create or the replacement is recorded: the stream is the service's now, with its media ETag and the
     /// entity's ETag (so the next download leaves it alone).
     static func recordUploaded(_ stream: StreamRecord, answer: JSONValue?, response: HTTPResponse, in db: SQLiteConnection) throws(ODataError) {
         var record = stream

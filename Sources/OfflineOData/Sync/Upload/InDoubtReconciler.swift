@@ -12,6 +12,9 @@
 /// - DELETE: a 404 on read means applied;
 /// - a create whose body gave the key: read by that key; 404 means not applied, the values sent
 ///   mean applied, other values need a decision;
+/// - a media create (its stream written offline): the entity is looked for by its stream
+///   (``MediaCreateFinder``): found, the upload adopts it without a second `POST`; not there, the
+///   create is sent again; when the engine cannot tell, it is archived as below;
 /// - a create whose key the service assigns, on a set with an alternate key (``AlternateKeys``:
 ///   the model's `Core.AlternateKeys` or properties the app declares unique): the service is read
 ///   by the values the create sent for that key; none found means not applied (sent again), one
@@ -40,6 +43,10 @@ struct InDoubtReconciler {
         var applied = 0
         /// Moved to the error archive (needing a decision), the requests behind them included.
         var archived = 0
+        /// Media creates found applied on the service, by request id: the address (absolute) of
+        /// the entity created. They stay in doubt until the upload finishes them
+        /// (``MediaUpload/finish(_:at:etag:csrf:cancellation:)``) instead of sending them again.
+        var adoptedMedia: [Int64: String] = [:]
     }
 
     private enum Finding {
@@ -56,9 +63,22 @@ struct InDoubtReconciler {
         var outcome = Outcome()
         for group in Self.byEntity(doubtful) {
             let finding: Finding
-            switch approach(to: group) {
+            switch try approach(to: group) {
             case .sendAgain: continue
             case .needsDecision(let reason): finding = .needsDecision(reason)
+            case .findMedia(let table, let stream):
+                guard let create = group.first else { continue }
+                let finder = MediaCreateFinder(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file)
+                switch try finder.find(create, stream: stream, table: table, cancellation: cancellation) {
+                case .found(let address):
+                    outcome.adoptedMedia[create.id] = ServiceURL.resolve(address, against: serviceRoot)
+                    continue
+                case .notThere:
+                    finding = .notApplied
+                case .cannotTell(let reason):
+                    finding = .needsDecision(Self.unknown(create, reason + ", so the engine cannot tell whether the service created "
+                        + "the media entity; sending it again might create it twice. Re-send it (requeue) or discard it"))
+                }
             case .read(let table, let entityID): finding = try find(group, table: table, entityID: entityID, cancellation: cancellation)
             case .readByAlternateKey(let table, let values):
                 finding = try find(group, table: table, alternateKey: values, cancellation: cancellation)
@@ -123,13 +143,18 @@ struct InDoubtReconciler {
         case readByAlternateKey(table: EntitySetTable, values: [(value: SQLValue, column: StoredColumn)])
         /// Nothing can be found out: the group goes to the error archive as in doubt.
         case needsDecision(String)
+        /// A media create alone: the entity is looked for by its stream (``MediaCreateFinder``).
+        case findMedia(table: EntitySetTable, stream: StreamRecord)
     }
 
-    func approach(to group: [QueuedRequest]) -> Approach {
+    func approach(to group: [QueuedRequest]) throws(ODataError) -> Approach {
         if group.allSatisfy({ repeatable.applies(to: $0) && $0.firstSent != nil }) { return .sendAgain }
         guard let first = group.first, let setName = first.entitySet, let entityID = first.entityID,
               let table = schema.table(forEntitySet: setName) else {
             return .needsDecision(Self.unknown(group.first, "it names no entity the engine can read back"))
+        }
+        if group.count == 1, first.method == .post, let stream = try MediaUpload.localStream(of: first, schema: schema, file: file) {
+            return .findMedia(table: table, stream: stream)
         }
         if first.method == .post && !AnswerVerdict.bodyGivesKey(first, keyColumns: table.keyColumns) {
             if let columns = alternateKeys?.key(of: table) {

@@ -28,6 +28,9 @@ struct UploadRecorder {
         }
         let newETag = Self.etag(of: response, answer: answer)
         if let newETag {
+            if schema.model.entityType(ofEntitySet: setName)?.hasStream == true {
+                try StreamTable.followEntityETag(newETag, entitySet: setName, entityID: id, quotedTable: table.quotedName, in: db)
+            }
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(newETag), .integer(id)])
         }
         // The requests still queued on this entity build on the change just accepted: their

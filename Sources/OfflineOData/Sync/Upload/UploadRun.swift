@@ -13,6 +13,9 @@ struct UploadRun {
     let repeatable: RepeatableRequests
     /// Reads entities for their ETags (a 428, or a set that checks ETags and a request without one).
     let recovery: ETagRecovery
+    /// Media creates left in doubt and found applied: the address of the entity created, by
+    /// request id (``InDoubtReconciler/Outcome/adoptedMedia``).
+    let adoptedMedia: [Int64: String]
     private let transport: HTTPTransport
     /// The store's service transport serves one sync operation at a time: what it moves after
     /// this is the upload's.
@@ -32,6 +35,7 @@ struct UploadRun {
         total = queued - compacted
         outcome = UploadOutcome(sent: settled.applied, archived: settled.archived, inDoubt: settled.archived)
         outcome.compacted = compacted
+        adoptedMedia = settled.adoptedMedia
         recovery = ETagRecovery(transport: transport, serviceRoot: serviceRoot, dialect: dialect, file: file, schema: schema)
     }
 

@@ -66,8 +66,17 @@ struct Uploader {
             do {
                 response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
                     if let mediaStream {
-                        return try MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
-                                               folder: StreamFolder(storePath: file.path))
+                        let media = MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
+                                                folder: StreamFolder(storePath: file.path))
+                        if request.method == .put {
+                            return try media.replace(request, stream: mediaStream, csrf: token,
+                                                     extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
+                        }
+                        // Found on the service after its answer was lost: finished, never sent twice.
+                        if let address = run.adoptedMedia[request.id] {
+                            return try media.finish(request, at: address, etag: nil, csrf: token, cancellation: cancellation)
+                        }
+                        return try media
                             .send(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
                                   cancellation: cancellation)
                     }
@@ -84,12 +93,15 @@ struct Uploader {
             var document: JSONValue?
             switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
             case .applied:
-                try file.withConnection { db throws(ODataError) in
-                    try db.transaction { () throws(ODataError) in
+                let removedStream = try file.withConnection { db throws(ODataError) -> StreamRecord? in
+                    try db.transaction { () throws(ODataError) -> StreamRecord? in
                         try recorder.acknowledge(request, response, answer: document, in: db)
                         if let mediaStream { try MediaUpload.recordUploaded(mediaStream, answer: document, response: response, in: db) }
+                        return try MediaUpload.forgetStream(ofDeleted: request, in: db)
                     }
                 }
+                // A media entity deleted on the service: its file goes once the deletion is recorded.
+                if let removedStream { MediaUpload.removeFile(of: removedStream, storePath: file.path) }
                 run.outcome.sent += 1
             case .refused(let kind):
                 let message = transport.serviceError(response, request: label).message

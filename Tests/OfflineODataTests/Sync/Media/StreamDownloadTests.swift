@@ -87,6 +87,43 @@ import Testing
         #expect(try store.check().isEmpty)
     }
 
+    /// `GET Documents(k)/$value` through the ordinary request API: the stream's bytes from its
+    /// file, with its content type and media ETag, offline (no request reaches the service).
+    @Test func aMediaValueReadThroughTheRequestAPIAnswersFromTheStreamFile() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 2, size: 70_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let gets = try streamGets(backend).count
+        for key in 1...2 {
+            let answer = try store.execute(method: "GET", url: "Documents(\(key))/$value")
+            let stream = try store.streamFile(url: "Documents(\(key))/$value")
+            #expect(answer.status == 200 && answer.contentType == "application/pdf")
+            #expect(answer.body == fileBytes(stream.path) && sha256(answer.body) == stream.sha256)
+            #expect(answer.header("ETag") == stream.etag && stream.etag != nil)
+            #expect(answer.shape.kind == .value && answer.shape.entitySet == "Documents" && answer.shape.propertyType == "Edm.Stream")
+        }
+        #expect(try streamGets(backend).count == gets)
+        // Errors: a key the store lacks, a set without streams, no key, something after $value.
+        #expect(throws: ODataError.self) { try store.execute(method: "GET", url: "Documents(42)/$value") }
+        for url in ["Notes(1)/$value", "Documents/$value"] {
+            let refused = #expect(throws: ODataError.self) { try store.execute(method: "GET", url: url) }
+            #expect(refused?.code == .semantic)
+        }
+
+        // A store whose defining request does not retrieve the streams: a clear error.
+        let (_, metadata) = try backend.get("$metadata", headers: ["Accept": "application/xml"])
+        let plain = try LocalStore.create(path: folder.file("plain.store"), metadata: String(decoding: metadata, as: UTF8.self),
+                                          definingRequests: [DefiningRequest(name: "Documents", url: "Documents")],
+                                          serviceRoot: backend.serviceRoot)
+        defer { plain.close() }
+        _ = try plain.download()
+        let missing = #expect(throws: ODataError.self) { try plain.execute(method: "GET", url: "Documents(1)/$value") }
+        #expect(missing?.code == .notFound && missing?.message.contains("not downloaded") == true)
+    }
+
     @Test func aSecondDownloadFetchesOnlyTheStreamThatChanged() throws {
         let backend = try TestBackend.start(.v4, media: (count: 50, size: 2_000))
         defer { backend.stop() }

@@ -37,9 +37,14 @@ struct UploadPreviewer {
                                            schema: schema, repeatable: repeatable, alternateKeys: alternateKeys)
         for group in InDoubtReconciler.byEntity(queue.filter { $0.state == .inDoubt }) {
             let ids = group.map(\.id)
-            switch reconciler.approach(to: group) {
+            switch try reconciler.approach(to: group) {
             case .sendAgain:
                 continue
+            case .findMedia(let table, _):
+                steps.append(UploadPreviewStep(kind: .settle, requestIDs: ids, request: shown(requests.read(table.entitySet)),
+                                               note: "media create \(Self.list(ids)) was sent and its answer was lost: the set is "
+                                                   + "listed and the streams new to the store compared with the one sent; found, the "
+                                                   + "entity is adopted (no second POST); not there, it is sent again; else archived"))
             case .read(let table, let entityID):
                 steps.append(UploadPreviewStep(kind: .settle, requestIDs: ids, request: try read(entityID: entityID, of: table),
                                                note: "requests \(Self.list(ids)) were sent and their answer was lost: the entity is "
