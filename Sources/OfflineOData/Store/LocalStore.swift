@@ -270,11 +270,15 @@ package final class LocalStore: @unchecked Sendable {
     }
 
     /// The reader kept with a read connection (its statement cache belongs to it), made anew
-    /// when the limits changed.
+    /// when the limits changed or another handle made it: the pool's connections outlive a model
+    /// adoption (``adopting(model:schema:)``), and a reader of the old model would read columns
+    /// the tables no longer have. Its `readShapes` is this handle's own counter, so it tells.
     private func readerFor(attachment: inout AnyObject?, serviceRoot: String? = nil,
                            limits: ODataURLParser.Limits? = nil) throws(ODataError) -> LocalReader {
         let limits = limits ?? currentRequestLimits
-        if let kept = attachment as? LocalReader, kept.parser.limits == limits { return kept }
+        if let kept = attachment as? LocalReader, kept.readShapes === readShapes, kept.parser.limits == limits {
+            return kept
+        }
         var root = serviceRoot
         if root == nil { root = try self.serviceRoot() }
         let reader = LocalReader(model: model, schema: schema, dialect: dialect, serviceRoot: root ?? "", parserLimits: limits)

@@ -76,6 +76,11 @@ final class LiveQueryHub: @unchecked Sendable {
     /// Commits published by the tracker that marked at least one watcher, and those that marked none.
     private var relevantCommits = 0
     private var ignoredCommits = 0
+    /// Holds taken by model migrations (``holdRuns()``): no run starts while one is held.
+    private var holds = 0
+    /// Counts the holds ever taken: a run that saw it change read under a model on its way out,
+    /// and its answer is dropped and read again.
+    private var holdGeneration = 0
 
     init(file: StoreFile) {
         self.file = file
@@ -136,6 +141,25 @@ final class LiveQueryHub: @unchecked Sendable {
                 index(watcher)
                 dirty.insert(watcher.id)
             }
+            state.broadcast()
+        }
+    }
+
+    /// Holds every run until ``releaseRuns()``: a model migration is about to commit, and a read
+    /// planned under the old model would fail on the new tables (`no such column`) before
+    /// ``replanAll()`` plans it again. A run already going when the hold is taken has its answer
+    /// dropped and runs again after the release, so a watch never delivers that passing error.
+    func holdRuns() {
+        state.withLock {
+            holds += 1
+            holdGeneration += 1
+        }
+    }
+
+    /// Ends a hold of ``holdRuns()``; the watchers marked meanwhile run.
+    func releaseRuns() {
+        state.withLock {
+            holds = max(0, holds - 1)
             state.broadcast()
         }
     }
@@ -240,7 +264,7 @@ final class LiveQueryHub: @unchecked Sendable {
                     let now = monotonicSeconds()
                     var due: [Watcher] = []
                     var earliest = Double.infinity
-                    for id in dirty {
+                    for id in dirty where holds == 0 {
                         guard let watcher = watchers[id] else { continue }
                         let start = watcher.lastRunStart + watcher.interval
                         if start <= now { due.append(watcher) } else { earliest = min(earliest, start) }
@@ -254,6 +278,7 @@ final class LiveQueryHub: @unchecked Sendable {
                         }
                         return (due, pollNow)
                     }
+                    // Held (a migration is going), only the poll wakes the loop until the release.
                     let deadline = watchers.isEmpty ? earliest : min(earliest, nextPoll)
                     if deadline == .infinity { state.wait() } else { state.wait(until: deadline) }
                 }
@@ -274,7 +299,7 @@ final class LiveQueryHub: @unchecked Sendable {
 
     /// Reads `watcher`'s request and delivers the answer if it is not the last one delivered.
     private func run(_ watcher: Watcher) {
-        let read = state.withLock { watcher.plan.read }
+        let (read, generation) = state.withLock { (watcher.plan.read, holdGeneration) }
         let answer: Result<StoreResponse, ODataError>
         do throws(ODataError) {
             answer = .success(try read())
@@ -283,6 +308,13 @@ final class LiveQueryHub: @unchecked Sendable {
         }
         let delivers = state.withLock { () -> Bool in
             watcher.runs += 1
+            if generation != holdGeneration && !watcher.isCancelled {
+                // A migration began while it read: the answer may be the old plan's on new tables.
+                inProgress.remove(watcher.id)
+                dirty.insert(watcher.id)
+                state.broadcast()
+                return false
+            }
             guard !watcher.isCancelled, answer != watcher.lastDelivered else {
                 inProgress.remove(watcher.id)
                 state.broadcast()

@@ -77,8 +77,7 @@ extension StoreOperation where Output == ServiceModelAdoption {
                 break
             }
             guard let document = findings.document else { return adoption }
-            offline = try offline.adoptModel(document).store
-            try context.adopt(offline)
+            offline = try context.migrateAndAdopt(offline, to: document)
             adoption.adopted = true
             // The download operation itself, in full and without checking the model again.
             var download = DownloadOptions(full: true, progress: downloadProgress)
@@ -116,7 +115,7 @@ extension StoreOperationContext {
                              + "the store stays on its model until the app adopts the new one: upload first, rebuild, "
                              + "or archive the refused requests (adoptServiceModel)")
         }
-        try adopt(try offline.adoptModel(document).store)
+        try migrateAndAdopt(offline, to: document)
         check.migrated = true
         events.post(.serviceModelChanged(check))
     }

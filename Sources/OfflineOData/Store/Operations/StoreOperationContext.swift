@@ -43,6 +43,20 @@ final class StoreOperationContext {
         return replacement
     }
 
+    /// Migrates the file to `document`'s model (``LocalStore/adoptModel(_:)``) and adopts it. The
+    /// store's live queries are held from before the migration commits until they are planned
+    /// under the new model, so none reads the new tables with the old model's columns.
+    @discardableResult
+    func migrateAndAdopt(_ offline: LocalStore, to document: (text: String, model: MetadataModel, record: ServiceModelRecord))
+        throws(ODataError) -> LocalStore {
+        let hub = store?.liveQueries.current
+        hub?.holdRuns()
+        defer { hub?.releaseRuns() }
+        let migrated = try offline.adoptModel(document).store
+        try adopt(migrated)
+        return migrated
+    }
+
     /// Remembers `key` as the store's key (``ODataStore/key``) after a rekey of its file.
     func storeKeyChanged(to key: StoreKey?) {
         store?.currentKey.withLock { $0 = key }

@@ -23,7 +23,7 @@ final class AnswerLog: @unchecked Sendable {
         guard let last = all.last else { return nil }
         switch last {
         case .success(let response): return response.text
-        case .failure(let error): return "error: \(error.code)"
+        case .failure(let error): return "error: \(error.code): \(error.message)"
         }
     }
 
