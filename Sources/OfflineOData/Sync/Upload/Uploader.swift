@@ -55,7 +55,9 @@ struct Uploader {
             try run.checkCancellation(cancellation)
             if recovery.needsETagFirst(queued) && !recovered.contains(queued.id) {
                 recovered.insert(queued.id)
-                if case .archived(let count) = try recovery.recover(queued, cancellation: cancellation) { run.outcome.archived += count }
+                if case .settled(let settled) = try recovery.recover(queued, conflicts: conflicts, cancellation: cancellation) {
+                    run.outcome.add(settled)
+                }
                 continue
             }
             try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: run.remaining))
@@ -113,9 +115,7 @@ struct Uploader {
                         sentAgain[request.id] = times + 1
                         continue
                     case .settled(let settled):
-                        run.outcome.sent += settled.applied
-                        run.outcome.archived += settled.archived
-                        run.outcome.discarded += settled.discarded
+                        run.outcome.add(settled)
                     }
                     break
                 }
@@ -136,8 +136,8 @@ struct Uploader {
                     }
                 } else {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                        run.outcome.archived += count
+                    if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                        run.outcome.add(settled)
                     }
                     continue
                 }

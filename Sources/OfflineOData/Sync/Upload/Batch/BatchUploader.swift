@@ -64,7 +64,9 @@ struct BatchUploader {
             if !unversioned.isEmpty {
                 for request in unversioned {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) { run.outcome.archived += count }
+                    if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                        run.outcome.add(settled)
+                    }
                 }
                 continue
             }
@@ -115,8 +117,8 @@ struct BatchUploader {
                     continue
                 }
                 recovered.insert(request.id)
-                if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                    run.outcome.archived += count
+                if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                    run.outcome.add(settled)
                 }
             }
             for conflict in outcome.conflicts {
@@ -126,9 +128,7 @@ struct BatchUploader {
                 case .sendAgain:
                     sentAgain[conflict.request.id] = times + 1
                 case .settled(let settled):
-                    run.outcome.sent += settled.applied
-                    run.outcome.archived += settled.archived
-                    run.outcome.discarded += settled.discarded
+                    run.outcome.add(settled)
                 }
             }
             if var failure = outcome.failure {
