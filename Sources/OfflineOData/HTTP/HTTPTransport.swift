@@ -231,7 +231,7 @@ package final class HTTPTransport: @unchecked Sendable {
     }
 
     /// A request that changes something on the service: everything but GET and HEAD. libcurl
-    /// must never send one twice by itself (see ``configureChange(on:)``).
+    /// must never send one twice by itself (see ``configureChange(on:guarded:)``).
     static func isChange(_ request: HTTPRequest) -> Bool { request.method != "GET" && request.method != "HEAD" }
 
     /// Whether this libcurl has the callbacks ``installConnectionCallbacks(on:reaching:)`` needs
