@@ -91,9 +91,10 @@ struct Uploader {
                 throw error
             }
             let label = "\(request.method) \(redactedURL(request.url))"
-            let keyColumns = request.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+            let table = request.entitySet.flatMap { schema.table(forEntitySet: $0) }
             var document: JSONValue?
-            switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
+            switch AnswerVerdict(response, to: request, keyColumns: table?.keyColumns ?? [], dialect: dialect, document: &document,
+                                 locationKey: ServerAssignedKey.locationReader(table: table, model: schema.model, dialect: dialect)) {
             case .applied:
                 let removedStream = try file.withConnection { db throws(ODataError) -> StreamRecord? in
                     try db.transaction { () throws(ODataError) -> StreamRecord? in

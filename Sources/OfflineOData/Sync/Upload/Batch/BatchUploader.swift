@@ -234,9 +234,10 @@ struct BatchUploader {
             requests.count > 1 ? "\(first.method) \(redactedURL(first.url)) (a change set of \(requests.count) requests)"
                 : "\(first.method) \(redactedURL(first.url))"
         }
-        let keyColumns = first.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+        let table = first.entitySet.flatMap { schema.table(forEntitySet: $0) }
         var document: JSONValue?
-        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns, dialect: dialect, document: &document) {
+        switch AnswerVerdict(answer, to: first, keyColumns: table?.keyColumns ?? [], dialect: dialect, document: &document,
+                             locationKey: ServerAssignedKey.locationReader(table: table, model: schema.model, dialect: dialect)) {
         case .applied where requests.count == 1:
             try recorder.acknowledge(first, answer, answer: document, in: db)
             outcome.sent += 1
