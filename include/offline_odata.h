@@ -128,8 +128,10 @@ typedef enum ood_status {
     OOD_ABORTED = 14,      /**< A callback asked to stop, or the operation was cancelled. */
     OOD_BUSY = 15,         /**< The store is busy: a callback called back into its own store, or
                                 another upload of the same store file runs. */
-    OOD_KEY = 16           /**< An encrypted store opened without its key or with a wrong one, or a
+    OOD_KEY = 16,          /**< An encrypted store opened without its key or with a wrong one, or a
                                 plain store opened with a key (docs/ENCRYPTION.md). */
+    OOD_OTHER_USER = 17    /**< The store belongs to another user: opened for a user other than the one
+                                it is bound to, or for none; hand it over first (docs/SHARED-DEVICE.md). */
 } ood_status;
 
 /**
