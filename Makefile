@@ -17,6 +17,7 @@
 #   make kill-conflicts   kill -9 during conflict resolution, 30 kills per policy (bounded in make test)
 #   make kill-alternate-keys  kill -9 during keyless creates read back by an alternate key, 30 kills per configuration (bounded in make test)
 #   make kill-media       kill -9 campaigns of stream downloads and media uploads, 30 kills each (bounded in make test)
+#   make kill-hand-over   kill -9 during a shared device's upload-first hand-over, 30 kills (bounded in make test)
 
 SHELL := /bin/bash
 BUILD_DIR ?= build
@@ -210,6 +211,12 @@ kill-conflicts: cmake-build backends-venv
 .PHONY: kill-alternate-keys
 kill-alternate-keys: cmake-build backends-venv
 	OOD_ALTERNATE_KEY_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/sync/test_alternate_key_kill.py
+
+# kill -9 during the upload-first hand-over of a shared device (issue 37, point 5,
+# Tests/tool/test_store_users.py): 30 kills; `make test` runs 2.
+.PHONY: kill-hand-over
+kill-hand-over: cmake-build backends-venv
+	OOD_HANDOVER_KILLS=30 OOD_TOOL=$(SWIFT_SCRATCH)/release/offline-odata $(PYTHON) -m pytest -q -s Tests/tool/test_store_users.py -k kill
 
 # kill -9 campaigns of media streams (issue 35, Tests/sync/test_media_kill.py): 30 kills of a 48 MB
 # stream's download, each resumed with Range, and 30 uploads of a media entity created offline killed

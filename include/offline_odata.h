@@ -128,8 +128,10 @@ typedef enum ood_status {
     OOD_ABORTED = 14,      /**< A callback asked to stop, or the operation was cancelled. */
     OOD_BUSY = 15,         /**< The store is busy: a callback called back into its own store, or
                                 another upload of the same store file runs. */
-    OOD_KEY = 16           /**< An encrypted store opened without its key or with a wrong one, or a
+    OOD_KEY = 16,          /**< An encrypted store opened without its key or with a wrong one, or a
                                 plain store opened with a key (docs/ENCRYPTION.md). */
+    OOD_OTHER_USER = 17    /**< The store belongs to another user: opened for a user other than the one
+                                it is bound to, or for none; hand it over first (docs/SHARED-DEVICE.md). */
 } ood_status;
 
 /**
@@ -1413,6 +1415,65 @@ OOD_API ood_status ood_stream_create(ood_store *store, const char *entity_set, c
  */
 OOD_API ood_status ood_stream_replace(ood_store *store, const char *url, const char *file_path,
                                       const char *content_type);
+
+/** @} */
+
+/** @name Users on a shared device (docs/SHARED-DEVICE.md)
+ *  A store may be bound to a user, a name the app gives, recorded in the file: it then opens only
+ *  for that user (ood_options_set_user()); another user, or none, gets OOD_OTHER_USER until the app
+ *  hands it over (ood_store_hand_over()). Credentials live in each handle's options, so one user's
+ *  never serve another's requests.
+ *  @{ */
+
+/**
+ * The user the store is opened for. A store bound to another user, or bound to one while this is
+ * unset, fails to open with OOD_OTHER_USER (the message names the holder and their pending
+ * changes); a store bound to nobody is bound to this user by the open. NULL clears it. The text is
+ * copied; a name is 1 to 256 bytes of UTF-8 without control characters (checked at the open).
+ * @return OOD_OK; OOD_MISUSE for NULL `options`.
+ */
+OOD_API ood_status ood_options_set_user(ood_options *options, const char *user);
+
+/**
+ * Gives the closed store file at `path` to `new_user`, doing with the previous user's pending
+ * changes what `choice` says:
+ * - "upload-first": uploads them with the previous user's credentials, the HTTP settings of
+ *   `previous` (ood_options_set_basic_auth() and the like), used for this one upload and never kept;
+ *   fails with the queue intact when the upload does not empty it. Requests the service refuses
+ *   are recorded as discarded, as below.
+ * - "discard": every queued and archived request is recorded as a discarded change (policy
+ *   "handOver:<previous user>", read with ood_discarded_changes() and kept until
+ *   ood_discarded_changes_clear()), then dropped.
+ * - "keep-apart": the previous user's store is renamed whole to `kept_path` (NULL:
+ *   "<path>.<previous user>", still bound to them) and a new empty store is made at `path` from the
+ *   same $metadata, service root and defining requests.
+ * After "upload-first" or "discard", in one transaction, the store loses every entity, link,
+ * download state, statistic and log entry of the previous user and is bound to `new_user`; its
+ * next download fills it for them. A process killed before that transaction leaves the store as
+ * it was; the upload part is exactly-once as any upload.
+ *
+ * @param previous Options with the previous user's key (ood_options_set_key()) and, for
+ *        "upload-first", credentials; NULL for a plain store (and no credentials).
+ * @param next Options with the new user's key, or NULL: an encrypted store needs one (OOD_MISUSE).
+ * @param[out] json Receives {"previousUser","newUser","uploaded","discarded","keptAt"}, or NULL
+ *        when not wanted; release it with ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL arguments, a bad user name or choice, or a store already
+ *         bound to `new_user`; OOD_KEY for a wrong key; OOD_CANTOPEN when the kept path is taken;
+ *         the upload's errors (OOD_NETWORK, OOD_HTTP, OOD_BUSY: nothing of the previous user's is
+ *         dropped then).
+ * Thread safety: any thread; the store must be closed in every handle.
+ */
+OOD_API ood_status ood_store_hand_over(const char *path, const ood_options *previous, const char *new_user,
+                                       const ood_options *next, const char *choice, const char *kept_path,
+                                       char **json);
+
+/**
+ * The user the closed store file at `path` is bound to, read with the key of `key` (or NULL).
+ * @param[out] user Receives the name, or NULL when the store belongs to nobody; release it with
+ *        ood_string_free().
+ * @return OOD_OK; OOD_MISUSE for NULL `path` or `user`; OOD_KEY; OOD_CANTOPEN; OOD_NOTASTORE.
+ */
+OOD_API ood_status ood_store_user(const char *path, const ood_options *key, char **user);
 
 /** @} */
 

@@ -272,6 +272,8 @@ public:
     /// The store's raw key (32 bytes) or passphrase (docs/ENCRYPTION.md).
     Options &key(const unsigned char *bytes, size_t length) { return set(ood_options_set_key(get(), bytes, length)); }
     Options &passphrase(std::string_view text) { return set(ood_options_set_passphrase(get(), detail::c_text(text).c_str())); }
+    /// The user the store is opened for (docs/SHARED-DEVICE.md); another user's store throws OOD_OTHER_USER.
+    Options &user(std::string_view name) { return set(ood_options_set_user(get(), detail::c_text(name).c_str())); }
     Options &batch(int batch_size, bool group_by_transaction = false) {
         return set(ood_options_set_batch(get(), batch_size, group_by_transaction ? 1 : 0));
     }
@@ -413,6 +415,28 @@ private:
 inline void rekey(std::string_view path, const Options *from, const Options *to) {
     check(ood_store_rekey(detail::c_text(path).c_str(), from != nullptr ? from->get() : nullptr,
                           to != nullptr ? to->get() : nullptr));
+}
+
+/// Gives the closed store file at `path` to `new_user` (docs/SHARED-DEVICE.md): `choice` is
+/// "upload-first" (with `previous`'s credentials), "discard" or "keep-apart" (to `kept_path`, empty:
+/// "<path>.<user>"); `previous` holds the store's key now, `next` the new user's (nullptr: none).
+/// Returns the outcome as JSON; see ood_store_hand_over().
+inline std::string hand_over(std::string_view path, const Options *previous, std::string_view new_user,
+                             const Options *next, std::string_view choice, std::string_view kept_path = {}) {
+    char *json = nullptr;
+    std::string kept(kept_path);
+    check(ood_store_hand_over(detail::c_text(path).c_str(), previous != nullptr ? previous->get() : nullptr,
+                              detail::c_text(new_user).c_str(), next != nullptr ? next->get() : nullptr,
+                              detail::c_text(choice).c_str(), kept.empty() ? nullptr : kept.c_str(), &json));
+    return detail::take(json);
+}
+
+/// The user the closed store file at `path` is bound to; nothing when it belongs to nobody (ood_store_user).
+inline std::optional<std::string> store_user(std::string_view path, const Options *key = nullptr) {
+    char *name = nullptr;
+    check(ood_store_user(detail::c_text(path).c_str(), key != nullptr ? key->get() : nullptr, &name));
+    if (name == nullptr) return std::nullopt;
+    return detail::take(name);
 }
 
 class Store {

@@ -71,6 +71,7 @@ class RecordingProxy:
                             if entry is recorded:
                                 owner.requests[index] = recorded._replace(answer=content)
                                 break
+                        owner.arrived.notify_all()  # wait_for may be waiting for this answer
                     self.send_response(answer.status, answer.reason)
                     for name, value in answer.getheaders():
                         if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
@@ -98,7 +99,8 @@ class RecordingProxy:
 
     def wait_for(self, predicate, timeout: float) -> bool:
         """Waits up to ``timeout`` seconds until ``predicate(requests)`` holds, woken by each
-        request received (so it returns as soon as it does); false when the time passed first."""
+        request received and each answer recorded (so it returns as soon as it does); false when
+        the time passed first."""
         with self.arrived:
             return self.arrived.wait_for(lambda: predicate(self.requests), timeout)
 

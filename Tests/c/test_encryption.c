@@ -144,6 +144,51 @@ int main(int argc, char **argv) {
     ood_store_close(open_store);
     CHECK(open_and_write(plain, 0) == OOD_OK);
 
+    /* A shared device (docs/SHARED-DEVICE.md), a key per user: a store bound to alice by her open
+     * refuses bob and no user (OOD_OTHER_USER), and bob's key cannot even read it; handed over to
+     * bob with his key, alice's write is recorded as discarded and the file opens for bob only. */
+    char user_path[512];
+    snprintf(user_path, sizeof user_path, "%s/users.store", folder);
+    ood_options *alice = options_for(user_path, metadata);
+    CHECK(ood_options_set_key(alice, key, 32) == OOD_OK);
+    CHECK(ood_options_set_user(alice, "alice") == OOD_OK);
+    CHECK(open_and_write(alice, 1) == OOD_OK);
+    char *holder = NULL;
+    CHECK(ood_store_user(user_path, alice, &holder) == OOD_OK && holder && strcmp(holder, "alice") == 0);
+    ood_string_free(holder);
+    ood_options *nobody = options_for(user_path, metadata);
+    CHECK(ood_options_set_key(nobody, key, 32) == OOD_OK);
+    CHECK(open_and_write(nobody, 0) == OOD_OTHER_USER);
+    CHECK(strstr(ood_error_message(), "'alice'") != NULL && strstr(ood_error_message(), "1 change(s) pending") != NULL);
+    CHECK(ood_options_set_user(nobody, "bob") == OOD_OK);
+    CHECK(open_and_write(nobody, 0) == OOD_OTHER_USER);
+    CHECK(strcmp(ood_status_name(OOD_OTHER_USER), "OOD_OTHER_USER") == 0);
+    ood_options *bob = options_for(user_path, metadata);
+    CHECK(ood_options_set_key(bob, other, 32) == OOD_OK);
+    CHECK(ood_options_set_user(bob, "bob") == OOD_OK);
+    CHECK(open_and_write(bob, 0) == OOD_KEY);
+    char *outcome = NULL;
+    CHECK(ood_store_hand_over(user_path, alice, "bob", NULL, "discard", NULL, &outcome) == OOD_MISUSE && outcome == NULL);
+    CHECK(ood_store_hand_over(user_path, alice, "bob", bob, "toss", NULL, &outcome) == OOD_MISUSE);
+    CHECK(ood_store_hand_over(user_path, alice, "bob", bob, "discard", NULL, &outcome) == OOD_OK);
+    CHECK(outcome && strstr(outcome, "\"discarded\":1") && strstr(outcome, "\"previousUser\":\"alice\""));
+    ood_string_free(outcome);
+    CHECK(open_and_write(alice, 0) == OOD_KEY);
+    CHECK(open_and_write(bob, 0) == OOD_OK);
+    holder = NULL;
+    CHECK(ood_store_user(user_path, bob, &holder) == OOD_OK && holder && strcmp(holder, "bob") == 0);
+    ood_string_free(holder);
+    CHECK(ood_options_set_user(NULL, "x") == OOD_MISUSE);
+    CHECK(ood_options_set_user(bob, NULL) == OOD_OK);
+    CHECK(ood_store_hand_over(NULL, NULL, "bob", NULL, "discard", NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_store_hand_over(user_path, NULL, NULL, NULL, "discard", NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_store_hand_over(user_path, NULL, "bob", NULL, NULL, NULL, NULL) == OOD_MISUSE);
+    CHECK(ood_store_user(NULL, NULL, &holder) == OOD_MISUSE);
+    CHECK(ood_store_user(user_path, bob, NULL) == OOD_MISUSE);
+    ood_options_free(alice);
+    ood_options_free(nobody);
+    ood_options_free(bob);
+
     ood_options_free(keyed);
     ood_options_free(wrong);
     ood_options_free(none);

@@ -218,6 +218,32 @@ void test_an_encrypted_store_reopened_from_its_file_alone() {
     CHECK(thrown_by([&] { ood::Store::open(path); }).status() == OOD_KEY);
 }
 
+// A shared device through the wrapper (docs/SHARED-DEVICE.md): a store bound to alice refuses bob
+// (OOD_OTHER_USER) until it is handed over; discarding records alice's change; bob's store holds none of hers.
+void test_a_store_handed_over_to_another_user() {
+    CHECK(!sample_metadata.empty());
+    std::string path = folder + "/shared.store";
+    ood::Options alice;
+    alice.path(path).metadata(sample_metadata).user("alice");
+    {
+        ood::Store store = ood::Store::open(alice);
+        std::string body = R"({"agencynum":"99000307","name":"Alice C++","city":"Boston","country":"US"})";
+        CHECK(store.request("POST", "TravelagencyCollection", std::string_view(body)).status() == 201);
+    }
+    CHECK(ood::store_user(path) == std::optional<std::string>("alice"));
+    ood::Options bob;
+    bob.path(path).user("bob");
+    ood::Error refused = thrown_by([&] { ood::Store::open(bob); });
+    CHECK(refused.status() == OOD_OTHER_USER && refused.message().find("'alice'") != std::string::npos);
+    CHECK(thrown_by([&] { ood::hand_over(path, nullptr, "bob", nullptr, "give-away"); }).status() == OOD_MISUSE);
+    std::string outcome = ood::hand_over(path, nullptr, "bob", nullptr, "discard");
+    CHECK(outcome.find(R"("discarded":1)") != std::string::npos);
+    CHECK(ood::store_user(path) == std::optional<std::string>("bob"));
+    ood::Store store = ood::Store::open(bob);
+    CHECK(store.get("TravelagencyCollection").body().find("Alice C++") == std::string_view::npos);
+    CHECK(store.discarded_changes().find("Alice C++") != std::string::npos);
+}
+
 // A watch through the wrapper (ood::Watch): the current answer, then a new one after each write,
 // also after the open store was rekeyed (Store::rekey); its counts; nothing after stop().
 void test_a_watch_delivers_and_goes_on_across_a_rekey_of_the_open_store() {
@@ -430,6 +456,7 @@ int main(int argc, char **argv) {
         if (!under_key_bytes(suite_key)) {
             test_an_encrypted_store_reopened_from_its_file_alone();
             test_a_watch_delivers_and_goes_on_across_a_rekey_of_the_open_store();
+            test_a_store_handed_over_to_another_user();
         }
     } catch (const ood::Error &error) {
         ++failed;

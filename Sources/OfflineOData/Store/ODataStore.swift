@@ -82,6 +82,10 @@ public final class ODataStore: @unchecked Sendable {
         /// How much room media streams may take: per stream and for the store's stream folder
         /// (docs/MEDIA.md).
         public var streamLimits = StreamLimits()
+        /// The user the store is opened for (docs/SHARED-DEVICE.md): a store bound to another user,
+        /// or bound to one while this is nil, is refused with ``ODataError/Code/otherUser``; a store
+        /// bound to nobody is bound to this user by the open. Nil for a store that belongs to nobody.
+        public var user: String?
 
         public init(path: String? = nil, serviceRoot: String? = nil) {
             self.path = path

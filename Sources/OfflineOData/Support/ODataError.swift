@@ -60,6 +60,10 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The store's key is wrong or missing: an encrypted store opened without its key or with
         /// another, or a plain store opened with a key (docs/ENCRYPTION.md). The file is untouched.
         public static let key = Code(rawValue: 16)
+        /// The store belongs to another user (docs/SHARED-DEVICE.md): it was opened for a user
+        /// other than the one it is bound to, or for none. Hand it over first
+        /// (``ODataStore/handOver(path:key:to:newKey:choice:)``). The file is untouched.
+        public static let otherUser = Code(rawValue: 17)
 
         /// Every code this version knows, in C order, each with its `ood_status` name.
         private static let known: [(code: Code, cName: String)] = [
@@ -68,7 +72,7 @@ public struct ODataError: Error, Sendable, Equatable, CustomStringConvertible {
             (.syntax, "OOD_SYNTAX"), (.semantic, "OOD_SEMANTIC"), (.unsupported, "OOD_UNSUPPORTED"),
             (.network, "OOD_NETWORK"), (.http, "OOD_HTTP"), (.notFound, "OOD_NOTFOUND"),
             (.constraint, "OOD_CONSTRAINT"), (.aborted, "OOD_ABORTED"), (.busy, "OOD_BUSY"),
-            (.key, "OOD_KEY"),
+            (.key, "OOD_KEY"), (.otherUser, "OOD_OTHER_USER"),
         ]
 
         /// The codes this version knows (a later version may add more).

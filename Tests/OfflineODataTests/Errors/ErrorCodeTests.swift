@@ -33,11 +33,11 @@ import Testing
     }
 
     @Test func theKnownCodesAreTheCOnesInOrder() {
-        #expect(ODataError.Code.allCases.map(\.rawValue) == Array(1...16))
+        #expect(ODataError.Code.allCases.map(\.rawValue) == Array(1...17))
         #expect(ODataError.Code.allCases.map(\.cName) == [
             "OOD_ERROR", "OOD_MISUSE", "OOD_CANTOPEN", "OOD_NOTASTORE", "OOD_STORAGE", "OOD_METADATA", "OOD_SYNTAX",
             "OOD_SEMANTIC", "OOD_UNSUPPORTED", "OOD_NETWORK", "OOD_HTTP", "OOD_NOTFOUND", "OOD_CONSTRAINT",
-            "OOD_ABORTED", "OOD_BUSY", "OOD_KEY",
+            "OOD_ABORTED", "OOD_BUSY", "OOD_KEY", "OOD_OTHER_USER",
         ])
         #expect("\(ODataError.Code.notAStore)" == "OOD_NOTASTORE")
     }

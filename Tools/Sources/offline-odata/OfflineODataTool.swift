@@ -43,6 +43,8 @@ struct OfflineODataTool: ParsableCommand {
             way out closes the store first.
 
             \(ToolKey.help)
+
+            \(ToolStoreUser.help)
             """,
         version: OfflineODataVersion.string,
         subcommands: [StoreCommand.self, MetadataCommand.self, ParseCommand.self, RequestCommand.self, ExplainCommand.self, RouteCommand.self, DownloadCommand.self, UploadCommand.self, QueueCommand.self, StatusCommand.self, LogCommand.self, ArchiveCommand.self, ServiceCommand.self, WatchCommand.self, StreamCommand.self]
@@ -56,6 +58,7 @@ struct OfflineODataTool: ParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do throws(ODataError) {
             ToolKey.current = try ToolKey.extract(from: &arguments)
+            ToolStoreUser.current = try ToolStoreUser.extract(from: &arguments)
         } catch {
             if arguments.contains("--json") { printJSONError(error) }
             var standardError = StandardErrorStream()

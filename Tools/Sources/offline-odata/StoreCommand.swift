@@ -22,7 +22,7 @@ struct StoreCommand: ParsableCommand {
             Exit codes: those of each subcommand: 0 success; 1 an error (the message says which); \
             64 a usage error.
             """,
-        subcommands: [Create.self, Info.self, Load.self, Check.self, StoreRekeyCommand.self, StoreConfigCommand.self, Indexes.self]
+        subcommands: [Create.self, Info.self, Load.self, Check.self, StoreRekeyCommand.self, StoreConfigCommand.self, Indexes.self, StoreHandOverCommand.self]
     )
 
     /// `offline-odata store create STORE [--metadata FILE [--v2|--v4] --defining NAME=URL ...]`.

@@ -41,6 +41,7 @@ func openStore(path: String, mode: WorkingMode = .mixed, service: ServiceOptions
 func openStore(_ options: ODataStore.Options) throws(ODataError) -> ODataStore {
     var options = options
     if options.key == nil { options.key = ToolKey.current }
+    if options.user == nil { options.user = ToolStoreUser.current }
     let store = ODataStore.open(options)
     let status: StoreStatus
     do throws(ODataError) {

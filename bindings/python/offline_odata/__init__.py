@@ -29,6 +29,7 @@ from .errors import (
     SemanticError,
     StorageError,
     UnsupportedError,
+    OtherUserError,
 )
 from .entity import Entity
 from .events import Event, EventKind, Subscription
@@ -49,6 +50,7 @@ __all__ = [
     "OfflineODataError", "MisuseError", "CannotOpenError", "NotAStoreError", "StorageError",
     "MetadataError", "QuerySyntaxError", "SemanticError", "UnsupportedError", "NetworkError",
     "HTTPError", "NotFoundError", "ConstraintError", "AbortedError", "BusyError", "StoreKeyError",
+    "OtherUserError",
 ]
 
 

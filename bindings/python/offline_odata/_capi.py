@@ -398,6 +398,15 @@ ood_store_set_alternate_key = _declare("ood_store_set_alternate_key", c_int, [c_
 # ood_status ood_store_alternate_keys(ood_store *store, char **json);
 ood_store_alternate_keys = _declare("ood_store_alternate_keys", c_int, [c_void_p, POINTER(c_void_p)], status=True)
 
+# ood_status ood_options_set_user(ood_options *options, const char *user);
+ood_options_set_user = _declare("ood_options_set_user", c_int, [c_void_p, c_char_p], status=True)
+# ood_status ood_store_hand_over(const char *path, const ood_options *previous, const char *new_user,
+#                                const ood_options *next, const char *choice, const char *kept_path, char **json);
+ood_store_hand_over = _declare("ood_store_hand_over", c_int,
+                               [c_char_p, c_void_p, c_char_p, c_void_p, c_char_p, c_char_p, POINTER(c_void_p)], status=True)
+# ood_status ood_store_user(const char *path, const ood_options *key, char **user);
+ood_store_user = _declare("ood_store_user", c_int, [c_char_p, c_void_p, POINTER(c_void_p)], status=True)
+
 #: The names of every function declared here (a test compares them with the header).
 DECLARED = sorted(name for name in dir() if name.startswith("ood_") and callable(globals()[name])
                   and name not in ("ood_completion", "ood_progress", "ood_event_callback", "ood_watch_callback",

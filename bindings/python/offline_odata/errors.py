@@ -88,6 +88,11 @@ class StoreKeyError(OfflineODataError):
     another, or a plain store opened with a key. The file is untouched."""
 
 
+class OtherUserError(OfflineODataError):
+    """The store belongs to another user: opened for a user other than the one it is bound to,
+    or for none. Hand it over first (docs/SHARED-DEVICE.md). The file is untouched."""
+
+
 #: Every status of ``offline_odata.h`` but OOD_OK: (name, value) -> exception class.
 STATUS_EXCEPTIONS: Dict[Tuple[str, int], Type[OfflineODataError]] = {
     ("OOD_ERROR", 1): OfflineODataError,
@@ -106,6 +111,7 @@ STATUS_EXCEPTIONS: Dict[Tuple[str, int], Type[OfflineODataError]] = {
     ("OOD_ABORTED", 14): AbortedError,
     ("OOD_BUSY", 15): BusyError,
     ("OOD_KEY", 16): StoreKeyError,
+    ("OOD_OTHER_USER", 17): OtherUserError,
 }
 
 _BY_VALUE = {value: (name, cls) for (name, value), cls in STATUS_EXCEPTIONS.items()}

@@ -97,6 +97,9 @@ class Options:
         defining_requests: name -> URL of each read whose results the offline store holds.
         stream_requests: name -> URL of defining requests whose downloads also fetch the streams of
             their media entities, kept as files beside the store (docs/MEDIA.md).
+        user: the user the store is opened for (docs/SHARED-DEVICE.md): a store bound to another
+            user, or to one while this is None, raises OtherUserError; a store bound to nobody is
+            bound to this user. Hand a store over with :func:`offline_odata.users.hand_over`.
         max_stream_size, max_stream_folder_size: the largest stream, and the most bytes all
             streams may take (defaults 1 GiB and 8 GiB); a download past either fails, nothing of
             that stream left on disk.
@@ -179,6 +182,7 @@ class Options:
     stream_requests: Union[Mapping[str, str], Sequence[Tuple[str, str]], None] = None
     max_stream_size: Optional[int] = None
     max_stream_folder_size: Optional[int] = None
+    user: Optional[str] = None
 
     @contextmanager
     def _handle(self) -> Iterator[c_void_p]:
@@ -273,6 +277,9 @@ class Options:
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                     raise TypeError(f"{name} must be an int")
             _capi.ood_options_set_stream_limits(handle, self.max_stream_size or 0, self.max_stream_folder_size or 0)
+        # A device that changes hands (docs/SHARED-DEVICE.md): the user the store is opened for.
+        if self.user is not None:
+            _capi.ood_options_set_user(handle, enc(self.user, "user"))
 
 
 def _set_key(handle: c_void_p, key: Optional[bytes], passphrase: Optional[str]) -> None:
@@ -343,6 +350,7 @@ class StoreOptions(TypedDict, total=False):
     compact_upload_queue: bool
     key: bytes
     passphrase: str
+    user: str
 
 
 def _metadata_text(metadata: Union[str, PathLike]) -> str:

@@ -39,6 +39,9 @@ struct StoreOpening {
             offline = file
             if let findings = file.file.recoveryFindings { store.eventHub.postOpening(.uncleanShutdownChecked(findings)) }
             do throws(ODataError) {
+                // The store's user first (docs/SHARED-DEVICE.md): another user's store is refused
+                // before anything of theirs is read or downloaded.
+                try file.file.withConnection { db throws(ODataError) in try StoreUserBinding.admit(options.user, in: db) }
                 try adopt(options, into: file, created: created)
             } catch {
                 file.close()
