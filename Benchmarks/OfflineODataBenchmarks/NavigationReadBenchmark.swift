@@ -22,7 +22,9 @@ import Glibc
 /// runs only the reads of those letters.
 func navigationScaleReads(count: Int) throws {
     let path = "/tmp/ood-read-navigation-\(getpid()).sqlite", plainPath = "/tmp/ood-read-navigation-plain-\(getpid()).sqlite"
-    defer { removeDatabase(path); removeDatabase(plainPath) }
+    // OOD_KEEP_READ_DB=1 keeps both databases for the sqlite3 shell.
+    let keep = getenv("OOD_KEEP_READ_DB") != nil
+    defer { if !keep { removeDatabase(path); removeDatabase(plainPath) } }
     let store = try makeNavigationStore(path: path, count: count)
     defer { store.close() }
     let plain = try makeNavigationPlainDatabase(path: plainPath, count: count)
@@ -54,7 +56,9 @@ func navigationScaleReads(count: Int) throws {
     defer { api.close() }
     for read in reads {
         if let only, let letter = read.label.dropFirst().first, !only.contains(letter) { continue }
-        print("read \(size) \(read.label): plan: " + (try store.explain(url: read.url).plan.joined(separator: "; ")))
+        let explanation = try store.explain(url: read.url)
+        print("read \(size) \(read.label): plan: " + explanation.plan.joined(separator: "; "))
+        if keep { print("read \(size) \(read.label): SQL: \(explanation.sql) in \(path), plain in \(plainPath)") }
         let request = ODataRequest(url: read.url)
         // A read that scans takes a second or so: as many iterations as fit in about 0.2 s.
         let single = Harness.now()
