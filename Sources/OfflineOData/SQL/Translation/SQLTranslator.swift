@@ -41,8 +41,10 @@ struct SQLTranslator {
     var indexed = IndexedColumns.none
     /// `$top` + `$skip` of a page (nil without `$top`), for ``pageThreshold(_:)``.
     var pageWindow: Double?
-    /// The connection a range in a paged navigation filter is counted on (``DrivenMatches``);
-    /// nil counts nothing and leaves ranges to the shape.
+    /// The connection the matches of a paged navigation filter are counted on where
+    /// `sqlite_stat1` cannot say (a range, a value of a column whose values repeat:
+    /// ``DrivenMatches``); nil counts nothing: equalities take the statistics' average, ranges
+    /// the shape.
     var probe: SQLiteConnection?
     /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
     /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
