@@ -122,8 +122,12 @@ final class ReadConnectionPool: @unchecked Sendable {
         do throws(ODataError) {
             // Opening outside the lock: it touches the file and should not hold other readers up.
             let connection = try SQLiteConnection(path: path, access: access, cipher: currentCipher)
-            // Readers never write; `query_only` makes that a guarantee, not a convention.
-            try connection.execute("PRAGMA query_only = ON")
+            // Readers never write; `query_only` makes that a guarantee, not a convention. The
+            // write connection's 16 MB page cache (StoreFile) for readers too: with SQLite's
+            // default 2 MB, a page of a navigation filter at 1,000,000 entities (a few hundred
+            // rows tested, each a key-index and a row look-up on both sides) reads its pages
+            // again every time, 3 ms instead of 0.3 ms (issue 38). It grows only as pages are read.
+            try connection.execute("PRAGMA query_only = ON; PRAGMA cache_size = -16384")
             return Slot(connection: connection, generation: currentGeneration)
         } catch {
             lock.withLock {

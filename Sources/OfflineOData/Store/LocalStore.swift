@@ -243,7 +243,7 @@ package final class LocalStore: @unchecked Sendable {
         // navigation filter's SQL depends on them).
         let (explanation, plan) = try file.withReadConnection { db, attachment throws(ODataError) in
             let reader = try readerFor(attachment: &attachment)
-            return (try ReadTranslation.explain(read, schema: schema, indexed: try reader.currentIndexes(on: db)),
+            return (try ReadTranslation.explain(read, schema: schema, indexed: try reader.currentIndexes(on: db), probe: db),
                     try reader.queryPlan(read, on: db))
         }
         return StoreExplanation(sql: explanation.sql, parameters: explanation.parameters, countSQL: explanation.countSQL,

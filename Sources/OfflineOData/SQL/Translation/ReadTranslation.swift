@@ -16,29 +16,30 @@ struct ReadPlan {
 /// Entry point of the translation stage: a bound read to its statements.
 enum ReadTranslation {
     static func plan(_ request: BoundRequest, schema: StoreSchema, now: String = currentInstantText(),
-                     names: SQLNameCache? = nil, indexed: IndexedColumns = .none) throws(ODataError) -> ReadPlan {
+                     names: SQLNameCache? = nil, indexed: IndexedColumns = .none,
+                     probe: SQLiteConnection? = nil) throws(ODataError) -> ReadPlan {
         guard let path = request.path else {
             throw ODataError(.unsupported, "only reads of entity sets, entities and their properties are translated to SQL")
         }
         var plan = ReadPlan()
         switch request.target {
         case .collection:
-            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed, probe: probe)
             plan.main = try translator.selectQuery(path, request.options)
             plan.readsClock = translator.readsClock
             plan.readsIndexes = translator.readsIndexes
             if request.options.includeCount {
-                var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
+                var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed, probe: probe)
                 plan.count = try counter.countQuery(path, request.options)
                 plan.readsClock = plan.readsClock || counter.readsClock
             }
         case .entity:
-            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed, probe: probe)
             plan.main = try translator.selectQuery(path, request.options)
             plan.readsClock = translator.readsClock
             plan.readsIndexes = translator.readsIndexes
         case .property(let propertyPath, _):
-            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
+            var translator = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed, probe: probe)
             plan.main = try translator.selectQuery(path, request.options, selecting: [propertyPath])
             plan.readsClock = translator.readsClock
             plan.readsIndexes = translator.readsIndexes
@@ -49,7 +50,7 @@ enum ReadTranslation {
                 throw ODataError(.syntax, "$top and $skip do not apply to /$count, which counts the whole filtered collection: "
                                  + "use $count=true on the collection read instead")
             }
-            var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed)
+            var counter = SQLTranslator(schema: schema, now: now, names: names, indexed: indexed, probe: probe)
             plan.count = try counter.countQuery(path, request.options)
             plan.readsClock = counter.readsClock
         default:
@@ -70,8 +71,9 @@ enum ReadTranslation {
     }
 
     /// The SQL and parameters the store runs for `request`.
-    static func explain(_ request: BoundRequest, schema: StoreSchema, indexed: IndexedColumns = .none) throws(ODataError) -> ReadExplanation {
-        let plan = try plan(request, schema: schema, indexed: indexed)
+    static func explain(_ request: BoundRequest, schema: StoreSchema, indexed: IndexedColumns = .none,
+                        probe: SQLiteConnection? = nil) throws(ODataError) -> ReadExplanation {
+        let plan = try plan(request, schema: schema, indexed: indexed, probe: probe)
         guard let query = plan.main ?? plan.count else { throw ODataError(.internalError, "empty read plan") }
         return ReadExplanation(sql: query.sql, parameters: query.parameters.map(\.explained),
                                countSQL: plan.main == nil ? nil : plan.count?.sql)

@@ -7,7 +7,10 @@ extension SQLTranslator {
     mutating func selectQuery(_ path: BoundPath, _ options: BoundQueryOptions, selecting select: [[String]]? = nil) throws(ODataError) -> SQLQuery {
         let table = try self.table(path.entitySet)
         let alias = Self.mainAlias
-        if path.isCollection && (options.top != nil || options.skip != nil) { semiJoinUse = .whenIndexesDrive }
+        if path.isCollection && (options.top != nil || options.skip != nil) {
+            semiJoinUse = .whenIndexesDrive
+            pageWindow = options.top.map { Double($0) + Double(options.skip ?? 0) }
+        }
         let conditions = try whereConditions(path, options, alias: alias, table: table)
         let columns = try selectedColumns(table, select ?? options.select)
         let list: String

@@ -8,12 +8,13 @@
 /// (a join, written either way, plans as the semi-join), so the translator does: in a page, a
 /// semi-join only where indexes find the matches (``SQLTranslator/semiJoinDrives(_:_:)``), which
 /// is an equality, and an equality is mostly selective; a range (`gt`) may pass any share of the
-/// rows and keeps the early stop. An equality on an indexed column that most rows share (a
-/// country of a few) still finds and sorts all of them.
+/// rows and keeps the early stop. Where `sqlite_stat1` has figures, the estimated number of
+/// matches decides instead (``DrivenMatches``, issue 38): an equality most rows share keeps the
+/// early stop, a selective range is found through its index.
 enum SemiJoinUse {
     /// A read without `$top` or `$skip`, which returns every match anyway.
     case always
-    /// A page: only where indexes find the matches, ``IndexedColumns``.
+    /// A page: only where indexes find few enough matches, ``IndexedColumns``, ``DrivenMatches``.
     case whenIndexesDrive
 }
 
@@ -26,7 +27,7 @@ extension SQLTranslator {
             return true
         case .whenIndexesDrive:
             readsIndexes = true
-            return semiJoinDrives(test, scopes)
+            return semiJoinPays(test, scopes)
         }
     }
 

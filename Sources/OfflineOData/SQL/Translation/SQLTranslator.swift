@@ -39,6 +39,13 @@ struct SQLTranslator {
     var semiJoinUse = SemiJoinUse.always
     /// The columns that lead an index, for ``SemiJoinUse/whenIndexesDrive`` and ``antiJoins``.
     var indexed = IndexedColumns.none
+    /// `$top` + `$skip` of a page (nil without `$top`), for ``pageThreshold(_:)``.
+    var pageWindow: Double?
+    /// The connection the matches of a paged navigation filter are counted on where
+    /// `sqlite_stat1` cannot say (a range, a value of a column whose values repeat:
+    /// ``DrivenMatches``); nil counts nothing: equalities take the statistics' average, ranges
+    /// the shape.
+    var probe: SQLiteConnection?
     /// Whether `all` may become an anti-join (``allAntiJoin(_:_:)``): its list of failing items is
     /// made whole, so not where the rows tested are few (``antiJoinsAllowed(_:_:table:)``).
     var antiJoins = true
@@ -53,9 +60,10 @@ struct SQLTranslator {
     /// Schema-only SQL text shared across translations, when the caller keeps one.
     let names: SQLNameCache?
 
-    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil, indexed: IndexedColumns = .none) {
+    init(schema: StoreSchema, now: String, names: SQLNameCache? = nil, indexed: IndexedColumns = .none, probe: SQLiteConnection? = nil) {
         self.schema = schema
         self.indexed = indexed
+        self.probe = probe
         self.now = now
         self.names = names
     }

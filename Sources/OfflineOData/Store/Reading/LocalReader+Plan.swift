@@ -6,7 +6,7 @@ extension LocalReader {
     /// read's values bound as the read binds them: nothing is run. `request` is bound already
     /// (``LocalStore/explain(url:)`` binds a read once).
     func queryPlan(_ request: BoundRequest, on db: SQLiteConnection) throws(ODataError) -> [String] {
-        let plan = try ReadTranslation.plan(request, schema: schema, names: names, indexed: try currentIndexes(on: db))
+        let plan = try ReadTranslation.plan(request, schema: schema, names: names, indexed: try currentIndexes(on: db), probe: db)
         guard let query = plan.main ?? plan.count else { return [] }
         let statement = try db.prepare("EXPLAIN QUERY PLAN " + query.sql)
         try statement.bind(query.parameters)

@@ -151,7 +151,7 @@ package final class LocalReader {
         let indexed = try currentIndexes(on: db)
         let plan: ReadPlan
         do {
-            plan = try ReadTranslation.plan(request, schema: schema, names: names, indexed: indexed)
+            plan = try ReadTranslation.plan(request, schema: schema, names: names, indexed: indexed, probe: db)
         } catch {
             throw Self.requestFault(error)
         }
