@@ -217,11 +217,15 @@ MEDIA_V4 = HERE / "models" / "media-v4.xml"
 
 def media_seed(count: int, size: int) -> dict[str, list[dict[str, Any]]]:
     """`count` media entities `Documents(1..count)` of `size` bytes each (media_streams.py makes
-    their content), and two plain `Notes`."""
+    their content), two plain `Notes`, and three `Inspections` with two `Edm.Stream` properties
+    (`photo` of `size` bytes, `signature` of 300; Inspections(3) has no signature)."""
     return {"Documents": [{"id": i, "title": f"document {i}", "owner": "field",
                            "@mediaSize": size, "@mediaType": "application/pdf"}
                           for i in range(1, count + 1)],
-            "Notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]}
+            "Notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "second"}],
+            "Inspections": [{"id": i, "place": f"site {i}",
+                             "@streams": {"photo": size, **({"signature": 300} if i < 3 else {})}}
+                            for i in range(1, 4)]}
 
 
 def start_v4_media(count: int = 5, size: int = 1000, *, port: int = 0, page_size: int | None = None,

@@ -93,15 +93,15 @@ struct Uploader {
             var document: JSONValue?
             switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
             case .applied:
-                let removedStream = try file.withConnection { db throws(ODataError) -> StreamRecord? in
-                    try db.transaction { () throws(ODataError) -> StreamRecord? in
+                let removedStreams = try file.withConnection { db throws(ODataError) -> [StreamRecord] in
+                    try db.transaction { () throws(ODataError) -> [StreamRecord] in
                         try recorder.acknowledge(request, response, answer: document, in: db)
                         if let mediaStream { try MediaUpload.recordUploaded(mediaStream, answer: document, response: response, in: db) }
-                        return try MediaUpload.forgetStream(ofDeleted: request, in: db)
+                        return try MediaUpload.forgetStreams(ofDeleted: request, in: db)
                     }
                 }
-                // A media entity deleted on the service: its file goes once the deletion is recorded.
-                if let removedStream { MediaUpload.removeFile(of: removedStream, storePath: file.path) }
+                // An entity with streams deleted on the service: their files go once the deletion is recorded.
+                for removed in removedStreams { MediaUpload.removeFile(of: removed, storePath: file.path) }
                 run.outcome.sent += 1
             case .refused(let kind):
                 let message = transport.serviceError(response, request: label).message
