@@ -182,4 +182,35 @@ import Testing
         #expect(records == [StreamRecord(entitySet: "Documents", entityID: 7, property: "", file: "s0123", state: .complete, etag: "\"m\"",
                                          entityETag: "W/\"1\"", contentType: "text/plain", length: 5, sha256: "ab")])
     }
+
+    /// One media entity, or one entity with stream properties, as a defining request of its own:
+    /// its streams come with it and no other; a stream's URL is refused with the way to ask for it.
+    @Test func aSingleEntityIsADefiningRequestOfItsOwnWithItsStreams() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 3, size: 9_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let (_, metadata) = try backend.get("$metadata", headers: ["Accept": "application/xml"])
+        let model = String(decoding: metadata, as: UTF8.self)
+        let store = try LocalStore.create(path: folder.file("one.store"), metadata: model,
+                                          definingRequests: [DefiningRequest(name: "Scan", url: "Documents(2)", retrievesStreams: true),
+                                                             DefiningRequest(name: "Visit", url: "Inspections(3)", retrievesStreams: true)],
+                                          serviceRoot: backend.serviceRoot)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        #expect(try gets(backend).map { "\($0.path) \($0.status)" }.sorted()
+                == ["/Documents(2)/$value 200", "/Inspections(3)/photo 200", "/Inspections(3)/signature 204"])
+        #expect(try store.streamFile(url: "Documents(2)").length == 9_000)
+        #expect(try store.streamFile(url: "Inspections(3)/photo").length == 9_000)
+        #expect(throws: ODataError.self) { try store.streamFile(url: "Documents(1)") }
+        _ = try store.download()
+        #expect(try gets(backend).count == 3)
+        for url in ["Documents(2)/$value", "Inspections(3)/photo"] {
+            let refused = #expect(throws: ODataError.self) {
+                try LocalStore.create(path: folder.file("refused.store"), metadata: model,
+                                      definingRequests: [DefiningRequest(name: "Stream", url: url, retrievesStreams: true)],
+                                      serviceRoot: backend.serviceRoot)
+            }
+            #expect(refused?.code == .unsupported && refused?.message.contains("make its entity") == true)
+        }
+    }
 }
