@@ -47,14 +47,16 @@ struct MediaUpload {
     /// Sends the three requests; gives the `POST`'s answer (what ``AnswerVerdict`` judges) with
     /// its body replaced by the entity as read at the end, or the `POST`'s own answer when the
     /// service did not take it.
+    /// `bodyProgress` is told the stream's bytes as they leave.
     func send(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
-              cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+              bodyProgress: HTTPBodyFileProgress? = nil, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
         let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         var headers = [HTTPHeader("Accept", "application/json"),
                        HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream")] + requests.versionHeaders
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
         var post = HTTPRequest(method: "POST", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
         post.bodyFile = folder.filePath(stream.file)
+        post.bodyFileProgress = bodyProgress
         let created = try transport.send(post, cancellation: cancellation)
         guard created.status == 201 || created.status == 200 || created.status == 204 else { return created }
         let label = "POST \(redactedURL(post.url)) (a media entity)"
@@ -132,7 +134,7 @@ struct MediaUpload {
     /// entity for its ETag and media ETag. Gives that read as the answer (what ``AnswerVerdict``
     /// judges), or the `PUT`'s own answer when the service did not take it.
     func replace(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
-                 cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+                 bodyProgress: HTTPBodyFileProgress? = nil, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
         let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         var headers = [HTTPHeader("Accept", "application/json"),
                        HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream"),
@@ -140,6 +142,7 @@ struct MediaUpload {
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
         var put = HTTPRequest(method: "PUT", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
         put.bodyFile = folder.filePath(stream.file)
+        put.bodyFileProgress = bodyProgress
         let replaced = try transport.send(put, cancellation: cancellation)
         guard (200..<300).contains(replaced.status) else { return replaced }
         let entityURL = Self.entityURL(ofStreamURL: request.url)
