@@ -1,6 +1,11 @@
 #ifndef OOD_CCURL_SHIM_H
 #define OOD_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 /* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does not import:
    one typed wrapper per argument type. */
@@ -80,6 +85,49 @@ static inline CURLcode ccurl_setopt_maximum_idle(CURL *h, long seconds) {
 #else
     (void)h; (void)seconds;
     return CURLE_NOT_BUILT_IN;
+#endif
+}
+/* The connection's socket after a transfer (CURLINFO_ACTIVESOCKET, 7.45): -1 when none is kept. */
+static inline curl_socket_t ccurl_last_socket(CURL *h) {
+    curl_socket_t fd = CURL_SOCKET_BAD;
+    if (curl_easy_getinfo(h, CURLINFO_ACTIVESOCKET, &fd) != CURLE_OK) return CURL_SOCKET_BAD;
+    return fd;
+}
+
+/* Whether `fd` is the TCP connection from local port `local_port` to `peer_ip` port `peer_port`
+   (what the pre-request callback reports): a connection's four numbers name one socket only, so a
+   descriptor closed and given to something else since never matches. */
+static inline int ccurl_socket_is_connection(curl_socket_t fd, int local_port, const char *peer_ip, int peer_port) {
+    struct sockaddr_storage local, peer;
+    socklen_t local_length = sizeof local, peer_length = sizeof peer;
+    char text[INET6_ADDRSTRLEN];
+    if (fd < 0 || peer_ip == NULL) return 0;
+    if (getsockname(fd, (struct sockaddr *)&local, &local_length) != 0) return 0;
+    if (getpeername(fd, (struct sockaddr *)&peer, &peer_length) != 0) return 0;
+    if (local.ss_family != peer.ss_family) return 0;
+    if (peer.ss_family == AF_INET) {
+        const struct sockaddr_in *l = (const struct sockaddr_in *)&local, *p = (const struct sockaddr_in *)&peer;
+        if (ntohs(l->sin_port) != local_port || ntohs(p->sin_port) != peer_port) return 0;
+        if (inet_ntop(AF_INET, &p->sin_addr, text, sizeof text) == NULL) return 0;
+    } else if (peer.ss_family == AF_INET6) {
+        const struct sockaddr_in6 *l = (const struct sockaddr_in6 *)&local, *p = (const struct sockaddr_in6 *)&peer;
+        if (ntohs(l->sin6_port) != local_port || ntohs(p->sin6_port) != peer_port) return 0;
+        if (inet_ntop(AF_INET6, &p->sin6_addr, text, sizeof text) == NULL) return 0;
+    } else {
+        return 0;
+    }
+    return strcmp(text, peer_ip) == 0;
+}
+
+/* Acknowledges what has arrived on `fd` at once, and what arrives next without the delayed-ACK
+   wait (TCP_QUICKACK, Linux). The kernel goes back to delaying ACKs when this end sends again soon
+   after receiving (its "ping-pong" guess), so it is set anew for each answer. */
+static inline void ccurl_acknowledge_quickly(curl_socket_t fd) {
+#ifdef TCP_QUICKACK
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+#else
+    (void)fd;
 #endif
 }
 #endif

@@ -14,6 +14,8 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
     every stream transfer since the last reset; `POST /_reset` clears it (and is passed on).
   - `POST /_media_hostile` with `{"unannounced": true}` sends the next `$value` bodies without a
     `Content-Length` (close-delimited), `{"location": "http://elsewhere/..."}` answers a media POST with that `Location`,
+    `{"create_location": "..."}` answers a JSON create the service made `204` with that `Location`
+    (and `OData-EntityId`) and no body, as a service whose `Location` the client cannot read,
     `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does),
     `{"hold_patch": true}` holds the next `PATCH` (counted in the log's `"held"`) until
     `POST /_media_release`, then answers it 503 without applying it (the properties of a media
@@ -98,7 +100,24 @@ class MediaLayer:
         if method in ("POST", "PUT") and not self._is_json(environ) and not path.startswith("/_") \
                 and "$batch" not in path:
             return self._write_stream(environ, start_response, path, method)
+        if method == "POST" and not path.startswith("/_") and "$batch" not in path:
+            with self.lock:
+                location = self.hostile.get("create_location")
+            if location is not None:
+                return self._create_answered_by(location, environ, start_response)
         return self.app(environ, start_response)
+
+    def _create_answered_by(self, location: str, environ, start_response):
+        """The create applied, answered `204` naming `location` and nothing else (see above)."""
+        status, headers, body = self._call(environ)
+        if not status.startswith("201"):
+            start_response(status, headers)
+            return [body]
+        kept = [(k, v) for k, v in headers
+                if k.lower() not in ("location", "odata-entityid", "content-length", "content-type")]
+        start_response("204 No Content", kept + [("Location", location), ("OData-EntityId", location),
+                                                 ("Content-Length", "0")])
+        return [b""]
 
     def reset(self) -> None:
         """Forgets the log and the hostile modes, and lets a held PATCH go."""

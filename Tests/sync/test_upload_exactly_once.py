@@ -293,6 +293,40 @@ def test_a_428_is_answered_with_the_entitys_etag_unless_it_changed(changed_on_se
         assert on_service["city"] == "Changed Meanwhile" and on_service["name"] != "Needs An ETag"
 
 
+@pytest.mark.parametrize("policy", ["server-wins", "client-wins", "merge"])
+def test_a_428_on_an_entity_changed_on_the_service_is_resolved_by_the_policy(policy, tool, make_store, v4, fault_proxy):
+    """The ETag read after a 428 finds the entity changed on the service: a conflict, resolved by
+    the upload's policy as a 412 would be (the archive is only the default's outcome)."""
+    proxy = fault_proxy(v4)
+    one = "TravelagencyCollection?$filter=agencynum eq '00000001'"
+    store = make_store(proxy, "v4", ("Agency", one))
+    proxy.add("rewrite", method="GET", match=r"^/TravelagencyCollection\?", body=without_etags(v4, one.replace(" ", "%20")))
+    assert tool("download", store).returncode == 0
+    proxy.clear()
+    before = agency(v4, "00000001")
+    offline(tool, store, "PATCH", "TravelagencyCollection('00000001')", '{"name":"Needs An ETag"}')
+    change_on_service(v4.service_root + "TravelagencyCollection('00000001')", {"city": "Changed Meanwhile"})
+
+    result = tool("upload", store, "--json", "--no-compact", "--conflicts", policy)
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout.strip().splitlines()[-1])
+    assert status(tool, store)["errorArchive"] == [] and status(tool, store)["queue"] == []
+    patches = [entry for entry in proxy.log() if entry["method"] == "PATCH"]
+    on_service = agency(v4, "00000001")
+    row = store_row(store, "TravelagencyCollection", "agencynum = ?", "00000001")
+    assert on_service["city"] == "Changed Meanwhile" and row["city"] == "Changed Meanwhile"
+    if policy == "server-wins":
+        assert (document["sent"], document["discarded"]) == (0, 1)
+        assert len(patches) == 1  # the 428; never sent over the other change
+        assert on_service["name"] == before["name"] and row["name"] == before["name"]
+    else:
+        # Sent again on the service's ETag: the name arrives beside the other change, which stays.
+        assert (document["sent"], document.get("discarded", 0)) == (1, 0)
+        assert len(patches) == 2  # the 428, then the change with the read ETag (the service wants one)
+        assert on_service["name"] == "Needs An ETag" and row["name"] == "Needs An ETag"
+        assert row["_ood_change"] is None
+
+
 # ------------------------------------------------------- repeatable requests
 
 @pytest.fixture

@@ -27,6 +27,8 @@ package final class HTTPTransport: @unchecked Sendable {
     private let cookies: UnsafeMutableRawPointer
     /// The bytes of bodies sent and received over the transport's life; guarded by `lock`.
     private var trafficSoFar = HTTPTraffic()
+    /// The sockets the handle's connections use, to acknowledge answers without delay; guarded by `lock`.
+    private let acknowledgement = AnswerAcknowledgement()
 
     /// - Throws: ``ODataError/Code/misuse`` for options ``HTTPOptions/validate()`` refuses.
     package init(options: HTTPOptions = HTTPOptions()) throws(ODataError) {
@@ -52,6 +54,9 @@ package final class HTTPTransport: @unchecked Sendable {
 
     /// The options in force.
     package var currentOptions: HTTPOptions { lock.withLock { options } }
+
+    /// How many answers were acknowledged without the delayed-ACK wait (``AnswerAcknowledgement``).
+    var answersAcknowledgedQuickly: Int { lock.withLock { acknowledgement.answersAcknowledged } }
 
     /// The bytes of request and answer bodies this transport has moved so far (see
     /// ``HTTPTraffic``); an operation's share is the difference between two readings.
@@ -147,7 +152,8 @@ package final class HTTPTransport: @unchecked Sendable {
         // Start from defaults; the connection cache, TLS sessions and cookies survive a reset.
         _ = ccurl_clear_cookie_files(easy)
         curl_easy_reset(easy)
-        let transfer = Transfer(sink: sink, cancellation: cancellation, maximumBodySize: options.maximumResponseSize)
+        let transfer = Transfer(sink: sink, cancellation: cancellation, maximumBodySize: options.maximumResponseSize,
+                                isChange: Self.isChange(request), acknowledgement: acknowledgement)
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -158,7 +164,8 @@ package final class HTTPTransport: @unchecked Sendable {
         try appendHeaders(for: request, to: &headerList)
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
         installCallbacks(on: easy, reaching: context)
-        if Self.isChange(request) { configureChange(on: easy, reaching: context) }
+        let watchesConnection = Self.refusesResend && installConnectionCallbacks(on: easy, reaching: context)
+        if transfer.isChange { configureChange(on: easy, guarded: watchesConnection) }
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, buffer.baseAddress)
@@ -167,6 +174,8 @@ package final class HTTPTransport: @unchecked Sendable {
         _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
         // Counted also for a transfer that failed part-way: what travelled, travelled.
         trafficSoFar.add(HTTPTraffic.ofLastTransfer(on: easy))
+        // The connection kept for the next request, which is likely to go on it.
+        acknowledgement.remember(ccurl_last_socket(easy))
 
         guard code == CURLE_OK else {
             let detail = errorBuffer.withUnsafeBufferPointer { buffer -> String in
@@ -222,11 +231,11 @@ package final class HTTPTransport: @unchecked Sendable {
     }
 
     /// A request that changes something on the service: everything but GET and HEAD. libcurl
-    /// must never send one twice by itself (see ``configureChange(on:)``).
+    /// must never send one twice by itself (see ``configureChange(on:guarded:)``).
     static func isChange(_ request: HTTPRequest) -> Bool { request.method != "GET" && request.method != "HEAD" }
 
-    /// Whether this libcurl has the callbacks ``installResendGuard(on:reaching:)`` needs (7.80);
-    /// without them every change goes on a fresh connection.
+    /// Whether this libcurl has the callbacks ``installConnectionCallbacks(on:reaching:)`` needs
+    /// (7.80); without them every change goes on a fresh connection.
     static let refusesResend = ccurl_can_refuse_resend() != 0
 
     /// The longest a kept-alive connection may have been idle for a change to go on it, in
@@ -240,29 +249,33 @@ package final class HTTPTransport: @unchecked Sendable {
     /// handshake, two round trips or more). libcurl sends a request again by itself when a reused
     /// connection turns out closed before any answer came, and the service may have applied the
     /// first one (a POST twice, a DELETE answered 404): the resend guard
-    /// (``installResendGuard(on:reaching:)``) fails such a transfer instead, and the upload treats
-    /// it as any lost answer (the change is in doubt and settled before anything is sent again).
-    /// A libcurl without the guard's callbacks sends each change on a connection of its own.
-    private func configureChange(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) {
-        guard Self.refusesResend, installResendGuard(on: easy, reaching: context) else {
+    /// (the pre-request and socket-option callbacks, ``installConnectionCallbacks(on:reaching:)``)
+    /// fails such a transfer instead, and the upload treats it as any lost answer (the change is in
+    /// doubt and settled before anything is sent again). Without the guard (`guarded` false: a
+    /// libcurl without those callbacks) each change goes on a connection of its own.
+    private func configureChange(on easy: UnsafeMutableRawPointer, guarded: Bool) {
+        guard guarded else {
             _ = ccurl_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
             return
         }
         _ = ccurl_setopt_maximum_idle(easy, Self.changeConnectionMaximumIdle)
     }
 
-    /// Refuses libcurl's own second sending of the transfer's request: once the request has been
-    /// handed to a connection (the pre-request callback), a second hand-over or a new socket in
+    /// The pre-request callback (the request is handed to a connection) and the socket-option
+    /// callback (a new socket), for every request. They find the connection's socket, so that its
+    /// answer is acknowledged at once (``AnswerAcknowledgement``). For a change they are also the
+    /// resend guard: once the request has been handed over, a second hand-over or a new socket in
     /// the same transfer is libcurl retrying on a new connection, and the transfer fails there
     /// with ``Transfer/refusedResend`` set, before anything is sent again.
     /// False when libcurl refused the callbacks.
-    private func installResendGuard(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) -> Bool {
-        ccurl_setopt_resend_guard(easy, { raw, _, _, _, _ in
+    private func installConnectionCallbacks(on easy: UnsafeMutableRawPointer, reaching context: Unmanaged<Transfer>) -> Bool {
+        ccurl_setopt_resend_guard(easy, { raw, primaryIP, _, primaryPort, localPort in
             guard let raw else { return 1 }
-            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().handOverRequest() ? 0 : 1
-        }, { raw, _, _ in
+            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
+                .handOverRequest(localPort: localPort, peer: primaryIP, peerPort: primaryPort) ? 0 : 1
+        }, { raw, socket, _ in
             guard let raw else { return 1 }
-            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().mayOpenConnection() ? 0 : 1
+            return Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue().mayOpenConnection(socket) ? 0 : 1
         }, context.toOpaque()) == CURLE_OK
     }
 
@@ -521,34 +534,50 @@ private final class Transfer {
     let sink: HTTPBodySink?
     let cancellation: HTTPCancellation?
     let maximumBodySize: Int
+    /// The request changes something: libcurl must not send it twice (see ``handOverRequest``).
+    let isChange: Bool
+    private let acknowledgement: AnswerAcknowledgement
+    /// The socket the request went out on, once known: its answers are acknowledged at once.
+    private var answerSocket: Int32?
 
-    init(sink: HTTPBodySink?, cancellation: HTTPCancellation?, maximumBodySize: Int) {
+    init(sink: HTTPBodySink?, cancellation: HTTPCancellation?, maximumBodySize: Int, isChange: Bool,
+         acknowledgement: AnswerAcknowledgement) {
         self.sink = sink
         self.cancellation = cancellation
         self.maximumBodySize = maximumBodySize
+        self.isChange = isChange
+        self.acknowledgement = acknowledgement
     }
 
     var isCancelled: Bool { cancellation?.isCancelled ?? false }
 
-    /// The request has been handed to a connection once (see ``HTTPTransport/installResendGuard``).
+    /// The request has been handed to a connection once (see
+    /// ``HTTPTransport/installConnectionCallbacks(on:reaching:)``).
     private var handedOver = false
     /// libcurl tried to send the request a second time, and the guard refused.
     private(set) var refusedResend = false
 
-    /// The pre-request callback: true the first time, false (refused) after.
-    func handOverRequest() -> Bool {
-        if handedOver {
+    /// The pre-request callback, with the connection's addresses: for a change, true the first
+    /// time and false (refused) after; a read may be sent again.
+    func handOverRequest(localPort: Int32, peer: UnsafePointer<CChar>?, peerPort: Int32) -> Bool {
+        if handedOver && isChange {
             refusedResend = true
             return false
         }
         handedOver = true
+        answerSocket = acknowledgement.socket(localPort: localPort, peer: peer, peerPort: peerPort)
         return true
     }
 
-    /// The socket-option callback: a new connection is fine until the request has been handed over.
-    func mayOpenConnection() -> Bool {
-        if handedOver { refusedResend = true }
-        return !handedOver
+    /// The socket-option callback: for a change, a new connection is fine until the request has
+    /// been handed over; any socket a request may go out on is remembered.
+    func mayOpenConnection(_ socket: Int32) -> Bool {
+        if handedOver && isChange {
+            refusedResend = true
+            return false
+        }
+        acknowledgement.remember(socket)
+        return true
     }
 
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
@@ -587,6 +616,8 @@ private final class Transfer {
         var line = String(decoding: raw, as: UTF8.self)
         while let last = line.utf8.last, last == 13 || last == 10 { line.removeLast() }
         if line.hasPrefix("HTTP/") {
+            // The answer has begun: its ACKs go at once (the service may hold its next segment for one).
+            if let answerSocket { acknowledgement.acknowledgeQuickly(answerSocket) }
             headers.removeAll()
             status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
             isRedirect = HTTPTransport.redirectStatuses.contains(status)

@@ -55,6 +55,20 @@ import Glibc
         }
     }
 
+    /// Each answer is acknowledged at once (``AnswerAcknowledgement``): every request finds the
+    /// socket it went out on, the one it opened and the kept-alive one it reused alike.
+    @Test func eachAnswerFindsTheSocketItCameOn() throws {
+        try withServer({ _ in .text(201, "{}") }) { server in
+            let transport = try HTTPTransport()
+            for _ in 0..<2 { _ = try transport.send(HTTPRequest(url: server.baseURL + "/x")) }
+            for method in ["POST", "PATCH", "DELETE"] {
+                _ = try transport.send(HTTPRequest(method: method, url: server.baseURL + "/A(1)", body: Array("{}".utf8)))
+            }
+            #expect(server.requests.count == 5)
+            #expect(transport.answersAcknowledgedQuickly == (HTTPTransport.refusesResend ? 5 : 0))
+        }
+    }
+
     /// The worst moment: the service has the change, then closes the reused connection before any
     /// byte of its answer. libcurl would send it again on a new connection; the transport refuses.
     @Test(arguments: ["POST", "PATCH", "PUT", "DELETE", "MERGE"])

@@ -27,9 +27,11 @@ enum AnswerVerdict: Equatable {
     }
 
     /// `document` receives the answer's body as parsed for the check, so that recording an
-    /// applied request does not parse it again.
+    /// applied request does not parse it again. `locationKey` reads the key a create's `Location`
+    /// names as the recorder will adopt it (``ServerAssignedKey/key(inLocation:model:)``); without
+    /// it, a `Location` of the form `Set(…)` is taken.
     init(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn], dialect: Dialect,
-         document: inout JSONValue?) {
+         document: inout JSONValue?, locationKey: ((String) -> [SQLValue]?)? = nil) {
         if CSRFToken.isRequired(by: response) {
             // The token was refused even after a new one was fetched: not the request's fault.
             self = .notNow(retryAfter: nil)
@@ -37,7 +39,8 @@ enum AnswerVerdict: Equatable {
         }
         switch response.status {
         case 200..<300:
-            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
+            if let reason = Self.missingProof(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document,
+                                              locationKey: locationKey) {
                 self = .noProof(reason)
             } else {
                 self = .applied
@@ -66,7 +69,8 @@ enum AnswerVerdict: Equatable {
     ///   `Location` (V4 also `OData-EntityId`) header naming an entity of the set by key; a create whose body gave the key needs
     ///   neither (its answer may be a 204, or an entity without the key).
     static func missingProof(_ response: HTTPResponse, to request: QueuedRequest, keyColumns: [StoredColumn],
-                             dialect: Dialect, document parsed: inout JSONValue?) -> String? {
+                             dialect: Dialect, document parsed: inout JSONValue?,
+                             locationKey: ((String) -> [SQLValue]?)? = nil) -> String? {
         // Built only for an answer that is no proof: quoting the URL costs more than the checks.
         func what() -> String { "the answer \(response.status) to \(request.method) \(redactedURL(request.url))" }
         var entity: JSONValue?
@@ -91,9 +95,16 @@ enum AnswerVerdict: Equatable {
         // The created entity's set: the queue's record of it, else the URL's (a create through a
         // navigation makes an entity of the navigation's set).
         let entitySet = request.entitySet ?? String(request.url.prefix { $0 != "(" && $0 != "?" && $0 != "/" })
-        if let location = response.header("Location") ?? response.header("OData-EntityId"),
-           ServerAssignedKey.locationNamesAnEntity(location, of: entitySet) { return nil }
+        // One the recorder cannot read a key from would leave the entity its provisional key while
+        // the service has it under another (a duplicate at the next download): no proof either.
+        let location = response.header("Location") ?? response.header("OData-EntityId")
+        if let location, ServerAssignedKey.locationNamesAnEntity(location, of: entitySet),
+           locationKey.map({ $0(location) != nil }) ?? true { return nil }
         if Self.bodyGivesKey(request, keyColumns: keyColumns) { return nil }
+        if entity == nil, let location {
+            return "\(what()) names the created entity only by '\(redactedURL(String(location.prefix(300))))', which gives "
+                + "no key of \(entitySet)"
+        }
         return entity == nil
             ? "\(what()) names no entity: no body and no Location header"
             : "\(what()) does not hold the created entity's key (or not of its type)"

@@ -50,16 +50,32 @@ struct ServerAssignedKey {
         return segment.hasPrefix(entitySet + "(") && segment.hasSuffix(")") && segment.count > entitySet.count + 2
     }
 
-    /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered
-    /// without the entity; does nothing when the header does not name an entity of this set.
-    func adopt(location: String, model: MetadataModel, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
-        guard !table.keyColumns.isEmpty else { return }
+    /// The key a `Location` (or `OData-EntityId`) header names, as the store keeps it: nil when the
+    /// header does not name one entity of this set by its whole key (it does not parse, names
+    /// another set, a navigation, a partial key, a value not of the key's type). ``AnswerVerdict``
+    /// takes such a header as no proof, so a create is never recorded without the key it got.
+    func key(inLocation location: String, model: MetadataModel) -> [SQLValue]? {
+        guard !table.keyColumns.isEmpty else { return nil }
         let segment = Self.entitySegment(ofLocation: location)
         guard let parsed = try? ODataURLParser(dialect: dialect).parse(segment),
               let bound = try? ODataBinder(model: model, dialect: dialect).bind(parsed),
-              let target = bound.path, target.entitySet == table.entitySet, target.steps.isEmpty, target.rootKey != nil else { return }
+              let target = bound.path, target.entitySet == table.entitySet, target.steps.isEmpty, target.rootKey != nil else { return nil }
         let served = table.keyValues(of: target)
-        guard !served.contains(.null) else { return }
+        return served.contains(.null) ? nil : served
+    }
+
+    /// ``key(inLocation:model:)`` for the creates in `table` (nil: no table), as ``AnswerVerdict`` asks it.
+    static func locationReader(table: EntitySetTable?, model: MetadataModel, dialect: Dialect) -> ((String) -> [SQLValue]?)? {
+        guard let table else { return nil }
+        let keys = ServerAssignedKey(table: table, dialect: dialect)
+        return { location in keys.key(inLocation: location, model: model) }
+    }
+
+    /// Adopts the key a `Location` (or `OData-EntityId`) header names, for a create answered
+    /// without the entity; does nothing when the header does not name an entity of this set (the
+    /// verdict let such an answer through only when the create's body gave the key).
+    func adopt(location: String, model: MetadataModel, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
+        guard let served = key(inLocation: location, model: model) else { return }
         try adopt(served, entityID: entityID, in: db)
     }
 

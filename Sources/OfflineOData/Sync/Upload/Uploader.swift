@@ -55,7 +55,9 @@ struct Uploader {
             try run.checkCancellation(cancellation)
             if recovery.needsETagFirst(queued) && !recovered.contains(queued.id) {
                 recovered.insert(queued.id)
-                if case .archived(let count) = try recovery.recover(queued, cancellation: cancellation) { run.outcome.archived += count }
+                if case .settled(let settled) = try recovery.recover(queued, conflicts: conflicts, cancellation: cancellation) {
+                    run.outcome.add(settled)
+                }
                 continue
             }
             try csrf.ensure(transport, serviceRoot: serviceRoot, cancellation: cancellation, stopped: uploadStopped(remaining: run.remaining))
@@ -97,9 +99,10 @@ struct Uploader {
                 throw error
             }
             let label = "\(request.method) \(redactedURL(request.url))"
-            let keyColumns = request.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+            let table = request.entitySet.flatMap { schema.table(forEntitySet: $0) }
             var document: JSONValue?
-            switch AnswerVerdict(response, to: request, keyColumns: keyColumns, dialect: dialect, document: &document) {
+            switch AnswerVerdict(response, to: request, keyColumns: table?.keyColumns ?? [], dialect: dialect, document: &document,
+                                 locationKey: ServerAssignedKey.locationReader(table: table, model: schema.model, dialect: dialect)) {
             case .applied:
                 let removedStreams = try file.withConnection { db throws(ODataError) -> [StreamRecord] in
                     try db.transaction { () throws(ODataError) -> [StreamRecord] in
@@ -121,9 +124,7 @@ struct Uploader {
                         sentAgain[request.id] = times + 1
                         continue
                     case .settled(let settled):
-                        run.outcome.sent += settled.applied
-                        run.outcome.archived += settled.archived
-                        run.outcome.discarded += settled.discarded
+                        run.outcome.add(settled)
                     }
                     break
                 }
@@ -144,8 +145,8 @@ struct Uploader {
                     }
                 } else {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                        run.outcome.archived += count
+                    if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                        run.outcome.add(settled)
                     }
                     continue
                 }

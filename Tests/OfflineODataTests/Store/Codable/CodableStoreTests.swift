@@ -103,6 +103,7 @@ private struct Flight: Decodable, Equatable {
         let v2 = try TestBackend.start(.v2)
         defer { v2.stop() }
         let folder = TemporaryFolder()
+        let beforeOpening = Date()
         let store = try Self.open(v2, in: folder)
         defer { store.close() }
         let before = Date()
@@ -129,10 +130,14 @@ private struct Flight: Decodable, Equatable {
         await #expect(throws: ODataError.self) { _ = try await store.encodedBody(["not", "an", "object"]) }
 
         let queue = try await store.perform(.requestQueue)
+        let after = Date()
         #expect(queue.count == 3)
         for request in queue {
+            // Between the clock read before the writes and after them (the timestamps have
+            // milliseconds, the Dates more: a millisecond of slack each side), however loaded the machine.
             let created = try #require(request.createdDate, "\(request.createdAt)")
-            #expect(abs(created.timeIntervalSince(before)) < 120)
+            #expect(created.timeIntervalSince(before) > -0.002 && after.timeIntervalSince(created) > -0.002,
+                    "\(request.createdAt) is not between \(before) and \(after)")
         }
         let steps = Protected<[UploadProgress]>([])
         let uploaded = try await store.perform(.upload(UploadOptions(progress: { step in
@@ -148,6 +153,8 @@ private struct Flight: Decodable, Equatable {
 
         let defining = try #require(try await store.perform(.status).definingRequests.first)
         let downloaded = try #require(defining.lastDownloadDate, "\(defining.lastDownload ?? "nil")")
-        #expect(abs(downloaded.timeIntervalSince(before)) < 300)
+        // The opening's download: after the store was opened, before now.
+        #expect(downloaded.timeIntervalSince(beforeOpening) > -0.002 && Date().timeIntervalSince(downloaded) > -0.002,
+                "\(defining.lastDownload ?? "") is not between \(beforeOpening) and now")
     }
 }

@@ -64,7 +64,9 @@ struct BatchUploader {
             if !unversioned.isEmpty {
                 for request in unversioned {
                     recovered.insert(request.id)
-                    if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) { run.outcome.archived += count }
+                    if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                        run.outcome.add(settled)
+                    }
                 }
                 continue
             }
@@ -115,8 +117,8 @@ struct BatchUploader {
                     continue
                 }
                 recovered.insert(request.id)
-                if case .archived(let count) = try recovery.recover(request, cancellation: cancellation) {
-                    run.outcome.archived += count
+                if case .settled(let settled) = try recovery.recover(request, conflicts: conflicts, cancellation: cancellation) {
+                    run.outcome.add(settled)
                 }
             }
             for conflict in outcome.conflicts {
@@ -126,9 +128,7 @@ struct BatchUploader {
                 case .sendAgain:
                     sentAgain[conflict.request.id] = times + 1
                 case .settled(let settled):
-                    run.outcome.sent += settled.applied
-                    run.outcome.archived += settled.archived
-                    run.outcome.discarded += settled.discarded
+                    run.outcome.add(settled)
                 }
             }
             if var failure = outcome.failure {
@@ -234,9 +234,10 @@ struct BatchUploader {
             requests.count > 1 ? "\(first.method) \(redactedURL(first.url)) (a change set of \(requests.count) requests)"
                 : "\(first.method) \(redactedURL(first.url))"
         }
-        let keyColumns = first.entitySet.flatMap { schema.table(forEntitySet: $0) }?.keyColumns ?? []
+        let table = first.entitySet.flatMap { schema.table(forEntitySet: $0) }
         var document: JSONValue?
-        switch AnswerVerdict(answer, to: first, keyColumns: keyColumns, dialect: dialect, document: &document) {
+        switch AnswerVerdict(answer, to: first, keyColumns: table?.keyColumns ?? [], dialect: dialect, document: &document,
+                             locationKey: ServerAssignedKey.locationReader(table: table, model: schema.model, dialect: dialect)) {
         case .applied where requests.count == 1:
             try recorder.acknowledge(first, answer, answer: document, in: db)
             outcome.sent += 1

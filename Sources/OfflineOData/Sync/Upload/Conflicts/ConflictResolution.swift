@@ -90,6 +90,18 @@ struct ConflictResolution {
                 + "could not be read to resolve it: \(error.message); the request stays queued for the next upload"
             throw stopped
         }
+        return try decide(request, status: status, message: message, sentAgain: sentAgain, served: served)
+    }
+
+    /// Resolves `request`, refused with `status` (428 included: ``ETagRecovery`` found the entity
+    /// changed on the service), given the service's entity as just read (nil: gone).
+    func decide(_ request: QueuedRequest, status: Int, message: String, sentAgain: Int,
+                served: ServedEntity?) throws(ODataError) -> Result {
+        let kind: ArchiveKind = status == 404 ? .refused : .conflict
+        guard let setName = request.entitySet, let entityID = request.entityID, let table = schema.table(forEntitySet: setName) else {
+            return .settled(Settled(archived: try archive(request, status: status, message: message, kind: kind, detail: nil)))
+        }
+        let policy = self.policy(for: request)
         let (original, queued) = try file.withConnection { db throws(ODataError) in
             (try OriginalValues.values(entityID: entityID, of: table, on: db),
              try RequestQueueTable.requests(entitySet: setName, entityID: entityID, in: db))
@@ -252,5 +264,14 @@ struct ConflictResolution {
         try file.withConnection { db throws(ODataError) in
             try db.transaction { () throws(ODataError) in try RequestQueueTable.markPending(ids: [request.id], in: db) }
         }
+    }
+}
+
+extension UploadOutcome {
+    /// Counts what a resolution settled: applied as sent, archived, discarded by the policy.
+    mutating func add(_ settled: ConflictResolution.Settled) {
+        sent += settled.applied
+        archived += settled.archived
+        discarded += settled.discarded
     }
 }
