@@ -217,11 +217,15 @@ MEDIA_V4 = HERE / "models" / "media-v4.xml"
 
 def media_seed(count: int, size: int) -> dict[str, list[dict[str, Any]]]:
     """`count` media entities `Documents(1..count)` of `size` bytes each (media_streams.py makes
-    their content), and two plain `Notes`."""
+    their content), two plain `Notes`, and three `Inspections` with two `Edm.Stream` properties
+    (`photo` of `size` bytes, `signature` of 300; Inspections(3) has no signature)."""
     return {"Documents": [{"id": i, "title": f"document {i}", "owner": "field",
                            "@mediaSize": size, "@mediaType": "application/pdf"}
                           for i in range(1, count + 1)],
-            "Notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]}
+            "Notes": [{"id": 1, "text": "first"}, {"id": 2, "text": "second"}],
+            "Inspections": [{"id": i, "place": f"site {i}",
+                             "@streams": {"photo": size, **({"signature": 300} if i < 3 else {})}}
+                            for i in range(1, 4)]}
 
 
 def start_v4_media(count: int = 5, size: int = 1000, *, port: int = 0, page_size: int | None = None,
@@ -257,6 +261,21 @@ def start_v2(csrf: bool = True, data: str | dict | os.PathLike = "small", *,
     return Backend("v2", cmd, V2_PATH, seed, timeout)
 
 
+MEDIA_V2 = HERE / "models" / "media-v2.xml"
+
+
+def start_v2_media(count: int = 3, size: int = 1000, *, port: int = 0, csrf: bool = True,
+                   timeout: float = 60.0) -> Backend:
+    """mock-sap serving the V2 media model (models/media-v2.xml: `Documents`, HasStream, keys
+    '000001'..count assigned by the service for new ones, streams of `size` bytes) with
+    media_v2.py's `$value`, media POST and `/_media_log`; service root as start_v2's."""
+    seed = {"Documents": [{"DocId": f"{i:06d}", "Title": f"document {i}", "ChangedAt": "2026-01-01T00:00:00",
+                           "@mediaSize": size, "@mediaType": "application/pdf"} for i in range(1, count + 1)]}
+    path = _scratch() / f"seed-media-v2-{count}-{size}.json"
+    path.write_text(json.dumps(seed), encoding="utf-8")
+    return start_v2(csrf=csrf, data=path, port=port, timeout=timeout, metadata=MEDIA_V2)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Start a flight sample backend")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -270,11 +289,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--metadata", default=None,
                        help="another version of the sample's $metadata (a changed model; same port to swap it)")
     serve.add_argument("--media", default=None, metavar="COUNT:SIZE",
-                       help="V4 only: the media model (models/media-v4.xml) with COUNT streams of SIZE bytes")
+                       help="the media model (models/media-v4.xml, V2: models/media-v2.xml) with COUNT streams of SIZE bytes")
     args = parser.parse_args(argv)
     if args.version == "v4" and args.media:
         count, size = (int(part) for part in args.media.split(":", 1))
         backend = start_v4_media(count, size, port=args.port, page_size=args.page_size or None)
+    elif args.media:
+        count, size = (int(part) for part in args.media.split(":", 1))
+        backend = start_v2_media(count, size, port=args.port, csrf=not args.no_csrf)
     elif args.version == "v4":
         backend = start_v4(page_size=args.page_size or None, data=args.size, port=args.port,
                            repeatable=args.repeatable, metadata=args.metadata)

@@ -23,6 +23,11 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
     `{}` turns it all off.
   - A media `POST`/`PUT` whose body ends before its `Content-Length` (the client killed mid-body)
     is answered 400 and not applied, as a real server does (odatapy alone would store the part).
+* `StreamProperties` serves V4 `Edm.Stream` properties, which odatapy routes nowhere: `GET
+  Set(key)/Prop` (through the layer above: ranges, the log, hostile modes) and `PUT Set(key)/Prop`
+  (`If-Match` against the entity's ETag). The content is kept on the entity (`stream_props`); seed
+  rows may carry `"@streams": {"Prop": N}` (N bytes from `content_for(set, key + (Prop,), N)`). A
+  changed stream property is a change of its entity (a new ETag, in the delta), as for media.
 """
 from __future__ import annotations
 
@@ -53,8 +58,9 @@ def etag_for(content: bytes | None) -> str | None:
 class MediaLayer:
     """The WSGI middleware described above, around `app`."""
 
-    def __init__(self, app):
+    def __init__(self, app, streams: "StreamProperties | None" = None):
         self.app = app
+        self.streams = streams
         self.lock = threading.Lock()
         self.log = {"gets": [], "posts": [], "puts": []}
         self.hostile: dict = {}
@@ -86,6 +92,11 @@ class MediaLayer:
             return self._hold(start_response)
         if path.endswith("/$value") and method == "GET":
             return self._get_stream(environ, start_response, path)
+        if self.streams is not None and self.streams.match(path) is not None:
+            if method == "GET":
+                return self._get_stream(environ, start_response, path, self.streams)
+            if method == "PUT":
+                return self._write_stream(environ, start_response, path, method, self.streams)
         if method in ("POST", "PUT") and not self._is_json(environ) and not path.startswith("/_") \
                 and "$batch" not in path:
             return self._write_stream(environ, start_response, path, method)
@@ -121,14 +132,14 @@ class MediaLayer:
         return kind.startswith("application/json") or kind.startswith("multipart/") \
             or kind.startswith("application/atom") or kind.startswith("application/xml")
 
-    def _call(self, environ):
+    def _call(self, environ, app=None):
         captured = {}
 
         def capture(status, headers, exc_info=None):
             captured["status"], captured["headers"] = status, list(headers)
             return lambda data: None
 
-        body = b"".join(self.app(environ, capture))
+        body = b"".join((app or self.app)(environ, capture))
         return captured["status"], captured["headers"], body
 
     def _take_hold(self) -> bool:
@@ -143,7 +154,7 @@ class MediaLayer:
         start_response("503 Service Unavailable", [("Content-Length", "0")])
         return [b""]
 
-    def _write_stream(self, environ, start_response, path, method):
+    def _write_stream(self, environ, start_response, path, method, app=None):
         announced = environ.get("CONTENT_LENGTH")
         if announced:
             wanted, chunks, received = int(announced), [], 0
@@ -160,7 +171,7 @@ class MediaLayer:
                 start_response("400 Bad Request", [("Content-Length", "0")])
                 return [b""]
             environ = dict(environ, **{"wsgi.input": io.BytesIO(b"".join(chunks))})
-        status, headers, body = self._call(environ)
+        status, headers, body = self._call(environ, app)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         with self.lock:
             self.log["posts" if method == "POST" else "puts"].append(
@@ -171,10 +182,10 @@ class MediaLayer:
         start_response(status, headers)
         return [body]
 
-    def _get_stream(self, environ, start_response, path):
+    def _get_stream(self, environ, start_response, path, app=None):
         wanted = environ.get("HTTP_RANGE")
         inner = {k: v for k, v in environ.items() if k not in ("HTTP_RANGE", "HTTP_IF_RANGE")}
-        status, headers, body = self._call(inner)
+        status, headers, body = self._call(inner, app)
         code = int(status.split()[0])
         etag = next((v for k, v in headers if k.lower() == "etag"), None)
         headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
@@ -202,3 +213,69 @@ class MediaLayer:
             return (body[i:i + BLOCK] for i in range(0, len(body), BLOCK))
         start_response(status, headers + [("Content-Length", str(len(body)))])
         return [body]
+
+
+STREAM_PATH = re.compile(r"^/([A-Za-z_][A-Za-z0-9_]*)\((\d+)\)/([A-Za-z_][A-Za-z0-9_]*)$")
+
+
+class StreamProperties:
+    """A WSGI app for the `Edm.Stream` properties of entities with one integer key (see above).
+
+    `model` is odatapy_server's Model (`sets`, `types` with `props` and `keys`); `store()` gives the
+    current LinkingStore (it is replaced by a reset); `next_etag` makes an entity's next ETag."""
+
+    def __init__(self, model, store, next_etag):
+        self.model, self.store, self.next_etag = model, store, next_etag
+
+    def names(self, set_name: str) -> list[str]:
+        if set_name not in self.model.sets:
+            return []
+        props = self.model.types[self.model.sets[set_name]["type"]]["props"]
+        return [name for name, attrs in props.items() if attrs.get("Type") == "Edm.Stream"]
+
+    def match(self, path: str):
+        found = STREAM_PATH.match(path)
+        if not found or found.group(3) not in self.names(found.group(1)):
+            return None
+        return found.group(1), int(found.group(2)), found.group(3)
+
+    def __call__(self, environ, start_response):
+        set_name, key, prop = self.match(environ.get("PATH_INFO", ""))
+        store = self.store()
+        with store.lock:
+            keys = self.model.types[self.model.sets[set_name]["type"]]["keys"]
+            entity = next((e for e in store.entities(set_name) if e.get_value(keys[0]) == key), None)
+            if entity is None:
+                return self._answer(start_response, "404 Not Found")
+            streams = getattr(entity, "stream_props", None) or {}
+            if environ.get("REQUEST_METHOD") == "PUT":
+                if_match = environ.get("HTTP_IF_MATCH")
+                if if_match and if_match != "*" and if_match != entity.etag:
+                    return self._answer(start_response, "412 Precondition Failed")
+                length = int(environ.get("CONTENT_LENGTH") or 0)
+                content = environ["wsgi.input"].read(length)
+                kind = environ.get("CONTENT_TYPE") or "application/octet-stream"
+                entity.stream_props = dict(streams, **{prop: (content, kind)})
+                entity.etag = self.next_etag(entity.etag)
+                store.record_change(set_name, entity, "changed")
+                return self._answer(start_response, "204 No Content", [("ETag", etag_for(content) or "")])
+            content, kind = streams.get(prop, (None, None))
+            if content is None:
+                return self._answer(start_response, "204 No Content")
+            etag = etag_for(content) or ""
+            if environ.get("HTTP_IF_NONE_MATCH") == etag:
+                return self._answer(start_response, "304 Not Modified", [("ETag", etag)])
+            start_response("200 OK", [("Content-Type", kind), ("ETag", etag),
+                                      ("Content-Length", str(len(content)))])
+            return [content]
+
+    @staticmethod
+    def _answer(start_response, status: str, headers: list | None = None):
+        start_response(status, (headers or []) + [("Content-Length", "0")])
+        return [b""]
+
+
+def seed_stream_properties(set_name: str, keys: tuple, sizes: dict) -> dict:
+    """The `stream_props` of a seeded entity from its row's `"@streams": {"Prop": N}`."""
+    return {prop: (content_for(set_name, keys + (prop,), int(size)), "image/jpeg")
+            for prop, size in sizes.items()}

@@ -25,6 +25,8 @@
   MERGE, DELETE, also tunnelled as POST with X-HTTP-Method) of that entity answers `status` (409 by
   default) with SAP Gateway's error envelope, once; POST /_reset forgets it. A stale If-Match is
   answered 412 by mock-sap itself.
+* Media entities (types with `m:HasStream="true"`, models/media-v2.xml): served by media_v2.py
+  (`$value` GET and PUT, media POST, `__metadata` media members, `GET /_media_log`).
 * --page-size N: server-driven paging of entity set reads, as SAP Gateway pages: at most N entities
   a page, and `__next` (absolute, with `$skiptoken=<entities served so far>`) while more remain
   within the read's `$top`; `__count` (`$inlinecount=allpages`) counts the whole set. mock-sap
@@ -42,13 +44,14 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from mocksap import schema
 from mocksap import store
-from mocksap.odata import SapError, to_db_value
+from mocksap.odata import SapError, etag_for, to_db_value
 from mocksap.schema import EntityType, Nav, Prop, Service
 from mocksap.server import Config, make_server
 from mocksap.service import Response, _render  # private: renders one row as SAP does
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample_functions import flight_details  # noqa: E402  (shared route data)
+from media_v2 import V2Media  # noqa: E402
 
 EDM = "{http://schemas.microsoft.com/ado/2008/09/edm}"
 SAP = "{http://www.sap.com/Protocols/SAPData}"
@@ -117,6 +120,7 @@ class FlightSample:
         self.service = service
         self.edmx = edmx
         self.seed = seed
+        self.media = V2Media(edmx, seed)
 
     def load(self) -> None:
         conn = self.mock.conn
@@ -246,6 +250,7 @@ def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
         def _serve_unpaged(self, method, path, query, headers, body, opts, client):
             if path == "/_reset" and method == "POST":
                 sample.load()
+                sample.media.reset()
                 armed.clear()
                 return Response(204, body=b"", content_type=None)
             if path == "/_conflict" and method == "POST":
@@ -257,6 +262,14 @@ def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
                 status = armed.pop(unquote(path[len(root):]), None)
                 if status is not None:
                     return armed_refusal(status, unquote(path[len(root):]))
+            if path == "/_media_log" and method == "GET":
+                return Response(body=sample.media.log_body())
+            if path.startswith(root):
+                route = sample.media.route(path[len(root):], change)
+                if route is not None:
+                    answer = self._media(route, method, path, query, headers, body, opts, client)
+                    if answer is not None:
+                        return answer
             if path == "/_native_metadata" and method == "GET":
                 from mocksap.metadata import metadata_document
                 return Response(body=metadata_document(sample.service),
@@ -280,6 +293,64 @@ def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
                         return csrf
                     return sample.function(self, method, rest, query, headers)
             return super()._serve(method, path, query, headers, body, opts, client)
+
+        def _media(self, route, method, path, query, headers, body, opts, client):
+            """A media route of media_v2.py; None when it is mock-sap's (a JSON POST, a MERGE)."""
+            set_name, key, is_value = route
+            et = schema.ENTITY_TYPES[sample.media.sets[set_name]]
+            if (key is None and method == "GET") or (not is_value and method == "GET"):
+                answer = super()._serve(method, path, query, headers, body, opts, client)
+                if answer.status == 200:
+                    answer.body = sample.media.decorate(set_name, answer.body, None)
+                return answer
+            if key is None:  # POST of a media entity: the body is its stream
+                kind = headers.get("content-type") or "application/octet-stream"
+                if kind.startswith(("application/json", "application/atom", "application/xml", "multipart/")):
+                    return None
+                csrf = self._check_csrf(method, path, headers)
+                if csrf is not None:
+                    return csrf
+                with self.mock.lock:
+                    keys = store.insert(self.mock.conn, et, {})
+                new_key = str(next(iter(keys.values())))
+                sample.media.store(set_name, new_key, body or b"", kind, "posts", path)
+                address = "%s('%s')" % (set_name, new_key)
+                answer = self._media((set_name, new_key, False), "GET", root + address, "", headers, b"", {}, client)
+                answer.status = 201
+                answer.headers["Location"] = self._base_url(headers) + root + address
+                return answer
+            keys = {et.keys[0].name: key}
+            if not is_value:
+                return None
+            with self.mock.lock:
+                row = store.get(self.mock.conn, et, keys)
+            if row is None:
+                return Response.error(SapError("Resource not found for the segment '%s'" % set_name, 404))
+            if method == "GET":
+                stream = sample.media.stream(set_name, key)
+                if stream is None:
+                    sample.media.logged_get(path, 204, 0)
+                    return Response(204, body=b"", content_type=None)
+                content, kind = stream
+                media_etag = '"%s"' % hashlib.sha256(content).hexdigest()[:20]
+                if headers.get("if-none-match") == media_etag:
+                    sample.media.logged_get(path, 304, 0)
+                    return Response(304, body=b"", content_type=None, headers={"ETag": media_etag})
+                sample.media.logged_get(path, 200, len(content))
+                return Response(200, body=content, content_type=kind, headers={"ETag": media_etag})
+            if method == "PUT":
+                csrf = self._check_csrf(method, path, headers)
+                if csrf is not None:
+                    return csrf
+                supplied, current = headers.get("if-match"), etag_for(et, row)
+                if supplied and supplied != "*" and current and supplied != current:
+                    return Response.error(SapError("The entity was changed by another user (current ETag %s)" % current, 412))
+                sample.media.store(set_name, key, body or b"", headers.get("content-type") or "application/octet-stream",
+                                   "puts", path)
+                with self.mock.lock:
+                    store.update(self.mock.conn, et, keys, {}, merge=True)  # moves ChangedAt: a new ETag
+                return Response(204, body=b"", content_type=None)
+            return None
 
     httpd.RequestHandlerClass = FlightHandler
 

@@ -64,10 +64,11 @@ from odatapy.server.inmemory import InMemoryDataStore, InMemoryProcessor
 from odatapy.server.processor import ActionProcessor, CustomETagSupport
 from odatapy.server.request import ODataResponse
 from odatapy.server.serializer.json_serializer import EntitySerializerOptions
+from odatapy.server.support import ETagHelper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample_functions import flight_details  # noqa: E402
-from media_streams import MediaLayer, content_for, etag_for  # noqa: E402
+from media_streams import MediaLayer, StreamProperties, content_for, etag_for, seed_stream_properties  # noqa: E402
 
 EDM = "{http://docs.oasis-open.org/odata/ns/edm}"
 EDMX = "{http://docs.oasis-open.org/odata/ns/edmx}"
@@ -271,6 +272,7 @@ class LinkingStore(InMemoryDataStore):
                     row = dict(row)
                     media_size = row.pop("@mediaSize", None)
                     media_type = row.pop("@mediaType", "application/octet-stream")
+                    stream_sizes = row.pop("@streams", None)
                     for name, value in row.items():
                         if name not in props and lenient:
                             continue
@@ -286,6 +288,9 @@ class LinkingStore(InMemoryDataStore):
                         entity.media_content = content_for(set_name, keys, int(media_size))
                         entity.media_content_type = media_type
                         entity.media_etag = etag_for(entity.media_content)
+                    if stream_sizes:  # media_streams.py: seeded Edm.Stream properties
+                        keys = tuple(entity.get_value(k) for k in self.model.types[fqn]["keys"])
+                        entity.stream_props = seed_stream_properties(set_name, keys, stream_sizes)
                     entities.append(entity)
                 self.data[set_name] = entities
             # Index principals by referenced properties, then link every dependent once.
@@ -664,7 +669,8 @@ class Service:
         self.handler.register(self.processor)
         self.handler.register(AllSetsHaveETags())
         register_sample_functions(self.processor, self.model)
-        self.app = MediaLayer(ODataWSGIApp(self.handler))
+        streams = StreamProperties(self.model, lambda: self.processor.store, ETagHelper.next_version)
+        self.app = MediaLayer(ODataWSGIApp(self.handler), streams)
         self.conflicts = ArmedConflicts()
 
     def new_store(self) -> LinkingStore:

@@ -9,6 +9,8 @@ package struct HTTPRequest: Sendable {
     /// A file whose bytes are the body, read a buffer at a time as they leave (a media stream,
     /// issue 35): never held in memory. Takes the place of `body` when set.
     package var bodyFile: String?
+    /// Told the bytes of ``bodyFile`` sent while they travel (a media upload's progress).
+    package var bodyFileProgress: HTTPBodyFileProgress?
 
     package init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
         self.method = method

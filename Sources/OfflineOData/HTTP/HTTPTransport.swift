@@ -305,7 +305,7 @@ package final class HTTPTransport: @unchecked Sendable {
     /// Runs the transfer with the file at `path` as the body, read by curl's read callback a
     /// buffer at a time (memory stays flat whatever its size); its length is announced.
     private func sendFile(_ path: String, of request: HTTPRequest, on easy: UnsafeMutableRawPointer) -> CURLcode {
-        guard let source = FileBody(path: path) else { return CURLE_READ_ERROR }
+        guard let source = FileBody(path: path, progress: request.bodyFileProgress) else { return CURLE_READ_ERROR }
         let context = Unmanaged.passRetained(source)
         defer { context.release() }
         _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
@@ -487,8 +487,12 @@ private final class ClosureBodySink: HTTPBodySink {
 private final class FileBody {
     let fd: Int32
     let length: Int64
+    let progress: HTTPBodyFileProgress?
+    /// Bytes handed to curl so far.
+    private var sent: Int64 = 0
 
-    init?(path: String) {
+    init?(path: String, progress: HTTPBodyFileProgress?) {
+        self.progress = progress
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         var info = stat()
@@ -505,6 +509,10 @@ private final class FileBody {
         while true {
             let count = Glibc.read(fd, buffer, capacity)
             if count < 0 && errno == EINTR { continue }
+            if count > 0, let progress {
+                sent += Int64(count)
+                progress.advance(to: sent, of: length)
+            }
             return count < 0 ? Int(CURL_READFUNC_ABORT) : count
         }
     }

@@ -250,5 +250,28 @@ enum StoreFormat {
             PRIMARY KEY (entity_set, entity_id)
         );
         """,
+        // 13: V4 `Edm.Stream` properties kept like media streams: a stream is named by its entity
+        //    and `property` ('' for the media entity's own stream, `$value`). SQLite cannot change
+        //    a primary key in place, so the table is made again with the rows it had.
+        """
+        CREATE TABLE ood_stream_13 (
+            entity_set TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            property TEXT NOT NULL DEFAULT '',
+            file TEXT NOT NULL UNIQUE,
+            state TEXT NOT NULL,
+            etag TEXT,
+            entity_etag TEXT,
+            content_type TEXT,
+            length INTEGER,
+            sha256 TEXT,
+            received INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (entity_set, entity_id, property)
+        );
+        INSERT INTO ood_stream_13 (entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received)
+            SELECT entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received FROM ood_stream;
+        DROP TABLE ood_stream;
+        ALTER TABLE ood_stream_13 RENAME TO ood_stream;
+        """,
     ]
 }

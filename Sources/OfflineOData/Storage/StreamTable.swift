@@ -1,5 +1,6 @@
-/// What the store knows of one media stream (a row of `ood_stream`, format 12): which file in the
-/// stream folder holds it and what the service said of it.
+/// What the store knows of one stream (a row of `ood_stream`, format 13): a media entity's own
+/// stream or one of its V4 `Edm.Stream` properties; which file in the stream folder holds it and
+/// what the service said of it.
 package struct StreamRecord: Sendable, Equatable {
     package enum State: String, Sendable {
         /// A download in progress: `received` bytes are in the file's temporary name.
@@ -8,10 +9,16 @@ package struct StreamRecord: Sendable, Equatable {
         case complete
         /// Written offline, not yet uploaded.
         case local
+        /// A stream property the service has no value for (it answered `204` or `404`): no file.
+        /// Asked again once the entity's ETag changes, not at every download.
+        case absent
     }
 
     package var entitySet: String
     package var entityID: Int64
+    /// The `Edm.Stream` property the stream is the value of; `""` for the media entity's own
+    /// stream (`Set(key)/$value`).
+    package var property: String = ""
     /// The file's name in the stream folder (``StreamFolder``), chosen by the engine.
     package var file: String
     package var state: State
@@ -31,19 +38,20 @@ package struct StreamRecord: Sendable, Equatable {
 
 /// The `ood_stream` table. Every value is a bound parameter.
 enum StreamTable {
-    private static let columns = "entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received"
+    private static let columns = "entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received, property"
 
-    static func record(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
-        try db.withCachedStatement("SELECT \(columns) FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2") {
+    /// The stream of `property` (`""`: the media entity's own stream) of one entity.
+    static func record(entitySet: String, entityID: Int64, property: String = "", in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
+        try db.withCachedStatement("SELECT \(columns) FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?3") {
             row throws(ODataError) -> StreamRecord? in
-            try row.bind([.text(entitySet), .integer(entityID)])
+            try row.bind([.text(entitySet), .integer(entityID), .text(property)])
             guard try row.step() else { return nil }
             return read(row)
         }
     }
 
     static func all(in db: SQLiteConnection) throws(ODataError) -> [StreamRecord] {
-        let statement = try db.prepare("SELECT \(columns) FROM ood_stream ORDER BY entity_set, entity_id")
+        let statement = try db.prepare("SELECT \(columns) FROM ood_stream ORDER BY entity_set, entity_id, property")
         try statement.bind([])
         var records: [StreamRecord] = []
         while try statement.step() { records.append(read(statement)) }
@@ -52,8 +60,8 @@ enum StreamTable {
 
     static func save(_ record: StreamRecord, in db: SQLiteConnection) throws(ODataError) {
         try db.withCachedStatement("""
-            INSERT INTO ood_stream (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            ON CONFLICT (entity_set, entity_id) DO UPDATE SET file = excluded.file, state = excluded.state,
+            INSERT INTO ood_stream (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            ON CONFLICT (entity_set, entity_id, property) DO UPDATE SET file = excluded.file, state = excluded.state,
                 etag = excluded.etag, entity_etag = excluded.entity_etag, content_type = excluded.content_type,
                 length = excluded.length, sha256 = excluded.sha256, received = excluded.received
             """) { statement throws(ODataError) in
@@ -61,15 +69,31 @@ enum StreamTable {
                 .text(record.entitySet), .integer(record.entityID), .text(record.file), .text(record.state.rawValue),
                 record.etag.map(SQLValue.text) ?? .null, record.entityETag.map(SQLValue.text) ?? .null,
                 record.contentType.map(SQLValue.text) ?? .null, record.length.map(SQLValue.integer) ?? .null,
-                record.sha256.map(SQLValue.text) ?? .null, .integer(record.received),
+                record.sha256.map(SQLValue.text) ?? .null, .integer(record.received), .text(record.property),
             ])
         }
     }
 
-    static func delete(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) {
-        try db.withCachedStatement("DELETE FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2") {
-            statement throws(ODataError) in try statement.run([.text(entitySet), .integer(entityID)])
+    /// Forgets the stream of `property`, or with nil every stream of the entity (it is gone).
+    static func delete(entitySet: String, entityID: Int64, property: String?, in db: SQLiteConnection) throws(ODataError) {
+        guard let property else {
+            try db.withCachedStatement("DELETE FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2") {
+                statement throws(ODataError) in try statement.run([.text(entitySet), .integer(entityID)])
+            }
+            return
         }
+        try db.withCachedStatement("DELETE FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?3") {
+            statement throws(ODataError) in try statement.run([.text(entitySet), .integer(entityID), .text(property)])
+        }
+    }
+
+    /// Every stream of one entity (its own and its stream properties').
+    static func records(entitySet: String, entityID: Int64, in db: SQLiteConnection) throws(ODataError) -> [StreamRecord] {
+        let statement = try db.prepare("SELECT \(columns) FROM ood_stream WHERE entity_set = ?1 AND entity_id = ?2 ORDER BY property")
+        try statement.bind([.text(entitySet), .integer(entityID)])
+        var records: [StreamRecord] = []
+        while try statement.step() { records.append(read(statement)) }
+        return records
     }
 
     /// The entity changed by this store's own upload (its new ETag `etag`): a stream that was
@@ -90,9 +114,11 @@ enum StreamTable {
     }
 
     private static func read(_ row: Statement) -> StreamRecord {
-        StreamRecord(entitySet: row.text(at: 0) ?? "", entityID: row.int(at: 1), file: row.text(at: 2) ?? "",
+        var record = StreamRecord(entitySet: row.text(at: 0) ?? "", entityID: row.int(at: 1), file: row.text(at: 2) ?? "",
                      state: StreamRecord.State(rawValue: row.text(at: 3) ?? "") ?? .partial,
                      etag: row.text(at: 4), entityETag: row.text(at: 5), contentType: row.text(at: 6),
                      length: row.isNull(at: 7) ? nil : row.int(at: 7), sha256: row.text(at: 8), received: row.int(at: 9))
+        record.property = row.text(at: 10) ?? ""
+        return record
     }
 }

@@ -57,6 +57,8 @@ extension AnswerShape {
             self.init(kind: rawValue ? .value : .property, entitySet: set, entityType: type, property: path.joined(separator: "/"),
                       propertyType: type.flatMap { Self.propertyType(path, of: $0, model: model) })
         case .mediaValue: self.init(kind: .value, entitySet: set, entityType: type, propertyType: "Edm.Stream")
+        case .streamProperty(let name):
+            self.init(kind: .value, entitySet: set, entityType: type, property: name, propertyType: "Edm.Stream")
         case .metadata: self.init(kind: .metadata)
         case .operation(let name): self = Self.operation(name, model: model)
         case .serviceDocument, .batch: self = .other

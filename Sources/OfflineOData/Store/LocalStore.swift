@@ -259,7 +259,10 @@ package final class LocalStore: @unchecked Sendable {
             _ = try request.boundForOfflineStore()
         case .success(let bound):
             // A media entity's `$value` is answered from its stream file, not from a table.
-            if case .mediaValue = bound.target { return try mediaValue(bound) }
+            switch bound.target {
+            case .mediaValue, .streamProperty: return try mediaValue(bound)
+            default: break
+            }
         }
         let root = try serviceRoot() ?? ""
         let limits = currentRequestLimits

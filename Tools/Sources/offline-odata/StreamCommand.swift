@@ -5,12 +5,13 @@ import ArgumentParser
 @_spi(Tool) import OfflineOData
 
 /// `offline-odata stream get STORE URL [--output FILE] [--json]` and
-/// `offline-odata stream put STORE SET FILE --type TYPE [--properties JSON] [--json]` (issue 35, docs/MEDIA.md).
+/// `offline-odata stream put STORE SET FILE --type TYPE [--properties JSON] [--json]` and
+/// `offline-odata stream replace STORE URL FILE --type TYPE [--json]` (issue 35, docs/MEDIA.md).
 struct StreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",
         abstract: "Media streams the offline store holds (docs/MEDIA.md).",
-        subcommands: [Get.self, Put.self]
+        subcommands: [Get.self, Put.self, Replace.self]
     )
 
     /// `offline-odata stream get`.
@@ -39,7 +40,7 @@ struct StreamCommand: ParsableCommand {
         @Argument(help: "The path of the store file.")
         var path: String
 
-        @Argument(help: "The media entity by its key, with or without /$value: Documents(1)/$value.")
+        @Argument(help: "The media entity by its key, with or without /$value (Documents(1)/$value), or a stream property (Inspections(1)/photo).")
         var url: String
 
         @Option(help: "Copy the stream to this file (\"-\" for standard output).")
@@ -155,6 +156,67 @@ struct StreamCommand: ParsableCommand {
                     }
                 } else {
                     print(terminalSafe(body))
+                }
+            } catch {
+                exitWithError(error, json: json)
+            }
+        }
+    }
+
+    /// `offline-odata stream replace`.
+    struct Replace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace a stream offline from a file, uploaded later as a PUT streamed from it.",
+            discussion: """
+                Offline: the file is copied into the store's stream folder and, for a stream the \
+                service has, a PUT queued ('offline-odata upload' sends it with the entity's ETag \
+                as If-Match, then reads the entity back). A media entity created offline and not \
+                uploaded yet sends the new content with its create instead.
+
+                Examples:
+                  offline-odata stream replace media.store 'Documents(1)' scan.pdf --type application/pdf
+                  offline-odata stream replace media.store 'Inspections(1)/photo' site.jpg --type image/jpeg
+
+                Output: "replaced URL (LENGTH bytes, TYPE)"; with --json {"status", "url", \
+                "length", "contentType"}.
+
+                Exit codes: 0 success; 1 no such entity, not a stream, FILE unreadable, past the \
+                stream limits, or STORE not a store; 64 a usage error.
+                """
+        )
+
+        @Argument(help: "The path of the store file.")
+        var path: String
+
+        @Argument(help: "The media entity by its key, with or without /$value (Documents(1)/$value), or a stream property (Inspections(1)/photo).")
+        var url: String
+
+        @Argument(help: "The file holding the new stream.")
+        var file: String
+
+        @Option(name: .customLong("type"), help: "The stream's content type (image/jpeg, application/pdf, ...).")
+        var contentType: String
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            do throws(ODataError) {
+                let store = try openStore(path: path, mode: .offline)
+                defer { store.close() }
+                let response = try store.performAndWait(.replaceStream(url: url, contentPath: file, contentType: contentType))
+                let stream = try store.performAndWait(.streamFile(url: url))
+                if json {
+                    printJSON { writer in
+                        writer.beginObject()
+                        writer.writeKey("status"); writer.writeNumber(response.status)
+                        writer.writeKey("url"); writer.writeString(url)
+                        writer.writeKey("length"); writer.writeNumber(Int(stream.length))
+                        writer.writeKey("contentType"); writer.writeString(stream.contentType)
+                        writer.endObject()
+                    }
+                } else {
+                    print("replaced \(terminalSafe(url)) (\(stream.length) bytes, \(terminalSafe(stream.contentType)))")
                 }
             } catch {
                 exitWithError(error, json: json)

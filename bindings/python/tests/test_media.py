@@ -166,3 +166,35 @@ def test_a_stream_replaced_and_a_media_entity_deleted_offline_upload_in_order(tm
                 store.replace_stream("Documents(42)", scan, "image/webp")
     finally:
         server.stop()
+
+
+def test_stream_properties_read_offline_and_replace(tmp_path):
+    """V4 `Edm.Stream` properties (Inspections.photo, .signature): downloaded with a defining
+    request that retrieves streams, read by `get`, `stream_file` and `open_stream`, replaced offline."""
+    server = backends.start_v4_media(count=1, size=2_000)
+    try:
+        with Store(tmp_path / "props.store", service_root=server.service_root,
+                   stream_requests={"Inspections": "Inspections"}) as store:
+            store.download()
+            photo = served(server, "Inspections(2)/photo")
+            assert len(photo) == 2_000
+            assert store.get("Inspections(2)/photo") == photo
+            path, length, content_type = store.stream_file("Inspections(2)/photo")
+            assert length == 2_000 and content_type == "image/jpeg"
+            with store.open_stream("Inspections(1)/signature") as stream:
+                assert stream.read() == served(server, "Inspections(1)/signature")
+            with pytest.raises(NotFoundError):  # the service has no signature for it
+                store.get("Inspections(3)/signature")
+            with pytest.raises(SemanticError):
+                store.stream_file("Inspections(1)/$value")
+            content = b"\x89PNG" + bytes(range(256)) * 40
+            (tmp_path / "p.png").write_bytes(content)
+            store.replace_stream("Inspections(2)/photo", tmp_path / "p.png", "image/png")
+            assert store.get("Inspections(2)/photo") == content
+            assert [(q["method"], q["url"]) for q in store.request_queue()] == [("PUT", "Inspections(2)/photo")]
+            assert store.upload().sent == 1
+            assert served(server, "Inspections(2)/photo") == content
+            assert store.stream_file("Inspections(2)/photo")[1:] == (len(content), "image/png")
+            assert store.check() == []
+    finally:
+        server.stop()

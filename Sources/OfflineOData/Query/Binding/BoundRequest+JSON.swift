@@ -16,6 +16,9 @@ extension BoundRequest {
         case .entity: writer.writeString("entity")
         case .count: writer.writeString("count")
         case .mediaValue: writer.writeString("mediaValue")
+        case .streamProperty(let name):
+            writer.writeString("streamProperty")
+            writer.writeKey("property"); writer.writeString(name)
         case .property(let path, let rawValue):
             writer.writeString(rawValue ? "propertyValue" : "property")
             writer.writeKey("property"); writer.writeString(path.joined(separator: "/"))

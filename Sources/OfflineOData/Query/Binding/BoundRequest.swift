@@ -20,6 +20,9 @@
         /// The stream of one media entity (`Documents(1)/$value`, a type with `HasStream`):
         /// answered from its file in the stream folder, not from the tables (docs/MEDIA.md).
         case mediaValue
+        /// A V4 `Edm.Stream` property of one entity (`Inspections(1)/photo`): answered from its
+        /// file in the stream folder, like ``mediaValue`` (docs/MEDIA.md).
+        case streamProperty(name: String)
     }
 
     package var target: Target

@@ -73,7 +73,14 @@ struct PathResolver {
                 try followNavigation(navigation, segment, path: &path, type: &type)
                 return nil
             }
-            if model.property(name, of: type) != nil {
+            if let property = model.property(name, of: type) {
+                if model.isStreamProperty(property) {
+                    // A V4 stream property (issue 35), from the stream folder like a media entity's `$value`.
+                    guard index == segments.count - 1 else {
+                        throw binder.semantic("nothing may follow the stream property '\(name)'", at: segment.range)
+                    }
+                    return .streamProperty(name: name)
+                }
                 return try propertyTarget(segments, from: index, type: type)
             }
             throw binder.semantic("'\(type.qualifiedName)' has no property '\(name)'", at: segment.range)

@@ -1,11 +1,13 @@
-/// Replacing the stream of a media entity offline (issue 35, docs/MEDIA.md): the new content is
-/// copied into the stream folder and a `PUT Set(key)/$value` queued, in one transaction; the
-/// upload sends it streamed from the file (``MediaUpload/replace(_:stream:csrf:cancellation:)``).
+/// Replacing a stream offline (issue 35, docs/MEDIA.md), a media entity's or a V4 stream
+/// property's: the new content is copied into the stream folder and a `PUT Set(key)/$value` (or
+/// `PUT Set(key)/Prop`) queued, in one transaction; the upload sends it streamed from the file
+/// (``MediaUpload/replace(_:stream:csrf:cancellation:)``).
 extension LocalStore {
-    /// Replaces the stream of the media entity `url` addresses (`Documents(1)` or
-    /// `Documents(1)/$value`) with the file at `contentPath`, of `contentType`. Readable offline at
-    /// once. An entity created offline and not uploaded yet keeps its one queued create, which
-    /// then sends the new content; any other gets a queued `PUT` of its `$value`, sent with the
+    /// Replaces the stream `url` addresses (a media entity, `Documents(1)` or `Documents(1)/$value`;
+    /// a stream property, `Inspections(1)/photo`) with the file at `contentPath`, of
+    /// `contentType`. Readable offline at once. A media entity created offline and not uploaded
+    /// yet keeps its one queued create, which then sends the new content; any other stream gets a
+    /// queued `PUT` (one per stream: a pending one sends the file as it is when it leaves), sent with the
     /// entity's ETag as `If-Match` like any update of it (an entity changed on the service
     /// meanwhile is a conflict, not overwritten).
     ///
@@ -16,10 +18,10 @@ extension LocalStore {
         guard !contentType.isEmpty, !HTTPOptions.containsLineBreakOrNUL(contentType) else {
             throw ODataError(.misuse, "a stream needs a content type (one line of text)")
         }
-        let (table, id) = try locateMediaEntity(url: url)
+        let (table, id, property) = try locateStream(url: url)
         let limits = streamLimits.withLock { $0 }
         let (used, old) = try file.withConnection { db throws(ODataError) in
-            (try StreamTable.totalBytes(in: db), try StreamTable.record(entitySet: table.entitySet, entityID: id, in: db))
+            (try StreamTable.totalBytes(in: db), try StreamTable.record(entitySet: table.entitySet, entityID: id, property: property, in: db))
         }
         let freed = old?.state == .partial ? old?.received ?? 0 : old?.length ?? 0
         let name = StreamFolder.newName()
@@ -31,19 +33,20 @@ extension LocalStore {
                 try db.transaction { () throws(ODataError) -> Int64? in
                     // The media ETag the replaced stream had: the service's version the PUT replaces.
                     let replaced = old?.state == .partial ? nil : old?.etag
-                    try StreamTable.save(StreamRecord(entitySet: table.entitySet, entityID: id, file: name, state: .local,
+                    try StreamTable.save(StreamRecord(entitySet: table.entitySet, entityID: id, property: property, file: name, state: .local,
                                                       etag: replaced, entityETag: old?.entityETag, contentType: contentType,
                                                       length: imported.length, sha256: imported.sha256), in: db)
                     let waiting = try RequestQueueTable.requests(entitySet: table.entitySet, entityID: id, in: db)
-                    // A create sent whose answer is not known is settled by its stream's bytes
+                    let streamURLSuffix = property.isEmpty ? "/$value" : "/" + property
+                    // A media create sent whose answer is not known is settled by its stream's bytes
                     // (``MediaCreateFinder``): they must stay those it sent.
-                    if waiting.contains(where: { $0.method == .post && $0.state != .pending }) {
+                    if property.isEmpty, waiting.contains(where: { $0.method == .post && $0.state != .pending }) {
                         throw ODataError(.misuse, "the create of this entity of \(table.entitySet) was sent and its answer is not "
                                          + "known yet: upload (which settles it) before replacing its stream")
                     }
                     // A queued create or replacement sends the file as it is when it leaves: nothing more to queue.
-                    if waiting.contains(where: { $0.state == .pending && ($0.method == .post
-                        || ($0.method == .put && MediaUpload.isStreamURL($0.url))) }) { return nil }
+                    if waiting.contains(where: { $0.state == .pending && (($0.method == .post && property.isEmpty)
+                        || ($0.method == .put && $0.url.hasSuffix(streamURLSuffix))) }) { return nil }
                     guard let key = try ServedEntity.keyURL(entityID: id, of: table, dialect: dialect, in: db) else {
                         throw ODataError(.notFound, "\(table.entitySet): the store has no key for this entity")
                     }
@@ -54,7 +57,7 @@ extension LocalStore {
                     if synced { try OriginalValues.save(entityID: id, of: table, on: db) }
                     try db.prepare("UPDATE \(table.quotedName) SET \"_ood_change\" = COALESCE(\"_ood_change\", ?1) WHERE \"_ood_id\" = ?2")
                         .run([.text(LocalChange.updated.rawValue), .integer(id)])
-                    return try RequestQueueTable.append(QueuedRequest(method: .put, url: key + "/$value", entitySet: table.entitySet,
+                    return try RequestQueueTable.append(QueuedRequest(method: .put, url: key + streamURLSuffix, entitySet: table.entitySet,
                                                                       entityID: id, etag: entityETag, mergeable: false), in: db)
                 }
             }

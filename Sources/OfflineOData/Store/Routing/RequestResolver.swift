@@ -123,7 +123,7 @@ struct RequestResolver: Sendable {
         case .collection: return .collection(entitySet: bound.path?.entitySet ?? "")
         case .entity: return .entity(entitySet: bound.path?.entitySet ?? "")
         case .count: return .count(entitySet: bound.path?.entitySet ?? "")
-        case .property, .mediaValue: return .property(entitySet: bound.path?.entitySet ?? "")
+        case .property, .mediaValue, .streamProperty: return .property(entitySet: bound.path?.entitySet ?? "")
         }
     }
 

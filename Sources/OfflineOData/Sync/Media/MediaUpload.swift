@@ -17,26 +17,46 @@ struct MediaUpload {
     let folder: StreamFolder
 
     /// The record of the stream written offline that `request` sends, if any: the entity it
-    /// creates (a media `POST`), or the stream it replaces (a `PUT` of `Set(key)/$value`).
+    /// creates (a media `POST`), or the stream it replaces (a `PUT` of `Set(key)/$value`, or of
+    /// `Set(key)/Prop` for a V4 stream property).
     static func localStream(of request: QueuedRequest, schema: StoreSchema, file: StoreFile) throws(ODataError) -> StreamRecord? {
-        guard request.method == .post || (request.method == .put && isStreamURL(request.url)),
-              let set = request.entitySet, let id = request.entityID,
-              schema.model.entityType(ofEntitySet: set)?.hasStream == true else { return nil }
-        let record = try file.withConnection { db throws(ODataError) in try StreamTable.record(entitySet: set, entityID: id, in: db) }
+        guard let set = request.entitySet, let id = request.entityID, let type = schema.model.entityType(ofEntitySet: set) else { return nil }
+        let property: String
+        if request.method == .post, type.hasStream {
+            property = ""
+        } else if request.method == .put, let name = streamProperty(ofQueuedURL: request.url, type: type, model: schema.model) {
+            property = name
+        } else {
+            return nil
+        }
+        let record = try file.withConnection { db throws(ODataError) in
+            try StreamTable.record(entitySet: set, entityID: id, property: property, in: db)
+        }
         return record?.state == .local ? record : nil
+    }
+
+    /// The stream a queued `PUT` replaces: `""` for `Set(key)/$value` of a media entity, the
+    /// name for `Set(key)/Prop` of a stream property of `type`; nil for any other URL.
+    static func streamProperty(ofQueuedURL url: String, type: EntityType, model: MetadataModel) -> String? {
+        if url.hasSuffix("/$value") { return type.hasStream ? "" : nil }
+        guard let slash = url.lastIndex(of: "/") else { return nil }
+        let name = String(url[url.index(after: slash)...])
+        return model.streamProperties(of: type).contains(name) ? name : nil
     }
 
     /// Sends the three requests; gives the `POST`'s answer (what ``AnswerVerdict`` judges) with
     /// its body replaced by the entity as read at the end, or the `POST`'s own answer when the
     /// service did not take it.
+    /// `bodyProgress` is told the stream's bytes as they leave.
     func send(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
-              cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+              bodyProgress: HTTPBodyFileProgress? = nil, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
         let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         var headers = [HTTPHeader("Accept", "application/json"),
                        HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream")] + requests.versionHeaders
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
         var post = HTTPRequest(method: "POST", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
         post.bodyFile = folder.filePath(stream.file)
+        post.bodyFileProgress = bodyProgress
         let created = try transport.send(post, cancellation: cancellation)
         guard created.status == 201 || created.status == 200 || created.status == 204 else { return created }
         let label = "POST \(redactedURL(post.url)) (a media entity)"
@@ -83,13 +103,14 @@ struct MediaUpload {
                             body: read.body)
     }
 
-    /// The stream record of the entity a `DELETE` removed, taken out of the store with it (its
-    /// file is removed after the commit, ``removeFile(of:storePath:)``); nil for other requests.
-    static func forgetStream(ofDeleted request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
-        guard request.method == .delete, let set = request.entitySet, let id = request.entityID,
-              let record = try StreamTable.record(entitySet: set, entityID: id, in: db) else { return nil }
-        try StreamTable.delete(entitySet: set, entityID: id, in: db)
-        return record
+    /// The stream records of the entity a `DELETE` removed (its own, its stream properties'),
+    /// taken out of the store with it (their files are removed after the commit,
+    /// ``removeFile(of:storePath:)``); none for other requests.
+    static func forgetStreams(ofDeleted request: QueuedRequest, in db: SQLiteConnection) throws(ODataError) -> [StreamRecord] {
+        guard request.method == .delete, let set = request.entitySet, let id = request.entityID else { return [] }
+        let records = try StreamTable.records(entitySet: set, entityID: id, in: db)
+        if !records.isEmpty { try StreamTable.delete(entitySet: set, entityID: id, property: nil, in: db) }
+        return records
     }
 
     static func removeFile(of record: StreamRecord, storePath: String) {
@@ -101,13 +122,19 @@ struct MediaUpload {
     /// Whether a queued URL addresses a media entity's stream (`Documents(1)/$value`).
     static func isStreamURL(_ url: String) -> Bool { url.hasSuffix("/$value") }
 
+    /// The entity's address in a queued stream URL: what comes before `/$value` or `/Prop`.
+    static func entityURL(ofStreamURL url: String) -> String {
+        guard let slash = url.lastIndex(of: "/") else { return url }
+        return String(url[..<slash])
+    }
+
     /// Sends a stream replaced offline: the `PUT` of `Set(key)/$value`, streamed from the file,
     /// with the entity's ETag as `If-Match` (none known: `*`) as for any update of it: services
     /// check the entity's version there (odatapy answers 412 to the media ETag), then the read of the
     /// entity for its ETag and media ETag. Gives that read as the answer (what ``AnswerVerdict``
     /// judges), or the `PUT`'s own answer when the service did not take it.
     func replace(_ request: QueuedRequest, stream: StreamRecord, csrf: String?, extraHeaders: [HTTPHeader],
-                 cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
+                 bodyProgress: HTTPBodyFileProgress? = nil, cancellation: HTTPCancellation?) throws(ODataError) -> HTTPResponse {
         let requests = UploadRequests(serviceRoot: serviceRoot, dialect: dialect)
         var headers = [HTTPHeader("Accept", "application/json"),
                        HTTPHeader("Content-Type", stream.contentType ?? "application/octet-stream"),
@@ -115,9 +142,10 @@ struct MediaUpload {
         if let csrf { headers.append(HTTPHeader(CSRFToken.header, csrf)) }
         var put = HTTPRequest(method: "PUT", url: ServiceURL.resolve(request.url, against: serviceRoot), headers: headers + extraHeaders)
         put.bodyFile = folder.filePath(stream.file)
+        put.bodyFileProgress = bodyProgress
         let replaced = try transport.send(put, cancellation: cancellation)
         guard (200..<300).contains(replaced.status) else { return replaced }
-        let entityURL = String(request.url.dropLast("/$value".count))
+        let entityURL = Self.entityURL(ofStreamURL: request.url)
         let read = try transport.send(requests.read(entityURL), cancellation: cancellation)
         guard read.status == 200 else {
             var error = transport.serviceError(read, request: "GET \(redactedURL(entityURL))")
@@ -133,7 +161,9 @@ struct MediaUpload {
         var record = stream
         record.state = .complete
         let entity = answer?["d"] ?? answer
-        record.etag = entity?["@odata.mediaEtag"]?.stringValue ?? entity?["__metadata"]?["media_etag"]?.stringValue
+        record.etag = record.property.isEmpty
+            ? entity?["@odata.mediaEtag"]?.stringValue ?? entity?["__metadata"]?["media_etag"]?.stringValue
+            : entity?["\(record.property)@odata.mediaEtag"]?.stringValue
         record.entityETag = UploadRecorder.etag(of: response, answer: answer)
         try StreamTable.save(record, in: db)
     }

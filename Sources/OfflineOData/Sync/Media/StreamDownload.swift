@@ -1,12 +1,14 @@
-/// Fetches one media stream (`GET Set(key)/$value`) into its file in the stream folder.
+/// Fetches one stream into its file in the stream folder: a media entity's (`GET Set(key)/$value`)
+/// or a V4 stream property's (`GET Set(key)/Prop`).
 ///
 /// The file's row is saved as `partial` before the request goes out, so a process killed
 /// mid-stream leaves a temporary file the store knows; the next download asks for the rest of it
 /// (`Range: bytes=N-` with `If-Range: <media ETag>`): a `206` continues it, a `200` (the service
 /// ignores ranges, or the stream changed) starts it over. Once whole, the file is hashed, written
 /// to disk and renamed into place, and its row says `complete` with the service's ETag, content
-/// type, length and SHA-256. A stream already complete whose entity has no ETag is asked for with
-/// `If-None-Match`, and a `304` leaves it as it is.
+/// type, length and SHA-256. A stream already complete is asked for again (its entity changed, or
+/// has no ETag) with `If-None-Match: <media ETag>`, and a `304` leaves it as it is: an entity whose
+/// properties changed, or one of whose other streams did, transfers no bytes of this one.
 ///
 /// The URL is built from the entity's key against the service root; the service's media read link
 /// is never followed, so no stream is fetched off the service's origin.
@@ -25,21 +27,26 @@ struct StreamDownload {
         case fetched(bytes: Int64, resumedFrom: Int64)
         /// The service said it has not changed (`304`).
         case unchanged
-        /// The service has no stream (`404`, or `204`): the record and file are gone.
+        /// The service has no stream (`404`, or `204`): the file is gone, and the record too (a
+        /// stream property's says ``StreamRecord/State/absent``, so it is not asked for again
+        /// until its entity changes).
         case absent
     }
 
-    /// Fetches the stream of entity `entityID` of `table` (key URL `keyURL`, relative to the root)
-    /// whose entity ETag is `entityETag`. Each save commits on its own.
+    /// Fetches the stream `property` (`""`: the media entity's own) of entity `entityID` of `table`
+    /// (key URL `keyURL`, relative to the root) whose entity ETag is `entityETag`. Each save
+    /// commits on its own.
     ///
     /// A row's `etag`, `length` and `sha256` always describe the complete file under its final
     /// name, if any (reads keep seeing it while a new version downloads); `partial` says a download
     /// into the temporary file is under way, the ETag it started from beside it.
-    func fetch(table: EntitySetTable, entityID: Int64, keyURL: String, entityETag: String?,
+    func fetch(table: EntitySetTable, entityID: Int64, property: String = "", keyURL: String, entityETag: String?,
                cancellation: HTTPCancellation?) throws(ODataError) -> Result {
-        let previous = try file.withConnection { db throws(ODataError) in try StreamTable.record(entitySet: table.entitySet, entityID: entityID, in: db) }
-        var record = previous ?? StreamRecord(entitySet: table.entitySet, entityID: entityID, file: StreamFolder.newName(),
-                                              state: .partial)
+        let previous = try file.withConnection { db throws(ODataError) in
+            try StreamTable.record(entitySet: table.entitySet, entityID: entityID, property: property, in: db)
+        }
+        var record = previous ?? StreamRecord(entitySet: table.entitySet, entityID: entityID, property: property,
+                                              file: StreamFolder.newName(), state: .partial)
         let hasComplete = record.length != nil && StreamFolder.size(ofFile: folder.filePath(record.file)) != nil
         // What is on disk of an interrupted download: the temporary file's size (a kill -9 keeps
         // what was written), trusted only with the ETag its answer carried.
@@ -48,7 +55,8 @@ struct StreamDownload {
         var headers = [HTTPHeader("Accept", "*/*")] + UploadRequests(serviceRoot: serviceRoot, dialect: dialect).versionHeaders
         if onDisk > 0, let startedETag {
             headers += [HTTPHeader("Range", "bytes=\(onDisk)-"), HTTPHeader("If-Range", startedETag)]
-        } else if hasComplete, entityETag == nil, let etag = record.etag {
+        } else if hasComplete, let etag = record.etag {
+            // Asked again because the entity changed (or has no ETag): its stream may not have.
             headers.append(HTTPHeader("If-None-Match", etag))
         }
         if previous?.state != .partial {
@@ -59,7 +67,8 @@ struct StreamDownload {
         let used = try file.withConnection { db throws(ODataError) in try StreamTable.totalBytes(in: db) } - (hasComplete ? record.length ?? 0 : 0)
         let budget = max(0, min(limits.maximumStreamSize, limits.maximumFolderSize - used))
         let sink = StreamFileSink(folder: folder, name: record.file, resumedFrom: onDisk, maximum: budget)
-        let url = ServiceURL.resolve(keyURL + "/$value", against: serviceRoot)
+        // The stream's address from the key and the model's property name, never a link the service sent.
+        let url = ServiceURL.resolve(keyURL + (property.isEmpty ? "/$value" : "/" + property), against: serviceRoot)
         let label = "GET \(redactedURL(url))"
         let response: HTTPResponse
         do {
@@ -89,10 +98,19 @@ struct StreamDownload {
                                   entityETag: entityETag, resumedFrom: onDisk)
             }
             folder.removePart(record.file)
-            return try fetch(table: table, entityID: entityID, keyURL: keyURL, entityETag: entityETag, cancellation: cancellation)
+            return try fetch(table: table, entityID: entityID, property: property, keyURL: keyURL, entityETag: entityETag,
+                             cancellation: cancellation)
         case 404, 204, 410:
             folder.remove(record.file)
-            try file.withConnection { db throws(ODataError) in try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db) }
+            folder.removePart(record.file)
+            try file.withConnection { db throws(ODataError) in
+                if property.isEmpty {
+                    try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, property: property, in: db)
+                } else {
+                    try StreamTable.save(StreamRecord(entitySet: record.entitySet, entityID: record.entityID, property: property,
+                                                      file: record.file, state: .absent, entityETag: entityETag), in: db)
+                }
+            }
             return .absent
         case 200, 206:
             break
@@ -135,7 +153,9 @@ struct StreamDownload {
             kept.state = .complete
             try file.withConnection { db throws(ODataError) in try StreamTable.save(kept, in: db) }
         } else {
-            try file.withConnection { db throws(ODataError) in try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, in: db) }
+            try file.withConnection { db throws(ODataError) in
+                try StreamTable.delete(entitySet: record.entitySet, entityID: record.entityID, property: record.property, in: db)
+            }
         }
         switch refusal {
         case .tooLarge(let announced):

@@ -1,4 +1,7 @@
-/// Progress of an upload, reported after each request the service answered.
+/// Progress of an upload, reported after each request the service answered, and while a media
+/// stream travels (a media `POST` or a stream's `PUT`: every MiB handed to the connection, with
+/// ``sent`` unchanged and ``bytesSent`` growing; docs/MEDIA.md). Answering "stop" to such an
+/// event stops the upload after that request, not during it.
 public struct UploadProgress: Sendable, Equatable {
     /// Requests the service accepted so far.
     public var sent: Int

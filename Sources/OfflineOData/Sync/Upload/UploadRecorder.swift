@@ -28,7 +28,8 @@ struct UploadRecorder {
         }
         let newETag = Self.etag(of: response, answer: answer)
         if let newETag {
-            if schema.model.entityType(ofEntitySet: setName)?.hasStream == true {
+            // Its streams (its own, its stream properties') stay current with the change just made.
+            if let type = schema.model.entityType(ofEntitySet: setName), !schema.model.streamNames(of: type).isEmpty {
                 try StreamTable.followEntityETag(newETag, entitySet: setName, entityID: id, quotedTable: table.quotedName, in: db)
             }
             try db.prepare("UPDATE \(table.quotedName) SET \"_ood_etag\" = ?1 WHERE \"_ood_id\" = ?2").run([.text(newETag), .integer(id)])

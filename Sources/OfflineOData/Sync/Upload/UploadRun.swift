@@ -58,6 +58,18 @@ struct UploadRun {
         }
     }
 
+    /// The progress to report while a media stream of this upload travels, `streamBytes` of it
+    /// sent: the counts as they are, the bytes so far and those. `before` is ``transport``'s
+    /// traffic taken before the request left (the transport is busy during the transfer).
+    func inFlight(streamBytes: Int64, before: HTTPTraffic) -> UploadProgress {
+        let traffic = before.since(trafficBefore)
+        return UploadProgress(sent: outcome.sent, archived: outcome.archived, total: total,
+                              bytesSent: traffic.sent + Int(streamBytes), bytesReceived: traffic.received)
+    }
+
+    /// The transport's traffic now, for ``inFlight(streamBytes:before:)``.
+    var trafficNow: HTTPTraffic { transport.traffic }
+
     /// The outcome, with the bytes the upload moved.
     func finished() -> UploadOutcome {
         var finished = outcome

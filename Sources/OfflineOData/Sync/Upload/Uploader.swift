@@ -64,25 +64,33 @@ struct Uploader {
             let request = try repeatable.markSending([queued], file: file).first ?? queued
             // A media entity created offline: its stream, then its properties (``MediaUpload``).
             let mediaStream = try MediaUpload.localStream(of: request, schema: schema, file: file)
+            // A media stream reports its bytes while it travels (not a way to stop it: the upload
+            // stops between requests). The progress closure is used only during this send.
+            let (inFlightRun, trafficBefore) = (run, run.trafficNow)
             let response: HTTPResponse
             do {
-                response = try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
-                    if let mediaStream {
-                        let media = MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
-                                                folder: StreamFolder(storePath: file.path))
-                        if request.method == .put {
-                            return try media.replace(request, stream: mediaStream, csrf: token,
-                                                     extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
-                        }
-                        // Found on the service after its answer was lost: finished, never sent twice.
-                        if let address = run.adoptedMedia[request.id] {
-                            return try media.finish(request, at: address, etag: nil, csrf: token, cancellation: cancellation)
-                        }
-                        return try media
-                            .send(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
-                                  cancellation: cancellation)
+                response = try withoutActuallyEscaping(progress) { (report) throws(ODataError) -> HTTPResponse in
+                    let bodyProgress = mediaStream.map { _ in
+                        HTTPBodyFileProgress { sent, _ in _ = report(inFlightRun.inFlight(streamBytes: sent, before: trafficBefore)) }
                     }
-                    return try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
+                    return try csrf.sending(transport, serviceRoot: serviceRoot, cancellation: cancellation) { token throws(ODataError) in
+                        if let mediaStream {
+                            let media = MediaUpload(transport: transport, serviceRoot: serviceRoot, dialect: dialect,
+                                                    folder: StreamFolder(storePath: file.path))
+                            if request.method == .put {
+                                return try media.replace(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
+                                                         bodyProgress: bodyProgress, cancellation: cancellation)
+                            }
+                            // Found on the service after its answer was lost: finished, never sent twice.
+                            if let address = run.adoptedMedia[request.id] {
+                                return try media.finish(request, at: address, etag: nil, csrf: token, cancellation: cancellation)
+                            }
+                            return try media
+                                .send(request, stream: mediaStream, csrf: token, extraHeaders: repeatable.headers(for: request),
+                                      bodyProgress: bodyProgress, cancellation: cancellation)
+                        }
+                        return try send(request, csrf: token, extraHeaders: repeatable.headers(for: request), cancellation: cancellation)
+                    }
                 }
             } catch {
                 // No answer: the service may have the request. Say so, and that nothing was lost.
@@ -96,15 +104,15 @@ struct Uploader {
             switch AnswerVerdict(response, to: request, keyColumns: table?.keyColumns ?? [], dialect: dialect, document: &document,
                                  locationKey: ServerAssignedKey.locationReader(table: table, model: schema.model, dialect: dialect)) {
             case .applied:
-                let removedStream = try file.withConnection { db throws(ODataError) -> StreamRecord? in
-                    try db.transaction { () throws(ODataError) -> StreamRecord? in
+                let removedStreams = try file.withConnection { db throws(ODataError) -> [StreamRecord] in
+                    try db.transaction { () throws(ODataError) -> [StreamRecord] in
                         try recorder.acknowledge(request, response, answer: document, in: db)
                         if let mediaStream { try MediaUpload.recordUploaded(mediaStream, answer: document, response: response, in: db) }
-                        return try MediaUpload.forgetStream(ofDeleted: request, in: db)
+                        return try MediaUpload.forgetStreams(ofDeleted: request, in: db)
                     }
                 }
-                // A media entity deleted on the service: its file goes once the deletion is recorded.
-                if let removedStream { MediaUpload.removeFile(of: removedStream, storePath: file.path) }
+                // An entity with streams deleted on the service: their files go once the deletion is recorded.
+                for removed in removedStreams { MediaUpload.removeFile(of: removed, storePath: file.path) }
                 run.outcome.sent += 1
             case .refused(let kind):
                 let message = transport.serviceError(response, request: label).message

@@ -272,4 +272,38 @@ import Testing
         #expect(try log(backend, "posts").count == 1 && log(backend, "puts").isEmpty)
         #expect(try store.check().isEmpty)
     }
+
+    /// A large media POST and PUT report their bytes in progress events while they travel (one
+    /// each MiB handed to the connection), before the request's own event; the events only
+    /// inform: nothing here stops a transfer, so the test waits on no event.
+    @Test func aLargeMediaUploadReportsItsBytesWhileTheyTravel() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 1_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let size = 5 * 1_048_576 + 123
+        folder.write("big.bin", (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        _ = try store.createMedia(entitySet: "Documents", contentPath: folder.file("big.bin"), contentType: "application/octet-stream",
+                                  properties: Array(#"{"title":"big"}"#.utf8))
+        var events: [UploadProgress] = []
+        let outcome = try store.upload(progress: { events.append($0); return false })
+        #expect(outcome.sent == 1)
+        // While the POST travels: nothing sent yet, the bytes growing a MiB at a time to the whole stream.
+        let inFlight = events.filter { $0.sent == 0 && $0.bytesSent > 0 }
+        #expect(inFlight.count >= 5)
+        #expect(zip(inFlight, inFlight.dropFirst()).allSatisfy { $0.bytesSent < $1.bytesSent })
+        #expect(inFlight.last.map { $0.bytesSent >= size } == true)
+        #expect(events.last?.sent == 1 && (events.last?.bytesSent ?? 0) >= size)
+
+        // A replacement's PUT the same way.
+        folder.write("other.bin", (0..<(3 * 1_048_576)).map { UInt8(truncatingIfNeeded: $0 &* 11) })
+        _ = try store.replaceStream(url: "Documents(2)", contentPath: folder.file("other.bin"), contentType: "application/octet-stream")
+        events = []
+        #expect(try store.upload(progress: { events.append($0); return false }).sent == 1)
+        let putting = events.filter { $0.sent == 0 && $0.bytesSent > 0 }
+        #expect(putting.count >= 3 && putting.last.map { $0.bytesSent >= 3 * 1_048_576 } == true)
+        #expect(try backend.get("Documents(2)/$value", headers: ["Accept": "*/*"]).body.count == 3 * 1_048_576)
+    }
 }
