@@ -6,7 +6,7 @@ import Testing
 
 /// Media streams downloaded with their defining requests (issue 35, docs/MEDIA.md), against the
 /// real V4 service serving the media model (`Tests/backends/models/media-v4.xml`).
-@Suite(.serialized) struct StreamDownloadTests {
+@Suite(.serialized) struct StreamDownloadTests: MediaSuite {
     /// A store of the media service with `Documents` retrieving streams and `Notes` not.
     private func makeStore(_ backend: TestBackend, in folder: TemporaryFolder,
                            limits: StreamLimits = StreamLimits()) throws -> LocalStore {
@@ -20,38 +20,10 @@ import Testing
         return store
     }
 
-    /// The stream transfers the service saw: (path, status, bytes) of each `GET .../$value`.
-    private func streamGets(_ backend: TestBackend) throws -> [(path: String, status: Int, bytes: Int)] {
-        let response = try backend.send(HTTPRequest(method: "GET", url: backend.origin + "/_media_log"))
-        guard case .array(let gets)? = try JSONValue.parse(response.body)["gets"] else { return [] }
-        return gets.map { get in
-            (get["path"]?.text ?? "", Int(get["status"]?.text ?? "") ?? 0, Int(get["bytes"]?.text ?? "") ?? 0)
-        }
-    }
-
     private func serviceBytes(_ backend: TestBackend, _ url: String) throws -> [UInt8] {
         let (status, body) = try backend.get(url, headers: ["Accept": "*/*"])
         #expect(status == 200)
         return body
-    }
-
-    private func fileBytes(_ path: String) -> [UInt8] {
-        guard let handle = fopen(path, "rb") else { return [] }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            if count == 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        return bytes
-    }
-
-    /// Empties the stream folder (TemporaryFolder removes flat files only).
-    private func removeStreams(_ store: LocalStore) {
-        for name in store.streamFolder.names() { unlink(store.streamFolder.path + "/" + name) }
-        rmdir(store.streamFolder.path)
     }
 
     private func sha256(_ bytes: [UInt8]) -> String {
@@ -67,7 +39,7 @@ import Testing
         let store = try makeStore(backend, in: folder)
         defer { store.close(); removeStreams(store) }
         _ = try store.download()
-        #expect(try streamGets(backend).count == 4)
+        #expect(try gets(backend).count == 4)
         for key in 1...4 {
             let stream = try store.streamFile(url: "Documents(\(key))/$value")
             let served = try serviceBytes(backend, "Documents(\(key))/$value")
@@ -96,7 +68,7 @@ import Testing
         let store = try makeStore(backend, in: folder)
         defer { store.close(); removeStreams(store) }
         _ = try store.download()
-        let gets = try streamGets(backend).count
+        let streamsSent = try gets(backend).count
         for key in 1...2 {
             let answer = try store.execute(method: "GET", url: "Documents(\(key))/$value")
             let stream = try store.streamFile(url: "Documents(\(key))/$value")
@@ -105,7 +77,7 @@ import Testing
             #expect(answer.header("ETag") == stream.etag && stream.etag != nil)
             #expect(answer.shape.kind == .value && answer.shape.entitySet == "Documents" && answer.shape.propertyType == "Edm.Stream")
         }
-        #expect(try streamGets(backend).count == gets)
+        #expect(try gets(backend).count == streamsSent)
         // Errors: a key the store lacks, a set without streams, no key, something after $value.
         #expect(throws: ODataError.self) { try store.execute(method: "GET", url: "Documents(42)/$value") }
         for url in ["Notes(1)/$value", "Documents/$value"] {
@@ -131,7 +103,7 @@ import Testing
         let store = try makeStore(backend, in: folder)
         defer { store.close(); removeStreams(store) }
         _ = try store.download()
-        #expect(try streamGets(backend).count == 50)
+        #expect(try gets(backend).count == 50)
         let before = try store.streamFile(url: "Documents(7)/$value")
 
         // The service changes one of the 50 streams; the next (delta) download fetches that one.
@@ -141,16 +113,16 @@ import Testing
         #expect(put.status == 204)
         let outcomes = try store.download()
         #expect(outcomes.first?.isDelta == true)
-        let gets = try streamGets(backend)
-        #expect(gets.count == 51)
-        #expect(gets.last?.path == "/Documents(7)/$value")
+        let sent = try gets(backend)
+        #expect(sent.count == 51)
+        #expect(sent.last?.path == "/Documents(7)/$value")
         let after = try store.streamFile(url: "Documents(7)/$value")
         #expect(fileBytes(after.path) == Array("changed on the service".utf8))
         #expect(after.contentType == "text/plain")
         #expect(after.etag != before.etag)
         // A full download that changes nothing fetches nothing.
         _ = try store.download(full: true)
-        #expect(try streamGets(backend).count == 51)
+        #expect(try gets(backend).count == 51)
         #expect(try store.check().isEmpty)
     }
 
@@ -197,9 +169,9 @@ import Testing
         store.streamFolder.writePartETag(etag, for: name)
 
         _ = try store.download()
-        let gets = try streamGets(backend)
-        #expect(gets.last?.status == 206)
-        #expect(gets.last?.bytes == 180_000)
+        let sent = try gets(backend)
+        #expect(sent.last?.status == 206)
+        #expect(sent.last?.bytes == 180_000)
         let stream = try store.streamFile(url: "Documents(1)/$value")
         #expect(fileBytes(stream.path) == served)
         #expect(stream.sha256 == sha256(served))
@@ -236,7 +208,7 @@ import Testing
         _ = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_hostile", body: Array(#"{"no_ranges": true}"#.utf8)))
         let name = try keepPart(store, bytes: served.prefix(50_000), etag: etag)
         _ = try store.download()
-        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
+        #expect(try gets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
         #expect(fileBytes(store.streamFolder.filePath(name)) == served)
 
         // The stream changed since the part was kept: If-Range no longer matches, a 200 of the new one.
@@ -246,7 +218,7 @@ import Testing
         defer { second.close(); removeStreams(second) }
         let stale = try keepPart(second, bytes: served.prefix(50_000), etag: #""an older version""#)
         _ = try second.download()
-        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
+        #expect(try gets(backend).last.map { [$0.status, $0.bytes] } == [200, 200_000])
         #expect(fileBytes(second.streamFolder.filePath(stale)) == served)
         #expect(try second.check().isEmpty)
     }
@@ -263,7 +235,7 @@ import Testing
         let etag = try backend.send(HTTPRequest(method: "GET", url: backend.url("Documents(1)/$value"))).header("ETag")
         let name = try keepPart(store, bytes: served[...], etag: etag)
         _ = try store.download()
-        #expect(try streamGets(backend).last.map { [$0.status, $0.bytes] } == [416, 0])
+        #expect(try gets(backend).last.map { [$0.status, $0.bytes] } == [416, 0])
         let stream = try store.streamFile(url: "Documents(1)/$value")
         #expect(stream.path == store.streamFolder.filePath(name))
         #expect(fileBytes(stream.path) == served)

@@ -7,42 +7,10 @@ import Testing
 /// V4 `Edm.Stream` properties kept offline like media streams (issue 35, docs/MEDIA.md), against
 /// the real V4 service: `Inspections` of the media model, with the stream properties `photo` and
 /// `signature` (Inspections(3) has no signature), served by `Tests/backends/media_streams.py`.
-@Suite(.serialized) struct StreamPropertyTests {
+@Suite(.serialized) struct StreamPropertyTests: MediaSuite {
     private func makeStore(_ backend: TestBackend, in folder: TemporaryFolder) throws -> LocalStore {
-        let (_, metadata) = try backend.get("$metadata", headers: ["Accept": "application/xml"])
-        return try LocalStore.create(path: folder.file("media.store"), metadata: String(decoding: metadata, as: UTF8.self),
-                                     definingRequests: [DefiningRequest(name: "Inspections", url: "Inspections", retrievesStreams: true),
-                                                        DefiningRequest(name: "Documents", url: "Documents")],
-                                     serviceRoot: backend.serviceRoot)
-    }
-
-    /// (path, status, bytes) of each stream the service sent.
-    private func gets(_ backend: TestBackend) throws -> [(path: String, status: Int, bytes: Int)] {
-        try log(backend, "gets").map { ($0["path"]?.text ?? "", Int($0["status"]?.text ?? "") ?? 0, Int($0["bytes"]?.text ?? "") ?? 0) }
-    }
-
-    private func log(_ backend: TestBackend, _ kind: String) throws -> [JSONValue] {
-        let response = try backend.send(HTTPRequest(method: "GET", url: backend.origin + "/_media_log"))
-        guard case .array(let entries)? = try JSONValue.parse(response.body)[kind] else { return [] }
-        return entries
-    }
-
-    private func removeStreams(_ store: LocalStore) {
-        for name in store.streamFolder.names() { unlink(store.streamFolder.path + "/" + name) }
-        rmdir(store.streamFolder.path)
-    }
-
-    private func fileBytes(_ path: String) -> [UInt8] {
-        guard let handle = fopen(path, "rb") else { return [] }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            if count == 0 { break }
-            bytes += buffer.prefix(count)
-        }
-        return bytes
+        try makeMediaStore(backend, in: folder, definingRequests: [DefiningRequest(name: "Inspections", url: "Inspections", retrievesStreams: true),
+                                                                  DefiningRequest(name: "Documents", url: "Documents")])
     }
 
     @Test func streamPropertiesDownloadAsFilesAndReadOffline() throws {

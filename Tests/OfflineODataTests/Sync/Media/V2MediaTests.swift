@@ -6,23 +6,9 @@ import Testing
 
 /// Media entities on the real V2 service (issue 35, docs/MEDIA.md): mock-sap serving the V2 media
 /// model (`Tests/backends/models/media-v2.xml`, `Tests/backends/media_v2.py`), with CSRF on.
-@Suite(.serialized) struct V2MediaTests {
+@Suite(.serialized) struct V2MediaTests: MediaSuite {
     private func makeStore(_ backend: TestBackend, in folder: TemporaryFolder) throws -> LocalStore {
-        let (_, metadata) = try backend.get("$metadata", headers: ["Accept": "application/xml"])
-        return try LocalStore.create(path: folder.file("media.store"), metadata: String(decoding: metadata, as: UTF8.self),
-                                     definingRequests: [DefiningRequest(name: "Documents", url: "Documents", retrievesStreams: true)],
-                                     serviceRoot: backend.serviceRoot)
-    }
-
-    private func log(_ backend: TestBackend, _ kind: String) throws -> [JSONValue] {
-        let response = try backend.send(HTTPRequest(method: "GET", url: backend.origin + "/_media_log"))
-        guard case .array(let entries)? = try JSONValue.parse(response.body)[kind] else { return [] }
-        return entries
-    }
-
-    private func removeStreams(_ store: LocalStore) {
-        for name in store.streamFolder.names() { unlink(store.streamFolder.path + "/" + name) }
-        rmdir(store.streamFolder.path)
+        try makeMediaStore(backend, in: folder, definingRequests: [DefiningRequest(name: "Documents", url: "Documents", retrievesStreams: true)])
     }
 
     @Test func aV2MediaEntityDownloadsReadsOfflineAndOneCreatedOfflineUploadsAsPostThenMerge() throws {
