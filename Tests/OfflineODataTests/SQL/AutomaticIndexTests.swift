@@ -80,6 +80,24 @@ import Testing
         #expect(try store.indexes().last?.reason == "declared by the app")
     }
 
+    /// A shape makes the job due once a session: a shape an index already serves, read on and on,
+    /// must not start a write transaction every ten reads (issue 32's read benchmarks found it).
+    @Test func aShapeMakesTheJobDueOnceASession() {
+        let counter = ReadShapeCounter(dueAt: 10)
+        let served = ReadShape(entitySet: "Agencies", properties: ["Name"])
+        for _ in 0..<9 { counter.record(served) }
+        #expect(!counter.takeDue())
+        counter.record(served)
+        #expect(counter.takeDue())
+        #expect(counter.take() == [served: 10])
+        for _ in 0..<100 { counter.record(served) }
+        #expect(!counter.takeDue(), "the same shape again, after its counts were written down")
+        #expect(counter.take() == [served: 100], "later reads still count")
+        let other = ReadShape(entitySet: "Agencies", properties: ["City"])
+        for _ in 0..<10 { counter.record(other) }
+        #expect(counter.takeDue(), "another shape still makes it due")
+    }
+
     @Test func aThresholdBelowOneIsRefused() throws {
         let folder = TemporaryFolder()
         let store = try Plan.makeStore(folder, count: 3)

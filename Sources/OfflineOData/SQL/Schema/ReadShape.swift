@@ -79,6 +79,11 @@ final class ReadShapeCounter: @unchecked Sendable {
     /// The count at which a shape makes automatic indexes due (``takeDue()``); nil: never.
     private let dueAt: Int?
     private var due = false
+    /// The shapes that made the job due already in this session. Each does so once: the job
+    /// writes its count down and indexes it if no index serves it, so asking again would only
+    /// repeat a write transaction (and its sync to disk) every `dueAt` reads of a shape an index
+    /// already serves. Later counts still reach the table, at the next job, download or close.
+    private var madeDue: Set<ReadShape> = []
 
     init(dueAt: Int? = nil) {
         self.dueAt = dueAt
@@ -92,7 +97,7 @@ final class ReadShapeCounter: @unchecked Sendable {
     func record(_ shape: ReadShape) {
         lock.withLock {
             counts[shape, default: 0] += 1
-            if counts[shape] == dueAt { due = true }
+            if counts[shape] == dueAt, madeDue.insert(shape).inserted { due = true }
         }
     }
 
