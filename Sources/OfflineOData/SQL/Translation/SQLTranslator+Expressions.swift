@@ -74,7 +74,8 @@ extension SQLTranslator {
     private mutating func inSQL(_ expression: BoundExpression, _ operand: BoundExpression, _ items: [BoundExpression],
                                 _ scopes: [ScopeAlias], _ position: Position) throws(ODataError) -> String {
         if position == .condition, case .member(let member) = operand.kind, items.allSatisfy(Self.isRequestValue),
-           !member.navigations.isEmpty, semiJoinAllowed(expression, scopes), let semiJoin = try navigationSemiJoin(member, scopes, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+           !member.navigations.isEmpty,
+           let semiJoin = try navigationSemiJoin(member, scopes, form: semiJoinAllowed(expression, scopes) ? .list : .correlated, test: { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
                try translator.sql(BoundExpression(.in(BoundExpression(.member(own), type: operand.type, range: operand.range), items),
                                                   type: expression.type, range: expression.range), inner, .condition)
            }) {
@@ -293,9 +294,10 @@ extension SQLTranslator {
                 }
             }
         }
-        if position == .condition, op != .ne, isNavigationMember(lhs) || isNavigationMember(rhs),
-           semiJoinAllowed(BoundExpression(.comparison(op, lhs, rhs), type: .primitive(.boolean), range: lhs.range), scopes),
-           let semiJoin = try navigationComparison(op, lhs, rhs, scopes) { return semiJoin }
+        if position == .condition, op != .ne, isNavigationMember(lhs) || isNavigationMember(rhs) {
+            let listed = semiJoinAllowed(BoundExpression(.comparison(op, lhs, rhs), type: .primitive(.boolean), range: lhs.range), scopes)
+            if let semiJoin = try navigationComparison(op, lhs, rhs, scopes, form: listed ? .list : .correlated) { return semiJoin }
+        }
         let type = commonType(lhs.type, rhs.type)
         let left = try operand(lhs, as: type, scopes), right = try operand(rhs, as: type, scopes)
         let collate = type == .decimal || type == .duration ? " COLLATE \"OOD_DECIMAL\"" : ""
@@ -391,7 +393,7 @@ extension SQLTranslator {
     /// (``navigationSemiJoin(_:_:test:)``); nil when it is not one. `ne` is not passed here: it is
     /// true of a null value.
     private mutating func navigationComparison(_ op: ComparisonOperator, _ lhs: BoundExpression, _ rhs: BoundExpression,
-                                               _ scopes: [ScopeAlias]) throws(ODataError) -> String? {
+                                               _ scopes: [ScopeAlias], form: JoinForm) throws(ODataError) -> String? {
         let memberOnLeft: Bool
         let member: BoundMember
         if case .member(let left) = lhs.kind, Self.isRequestValue(rhs) {
@@ -403,7 +405,7 @@ extension SQLTranslator {
         } else {
             return nil
         }
-        return try navigationSemiJoin(member, scopes) { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
+        return try navigationSemiJoin(member, scopes, form: form) { (translator: inout SQLTranslator, own: BoundMember, inner: [ScopeAlias]) throws(ODataError) -> String in
             let moved = BoundExpression(.member(own), type: memberOnLeft ? lhs.type : rhs.type, range: memberOnLeft ? lhs.range : rhs.range)
             return try translator.comparison(op, memberOnLeft ? moved : lhs, memberOnLeft ? rhs : moved, inner, .condition)
         }

@@ -13,14 +13,28 @@
 ///
 /// `all` becomes an anti-join (``allAntiJoin(_:_:)``), in any position, where the read tests the
 /// set's rows in full (``antiJoinsAllowed(_:_:table:)``; not in a page).
+///
+/// Where a page keeps the key-order walk, a navigation comparison in the same positions is a
+/// correlated `EXISTS` (``JoinForm/correlated``) rather than a scalar subquery compared with the
+/// value: the same rows, in key order, stopping at the page's end, and SQLite evaluates it for a
+/// row at a third of the cost (issue 38, read (k): 0.35 ms against 0.89 ms at 1,000,000 rows).
 extension SQLTranslator {
+    /// How a navigation filter in a positive position is joined to its targets.
+    enum JoinForm {
+        /// `source.fk IN (SELECT key ...)`: the matching targets are listed once.
+        case list
+        /// `EXISTS (SELECT 1 ... WHERE key = source.fk ...)`: tested row by row, for a page that
+        /// reads in key order; only across constrained columns (not `ood_link`).
+        case correlated
+    }
+
     /// `source` related to a row of the navigation's target set for which `body` (given that row's
     /// alias and table) holds: `source.fk IN (SELECT target.key ...)` over the constrained columns,
     /// or over `ood_link` in the direction it was written and its partner's.
     ///
     /// `excluding`: `source` related to no such row, `NOT IN`, for one constrained column (the
     /// caller checks) or links; never null, so true or false in any position.
-    mutating func semiJoin(_ navigation: BoundNavigation, source: String, excluding: Bool = false,
+    mutating func semiJoin(_ navigation: BoundNavigation, source: String, excluding: Bool = false, form: JoinForm = .list,
                            _ body: (inout SQLTranslator, String, EntitySetTable) throws(ODataError) -> String) throws(ODataError) -> String {
         let sourceTable = try table(navigation.sourceSet), targetTable = try table(navigation.targetSet)
         switch navigation.join {
@@ -40,6 +54,11 @@ extension SQLTranslator {
                 // a key has no related rows, and a target without a foreign key is no one's.
                 return "(\(first) IS NULL OR \(first) NOT IN (SELECT \(target) FROM \(targetTable.quotedName) AS \(alias)"
                     + " WHERE \(target) IS NOT NULL AND \(condition)))"
+            }
+            if form == .correlated, !excluding, !sources.isEmpty {
+                // A null foreign key equals no key: no row, false, dropped as `IN` drops it.
+                let keys = zip(targets, sources).map { "\($0.0) = \($0.1)" }.joined(separator: " AND ")
+                return "EXISTS (SELECT 1 FROM \(targetTable.quotedName) AS \(alias) WHERE \(keys) AND \(condition))"
             }
             // No constrained column relates nothing; the body stays in the text for its parameters.
             guard let first = sources.first else { return "(0 AND EXISTS (SELECT 1 FROM \(targetTable.quotedName) AS \(alias) WHERE \(condition)))" }
@@ -71,21 +90,28 @@ extension SQLTranslator {
     /// chain of semi-joins ending in `test` of the last entity's own property; nil when the member
     /// has no navigation or is not an entity's. Only for a test that is false or null for a null
     /// value, in a ``Position/condition`` (see the type's comment).
-    mutating func navigationSemiJoin(_ member: BoundMember, _ scopes: [ScopeAlias],
+    /// `form` ``JoinForm/correlated``: nil when a navigation on the way is kept in `ood_link`.
+    mutating func navigationSemiJoin(_ member: BoundMember, _ scopes: [ScopeAlias], form: JoinForm = .list,
                                      test: (inout SQLTranslator, BoundMember, [ScopeAlias]) throws(ODataError) -> String) throws(ODataError) -> String? {
         guard !member.navigations.isEmpty, scopes.indices.contains(member.scope), case .entity(let alias, let table) = scopes[member.scope] else {
             return nil
         }
-        return try semiJoinChain(member, hop: 0, alias: alias, table: table, scopes, test)
+        if form == .correlated {
+            for navigation in member.navigations {
+                guard case .columns(let pairs) = navigation.join, !pairs.isEmpty else { return nil }
+            }
+        }
+        return try semiJoinChain(member, hop: 0, alias: alias, table: table, scopes, form, test)
     }
 
     private mutating func semiJoinChain(_ member: BoundMember, hop: Int, alias: String, table: EntitySetTable, _ scopes: [ScopeAlias],
+                                        _ form: JoinForm,
                                         _ test: (inout SQLTranslator, BoundMember, [ScopeAlias]) throws(ODataError) -> String) throws(ODataError) -> String {
         var terms: [String] = []
         if let cast = castCondition(member.casts, hop: hop, table: table, alias: alias) { terms.append(cast) }
         if let navigation = member.navigations.dropFirst(hop).first {
-            terms.append(try semiJoin(navigation, source: alias) { (translator: inout SQLTranslator, next: String, nextTable: EntitySetTable) throws(ODataError) -> String in
-                try translator.semiJoinChain(member, hop: hop + 1, alias: next, table: nextTable, scopes, test)
+            terms.append(try semiJoin(navigation, source: alias, form: form) { (translator: inout SQLTranslator, next: String, nextTable: EntitySetTable) throws(ODataError) -> String in
+                try translator.semiJoinChain(member, hop: hop + 1, alias: next, table: nextTable, scopes, form, test)
             })
         } else {
             // The last entity is a new range variable; the member is its own property there.
