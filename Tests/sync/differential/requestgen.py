@@ -332,6 +332,16 @@ class Generator:
                      "Agency/Founded lt 1950-01-01", "tolower(Agency/City) eq 'zürich'",
                      "Agency/Bookings/any(b:b/Seats eq 20)"]:
             self.add_filter("B", expr, select="ID,AgencyID")
+        # The same navigation filters in pages: the engine walks the key order with a correlated
+        # test, or lists the matches first, as the statistics say; the answer is the same page.
+        for expr in ["Agency/City eq 'Rome'", "Agency/Rating gt 5", "Agency/Active eq true", "Agency/Revenue lt 0",
+                     "Agency/Country eq 'IT' and Seats gt 10", "Agency/City in ('Rome','Zürich')",
+                     "not (Agency/City eq 'Rome')", "Agency/City eq 'Rome' or Seats gt 10"]:
+            for top, skip in ((5, 0), (3, 4)):
+                options = [("$filter", expr), ("$orderby", "ID"), ("$top", str(top))]
+                if skip:
+                    options.append(("$skip", str(skip)))
+                self.add("Bookings", *options, ("$select", "ID,AgencyID"))
 
     def ordering(self) -> None:
         for path, props in (("Agencies", AGENCY), ("Bookings", BOOKING)):
