@@ -66,7 +66,7 @@ def _mergeable(mergeable: bool) -> bool:
 
 _READ_URLS = _reader._URLS
 _THREAD = _reader._local
-_GET_INTO = _capi.ood_get_into
+_GET_INTO = _reader.get_into_converted
 _CHECK = _capi.errcheck_status
 
 
@@ -419,8 +419,8 @@ class Store(StoreHandle):
             self._end()
             raise misuse("the store is closed")
         try:
-            status = _GET_INTO(handle, raw_url, reader.address, reader.capacity, reader.view_address,
-                               reader.spill_address)
+            status = _GET_INTO(handle, raw_url, reader.buffer_ref, reader.capacity_arg, reader.view_ref,
+                               reader.spill_ref)
             if status:
                 _CHECK(status, None, ())
             if schema is None:
