@@ -4,6 +4,7 @@ when collected or at exit), the count of calls in progress, and the file questio
 :class:`~offline_odata.Store` is such a handle, opened with options or from its file alone
 (:meth:`~offline_odata.Store.open_file`); the library's ``ood_store`` is one kind of handle for both.
 """
+import itertools
 import json
 import threading
 import weakref
@@ -26,11 +27,13 @@ class StoreHandle:
 
     def _setup(self) -> None:
         self._handle: Optional[c_void_p] = None
-        # The count of calls is taken under the bare lock (C, no Python frames: every read passes
-        # here twice); the condition on it is only waited on and notified while closing.
-        self._lock = threading.Lock()
-        self._state = threading.Condition(self._lock)
-        self._calls = 0
+        # Calls in progress are counted by two counters, of calls begun and of calls ended, each
+        # stepped by one C call (atomic under the GIL): every read passes here twice, and a lock
+        # taken twice cost more than the rest of a key read's Python. Only close() takes the
+        # difference; the condition is only waited on and notified while closing.
+        self._began = itertools.count().__next__
+        self._ended = itertools.count().__next__
+        self._state = threading.Condition(threading.Lock())
         self._finalizer: "Optional[weakref.finalize[..., Any]]" = None
 
     def _adopt(self, handle: c_void_p) -> None:
@@ -61,7 +64,7 @@ class StoreHandle:
             if self._handle is None:
                 return
             self._handle = None
-            while self._calls:
+            while self._calls_in_progress():
                 self._state.wait()
         if self._finalizer is not None:
             self._finalizer()
@@ -76,20 +79,34 @@ class StoreHandle:
         return f"<offline_odata.{type(self).__name__} {'open' if self.is_open else 'closed'}>"
 
     def _begin(self) -> c_void_p:
-        """Counts a call in progress and gives the handle; raises MisuseError once closed."""
-        with self._lock:
-            handle = self._handle
-            if handle is None:
-                raise misuse("the store is closed")
-            self._calls += 1
-            return handle
+        """Counts a call in progress and gives the handle; raises MisuseError once closed.
+
+        Counted before the handle is read: a call that got the handle is counted before close()
+        takes it away, so close() waits for it."""
+        self._began()
+        handle = self._handle
+        if handle is None:
+            self._end()
+            raise misuse("the store is closed")
+        return handle
 
     def _end(self) -> None:
-        with self._lock:
-            self._calls -= 1
-            # Only close() waits (with the handle taken away): nobody to wake otherwise.
-            if not self._calls and self._handle is None:
-                self._state.notify_all()
+        self._ended()
+        # Only close() waits (with the handle taken away): nobody to wake otherwise.
+        if self._handle is None:
+            self._wake_close()
+
+    def _wake_close(self) -> None:
+        """Wakes close() after a call ended. Notified under the lock, after the count: close()
+        counts and waits under it, so no wake-up is lost."""
+        with self._state:
+            self._state.notify_all()
+
+    def _calls_in_progress(self) -> int:
+        """Calls begun and not ended (close() only: each look steps both counters by one). Ended
+        is read first, so a call is never counted as ended without being counted as begun."""
+        ended = self._ended()
+        return self._began() - ended
 
     def _require_handle(self) -> c_void_p:
         handle = self._handle

@@ -8,7 +8,7 @@ the buffer then grows for the next one, up to LARGEST: larger answers always spi
 cost is the decoding, not the calls.
 """
 import threading
-from ctypes import addressof, c_void_p, create_string_buffer, string_at
+from ctypes import byref, c_int, c_size_t, c_void_p, create_string_buffer, string_at
 from typing import Any, Dict, Optional, Tuple
 
 from . import _capi
@@ -18,49 +18,47 @@ from .results import AnswerShape
 INITIAL = 64 * 1024
 LARGEST = 1024 * 1024
 
-_get_into = _capi.ood_get_into
-_check = _capi.errcheck_status
 _of_view = AnswerShape._of_view
 
 
-class Reader:
-    """One thread's buffer, view and spill slot, with their addresses taken once."""
+#: ``ood_get_into`` (``_capi.ood_get_into``) declared without argument types, for the read path
+#: alone: its arguments go converted already (the handle a ``c_void_p``, the URL bytes, the
+#: reader's ``byref`` references and ``c_size_t`` capacity made once), so ctypes converts none of
+#: the six on each call (about 0.25 µs of a key read's 8). Nothing checks them: call it only as
+#: :func:`Store.get` does, with a :class:`Reader`'s arguments.
+get_into_converted = _capi.lib["ood_get_into"]
+get_into_converted.restype = c_int
 
-    __slots__ = ("capacity", "buffer", "memory", "address", "view", "view_address", "spill", "spill_address")
+
+class Reader:
+    """One thread's buffer, view and spill slot, with the arguments that pass them to
+    ``ood_get_into`` (references and the capacity) made once."""
+
+    __slots__ = ("capacity", "buffer", "memory", "buffer_ref", "capacity_arg", "view", "view_ref", "spill",
+                 "spill_ref")
 
     def __init__(self, capacity: int = INITIAL) -> None:
         self._allocate(capacity)
         self.view = _capi.AnswerView()
-        self.view_address = addressof(self.view)
+        self.view_ref = byref(self.view)
         self.spill = c_void_p()
-        self.spill_address = addressof(self.spill)
+        self.spill_ref = byref(self.spill)
 
     def _allocate(self, capacity: int) -> None:
         self.capacity = capacity
+        self.capacity_arg = c_size_t(capacity)
         self.buffer = create_string_buffer(capacity)
         self.memory = memoryview(self.buffer).cast("B")
-        self.address = addressof(self.buffer)
+        self.buffer_ref = byref(self.buffer)
 
-    def text(self, handle: c_void_p, url: bytes) -> str:
-        """The answer's body as text."""
-        status = _get_into(handle, url, self.address, self.capacity, self.view_address, self.spill_address)
-        if status:
-            _check(status, None, ())
-        if self.spill.value is None:
-            return str(self.memory[:self.view.length], "utf-8")
-        return self._unspill()[0].decode("utf-8")
-
-    def typed(self, handle: c_void_p, url: bytes) -> Tuple[bytes, str, AnswerShape]:
-        """The answer's body, content type and shape, for :meth:`Schema.decode`."""
-        status = _get_into(handle, url, self.address, self.capacity, self.view_address, self.spill_address)
-        if status:
-            _check(status, None, ())
+    def answer(self) -> Tuple[bytes, str, AnswerShape]:
+        """The body, content type and shape of the answer ``ood_get_into`` just gave (after a success)."""
         if self.spill.value is not None:
-            return self._unspill()
+            return self.unspill()
         view = self.view
         return self.memory[:view.length].tobytes(), _content_type(view.content_type), _of_view(view)
 
-    def _unspill(self) -> Tuple[bytes, str, AnswerShape]:
+    def unspill(self) -> Tuple[bytes, str, AnswerShape]:
         """The spilled answer read out of its result, which is freed; the buffer grown for next time."""
         view = self.view
         spill = self.spill.value
@@ -100,10 +98,27 @@ _local = threading.local()
 
 def reader() -> Reader:
     """The calling thread's reader (made on its first read)."""
-    found: Optional[Reader] = getattr(_local, "reader", None)
-    if found is None:
+    try:
+        found: Reader = _local.reader
+    except AttributeError:
         found = _local.reader = Reader()
     return found
 
 
-__all__: Any = ["Reader", "reader"]
+#: URLs read, as the bytes the library takes: an app reads the same few URLs again and again, and
+#: checking and encoding one costs a Python call per read. Emptied when full.
+_URLS: Dict[str, bytes] = {}
+_MOST_URLS = 1024
+
+
+def url_bytes(url: str) -> bytes:
+    """``url`` checked and encoded for the library (:func:`._capi.encode`), remembered for next time."""
+    encoded = _capi.encode(url, "url")
+    if url.__class__ is str:  # a subclass may hash and compare as it likes
+        if len(_URLS) >= _MOST_URLS:
+            _URLS.clear()
+        _URLS[url] = encoded
+    return encoded
+
+
+__all__: Any = ["Reader", "reader", "url_bytes"]

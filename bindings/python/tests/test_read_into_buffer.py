@@ -112,3 +112,32 @@ def test_errors_are_the_general_paths_and_the_next_read_is_right(backend, tmp_pa
         assert store.get(good, raw=True) == expected
     with pytest.raises(MisuseError):
         store.get(good)
+
+
+def test_urls_read_are_remembered_encoded_and_bad_ones_are_refused_every_time(backend, tmp_path):
+    with open_mixed(backend, tmp_path) as store:
+        good = urls(store)[2]
+        expected = store.get(good, raw=True)
+        assert _reader._URLS[good] == good.encode("utf-8")
+        assert store.get(good, raw=True) == expected  # the remembered bytes read the same
+        for _ in range(2):  # refused the second time too: nothing of them was remembered
+            with pytest.raises(ValueError):
+                store.get(good + "\x00")
+            with pytest.raises(TypeError, match="url must be a str"):
+                store.get(good.encode("utf-8"))
+            with pytest.raises(TypeError, match="url must be a str"):
+                store.get([good])  # not even hashable
+        assert good + "\x00" not in _reader._URLS and good.encode("utf-8") not in _reader._URLS
+
+        class Url(str):
+            """A str subclass may hash and compare as it likes: never remembered."""
+
+        assert store.get(Url(good), raw=True) == expected
+        assert not any(type(url) is Url for url in _reader._URLS)
+
+
+def test_the_remembered_urls_are_bounded():
+    for number in range(_reader._MOST_URLS + 10):
+        assert _reader.url_bytes(f"Bounded({number})") == f"Bounded({number})".encode("utf-8")
+    assert 0 < len(_reader._URLS) <= _reader._MOST_URLS
+    assert "Bounded(0)" not in _reader._URLS  # emptied when full

@@ -1,7 +1,9 @@
 """One store shared by 8 Python threads that read and write at once (issue 9, acceptance 3)."""
 import threading
 
-from offline_odata import Store
+import pytest
+
+from offline_odata import MisuseError, Store
 from conftest import US_AGENCIES
 
 THREADS = 8
@@ -72,3 +74,35 @@ def test_close_waits_for_calls_in_other_threads(v4, tmp_path):
     assert results and all(isinstance(r, list) and r for r in results)
     assert all(type(e).__name__ == "MisuseError" for e in errors)
     store.close()
+
+
+class _WatchedCondition(threading.Condition):
+    """The store's close condition, telling when close() waits on it."""
+
+    def __init__(self) -> None:
+        super().__init__(threading.Lock())
+        self.waiting = threading.Event()
+
+    def wait(self, timeout=None):
+        self.waiting.set()
+        return super().wait(timeout)
+
+
+def test_close_waits_for_a_call_counted_as_begun_until_it_ends(store_path):
+    store = Store.open_file(store_path)
+    store._state = watched = _WatchedCondition()
+    handle = store._begin()  # a call in progress (the counters, not a lock, count it)
+    assert handle is not None
+    closer = threading.Thread(target=store.close)
+    closer.start()
+    assert watched.waiting.wait(30)  # close() took the handle away and waits for the call
+    assert closer.is_alive() and not store.is_open
+    with pytest.raises(MisuseError):
+        store._begin()  # a call begun now is refused, and counted as ended again
+    assert closer.is_alive()
+    store._end()  # the call in progress ends: close() goes on
+    closer.join(30)
+    assert not closer.is_alive()
+    assert store._calls_in_progress() == 0
+    with pytest.raises(MisuseError):
+        store.get("TravelagencyCollection", raw=True)
