@@ -14,8 +14,8 @@ struct ModelValidator {
 
     var schemas: [Schema]
     let references: [DocumentReference]
-    /// A `var` so that a ``DetachedCheck`` gets a locator of its own (it indexes lines lazily).
-    var locator: SourceColumnLocator
+    /// Shared with the ``DetachedCheck``s (its line index locks).
+    let locator: SourceColumnLocator
     let options: MetadataReader.Options
     var declarations: [String: Declaration] = [:]
     /// Functions and actions by qualified name (overloads share a name).
