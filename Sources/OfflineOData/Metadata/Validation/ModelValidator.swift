@@ -29,6 +29,8 @@ struct ModelValidator {
     var externalNamespaces: Set<String> = []
     /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
     var resolvedTargetHeads: Set<String> = []
+    /// The head last found fine (or in ``resolvedTargetHeads``), for runs of groups on one type.
+    var lastResolvedTargetHead = ""
     /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
     /// A `var` so that a ``DetachedCheck`` gets a cache of its own.
     var memberCache = MemberCache()
