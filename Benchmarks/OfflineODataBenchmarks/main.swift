@@ -20,7 +20,7 @@ let selected = Array(CommandLine.arguments.dropFirst())
 /// Steps that take arguments and run alone (other programs of `make bench` use them).
 let steps: [String: ([String]) throws -> Void] = [
     "read-api": storeAPIReadBenchmark, "queue-writes": queueWrites, "filter-bind-loop": filterBindLoop,
-    "metadata-loop": metadataLoop, "read-scale": readScaleBenchmark, "read-loop": readLoop,
+    "metadata-loop": metadataLoop, "metadata-variants": metadataVariants, "read-scale": readScaleBenchmark, "read-loop": readLoop,
     "read-navigation": readNavigationBenchmark, "service-check": serviceCheckBenchmark,
     "read-scale-stores": readScaleStores,
 ]

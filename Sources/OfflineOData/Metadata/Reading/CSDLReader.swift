@@ -24,6 +24,8 @@ final class CSDLReader {
     let options: MetadataReader.Options
     /// Shares the `String` of repeated long values (type names, terms) within this read.
     let interner = ValueInterner()
+    /// The `Edm` primitives named so far, for type references.
+    let primitives = PrimitiveNameCache()
     /// Tolerated defects (see ``MetadataModel/diagnostics``).
     private(set) var diagnostics: [ODataError] = []
     /// The names the schemas read so far declare.
@@ -252,7 +254,7 @@ final class CSDLReader {
             // An `Edm` primitive means the same in every schema: known now, while the parse thread
             // is still busy, rather than looked up again in validation (``ModelValidator/resolve``).
             let isEdm = range.count > 4 && memcmp(start + range.lowerBound, "Edm.", 4) == 0
-            if isEdm, let primitive = PrimitiveType.named(name) {
+            if isEdm, let primitive = primitives.primitive(named: name) {
                 return TypeReference(name: name, isCollection: isCollection, kind: .primitive(primitive))
             }
             return TypeReference(name: name, isCollection: isCollection)

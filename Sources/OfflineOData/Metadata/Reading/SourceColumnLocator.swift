@@ -9,7 +9,8 @@ import Glibc
 /// the bytes of that line: the start tag `<[prefix:]Name`, then the attribute `Name=` inside it.
 struct SourceColumnLocator {
     let bytes: UnsafeRawBufferPointer
-    /// Line starts, found on the first lookup (a document with many tolerated defects asks often).
+    /// Line starts, found on the first lookup (a document with many tolerated defects asks often);
+    /// copies share it, whatever thread they run on.
     private let lines = LineIndex()
 
     init(bytes: UnsafeRawBufferPointer) {
@@ -146,12 +147,25 @@ struct SourceColumnLocator {
     }
 }
 
-/// The byte offsets where the lines of a document start, computed once.
-private final class LineIndex {
+/// The byte offsets where the lines of a document start, computed once and shared by every copy
+/// of the locator: the checks that run on threads of their own (``DetachedCheck``) use the
+/// validator's, so a large document with tolerated defects is indexed once (3.5 M instructions for
+/// Microsoft Graph), not once per thread. The lock makes the first lookup safe from any thread.
+private final class LineIndex: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`.
     private var cached: [Int]?
 
     func starts(in bytes: UnsafeRawBufferPointer) -> [Int] {
-        if let cached { return cached }
+        lock.withLock {
+            if let cached { return cached }
+            let starts = LineIndex.index(bytes)
+            cached = starts
+            return starts
+        }
+    }
+
+    private static func index(_ bytes: UnsafeRawBufferPointer) -> [Int] {
         var starts = [0]
         guard let base = bytes.baseAddress else { return starts }
         // memchr finds the newlines far faster than a byte loop; megabyte documents are common.
@@ -161,7 +175,6 @@ private final class LineIndex {
             starts.append(index + 1)
             offset = index + 1
         }
-        cached = starts
         return starts
     }
 }

@@ -5,12 +5,12 @@ import Glibc
 /// A check that only reads the model, run on a thread of its own while the validation goes on
 /// with the steps after it (large documents: Microsoft Graph has 4,878 annotation groups to check).
 ///
-/// The check works on a copy of the validator taken when it starts, with its own caches and
-/// source locator (they fill lazily) and no diagnostics. The operation index is shared and filled
-/// by a later step (`resolveContainers`): a detached check must not read it. The steps that follow change the
-/// original, whose arrays are copied on write where the check still holds them. ``finish()``
-/// waits for it and gives back what the check would have added in sequence: its diagnostics and
-/// the fault it stopped at. The caller puts them where the check stood in the sequence, so a
+/// The check works on a copy of the validator taken when it starts, with its own caches (they
+/// fill lazily) and no diagnostics; the source locator's line index is shared (it locks). The
+/// operation index is shared and filled by a later step (`resolveContainers`): a detached check
+/// must not read it. The steps that follow change the original, whose arrays are copied on write
+/// where the check still holds them. ``finish()`` waits for it and gives back what the check would
+/// have added in sequence: its diagnostics and the fault it stopped at. The caller puts them where the check stood in the sequence, so a
 /// document reads the same, faults and diagnostics in the same order, as checked on one thread.
 final class DetachedCheck: @unchecked Sendable {
     /// What the check added: its tolerated defects, and the fault it stopped at.
@@ -34,7 +34,6 @@ final class DetachedCheck: @unchecked Sendable {
         copy.diagnostics = []
         copy.memberCache = MemberCache()
         copy.resolutionCache = ResolutionCache()
-        copy.locator = SourceColumnLocator(bytes: validator.locator.bytes)
         self.validator = copy
         self.check = check
         thread = spawnThread { [self] in run() }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `<Annotations Target="...">`: the target path is well formed (an error otherwise), and when it
 /// names an element of this document's own namespaces, that element exists (a tolerated defect). Targets in other namespaces (vocabularies,
 /// referenced documents) are kept unchecked: the reader never fetches those documents.
@@ -18,6 +22,10 @@ extension ModelValidator {
         if !shape.hasParenthesis {
             // The common case, a plain path (`NS.Type/Property`): no parameter lists to check.
             if shape.hasEmptySegment { throw reject("has an empty path segment") }
+            // Groups come in runs on members of one type (Graph: 3,667 of 4,878 targets have the
+            // head of the group before): a head found fine just before needs no string of its
+            // own and no lookup.
+            if ModelValidator.target(target, startsWith: lastResolvedTargetHead, length: shape.firstSlash ?? utf8.count) { return }
             let head = shape.firstSlash.map { String(target[..<utf8.index(utf8.startIndex, offsetBy: $0)]) } ?? target
             try checkHead(head, of: group, in: namespace)
             return
@@ -65,7 +73,11 @@ extension ModelValidator {
     private mutating func checkHead(_ head: String, of group: AnnotationGroup, in namespace: String) throws(ODataError) {
         // Most groups target members of a few types and containers: a head found fine once (in
         // any schema: a qualified name means the same everywhere) is not looked up again.
-        if resolvedTargetHeads.contains(head) { return }
+        if head == lastResolvedTargetHead { return }
+        if resolvedTargetHeads.contains(head) {
+            lastResolvedTargetHead = head
+            return
+        }
         guard QualifiedNames.contains(head, UInt8(ascii: ".")) else { throw targetFault(group, "does not start with a qualified name") }
         let qualified = qualify(head, in: namespace)
         if ownNamespaces.contains(self.namespace(of: qualified)) && declarations[qualified] == nil && operationKinds[qualified] == nil {
@@ -75,6 +87,19 @@ extension ModelValidator {
             return
         }
         resolvedTargetHeads.insert(head)
+        lastResolvedTargetHead = head
+    }
+
+    /// Whether the first `length` bytes of `target` are exactly `head`'s bytes.
+    private static func target(_ target: String, startsWith head: String, length: Int) -> Bool {
+        guard length > 0, head.utf8.count == length, target.utf8.count >= length else { return false }
+        var target = target, head = head
+        return target.withUTF8 { targetBytes in
+            head.withUTF8 { headBytes in
+                guard let targetBase = targetBytes.baseAddress, let headBase = headBytes.baseAddress else { return false }
+                return memcmp(targetBase, headBase, length) == 0
+            }
+        }
     }
 
     /// Splits at commas that are not inside parentheses (`Collection(NS.T),NS.U`).

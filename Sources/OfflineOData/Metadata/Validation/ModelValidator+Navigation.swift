@@ -121,7 +121,7 @@ extension ModelValidator {
             for type in schema.entityTypes {
                 // An own key (most types) needs no walk up the base types.
                 guard let key = type.key else {
-                    if hierarchy(of: type).contains(where: { $0.key != nil }) { continue }
+                    if inheritsKey(type) { continue }
                     if type.isAbstract { continue }
                     let problem = fault("EntityType \(type.qualifiedName) has no key (neither its own Key nor one inherited from a base type)",
                                         at: type.sourceLine, element: "EntityType")
@@ -141,5 +141,22 @@ extension ModelValidator {
                 }
             }
         }
+    }
+
+    /// Whether a base type of `type` declares a key. Walks the base types by name and reads each
+    /// one's key where it stands: building the chain (``hierarchy(of:)``) copied every type in it,
+    /// retaining each of its arrays, for the thousand-odd derived types of a large service. The
+    /// walk is bounded by the number of declared names, so a cycle (rejected earlier) cannot hold it.
+    private func inheritsKey(_ type: EntityType) -> Bool {
+        var base = type.baseType
+        var steps = 0
+        while let name = base, steps <= declarations.count {
+            guard case .entityType(let schema, let index) = declarations[name], schemas.indices.contains(schema),
+                  schemas[schema].entityTypes.indices.contains(index) else { return false }
+            if schemas[schema].entityTypes[index].key != nil { return true }
+            base = schemas[schema].entityTypes[index].baseType
+            steps += 1
+        }
+        return false
     }
 }

@@ -14,8 +14,8 @@ struct ModelValidator {
 
     var schemas: [Schema]
     let references: [DocumentReference]
-    /// A `var` so that a ``DetachedCheck`` gets a locator of its own (it indexes lines lazily).
-    var locator: SourceColumnLocator
+    /// Shared with the ``DetachedCheck``s (its line index locks).
+    let locator: SourceColumnLocator
     let options: MetadataReader.Options
     var declarations: [String: Declaration] = [:]
     /// Functions and actions by qualified name (overloads share a name).
@@ -29,6 +29,8 @@ struct ModelValidator {
     var externalNamespaces: Set<String> = []
     /// Heads of annotation targets (`NS.Type` of `NS.Type/Property`) already found fine.
     var resolvedTargetHeads: Set<String> = []
+    /// The head last found fine (or in ``resolvedTargetHeads``), for runs of groups on one type.
+    var lastResolvedTargetHead = ""
     /// Members of structured types, indexed on first use by path checks (bindings, constraints, partners).
     /// A `var` so that a ``DetachedCheck`` gets a cache of its own.
     var memberCache = MemberCache()
