@@ -58,7 +58,7 @@ import Testing
         #expect(try gets(backend).count == served)
 
         // The service changes Inspections(2)'s photo (its entity's ETag with it): the next download
-        // fetches that photo, and asks for the signature only with If-None-Match (a 304, no bytes).
+        // fetches that photo, and not the signature, whose announced media ETag did not change.
         let changed = (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 3) }
         let put = try backend.send(HTTPRequest(method: "PUT", url: backend.url("Inspections(2)/photo"),
                                                headers: [HTTPHeader("Content-Type", "image/png")], body: changed))
@@ -66,7 +66,7 @@ import Testing
         _ = try store.download()
         let after = try gets(backend).dropFirst(served)
         #expect(after.map { "\($0.path) \($0.status) \($0.bytes)" }
-                == ["/Inspections(2)/photo 200 5000", "/Inspections(2)/signature 304 0"])
+                == ["/Inspections(2)/photo 200 5000"])
         let photo = try store.streamFile(url: "Inspections(2)/photo")
         #expect(fileBytes(photo.path) == changed && photo.contentType == "image/png")
         #expect(try store.execute(method: "GET", url: "Inspections(2)/signature").body == signature)
@@ -123,6 +123,28 @@ import Testing
         let again = try gets(backend).dropFirst(count).map { "\($0.path) \($0.status)" }
         #expect(again == [])
         #expect(try store.execute(method: "GET", url: "Inspections(1)/photo").body == content)
+    }
+
+    /// A stream property changed on the service without its entity's ETag (`/_media_quiet_change`):
+    /// its `Prop@odata.mediaEtag` changes, so the next (delta) download fetches that one stream
+    /// and asks nothing of the entity's other stream nor of the other entities.
+    @Test func aStreamPropertyChangedWithoutItsEntityETagIsFetchedByItsMediaETag() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 2, size: 3_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let served = try gets(backend).count
+        let quiet = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_quiet_change",
+                                                 body: Array(#"{"set": "Inspections", "key": 2, "property": "photo", "content": "new photo", "type": "image/png"}"#.utf8)))
+        #expect(quiet.status == 204)
+        _ = try store.download()
+        #expect(try gets(backend).dropFirst(served).map { "\($0.path) \($0.status)" } == ["/Inspections(2)/photo 200"])
+        #expect(try store.execute(method: "GET", url: "Inspections(2)/photo").body == Array("new photo".utf8))
+        _ = try store.download(full: true)
+        #expect(try gets(backend).count == served + 1)
+        #expect(try store.check().isEmpty)
     }
 
     /// A format-12 store (streams keyed by their entity alone) keeps its media streams when it
