@@ -125,6 +125,43 @@ import Testing
         #expect(try store.execute(method: "GET", url: "Inspections(1)/photo").body == content)
     }
 
+    /// An entity with stream properties created offline and its photo replaced before the create
+    /// was uploaded: the queue sends the create, then the photo's PUT at the entity's address, in
+    /// that order; the service ends with the file's bytes, and the store with the service's media
+    /// ETag, so the next download fetches nothing.
+    @Test func aStreamPropertyOfAnEntityCreatedOfflineUploadsAfterItsCreate() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 1, size: 2_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        let created = try store.execute(method: "POST", url: "Inspections", body: Array(#"{"id": 9, "place": "new site"}"#.utf8))
+        #expect(created.status == 201)
+        let content = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        folder.write("site.jpg", content)
+        _ = try store.replaceStream(url: "Inspections(9)/photo", contentPath: folder.file("site.jpg"), contentType: "image/jpeg")
+        #expect(try store.execute(method: "GET", url: "Inspections(9)/photo").body == content)
+        #expect(try store.file.queuedRequests().map { "\($0.method) \($0.url)" } == ["POST Inspections", "PUT Inspections(9)/photo"])
+
+        let outcome = try store.upload()
+        #expect(outcome.sent == 2 && outcome.archived == 0)
+        #expect(try log(backend, "puts").map { $0["path"]?.text ?? "" } == ["/Inspections(9)/photo"])
+        let (status, served) = try backend.get("Inspections(9)/photo", headers: ["Accept": "*/*"])
+        #expect(status == 200 && served == content)
+        let (_, entity) = try backend.get("Inspections(9)")
+        let announced = try JSONValue.parse(entity)["photo@odata.mediaEtag"]?.stringValue
+        let photo = try store.streamFile(url: "Inspections(9)/photo")
+        #expect(announced != nil && photo.etag == announced && photo.length == 40_000)
+        #expect(try store.file.queuedRequests().isEmpty)
+        let count = try gets(backend).count
+        _ = try store.download()
+        // The new entity's signature, which the service has not, is asked once (a 204); its photo is not.
+        #expect(try gets(backend).dropFirst(count).map { "\($0.path) \($0.status)" } == ["/Inspections(9)/signature 204"])
+        #expect(try store.execute(method: "GET", url: "Inspections(9)/photo").body == content)
+        #expect(try store.check().isEmpty)
+    }
+
     /// A stream property changed on the service without its entity's ETag (`/_media_quiet_change`):
     /// its `Prop@odata.mediaEtag` changes, so the next (delta) download fetches that one stream
     /// and asks nothing of the entity's other stream nor of the other entities.
