@@ -60,7 +60,8 @@ struct EntityWriter {
     /// announced for it or that it announced none (``StreamTable/announce(_:entitySet:entityID:property:in:)``).
     /// Not for rows of a table that held nothing (fresh or staged): no stream of theirs is recorded.
     private func announceMediaETags(of state: EntityState, entityID: Int64) throws(ODataError) {
-        guard session.recordsMemberships, let names = session.streamNames[state.plan.table.entitySet] else { return }
+        let names = state.plan.streamNames
+        guard !names.isEmpty, session.recordsMemberships else { return }
         for name in names {
             try StreamTable.announce(state.mediaETags?[name], entitySet: state.plan.table.entitySet, entityID: entityID,
                                      property: name, in: session.db)

@@ -61,9 +61,6 @@ final class IngestSession {
     let batchesFreshRows: Bool
     /// The batched rows not inserted yet; written before anything else touches the tables.
     let freshRows = FreshRows()
-    /// The streams of the sets the request reaches that have any (``StreamRecord/property``
-    /// names): the media ETags their entities announce are recorded with them (``EntityWriter``).
-    let streamNames: [String: [String]]
     private var membershipInsert: Statement?
     private var plansWithPendingMemberships: [TablePlan] = []
     /// Whether the defining request held any entity before this session wrote its first page; nil
@@ -103,14 +100,10 @@ final class IngestSession {
             }
             plans[entitySet] = try TablePlan(table: table, db: db)
         }
-        self.plans = plans
-        var streamNames: [String: [String]] = [:]
-        for entitySet in target.entitySets {
-            guard let type = model.entityType(ofEntitySet: entitySet) else { continue }
-            let names = model.streamNames(of: type)
-            if !names.isEmpty { streamNames[entitySet] = names }
+        for (entitySet, plan) in plans {
+            plan.streamNames = model.entityType(ofEntitySet: entitySet).map(model.streamNames(of:)) ?? []
         }
-        self.streamNames = streamNames
+        self.plans = plans
         batchesFreshRows = target.root.navigations.isEmpty
         recordsMemberships = replacements.isEmpty
     }
