@@ -28,6 +28,12 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
   (`If-Match` against the entity's ETag). The content is kept on the entity (`stream_props`); seed
   rows may carry `"@streams": {"Prop": N}` (N bytes from `content_for(set, key + (Prop,), N)`). A
   changed stream property is a change of its entity (a new ETag, in the delta), as for media.
+  The JSON of an entity of a set with stream properties (a read, a listing, a delta) announces
+  each stream's media ETag, `Prop@odata.mediaEtag`, as OData 4.0 says (odatapy does not).
+* `POST /_media_quiet_change` with `{"set", "key", "property" ("" or absent: the media entity's
+  own stream), "content", "type"}` replaces a stream **without changing its entity's ETag** (a
+  service whose entity ETag does not cover its streams): the media ETag follows the content, and
+  the entity is in the next delta (its properties and ETag as they were).
 """
 from __future__ import annotations
 
@@ -92,6 +98,18 @@ class MediaLayer:
             return self._hold(start_response)
         if path.endswith("/$value") and method == "GET":
             return self._get_stream(environ, start_response, path)
+        if path == "/_media_quiet_change" and method == "POST" and self.streams is not None:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            return self.streams.quiet_change(json.loads(environ["wsgi.input"].read(length) or b"{}"),
+                                             start_response)
+        if method == "GET" and self.streams is not None and self.streams.annotates(path):
+            status, headers, body = self._call(environ)
+            if status.startswith("200"):
+                body = self.streams.annotate(path, body)
+                headers = [(k, v) for k, v in headers if k.lower() != "content-length"] \
+                    + [("Content-Length", str(len(body)))]
+            start_response(status, headers)
+            return [body]
         if self.streams is not None and self.streams.match(path) is not None:
             if method == "GET":
                 return self._get_stream(environ, start_response, path, self.streams)
@@ -215,6 +233,7 @@ class MediaLayer:
         return [body]
 
 
+ENTITY_PATH = re.compile(r"^/([A-Za-z_][A-Za-z0-9_]*)(?:\(\d+\))?$")
 STREAM_PATH = re.compile(r"^/([A-Za-z_][A-Za-z0-9_]*)\((\d+)\)/([A-Za-z_][A-Za-z0-9_]*)$")
 
 
@@ -268,6 +287,50 @@ class StreamProperties:
             start_response("200 OK", [("Content-Type", kind), ("ETag", etag),
                                       ("Content-Length", str(len(content)))])
             return [content]
+
+    def annotates(self, path: str) -> bool:
+        """Whether `path` reads entities of a set with stream properties (`/Set`, `/Set(key)`)."""
+        found = ENTITY_PATH.match(path)
+        return bool(found) and bool(self.names(found.group(1)))
+
+    def annotate(self, path: str, body: bytes) -> bytes:
+        """The JSON answer with `Prop@odata.mediaEtag` on each entity that has a value for Prop."""
+        set_name = ENTITY_PATH.match(path).group(1)
+        try:
+            answer = json.loads(body)
+        except ValueError:
+            return body
+        store = self.store()
+        keys = self.model.types[self.model.sets[set_name]["type"]]["keys"]
+        with store.lock:
+            by_key = {e.get_value(keys[0]): e for e in store.entities(set_name)}
+        for entry in answer.get("value", [answer]) if isinstance(answer, dict) else []:
+            if not isinstance(entry, dict) or "@removed" in entry:
+                continue
+            entity = by_key.get(entry.get(keys[0]))
+            streams = getattr(entity, "stream_props", None) or {}
+            for prop, (content, _kind) in streams.items():
+                if content is not None:
+                    entry[prop + "@odata.mediaEtag"] = etag_for(content)
+        return json.dumps(answer).encode()
+
+    def quiet_change(self, request: dict, start_response):
+        """`POST /_media_quiet_change` (see the module's description)."""
+        set_name, key, prop = request["set"], request["key"], request.get("property") or ""
+        content = request["content"].encode()
+        kind = request.get("type", "application/octet-stream")
+        store = self.store()
+        with store.lock:
+            keys = self.model.types[self.model.sets[set_name]["type"]]["keys"]
+            entity = next((e for e in store.entities(set_name) if e.get_value(keys[0]) == key), None)
+            if entity is None:
+                return self._answer(start_response, "404 Not Found")
+            if prop:
+                entity.stream_props = dict(getattr(entity, "stream_props", None) or {}, **{prop: (content, kind)})
+            else:
+                entity.media_content, entity.media_content_type = content, kind
+            store.record_change(set_name, entity, "changed")  # the media ETag follows; the ETag stays
+        return self._answer(start_response, "204 No Content")
 
     @staticmethod
     def _answer(start_response, status: str, headers: list | None = None):

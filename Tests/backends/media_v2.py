@@ -13,6 +13,8 @@ routes them here before its own dispatch. For the entity sets whose type says `m
 * Seed rows may carry `"@mediaSize": N` and `"@mediaType"` (the content made by
   media_streams.content_for, as on the V4 service).
 * `GET /_media_log` lists the stream transfers (`gets`, `posts`, `puts`), cleared by `/_reset`.
+* `POST /_media_quiet_change` (`{"set", "key", "content", "type"}`) replaces a stream without
+  changing its entity's ETag (a service whose ETag does not cover the stream; see `quiet_change`).
 """
 from __future__ import annotations
 
@@ -76,6 +78,16 @@ class V2Media:
             self.contents[(set_name, key)] = (content, kind)
             self.log[kind_of_log].append({"path": path, "status": 201 if kind_of_log == "posts" else 204,
                                           "bytes": len(content)})
+
+    def quiet_change(self, set_name: str, key: str, content: bytes, kind: str) -> bool:
+        """Replaces a stream without changing its entity (`POST /_media_quiet_change` with `{"set",
+        "key", "content", "type"}`): the media ETag follows the content, the entity's ETag stays, and
+        no delta sees it (a full read does). False when the service has no such stream."""
+        with self.lock:
+            if (set_name, key) not in self.contents:
+                return False
+            self.contents[(set_name, key)] = (content, kind)
+            return True
 
     def logged_get(self, path: str, status: int, size: int) -> None:
         with self.lock:

@@ -26,7 +26,8 @@
   default) with SAP Gateway's error envelope, once; POST /_reset forgets it. A stale If-Match is
   answered 412 by mock-sap itself.
 * Media entities (types with `m:HasStream="true"`, models/media-v2.xml): served by media_v2.py
-  (`$value` GET and PUT, media POST, `__metadata` media members, `GET /_media_log`).
+  (`$value` GET and PUT, media POST, `__metadata` media members, `GET /_media_log`,
+  `POST /_media_quiet_change`).
 * --page-size N: server-driven paging of entity set reads, as SAP Gateway pages: at most N entities
   a page, and `__next` (absolute, with `$skiptoken=<entities served so far>`) while more remain
   within the read's `$top`; `__count` (`$inlinecount=allpages`) counts the whole set. mock-sap
@@ -264,6 +265,11 @@ def install(httpd, sample: FlightSample, page_size: int = 0) -> None:
                     return armed_refusal(status, unquote(path[len(root):]))
             if path == "/_media_log" and method == "GET":
                 return Response(body=sample.media.log_body())
+            if path == "/_media_quiet_change" and method == "POST":
+                request = json.loads(body or b"{}")
+                found = sample.media.quiet_change(request["set"], str(request["key"]), request["content"].encode(),
+                                                  request.get("type", "application/octet-stream"))
+                return Response(204 if found else 404, body=b"", content_type=None)
             if path.startswith(root):
                 route = sample.media.route(path[len(root):], change)
                 if route is not None:

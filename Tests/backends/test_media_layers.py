@@ -87,3 +87,31 @@ def test_v2_media_entities_are_served_created_and_replaced(media_v2):
     assert after["__metadata"]["etag"] != etag and after["__metadata"]["media_etag"] == etag_for(b"again")
     log = json.loads(call(media_v2.origin + "/_media_log")[2])
     assert [p["bytes"] for p in log["posts"]] == [5] and [p["bytes"] for p in log["puts"]] == [5]
+
+
+def test_media_etags_are_announced_and_a_quiet_change_keeps_the_entity_etag(media_v4, media_v2):
+    """Entities announce their streams' media ETags (V4 `Prop@odata.mediaEtag`, `@odata.mediaEtag`;
+    V2 `__metadata.media_etag`), and `/_media_quiet_change` changes a stream without its entity's ETag."""
+    root = media_v4.service_root
+    entity = json.loads(call(root + "Inspections(1)")[2])
+    assert entity["photo@odata.mediaEtag"] == etag_for(call(root + "Inspections(1)/photo")[2])
+    listed = json.loads(call(root + "Inspections")[2])["value"]
+    assert "signature@odata.mediaEtag" not in next(e for e in listed if e["id"] == 3)  # it has none
+    before = json.loads(call(root + "Documents(1)")[2])
+    change = json.dumps({"set": "Documents", "key": 1, "content": "quiet", "type": "text/plain"}).encode()
+    assert call(media_v4.origin + "/_media_quiet_change", "POST", change)[0] == 204
+    after = json.loads(call(root + "Documents(1)")[2])
+    assert after["@odata.etag"] == before["@odata.etag"] and after["@odata.mediaEtag"] == etag_for(b"quiet")
+    assert call(root + "Documents(1)/$value")[2] == b"quiet"
+    change = json.dumps({"set": "Inspections", "key": 2, "property": "signature", "content": "sig"}).encode()
+    assert call(media_v4.origin + "/_media_quiet_change", "POST", change)[0] == 204
+    assert json.loads(call(root + "Inspections(2)")[2])["signature@odata.mediaEtag"] == etag_for(b"sig")
+    missing = json.dumps({"set": "Documents", "key": 99, "content": "x"}).encode()
+    assert call(media_v4.origin + "/_media_quiet_change", "POST", missing)[0] == 404
+
+    root = media_v2.service_root
+    first = json.loads(call(root + "Documents('000002')?$format=json")[2])["d"]["__metadata"]
+    change = json.dumps({"set": "Documents", "key": "000002", "content": "quiet v2"}).encode()
+    assert call(media_v2.origin + "/_media_quiet_change", "POST", change)[0] == 204
+    second = json.loads(call(root + "Documents('000002')?$format=json")[2])["d"]["__metadata"]
+    assert second["etag"] == first["etag"] and second["media_etag"] == etag_for(b"quiet v2")

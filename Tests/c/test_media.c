@@ -1,7 +1,10 @@
 /* Media streams from C (issue 35, docs/MEDIA.md): a defining request that retrieves streams, the
- * stream limits, and a stream's file read in place, against the V4 test service serving the media
- * model (Tests/scripts/with_backend.sh PYTHON v4 --media 3:70000 -- test_media_c SERVICE_ROOT). */
-#define _DEFAULT_SOURCE /* mkdtemp */
+ * stream limits, a stream's file read in place, the bytes of a large upload in its progress events,
+ * and V4 stream properties read and replaced, against the V4 test service serving the media model
+ * (Tests/scripts/with_backend.sh PYTHON v4 --media 3:70000 -- test_media_c SERVICE_ROOT). */
+#define _DEFAULT_SOURCE /* mkdtemp, clock_gettime */
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,54 @@ static long file_length(const char *path) {
     while ((count = fread(buffer, 1, sizeof buffer, file)) > 0) total += (long)count;
     fclose(file);
     return total;
+}
+
+/* Writes `size` bytes made from their position to `path`; 0 when it cannot. */
+static int write_file(const char *path, long size) {
+    FILE *out = fopen(path, "wb");
+    if (!out) return 0;
+    for (long i = 0; i < size; i++) fputc((int)((i * 7) % 251), out);
+    return fclose(out) == 0;
+}
+
+/* What the upload events said: how often `bytesSent` grew, its last value, and the end. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int growing;
+    long long bytes_sent;
+    int finished;
+} upload_events;
+
+static void on_upload_event(int kind, const char *details, void *payload) {
+    upload_events *seen = payload;
+    pthread_mutex_lock(&seen->lock);
+    if (kind == OOD_EVENT_UPLOAD_PROGRESS) {
+        const char *member = strstr(details, "\"bytesSent\":");
+        long long bytes = member ? strtoll(member + strlen("\"bytesSent\":"), NULL, 10) : -1;
+        if (bytes > seen->bytes_sent) {
+            seen->growing++;
+            seen->bytes_sent = bytes;
+        }
+    } else if (kind == OOD_EVENT_UPLOAD_FINISHED) {
+        seen->finished = 1;
+    }
+    pthread_cond_broadcast(&seen->changed);
+    pthread_mutex_unlock(&seen->lock);
+}
+
+/* Waits (60 s at most) for the upload's finished event, which follows its progress events. */
+static int wait_finished(upload_events *seen) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 60;
+    pthread_mutex_lock(&seen->lock);
+    while (!seen->finished) {
+        if (pthread_cond_timedwait(&seen->changed, &seen->lock, &deadline) != 0) break;
+    }
+    int finished = seen->finished;
+    pthread_mutex_unlock(&seen->lock);
+    return finished;
 }
 
 static ood_store *open_store(const char *path, const char *root, ood_int64 max_stream) {
@@ -116,11 +167,84 @@ int main(int argc, char **argv) {
     CHECK(entity && strstr(ood_result_body(entity, NULL), "from C") != NULL);
     ood_result_free(entity);
 
+    /* A 3 MiB stream replaced and uploaded: its bytes are reported while they travel, in upload
+     * progress events whose bytesSent grows at each MiB, before the upload's end. */
+    char big[600];
+    snprintf(big, sizeof big, "%s/big.bin", folder);
+    CHECK(write_file(big, 3L << 20));
+    CHECK(ood_stream_replace(store, "Documents(2)", big, "application/octet-stream") == OOD_OK);
+    upload_events seen = {.growing = 0, .bytes_sent = 0, .finished = 0};
+    pthread_mutex_init(&seen.lock, NULL);
+    pthread_cond_init(&seen.changed, NULL);
+    ood_subscription *subscription = NULL;
+    CHECK(ood_subscribe(store, on_upload_event, &seen, &subscription) == OOD_OK);
+    CHECK(ood_upload(store, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
+    CHECK(wait_finished(&seen));
+    ood_subscription_free(subscription);
+    pthread_mutex_lock(&seen.lock);
+    CHECK(seen.growing >= 3);
+    CHECK(seen.bytes_sent >= (3LL << 20));
+    pthread_mutex_unlock(&seen.lock);
+    CHECK(ood_stream_file(store, "Documents(2)/$value", &file, &length, NULL) == OOD_OK && length == (3L << 20));
+    ood_string_free(file);
+
     char *check = NULL;
     CHECK(ood_store_check(store, 0, &check) == OOD_OK && check != NULL);
     CHECK(check && strstr(check, "\"stream\"") == NULL);
     ood_string_free(check);
     ood_store_close(store);
+
+    /* V4 stream properties (Inspections' photo and signature; Inspections(3) has no signature):
+     * downloaded, read as files and through the request API, replaced and uploaded as a PUT. */
+    char visits[600];
+    snprintf(visits, sizeof visits, "%s/visits.store", folder);
+    ood_options *visit_options = NULL;
+    CHECK(ood_options_new(&visit_options) == OOD_OK);
+    CHECK(ood_options_set_path(visit_options, visits) == OOD_OK);
+    CHECK(ood_options_set_service_root(visit_options, argv[1]) == OOD_OK);
+    CHECK(ood_options_add_defining_request_streams(visit_options, "Inspections", "Inspections") == OOD_OK);
+    ood_store *visit = NULL;
+    CHECK(ood_store_open_with(visit_options, &visit) == OOD_OK && visit != NULL);
+    ood_options_free(visit_options);
+    if (visit) {
+        file = NULL;
+        type = NULL;
+        CHECK(ood_stream_file(visit, "Inspections(1)/photo", &file, &length, &type) == OOD_OK);
+        CHECK(length == 70000 && file && file_length(file) == 70000);
+        CHECK(type && strcmp(type, "image/jpeg") == 0);
+        ood_string_free(file);
+        ood_string_free(type);
+        ood_result *signature = NULL;
+        CHECK(ood_request(visit, "GET", "Inspections(2)/signature", NULL, &signature) == OOD_OK);
+        CHECK(signature && ood_result_body(signature, &value_length) != NULL && value_length == 300);
+        ood_result_free(signature);
+        file = NULL;
+        CHECK(ood_stream_file(visit, "Inspections(3)/signature", &file, NULL, NULL) == OOD_NOTFOUND && file == NULL);
+        CHECK(ood_stream_file(visit, "Inspections(1)/place", &file, NULL, NULL) == OOD_SEMANTIC);
+
+        char sketch[600];
+        snprintf(sketch, sizeof sketch, "%s/sketch.png", folder);
+        CHECK(write_file(sketch, 12345));
+        CHECK(ood_stream_replace(visit, "Inspections(3)/signature", sketch, "image/png") == OOD_OK);
+        file = NULL;
+        type = NULL;
+        CHECK(ood_stream_file(visit, "Inspections(3)/signature", &file, &length, &type) == OOD_OK && length == 12345);
+        CHECK(type && strcmp(type, "image/png") == 0);
+        ood_string_free(file);
+        ood_string_free(type);
+        CHECK(ood_upload(visit, NULL, NULL, &sent, &archived) == OOD_OK && sent == 1 && archived == 0);
+        /* The service has it now: a download keeps the same bytes, and the check finds nothing. */
+        CHECK(ood_download(visit, NULL, NULL) == OOD_OK);
+        ood_result *uploaded = NULL;
+        CHECK(ood_request(visit, "GET", "Inspections(3)/signature", NULL, &uploaded) == OOD_OK);
+        CHECK(uploaded && ood_result_body(uploaded, &value_length) != NULL && value_length == 12345);
+        CHECK(uploaded && strcmp(ood_result_content_type(uploaded), "image/png") == 0);
+        ood_result_free(uploaded);
+        check = NULL;
+        CHECK(ood_store_check(visit, 0, &check) == OOD_OK && check && strstr(check, "\"stream\"") == NULL);
+        ood_string_free(check);
+        ood_store_close(visit);
+    }
 
     /* Another store of the same service with a limit below the streams' size: refused, no file. */
     char small[600];

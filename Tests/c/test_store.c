@@ -47,7 +47,7 @@ static void test_open_create_and_reopen(void) {
 
     int version = -1;
     CHECK(ood_store_format_version(store, &version) == OOD_OK);
-    CHECK(version == 13);
+    CHECK(version == 14);
 
     char *copy = NULL;
     CHECK(ood_store_path(store, &copy) == OOD_OK);
@@ -62,7 +62,7 @@ static void test_open_create_and_reopen(void) {
     snprintf(wal, sizeof wal, "%s-wal", path);
     CHECK(access(wal, F_OK) == 0);
     version = 0;
-    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 13);
+    CHECK(ood_store_format_version(store, &version) == OOD_OK && version == 14);
     CHECK(ood_store_close(store) == OOD_OK);
 }
 

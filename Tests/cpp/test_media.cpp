@@ -1,7 +1,7 @@
 // Media streams through the C++ wrapper (issue 35, docs/MEDIA.md), against the V4 test service
 // serving the media model (Tests/scripts/with_backend.sh PYTHON v4 --media 3:70000 -- test_media_cpp
 // SERVICE_ROOT): a defining request that retrieves streams, a stream's file, GET of its $value, a
-// media entity created offline and its stream replaced, uploaded.
+// media entity created offline and its stream replaced, uploaded; V4 stream properties read and replaced.
 #include "offline_odata.hpp"
 
 #include <cstdio>
@@ -86,6 +86,25 @@ int main(int argc, char **argv) {
         CHECK(store.get("Documents(1)/$value").body() == "first content");
         CHECK(store.stream_file("Documents(1)").content_type == "text/markdown");
         CHECK(store.check_store().find("\"stream\"") == std::string::npos);
+
+        // V4 stream properties: read as files and as answers, replaced and uploaded as a PUT.
+        ood::Options visit_options;
+        visit_options.path(base + "/visits.store").service_root(argv[1]);
+        visit_options.defining_request_streams("Inspections", "Inspections");
+        ood::Store visits = ood::Store::open(visit_options);
+        ood::Store::StreamFile photo = visits.stream_file("Inspections(1)/photo");
+        CHECK(photo.length == 70000 && photo.content_type == "image/jpeg");
+        CHECK(file_text(photo.path).size() == 70000);
+        CHECK(visits.get("Inspections(2)/signature").body().size() == 300);
+        CHECK(status_thrown_by([&] { visits.stream_file("Inspections(3)/signature"); }) == OOD_NOTFOUND);
+        write_file(base + "/photo.png", "a new photo from C++");
+        visits.replace_stream("Inspections(2)/photo", base + "/photo.png", "image/png");
+        CHECK(visits.get("Inspections(2)/photo").body() == "a new photo from C++");
+        ood::Store::UploadCounts sent = visits.upload();
+        CHECK(sent.sent == 1 && sent.archived == 0);
+        visits.download();
+        CHECK(visits.get("Inspections(2)/photo").body() == "a new photo from C++");
+        CHECK(visits.stream_file("Inspections(2)/photo").content_type == "image/png");
     } catch (const ood::Error &error) {
         std::fprintf(stderr, "test_media.cpp: unexpected error %d: %s\n", static_cast<int>(error.status()), error.what());
         ++failed;

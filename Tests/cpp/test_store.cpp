@@ -46,7 +46,7 @@ int main() {
 
     {
         ood::Store store = ood::Store::open(path);
-        CHECK(store.format_version() == 13);
+        CHECK(store.format_version() == 14);
         CHECK(store.path() == path);
         // A store file without a model takes no requests: a misuse, thrown.
         CHECK(status_thrown_by([&] { store.get("TravelagencyCollection"); }) == OOD_MISUSE);

@@ -51,3 +51,33 @@ def test_stream_replace_queues_a_put_that_the_upload_sends(tool, tmp_path):
         assert checked.returncode == 0, checked.stdout + checked.stderr
     finally:
         server.stop()
+
+
+def test_the_upload_of_a_large_stream_shows_its_bytes_while_they_travel(tool, tmp_path):
+    """`upload` on a terminal: the bar is redrawn as a 3 MiB stream's PUT travels (an upload
+    progress event each MiB), its "sent" bytes growing before the request is answered (0/1)."""
+    import re
+
+    from test_service import run_on_terminal
+    server = backends.start_v4_media(count=1, size=1_000)
+    try:
+        metadata = tmp_path / "media.xml"
+        metadata.write_bytes(served(server, "$metadata"))
+        store = tmp_path / "big.store"
+        created = tool("store", "create", store, "--metadata", metadata, "--service", server.service_root,
+                       "--defining", "Documents=Documents", "--streams", "Documents")
+        assert created.returncode == 0, created.stderr
+        assert tool("download", store).returncode == 0
+        big = tmp_path / "big.bin"
+        big.write_bytes(bytes(range(256)) * (3 * 4096))
+        assert tool("stream", "replace", store, "Documents(1)", big, "--type", "application/octet-stream").returncode == 0
+
+        status, terminal, piped = run_on_terminal(["upload", str(store)], "stderr")
+        assert status == 0, terminal + piped
+        frames = [frame for frame in terminal.split("\r") if "0/1 requests" in frame]
+        sent = [float(m.group(1)) for m in (re.search(r"([\d.]+) MB sent", f) for f in frames) if m]
+        assert len(set(sent)) >= 3 and sent == sorted(sent), terminal
+        assert max(sent) >= 3.0, terminal
+        assert served(server, "Documents(1)/$value") == big.read_bytes()
+    finally:
+        server.stop()

@@ -36,9 +36,9 @@ def test_store_create_makes_a_store(tool, tmp_path):
     path = str(tmp_path / "new.store")
     result = tool("store", "create", path)
     assert result.returncode == 0, result.stderr
-    assert "created" in result.stdout and "format version 13" in result.stdout and "wal" in result.stdout
+    assert "created" in result.stdout and "format version 14" in result.stdout and "wal" in result.stdout
     connection = sqlite3.connect(path)
-    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "13"
+    assert connection.execute("SELECT value FROM ood_store_info WHERE key='format_version'").fetchone()[0] == "14"
     connection.close()
     assert os.stat(path).st_mode & 0o777 == 0o600  # the user's data: readable by its owner only
 

@@ -273,5 +273,13 @@ enum StoreFormat {
         DROP TABLE ood_stream;
         ALTER TABLE ood_stream_13 RENAME TO ood_stream;
         """,
+        // 14: the media ETag the latest downloaded payload announced for a stream (V4
+        //    `@odata.mediaEtag`, `Prop@odata.mediaEtag`, V2 `__metadata.media_etag`), so a download
+        //    fetches the streams whose media ETag changed, whatever the entity's ETag did. NULL
+        //    when no payload announced one since the stream was recorded (existing rows): the
+        //    entity's ETag decides then, as before.
+        """
+        ALTER TABLE ood_stream ADD COLUMN announced_etag TEXT;
+        """,
     ]
 }

@@ -1,4 +1,4 @@
-/// What the store knows of one stream (a row of `ood_stream`, format 13): a media entity's own
+/// What the store knows of one stream (a row of `ood_stream`, format 14): a media entity's own
 /// stream or one of its V4 `Edm.Stream` properties; which file in the stream folder holds it and
 /// what the service said of it.
 package struct StreamRecord: Sendable, Equatable {
@@ -34,11 +34,17 @@ package struct StreamRecord: Sendable, Equatable {
     package var sha256: String?
     /// Bytes in the temporary file of a partial download.
     package var received: Int64 = 0
+    /// The media ETag the latest downloaded payload announced for the stream, since the stream was
+    /// recorded with its ETag (``StreamTable/announce(_:entitySet:entityID:property:in:)``); nil when
+    /// none did. Read only: ``StreamTable/save(_:in:)`` keeps it while `etag` stays, and clears it
+    /// when `etag` changes (that announcement is settled).
+    package var announcedETag: String?
 }
 
 /// The `ood_stream` table. Every value is a bound parameter.
 enum StreamTable {
-    private static let columns = "entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received, property"
+    private static let savedColumns = "entity_set, entity_id, file, state, etag, entity_etag, content_type, length, sha256, received, property"
+    private static let columns = savedColumns + ", announced_etag"
 
     /// The stream of `property` (`""`: the media entity's own stream) of one entity.
     static func record(entitySet: String, entityID: Int64, property: String = "", in db: SQLiteConnection) throws(ODataError) -> StreamRecord? {
@@ -60,8 +66,9 @@ enum StreamTable {
 
     static func save(_ record: StreamRecord, in db: SQLiteConnection) throws(ODataError) {
         try db.withCachedStatement("""
-            INSERT INTO ood_stream (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO ood_stream (\(savedColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             ON CONFLICT (entity_set, entity_id, property) DO UPDATE SET file = excluded.file, state = excluded.state,
+                announced_etag = CASE WHEN excluded.etag IS ood_stream.etag THEN ood_stream.announced_etag END,
                 etag = excluded.etag, entity_etag = excluded.entity_etag, content_type = excluded.content_type,
                 length = excluded.length, sha256 = excluded.sha256, received = excluded.received
             """) { statement throws(ODataError) in
@@ -108,6 +115,18 @@ enum StreamTable {
             """).run([.text(etag), .text(entitySet), .integer(entityID)])
     }
 
+    /// Records the media ETag a downloaded payload announced for a stream the store has (nil: the
+    /// payload announced none), which the next stream run compares with the recorded one
+    /// (``StreamSync``). A stream without a row has nothing to compare: it is fetched anyway.
+    static func announce(_ etag: String?, entitySet: String, entityID: Int64, property: String,
+                         in db: SQLiteConnection) throws(ODataError) {
+        try db.withCachedStatement("""
+            UPDATE ood_stream SET announced_etag = ?4 WHERE entity_set = ?1 AND entity_id = ?2 AND property = ?3
+            """) { statement throws(ODataError) in
+            try statement.run([.text(entitySet), .integer(entityID), .text(property), etag.map(SQLValue.text) ?? .null])
+        }
+    }
+
     /// The bytes the recorded streams take (complete and local ones, and what partial ones received).
     static func totalBytes(in db: SQLiteConnection) throws(ODataError) -> Int64 {
         try db.scalarInt("SELECT coalesce(sum(CASE WHEN state = 'partial' THEN received ELSE coalesce(length, 0) END), 0) FROM ood_stream") ?? 0
@@ -119,6 +138,7 @@ enum StreamTable {
                      etag: row.text(at: 4), entityETag: row.text(at: 5), contentType: row.text(at: 6),
                      length: row.isNull(at: 7) ? nil : row.int(at: 7), sha256: row.text(at: 8), received: row.int(at: 9))
         record.property = row.text(at: 10) ?? ""
+        record.announcedETag = row.text(at: 11)
         return record
     }
 }

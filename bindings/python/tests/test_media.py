@@ -198,3 +198,28 @@ def test_stream_properties_read_offline_and_replace(tmp_path):
             assert store.check() == []
     finally:
         server.stop()
+
+
+def test_a_large_upload_reports_its_bytes_in_upload_progress_events(tmp_path):
+    """A 3 MiB media create: the upload's progress events carry `bytesSent` growing each MiB of the
+    stream while it travels, all before the upload's finished event."""
+    from offline_odata.events import EventKind
+    server = backends.start_v4_media(count=1, size=100)
+    try:
+        content = bytes(range(256)) * (3 * 4096)  # 3 MiB
+        (tmp_path / "big.bin").write_bytes(content)
+        with Store(tmp_path / "big.store", service_root=server.service_root,
+                   stream_requests={"Documents": "Documents"}) as store:
+            store.create_media("Documents", tmp_path / "big.bin", "application/octet-stream", {"title": "large"})
+            with store.subscribe() as events:
+                assert store.upload().sent == 1
+                seen = []
+                while (event := events.get(timeout=60)).kind != EventKind.UPLOAD_FINISHED:
+                    if event.kind == EventKind.UPLOAD_PROGRESS:
+                        seen.append(event.details["bytesSent"])
+            growing = [b for a, b in zip([0] + seen, seen) if b > a]
+            assert len(growing) >= 3, seen
+            assert max(seen) >= len(content)
+            assert served(server, "Documents(2)/$value") == content
+    finally:
+        server.stop()

@@ -12,14 +12,14 @@ from offline_odata import CannotOpenError, MisuseError, NotAStoreError, Store
 def test_open_creates_a_store_in_wal_mode(store_path):
     with Store.open_file(store_path) as store:
         assert store.is_open
-        assert store.format_version == 13
+        assert store.format_version == 14
         assert store.path == store_path
     assert os.path.exists(store_path)
     connection = sqlite3.connect(store_path)
     try:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert connection.execute(
-            "SELECT value FROM ood_store_info WHERE key = 'format_version'").fetchone()[0] == "13"
+            "SELECT value FROM ood_store_info WHERE key = 'format_version'").fetchone()[0] == "14"
     finally:
         connection.close()
 
@@ -27,7 +27,7 @@ def test_open_creates_a_store_in_wal_mode(store_path):
 def test_reopening_keeps_the_store(store_path):
     Store.open_file(store_path).close()
     with Store.open_file(store_path) as again:
-        assert again.format_version == 13
+        assert again.format_version == 14
 
 
 def test_accepts_path_like(tmp_path):

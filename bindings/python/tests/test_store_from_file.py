@@ -54,7 +54,7 @@ def test_a_store_file_without_a_service_root_says_what_an_upload_needs(tmp_path)
 
 def test_a_new_store_file_answers_file_questions_and_refuses_requests_clearly(tmp_path):
     with Store.open_file(tmp_path / "new.store") as store:
-        assert store.format_version == 13 and store.check() == []
+        assert store.format_version == 14 and store.check() == []
         with pytest.raises(MisuseError) as refused:
             store.get("TravelagencyCollection")
         assert "file-level questions only" in refused.value.message

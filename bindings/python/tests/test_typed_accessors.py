@@ -60,7 +60,7 @@ def test_store_opens_with_keyword_options_and_refuses_a_misspelt_one(v4, tmp_pat
     with Store.open(tmp_path / "fine.store", service_root=v4.service_root) as store:
         assert store.path.endswith("fine.store")
     with Store.open_file(tmp_path / "fine.store") as file:
-        assert file.format_version == 13 and isinstance(file, Store)
+        assert file.format_version == 14 and isinstance(file, Store)
 
 
 def test_the_option_typeddicts_follow_options():

@@ -47,12 +47,25 @@ struct EntityWriter {
         try session.flushFreshRows()
         let id = try upsert(state)
         try session.addMembership(plan, entityID: id)
+        try announceMediaETags(of: state, entityID: id)
         summary.entities += 1
         for (navigation, nested) in state.navigations where navigation.recordsLinks {
             let complete = nested.isComplete && !state.partialNavigations.contains(navigation.name)
             try writeLinks(from: id, in: plan.table.entitySet, navigation: navigation, targets: nested.ids, replacing: complete)
         }
         return id
+    }
+
+    /// Records, with each stream the store has of the entity, the media ETag this payload
+    /// announced for it or that it announced none (``StreamTable/announce(_:entitySet:entityID:property:in:)``).
+    /// Not for rows of a table that held nothing (fresh or staged): no stream of theirs is recorded.
+    private func announceMediaETags(of state: EntityState, entityID: Int64) throws(ODataError) {
+        let names = state.plan.streamNames
+        guard !names.isEmpty, session.recordsMemberships else { return }
+        for name in names {
+            try StreamTable.announce(state.mediaETags?[name], entitySet: state.plan.table.entitySet, entityID: entityID,
+                                     property: name, in: session.db)
+        }
     }
 
     /// Upserts one entity by its key; its local id.

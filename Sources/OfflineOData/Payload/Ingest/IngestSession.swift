@@ -100,6 +100,9 @@ final class IngestSession {
             }
             plans[entitySet] = try TablePlan(table: table, db: db)
         }
+        for (entitySet, plan) in plans {
+            plan.streamNames = model.entityType(ofEntitySet: entitySet).map(model.streamNames(of:)) ?? []
+        }
         self.plans = plans
         batchesFreshRows = target.root.navigations.isEmpty
         recordsMemberships = replacements.isEmpty

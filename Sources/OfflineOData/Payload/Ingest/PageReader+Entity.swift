@@ -26,6 +26,10 @@ struct EntityState {
     var navigations: [(navigation: ExpandedNavigation, entities: PageReader.NestedEntities)] = []
     /// Navigations whose list the payload says is partial (`Nav@odata.nextLink`).
     var partialNavigations: [String] = []
+    /// The media ETags the payload announced, by stream (``StreamRecord/property``: `""` for the
+    /// entity's own, `@odata.mediaEtag` or V2 `__metadata.media_etag`; a stream property's name
+    /// for `Prop@odata.mediaEtag`); nil when it announced none (most entities: nothing allocated).
+    var mediaETags: [String: String]?
 
     /// A fresh entity, in buffers a written entity of the same table gave back (``recycle()``)
     /// when there are any.
@@ -45,6 +49,13 @@ struct EntityState {
         plan.spareMasks.append(mask)
         values = []
         mask = []
+    }
+
+    /// Keeps the media ETag the payload announced for stream `property` (nil: none).
+    mutating func announce(mediaETag: String?, of property: String) {
+        guard let mediaETag else { return }
+        if mediaETags == nil { mediaETags = [:] }
+        mediaETags?[property] = mediaETag
     }
 
     @inline(__always)
@@ -117,6 +128,10 @@ extension PageReader {
             let annotation = name[name.index(after: at)...]
             if annotation == "odata.nextLink" || annotation == "nextLink" {
                 state.partialNavigations.append(String(name[..<at]))
+            } else if annotation == "odata.mediaEtag" || annotation == "mediaEtag" {
+                // `Prop@odata.mediaEtag`: the media ETag of the stream property `Prop`.
+                state.announce(mediaETag: try readMediaETag(&r), of: String(name[..<at]))
+                return
             }
         } else if state.isRemoved, name == "id" {
             // A deleted entry whose type has no property `id`: the 4.0 form without its context.
@@ -132,6 +147,8 @@ extension PageReader {
         func its(_ names: String...) -> Bool { names.contains { r.token(key, equals: $0) } }
         if its("@odata.etag", "@etag", "odata.etag") {
             state.etag = try readETag(&r)
+        } else if its("@odata.mediaEtag", "@mediaEtag", "odata.mediaEtag") {
+            state.announce(mediaETag: try readMediaETag(&r), of: "")
         } else if its("@odata.type", "@type", "odata.type") {
             state.typeName = try readText(&r)
         } else if its("@odata.id", "@id", "odata.id") {
@@ -151,7 +168,7 @@ extension PageReader {
         return true
     }
 
-    /// V2 `__metadata`: `uri`, `type`, `etag`, and mock-sap's `"deleted": true`.
+    /// V2 `__metadata`: `uri`, `type`, `etag`, `media_etag`, and mock-sap's `"deleted": true`.
     private func readV2Metadata(_ r: inout JSONReader, _ state: inout EntityState) throws(ODataError) {
         let offset = r.offset
         switch try r.next() {
@@ -169,6 +186,8 @@ extension PageReader {
                 state.typeName = try readText(&r)
             } else if r.token(key, equals: "etag") {
                 state.etag = try readETag(&r)
+            } else if r.token(key, equals: "media_etag") {
+                state.announce(mediaETag: try readMediaETag(&r), of: "")
             } else if r.token(key, equals: "deleted") {
                 if case .bool(true) = try r.next() { state.isRemoved = true }
             } else {
@@ -186,6 +205,14 @@ extension PageReader {
         if let etag, HTTPOptions.containsLineBreakOrNUL(etag) {
             throw ODataError(.syntax, "the service sent an ETag with CR, LF or NUL, which no If-Match header can carry", offset: offset)
         }
+        return etag
+    }
+
+    /// A stream's media ETag. Unlike an entity's ETag, one with CR, LF or NUL is only dropped: it
+    /// never goes into a header (the stream's own `ETag` answer does), and without it the entity's
+    /// ETag decides whether the stream is fetched again.
+    private func readMediaETag(_ r: inout JSONReader) throws(ODataError) -> String? {
+        guard let etag = try readText(&r), !HTTPOptions.containsLineBreakOrNUL(etag) else { return nil }
         return etag
     }
 

@@ -24,6 +24,9 @@ final class TablePlan {
     var etagBit: Int { table.columns.count + 1 }
     /// How many 64-bit words a presence mask has.
     let maskWords: Int
+    /// The streams of the set's entities (``StreamRecord/property`` names; empty for most sets):
+    /// the media ETags a payload announces for them are recorded (``EntityWriter``).
+    var streamNames: [String] = []
 
     /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
     /// request's other memberships. About a bit per entity (``EntityIDSet``).

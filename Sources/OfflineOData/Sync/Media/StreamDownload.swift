@@ -132,7 +132,9 @@ struct StreamDownload {
         let digest = try StreamFolder.digest(ofFile: folder.partPath(record.file))
         try folder.publish(record.file)
         record.state = .complete
-        record.etag = etag
+        // An answer without an `ETag` takes the media ETag the payload announced, so the next
+        // download does not find the stream changed for want of one.
+        record.etag = etag ?? record.announcedETag
         record.entityETag = entityETag
         record.contentType = contentType ?? "application/octet-stream"
         record.length = digest.length

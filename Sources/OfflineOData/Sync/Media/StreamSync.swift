@@ -3,13 +3,17 @@
 /// entity are its own (a media entity, `HasStream`) and its V4 `Edm.Stream` properties, each
 /// fetched, kept and judged on its own.
 ///
-/// Which streams to fetch is decided from what the store already has, with no request: a media
-/// entity of the request needs its stream when the store has none for it, when a download of it
-/// was interrupted, or when the entity's ETag differs from the one recorded with its stream (the
-/// service changes the entity's ETag when its stream changes). So a delta that brings one changed
-/// media entity fetches one stream, and a full download that changes nothing fetches none. An
-/// entity without an ETag is asked for with `If-None-Match` (a `304` costs no transfer). Entities
-/// with a pending local change are left alone: their stream is the app's until uploaded.
+/// Which streams to fetch is decided from what the store already has, with no request: a stream
+/// is needed when the store has none, when a download of it was interrupted, or when it changed.
+/// Changed means: the media ETag the entity's latest payload announced (`@odata.mediaEtag`,
+/// `Prop@odata.mediaEtag`, V2 `__metadata.media_etag`, kept by the ingest as the stream's
+/// ``StreamRecord/announcedETag``) differs from the stream's recorded one, compared weakly (`W/`
+/// aside); and, when no payload announced one since the stream was recorded, the entity's ETag
+/// differs from the one recorded with the stream (a service should change it with its stream).
+/// So a service that changes one stream of 50 costs one stream, even if the entity's ETag stays,
+/// and a download that changes nothing fetches none. An entity without an ETag and no announced
+/// media ETag is asked for with `If-None-Match` (a `304` costs no transfer). Entities with a
+/// pending local change are left alone: their stream is the app's until uploaded.
 struct StreamSync {
     let download: StreamDownload
     let schema: StoreSchema
@@ -71,8 +75,9 @@ struct StreamSync {
     }
 
     /// The entities of `table` held by `definingRequest` whose stream `property` is missing,
-    /// unfinished or older than the entity, with the entity's ETag. A stream the service said it
-    /// has not (``StreamRecord/State/absent``) is asked again only when the entity changed.
+    /// unfinished or changed (the type's description), with the entity's ETag. A stream the
+    /// service said it has not (``StreamRecord/State/absent``) is asked again only when a media
+    /// ETag is announced for it or, without one, when the entity changed.
     private func staleStreams(of table: EntitySetTable, property: String, definingRequest: String,
                               db: SQLiteConnection) throws(ODataError) -> [(Int64, String?)] {
         let statement = try db.prepare("""
@@ -80,7 +85,11 @@ struct StreamSync {
             JOIN ood_membership AS m ON m.defining_request = ?1 AND m.entity_set = ?2 AND m.entity_id = t."_ood_id"
             LEFT JOIN ood_stream AS s ON s.entity_set = ?2 AND s.entity_id = t."_ood_id" AND s.property = ?3
             WHERE t."_ood_change" IS NULL AND (s.entity_id IS NULL OR s.state = 'partial'
-                OR (s.state IN ('complete', 'absent') AND (t."_ood_etag" IS NULL OR s.entity_etag IS NOT t."_ood_etag")))
+                OR (s.state IN ('complete', 'absent') AND CASE
+                    WHEN s.announced_etag IS NOT NULL THEN s.etag IS NULL OR
+                        (CASE WHEN substr(s.announced_etag, 1, 2) = 'W/' THEN substr(s.announced_etag, 3) ELSE s.announced_etag END)
+                        IS NOT (CASE WHEN substr(s.etag, 1, 2) = 'W/' THEN substr(s.etag, 3) ELSE s.etag END)
+                    ELSE t."_ood_etag" IS NULL OR s.entity_etag IS NOT t."_ood_etag" END))
             ORDER BY t."_ood_id"
             """)
         try statement.bind([.text(definingRequest), .text(table.entitySet), .text(property)])

@@ -126,6 +126,90 @@ import Testing
         #expect(try store.check().isEmpty)
     }
 
+    /// A service whose entity ETag does not cover its stream (`/_media_quiet_change`): the store
+    /// judges a stream by the media ETag the payload announces (`@odata.mediaEtag`), so the one
+    /// stream of 50 that changed is fetched and no other; and an entity whose properties changed
+    /// while its stream did not costs no request for the stream (not even a 304).
+    @Test func aStreamChangedWithoutItsEntityETagIsFetchedByItsMediaETag() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 50, size: 2_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        #expect(try gets(backend).count == 50)
+        let before = try store.streamFile(url: "Documents(7)/$value")
+        let (_, entityBefore) = try backend.get("Documents(7)")
+        let etagBefore = try JSONValue.parse(entityBefore)["@odata.etag"]?.stringValue
+        #expect(etagBefore != nil)
+
+        let quiet = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_quiet_change",
+                                                 body: Array(#"{"set": "Documents", "key": 7, "content": "changed quietly", "type": "text/plain"}"#.utf8)))
+        #expect(quiet.status == 204)
+        let (_, entityAfter) = try backend.get("Documents(7)")
+        let parsed = try JSONValue.parse(entityAfter)
+        #expect(parsed["@odata.etag"]?.stringValue == etagBefore)  // the entity's ETag stayed
+        #expect(parsed["@odata.mediaEtag"]?.stringValue != before.etag)
+        let outcomes = try store.download()
+        #expect(outcomes.first?.isDelta == true)
+        let sent = try gets(backend).dropFirst(50).map { "\($0.path) \($0.status)" }
+        #expect(sent == ["/Documents(7)/$value 200"])
+        let after = try store.streamFile(url: "Documents(7)/$value")
+        #expect(fileBytes(after.path) == Array("changed quietly".utf8))
+        #expect(after.etag == parsed["@odata.mediaEtag"]?.stringValue)
+
+        // Neither changes: a delta and a full download fetch nothing, and ask for nothing.
+        _ = try store.download()
+        _ = try store.download(full: true)
+        #expect(try gets(backend).count == 51)
+
+        // The entity changes (a new ETag), its stream does not: no request for the stream.
+        let patch = try backend.send(HTTPRequest(method: "PATCH", url: backend.url("Documents(8)"),
+                                                 headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("If-Match", "*")],
+                                                 body: Array(#"{"title": "renamed"}"#.utf8)))
+        #expect(patch.status == 204 || patch.status == 200)
+        _ = try store.download()
+        #expect(String(decoding: try store.execute(method: "GET", url: "Documents(8)").body, as: UTF8.self).contains("renamed"))
+        #expect(try gets(backend).count == 51)
+        #expect(try store.check().isEmpty)
+    }
+
+    /// A format-13 store (no announced media ETags) opens as format 14 with its streams as they
+    /// were, and the entity's ETag decides for them until a payload announces a media ETag.
+    @Test func aFormat13StoreKeepsItsStreamsAndJudgesThemByTheEntityETag() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 3, size: 1_000))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        _ = try store.download()
+        let records = try store.file.withConnection { db throws(ODataError) in try StreamTable.all(in: db) }
+        #expect(records.count == 3 && records.allSatisfy { $0.announcedETag == nil })
+        try store.file.withConnection { db throws(ODataError) in
+            try db.execute("""
+                CREATE TABLE ood_stream_13 AS SELECT entity_set, entity_id, property, file, state, etag, entity_etag,
+                    content_type, length, sha256, received FROM ood_stream;
+                DROP TABLE ood_stream;
+                CREATE TABLE ood_stream (entity_set TEXT NOT NULL, entity_id INTEGER NOT NULL, property TEXT NOT NULL DEFAULT '',
+                    file TEXT NOT NULL UNIQUE, state TEXT NOT NULL, etag TEXT, entity_etag TEXT, content_type TEXT, length INTEGER,
+                    sha256 TEXT, received INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (entity_set, entity_id, property));
+                INSERT INTO ood_stream SELECT * FROM ood_stream_13;
+                DROP TABLE ood_stream_13;
+                UPDATE ood_store_info SET value = '13' WHERE key = 'format_version'
+                """)
+        }
+        store.close()
+        let reopened = try LocalStore.open(path: folder.file("media.store"))
+        defer { reopened.close(); removeStreams(reopened) }
+        #expect(try reopened.file.formatVersion() == 14)
+        #expect(try reopened.file.withConnection { db throws(ODataError) in try StreamTable.all(in: db) } == records)
+        #expect(try reopened.check().isEmpty)
+        // The next download announces the media ETags, equal to the recorded ones: nothing fetched.
+        _ = try reopened.download(full: true)
+        #expect(try gets(backend).count == 3)
+        let announced = try reopened.file.withConnection { db throws(ODataError) in try StreamTable.all(in: db) }
+        #expect(announced.map(\.announcedETag) == records.map(\.etag))
+    }
+
     @Test func anEntityThatLeavesTheStoreTakesItsStreamFileWithIt() throws {
         let backend = try TestBackend.start(.v4, media: (count: 3, size: 1_000))
         defer { backend.stop() }

@@ -59,5 +59,34 @@ import Testing
         _ = try store.download()
         #expect(try log(backend, "gets").count == gets)
         #expect(try store.check().isEmpty)
+        // The download announced the created entity's media ETag: the one its upload recorded.
+        let record = try store.file.withConnection { db throws(ODataError) in
+            try StreamTable.record(entitySet: "Documents", entityID: created.entityID, in: db)
+        }
+        #expect(record?.announcedETag == servedETag && record?.etag == servedETag)
+    }
+
+    /// A stream changed on the service while its entity did not (`/_media_quiet_change`): its
+    /// `__metadata.media_etag` changes, so the next download fetches that stream of 50 and no other.
+    @Test func aV2StreamChangedWithoutItsEntityIsFetchedByItsMediaETag() throws {
+        let backend = try TestBackend.start(.v2, media: (count: 50, size: 1_500))
+        defer { backend.stop() }
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        #expect(try log(backend, "gets").count == 50)
+        let quiet = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_quiet_change",
+                                                 body: Array(#"{"set": "Documents", "key": "000017", "content": "quiet", "type": "text/plain"}"#.utf8)))
+        #expect(quiet.status == 204)
+        _ = try store.download(full: true)
+        let sent = try log(backend, "gets").dropFirst(50).map { "\($0["path"]?.text ?? "") \($0["status"]?.text ?? "")" }
+        #expect(sent.count == 1 && sent.first?.contains("000017") == true && sent.first?.hasSuffix("/$value 200") == true)
+        #expect(try store.execute(method: "GET", url: "Documents('000017')/$value").body == Array("quiet".utf8))
+        // Neither changes: nothing asked.
+        _ = try store.download(full: true)
+        _ = try store.download()
+        #expect(try log(backend, "gets").count == 51)
+        #expect(try store.check().isEmpty)
     }
 }
