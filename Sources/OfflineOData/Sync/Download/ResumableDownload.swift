@@ -132,6 +132,16 @@ struct ResumableDownload {
     private func runStaged(_ request: DefiningRequest, into table: StagingTable, kept: DownloadResumePoint?, isDelta: Bool,
                            cancellation: HTTPCancellation?, progress: (DownloadProgress) -> Bool,
                            record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome? {
+        try StagingTable.withDownloadCache(in: db) { () throws(ODataError) -> DownloadOutcome? in
+            try runStagedWithCache(request, into: table, kept: kept, isDelta: isDelta, cancellation: cancellation,
+                                   progress: progress, record: record)
+        }
+    }
+
+    /// ``runStaged`` with the staged download's page cache set.
+    private func runStagedWithCache(_ request: DefiningRequest, into table: StagingTable, kept: DownloadResumePoint?, isDelta: Bool,
+                                   cancellation: HTTPCancellation?, progress: (DownloadProgress) -> Bool,
+                                   record: (DownloadOutcome) -> String?) throws(ODataError) -> DownloadOutcome? {
         var kept = kept
         let valueLimit = PageValueLimit(maximumSize: downloader.transport.currentOptions.maximumValueSize)
         var fetched: DownloadOutcome?
