@@ -464,7 +464,7 @@ package final class LocalStore: @unchecked Sendable {
             throw ODataError(.misuse, "the store has no defining request named '\(name)'")
         }
         let summaries = try file.ingest(definingRequest: request, model: model, schema: schema, dialect: dialect,
-                                        fullRefresh: fullRefresh, nextPage: nextPage)
+                                        fullRefresh: fullRefresh, pageCacheKiB: StoreFile.loadPageCacheKiB, nextPage: nextPage)
         refreshStatistics(definingRequestURL: request.url)
         return summaries.reduce(0) { $0 + $1.entities }
     }

@@ -27,22 +27,43 @@ extension StoreFile {
     /// ``ingest(pages:definingRequest:model:schema:dialect:fullRefresh:onPage:)`` with the pages
     /// asked for one at a time (`nextPage` returns nil after the last): only the page being
     /// written is in memory, so loading ten million entities from files takes no more memory
-    /// than a download of them.
+    /// than a download of them. `pageCacheKiB` bounds SQLite's page cache while it writes (see
+    /// ``loadPageCacheKiB``); nil keeps the connection's.
     @discardableResult
     package func ingest(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
-                       fullRefresh: Bool, onPage: ((Int, PageSummary) -> Void)? = nil,
+                       fullRefresh: Bool, pageCacheKiB: Int? = nil, onPage: ((Int, PageSummary) -> Void)? = nil,
                        nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> [PageSummary] {
         try withConnection { db throws(ODataError) in
-            try IngestSession.run(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect, db: db,
-                                  fullRefresh: fullRefresh) { session throws(ODataError) in
-                var summaries: [PageSummary] = []
-                while let page = try nextPage() {
-                    let summary = try session.ingest(page: page)
-                    summaries.append(summary)
-                    onPage?(summaries.count - 1, summary)
-                }
-                return summaries
+            guard let pageCacheKiB else {
+                return try ingest(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect,
+                                  fullRefresh: fullRefresh, on: db, onPage: onPage, nextPage: nextPage)
             }
+            return try db.withPageCache(kibibytes: pageCacheKiB) { () throws(ODataError) -> [PageSummary] in
+                try ingest(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect,
+                           fullRefresh: fullRefresh, on: db, onPage: onPage, nextPage: nextPage)
+            }
+        }
+    }
+
+    /// The page cache of a load from files, in KiB. The load is one transaction: once the cache is
+    /// full SQLite writes its dirty pages to the WAL before the commit, so a larger cache buys
+    /// little. Measured on the tool's load of 1,000,000 entities (10,000 a page): a peak of 31 MB
+    /// instead of 44 MB with the connection's 16 MB, the same wall time (median 3.45 s against
+    /// 3.65 s), 0.1 s more of system time.
+    static let loadPageCacheKiB = 4096
+
+    private func ingest(definingRequest: DefiningRequest, model: MetadataModel, schema: StoreSchema, dialect: Dialect,
+                        fullRefresh: Bool, on db: SQLiteConnection, onPage: ((Int, PageSummary) -> Void)?,
+                        nextPage: () throws(ODataError) -> [UInt8]?) throws(ODataError) -> [PageSummary] {
+        try IngestSession.run(definingRequest: definingRequest, model: model, schema: schema, dialect: dialect, db: db,
+                              fullRefresh: fullRefresh) { session throws(ODataError) in
+            var summaries: [PageSummary] = []
+            while let page = try nextPage() {
+                let summary = try session.ingest(page: page)
+                summaries.append(summary)
+                onPage?(summaries.count - 1, summary)
+            }
+            return summaries
         }
     }
 }

@@ -70,17 +70,7 @@ struct StagingTable {
     /// Runs `body` (the staged download and its swap) with the page cache at ``downloadCacheKiB``,
     /// then puts back the connection's own.
     static func withDownloadCache<T>(in db: SQLiteConnection, _ body: () throws(ODataError) -> T) throws(ODataError) -> T {
-        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
-        try db.execute("PRAGMA cache_size = -\(downloadCacheKiB)")
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? db.execute("PRAGMA cache_size = \(cacheSize)")
-            throw error
-        }
-        try db.execute("PRAGMA cache_size = \(cacheSize)")
-        return result
+        try db.withPageCache(kibibytes: downloadCacheKiB, body)
     }
 
     private func finalIsEmpty(in db: SQLiteConnection) throws(ODataError) -> Bool {
@@ -114,15 +104,9 @@ struct StagingTable {
         // Built by sorting: with a large page cache the sort keeps that much in memory (at least
         // 250 pages, 4 MB); a small one makes it spill to a temporary file sooner, so a download's
         // memory stays one page and the one ahead, whatever the number of entities.
-        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
-        try db.execute("PRAGMA cache_size = -\(Self.sortCacheKiB)")
-        do {
+        try db.withPageCache(kibibytes: Self.sortCacheKiB) { () throws(ODataError) in
             for statement in statements { try db.execute(statement) }
-        } catch {
-            try? db.execute("PRAGMA cache_size = \(cacheSize)")
-            throw error
         }
-        try db.execute("PRAGMA cache_size = \(cacheSize)")
         // The set's table held nothing: any membership of it the request had named no row.
         try db.prepare("DELETE FROM ood_membership WHERE defining_request = ?1 AND entity_set = ?2")
             .run([.text(definingRequest), .text(final.entitySet)])
