@@ -8,7 +8,8 @@ import Glibc
 /// and the shell's history): a file holding 64 hex digits (a raw key) or a passphrase (its first
 /// line), or an environment variable holding a passphrase.
 ///
-/// Taken out of the arguments before the subcommand parses them, so every subcommand has them.
+/// Taken out of the arguments before the subcommand parses them (``GlobalOption``), so every
+/// subcommand has them.
 enum ToolKey {
     /// The key the command line named, if any.
     nonisolated(unsafe) static var current: StoreKey?
@@ -22,36 +23,11 @@ enum ToolKey {
 
     /// Removes `--key-file`/`--passphrase-env` (and their values) from `arguments`, returning the key.
     static func extract(from arguments: inout [String]) throws(ODataError) -> StoreKey? {
-        var key: StoreKey?
-        var kept: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                kept += arguments[index...]
-                break
-            }
-            if let (name, value, used) = option(arguments, at: index, names: ["--key-file", "--passphrase-env"]) {
-                guard key == nil else { throw ODataError(.misuse, "give one --key-file or --passphrase-env, not more") }
-                key = name == "--key-file" ? try fromFile(value) : try fromEnvironment(value)
-                index += used
-                continue
-            }
-            kept.append(argument)
-            index += 1
+        guard let (name, value) = try GlobalOption.extract(["--key-file", "--passphrase-env"], from: &arguments,
+                                                           tooMany: "give one --key-file or --passphrase-env, not more") else {
+            return nil
         }
-        arguments = kept
-        return key
-    }
-
-    /// `--name value` or `--name=value` at `index`: the name, the value, and how many arguments it took.
-    private static func option(_ arguments: [String], at index: Int, names: [String]) -> (String, String, Int)? {
-        let argument = arguments[index]
-        for name in names {
-            if argument == name, index + 1 < arguments.count { return (name, arguments[index + 1], 2) }
-            if argument.hasPrefix(name + "=") { return (name, String(argument.dropFirst(name.count + 1)), 1) }
-        }
-        return nil
+        return name == "--key-file" ? try fromFile(value) : try fromEnvironment(value)
     }
 
     /// A raw key (64 hex digits) or a passphrase (the first line) from the file at `path`.

@@ -5,7 +5,7 @@
 /// given, is refused (`OOD_OTHER_USER`); `store hand-over` gives it to another user. Not `--user`,
 /// which names the service's basic-authentication user.
 ///
-/// Taken out of the arguments before the subcommand parses them, as ``ToolKey`` does.
+/// Taken out of the arguments before the subcommand parses them (``GlobalOption``).
 enum ToolStoreUser {
     /// The user the command line named, if any.
     nonisolated(unsafe) static var current: String?
@@ -18,32 +18,6 @@ enum ToolStoreUser {
 
     /// Removes `--store-user NAME` (or `--store-user=NAME`) from `arguments`, returning the name.
     static func extract(from arguments: inout [String]) throws(ODataError) -> String? {
-        var user: String?
-        var kept: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                kept += arguments[index...]
-                break
-            }
-            var value: String?
-            if argument == "--store-user", index + 1 < arguments.count {
-                value = arguments[index + 1]
-                index += 2
-            } else if argument.hasPrefix("--store-user=") {
-                value = String(argument.dropFirst("--store-user=".count))
-                index += 1
-            }
-            if let value {
-                guard user == nil else { throw ODataError(.misuse, "give one --store-user, not more") }
-                user = value
-                continue
-            }
-            kept.append(argument)
-            index += 1
-        }
-        arguments = kept
-        return user
+        try GlobalOption.extract(["--store-user"], from: &arguments, tooMany: "give one --store-user, not more")?.value
     }
 }
