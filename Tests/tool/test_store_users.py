@@ -136,3 +136,13 @@ def test_a_kill_during_the_upload_first_hand_over_loses_nothing_and_sends_nothin
         assert {r.authorization for r in proxy.requests[mark:]} == {_basic("alice", "a-secret")}
         status = tool("--store-user", "bob", "status", path, "--json")
         assert status.returncode == 0 and f"kill {run}" not in status.stdout
+
+
+def test_store_user_forms_and_one_only(tool, tmp_path, recording_proxy):
+    """`--store-user=NAME` is the same option; two of them are refused."""
+    path = str(tmp_path / "forms.store")
+    _alice_store(tool, path, recording_proxy)
+    assert tool("--store-user=alice", "status", path).returncode == 0
+    twice = tool("--store-user", "alice", "--store-user=bob", "status", path, "--json")
+    assert twice.returncode != 0
+    assert "give one --store-user, not more" in twice.stdout + twice.stderr
