@@ -17,6 +17,7 @@ Used by odatapy_server.py (V4) and mocksap_server.py (V2); the pieces know nothi
     `{"create_location": "..."}` answers a JSON create the service made `204` with that `Location`
     (and `OData-EntityId`) and no body, as a service whose `Location` the client cannot read,
     `{"no_ranges": true}` ignores `Range` (a whole `200`, as a service without ranges does),
+    `{"no_etag": true}` sends `$value` answers without their `ETag` (the payload still announces it),
     `{"hold_patch": true}` holds the next `PATCH` (counted in the log's `"held"`) until
     `POST /_media_release`, then answers it 503 without applying it (the properties of a media
     entity never set: its upload killed between its `POST` and its `PATCH`);
@@ -226,6 +227,8 @@ class MediaLayer:
         with self.lock:
             self.log["gets"].append({"path": path, "status": code, "bytes": len(body)})
             hostile = dict(self.hostile)
+        if hostile.get("no_etag"):
+            headers = [(k, v) for k, v in headers if k.lower() != "etag"]
         if code in (200, 206) and hostile.get("unannounced"):
             start_response(status, headers)  # no length: wsgiref closes the connection after it
             return (body[i:i + BLOCK] for i in range(0, len(body), BLOCK))

@@ -174,6 +174,54 @@ import Testing
         #expect(try store.check().isEmpty)
     }
 
+    /// A service that sends its streams without an `ETag` header. A stream's first download comes
+    /// before any announcement is kept for it (none is kept without a recorded stream), so it is
+    /// recorded without a media ETag: a delta without its entity leaves it alone (the entity's
+    /// ETag decides), and the next payload that announces its media ETag (a full download, or
+    /// its entity in a delta) has it fetched once more, taking the announced ETag. From then on
+    /// that ETag decides.
+    @Test func aStreamAnsweredWithoutAnETagTakesTheAnnouncedOne() throws {
+        let backend = try TestBackend.start(.v4, media: (count: 5, size: 500))
+        defer { backend.stop() }
+        let hostile = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_hostile",
+                                                   body: Array(#"{"no_etag": true}"#.utf8)))
+        #expect(hostile.status == 204)
+        let folder = TemporaryFolder()
+        let store = try makeStore(backend, in: folder)
+        defer { store.close(); removeStreams(store) }
+        _ = try store.download()
+        #expect(try gets(backend).count == 5)
+        #expect(try store.streamFile(url: "Documents(2)/$value").etag == nil)
+        _ = try store.download()
+        #expect(try gets(backend).count == 5)
+        let (_, entity) = try backend.get("Documents(2)")
+        let announced = try JSONValue.parse(entity)["@odata.mediaEtag"]?.stringValue
+        #expect(announced != nil)
+        _ = try store.download(full: true)
+        #expect(try gets(backend).count == 10)
+        #expect(try store.streamFile(url: "Documents(2)/$value").etag == announced)
+        _ = try store.download(full: true)
+        _ = try store.download()
+        #expect(try gets(backend).count == 10)
+        // The content changes, the entity's ETag does not: the delta brings the entity with its
+        // new media ETag, which finds the stream changed; the answer has no ETag, the store keeps
+        // the announced one.
+        let quiet = try backend.send(HTTPRequest(method: "POST", url: backend.origin + "/_media_quiet_change",
+                                                 body: Array(#"{"set": "Documents", "key": 2, "content": "new", "type": "text/plain"}"#.utf8)))
+        #expect(quiet.status == 204)
+        let (_, changed) = try backend.get("Documents(2)")
+        let announcedAfter = try JSONValue.parse(changed)["@odata.mediaEtag"]?.stringValue
+        #expect(announcedAfter != nil && announcedAfter != announced)
+        _ = try store.download()
+        #expect(try gets(backend).dropFirst(10).map(\.path) == ["/Documents(2)/$value"])
+        let after = try store.streamFile(url: "Documents(2)/$value")
+        #expect(fileBytes(after.path) == Array("new".utf8))
+        #expect(after.etag == announcedAfter)
+        _ = try store.download()
+        #expect(try gets(backend).count == 11)
+        #expect(try store.check().isEmpty)
+    }
+
     /// A format-13 store (no announced media ETags) opens as format 14 with its streams as they
     /// were, and the entity's ETag decides for them until a payload announces a media ETag.
     @Test func aFormat13StoreKeepsItsStreamsAndJudgesThemByTheEntityETag() throws {
