@@ -289,6 +289,40 @@ import Testing
         #expect(large.message.contains("declares the property P3 twice"))
     }
 
+    @Test func aPropertyDeclaredTwiceComesAfterAnEarlierTypesFault() throws {
+        // The reader notes the duplicate as it reads; validation still reports faults in its own
+        // order: the first type's missing base type before the second type's duplicate property.
+        let error = try #require(rejection(v4("<ComplexType Name=\"A\" BaseType=\"NS.Missing\"/>\n<ComplexType Name=\"B\">"
+            + "<Property Name=\"P\" Type=\"Edm.Int32\"/><Property Name=\"P\" Type=\"Edm.Int32\"/></ComplexType>")))
+        #expect(error.line == 5)
+        #expect(error.message.contains("BaseType NS.Missing"))
+    }
+
+    @Test func aFunctionAndAnActionOfOneNameAreToleratedWhereTheyStand() throws {
+        // The reader declares operations as it reads (``OperationDeclarationTable``); the fault
+        // keeps its line, column and place among the other diagnostics, and strict mode throws it.
+        let body = "<Function Name=\"f\"><ReturnType Type=\"Edm.Int32\"/></Function>\n  <Action Name=\"f\"/>\n"
+            + "<EntityContainer Name=\"C\"><EntitySet Name=\"S\" EntityType=\"NS.T\"><NavigationPropertyBinding Path=\"N\" Target=\"nowhere\"/></EntitySet></EntityContainer>\n"
+            + "<EntityType Name=\"T\"><Key><PropertyRef Name=\"K\"/></Key><Property Name=\"K\" Type=\"Edm.Int32\" Nullable=\"false\"/>"
+            + "<NavigationProperty Name=\"N\" Type=\"NS.T\"/></EntityType>"
+        let model = try MetadataReader.read(v4(body))
+        let first = try #require(model.diagnostics.first)
+        #expect(first.message == "NS.f is declared both as a function and as an action")
+        #expect(first.line == 6)
+        #expect(first.column == 11)
+        #expect(model.diagnostics.count == 2)
+        #expect(model.diagnostics.last?.message.contains("Target nowhere") == true)
+        let strict = try #require(rejection(v4(body), options: MetadataReader.Options(isStrict: true)))
+        #expect(strict.message == first.message)
+        #expect(strict.line == 6)
+        // A later schema's fault comes after the first schema's tolerated conflict.
+        let two = v4(body + "\n</Schema>\n<Schema xmlns=\"http://docs.oasis-open.org/odata/ns/edm\" Namespace=\"NS\">")
+        let duplicate = try #require(rejection(two, options: MetadataReader.Options(isStrict: true)))
+        #expect(duplicate.message == first.message)
+        let lenientDuplicate = try #require(rejection(two))
+        #expect(lenientDuplicate.message.contains("declared by two schemas"))
+    }
+
     @Test func annotationTargetsWithEmptySegmentsAreRejected() throws {
         for target in ["NS.A//P", "NS.A/", "/NS.A"] {
             let error = try #require(rejection(v4("<ComplexType Name=\"A\"/>\n<Annotations Target=\"\(target)\"><Annotation Term=\"Core.Description\" String=\"x\"/></Annotations>")))

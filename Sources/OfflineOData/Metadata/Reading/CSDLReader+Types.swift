@@ -23,6 +23,7 @@ extension CSDLReader {
             default: try stream.skipElement()
             }
         }
+        noteDuplicateNames(in: type.properties)
         return type
     }
 
@@ -47,6 +48,7 @@ extension CSDLReader {
             default: try stream.skipElement()
             }
         }
+        noteDuplicateNames(in: type.properties)
         return type
     }
 

@@ -10,6 +10,11 @@ struct CSDLDocument {
     var references: [DocumentReference]
     /// Every declared name with its place, or nil when a name is declared twice (see ``DeclarationTable``).
     var declarations: [String: DeclaredElement]?
+    /// The functions and actions declared, with their faults (see ``OperationDeclarationTable``).
+    var operations: OperationDeclarationTable?
+    /// No entity or complex type declares a property name twice (the reader checked as it went);
+    /// false makes validation check each type itself.
+    var propertyNamesAreUnique = false
 }
 
 /// Reads an EDMX document (EDMX 1.0 with DataServiceVersion 1.0–3.0, or EDMX 4.0/4.01) from an
@@ -30,6 +35,10 @@ final class CSDLReader {
     private(set) var diagnostics: [ODataError] = []
     /// The names the schemas read so far declare.
     private var declarations = DeclarationTable()
+    /// The functions and actions the schemas read so far declare.
+    private var operations = OperationDeclarationTable()
+    /// Some entity or complex type read so far declares a property name twice.
+    private var sawDuplicateProperty = false
 
     init(stream: XMLStream, options: MetadataReader.Options) {
         self.stream = stream
@@ -97,7 +106,8 @@ final class CSDLReader {
         }
         let version = try protocolVersion(edmxNamespace: rootKind, edmxVersion: edmxVersion, dataServiceVersion: dataServiceVersion)
         return CSDLDocument(edmxVersion: edmxVersion, version: version, schemas: schemas, references: references,
-                            declarations: declarations.complete)
+                            declarations: declarations.complete, operations: operations,
+                            propertyNamesAreUnique: !sawDuplicateProperty)
     }
 
     /// EDMX 1.0 documents say their protocol version in `m:DataServiceVersion` (1.0 when absent);
@@ -165,6 +175,7 @@ final class CSDLReader {
         }
         guard !schema.namespace.isEmpty else { throw stream.error("Schema has no Namespace") }
         let namespace = schema.namespace
+        operations.beginSchema()
         try stream.forEachChild { () throws(ODataError) in
             switch currentElement {
             case .entityType:
@@ -187,8 +198,8 @@ final class CSDLReader {
                 try readDeclared(in: namespace, into: &schema.terms, \.name, { .term(schema: schemaIndex, index: $0) }) {
                     () throws(ODataError) in try readTerm(namespace: namespace)
                 }
-            case .function: schema.operations.append(try readOperation(.function, namespace: namespace))
-            case .action: schema.operations.append(try readOperation(.action, namespace: namespace))
+            case .function: declareOperation(try readOperation(.function, namespace: namespace), in: namespace, into: &schema.operations)
+            case .action: declareOperation(try readOperation(.action, namespace: namespace), in: namespace, into: &schema.operations)
             case .entityContainer:
                 try readDeclared(in: namespace, into: &schema.entityContainers, \.name, { .entityContainer(schema: schemaIndex, index: $0) }) {
                     () throws(ODataError) in try readEntityContainer(namespace: namespace)
@@ -213,6 +224,35 @@ final class CSDLReader {
         let element = try read()
         declarations.declare(namespace, element[keyPath: name], place(list.count))
         list.append(element)
+    }
+
+    /// Appends `operation` to `list` and declares its qualified name; a kind conflict's fault is
+    /// built now, with what validation's would have (``ModelValidator/fault(_:at:element:attribute:locator:)``).
+    private func declareOperation(_ operation: Operation, in namespace: String, into list: inout [Operation]) {
+        let locator = stream.locator
+        operations.declare(operation, in: namespace) { message in
+            ModelValidator.fault(message, at: operation.sourceLine, element: operation.kind.rawValue, attribute: "Name",
+                                 locator: locator)
+        }
+        list.append(operation)
+    }
+
+    /// Notes whether `properties` (one type's) name a property twice, so that validation, which
+    /// rejects such a type where it stands among its other checks, need not look at the others.
+    func noteDuplicateNames(in properties: [Property]) {
+        if sawDuplicateProperty { return }
+        if properties.count > 16 {
+            var seen = Set<String>(minimumCapacity: properties.count)
+            for property in properties where !seen.insert(property.name).inserted {
+                sawDuplicateProperty = true
+                return
+            }
+        } else {
+            for index in properties.indices where properties[..<index].contains(where: { $0.name == properties[index].name }) {
+                sawDuplicateProperty = true
+                return
+            }
+        }
     }
 
     // MARK: Attribute helpers

@@ -34,11 +34,14 @@ final class DictionaryNameCache {
     }
 
     /// The element kind of an element's local name (nil when the name is no CSDL element name).
+    /// Inlined, like the lookups it makes: the parse thread calls it per element and attribute.
+    @inline(__always)
     func element(_ name: UnsafePointer<UInt8>?) -> CSDLElement? {
         kind(of: name, in: CSDLElement.table, unknown: .other, remembered: elements)
     }
 
     /// The attribute kind of an attribute's local name (nil when the name is no CSDL attribute name).
+    @inline(__always)
     func attribute(_ name: UnsafePointer<UInt8>?) -> CSDLAttribute? {
         kind(of: name, in: CSDLAttribute.table, unknown: .other, remembered: attributes)
     }

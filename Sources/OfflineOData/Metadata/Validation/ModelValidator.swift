@@ -46,6 +46,10 @@ struct ModelValidator {
     var diagnostics: [ODataError] = []
     /// The reader's table of declared names, when it saw no name declared twice.
     private let declaredByReader: [String: Declaration]?
+    /// The reader's table of functions and actions, when it has one list of faults per schema.
+    private let operationsByReader: OperationDeclarationTable?
+    /// The reader found no type that names a property twice.
+    private let propertyNamesAreUnique: Bool
     /// Whether the checks that only read the model run beside the steps after them
     /// (``DetachedCheck``), for large documents.
     let detachesChecks: Bool
@@ -56,6 +60,8 @@ struct ModelValidator {
         self.detachesChecks = detachesChecks
         version = document.version
         declaredByReader = document.declarations
+        propertyNamesAreUnique = document.propertyNamesAreUnique
+        operationsByReader = document.operations.flatMap { $0.conflicts.count == document.schemas.count ? $0 : nil }
         schemas = document.schemas
         document.schemas = []
         references = document.references
@@ -71,6 +77,9 @@ struct ModelValidator {
     /// faults and diagnostics are taken where they stand in this sequence.
     mutating func validate() throws(ODataError) -> [Schema] {
         try declareNames()
+        // Sized once: a type name is resolved once and cached (Microsoft Graph: 1,757 names); each
+        // growth would hash every name again.
+        resolutionCache.references.reserveCapacity(declarations.count)
         // The annotation check reads the groups and the namespaces only.
         let targets = !detachesChecks ? nil : DetachedCheck(self, schemas: schemas.map {
             Schema(namespace: $0.namespace, alias: $0.alias, annotationGroups: $0.annotationGroups, sourceLine: $0.sourceLine)
@@ -136,6 +145,12 @@ struct ModelValidator {
 
     /// An error at a declared element (or one of its attributes), with line and column.
     func fault(_ message: String, at line: SourceLine, element: String, attribute: String? = nil) -> ODataError {
+        ModelValidator.fault(message, at: line, element: element, attribute: attribute, locator: locator)
+    }
+
+    /// The same, for the reader's faults that validation tolerates later (``OperationDeclarationTable``).
+    static func fault(_ message: String, at line: SourceLine, element: String, attribute: String?,
+                      locator: SourceColumnLocator) -> ODataError {
         guard line.line > 0 else { return ODataError(.metadata, message) }
         let place = locator.locate(line: line.line, element: element, attribute: attribute)
         return ODataError(.metadata, message, line: place.line, column: place.column)
@@ -159,13 +174,23 @@ struct ModelValidator {
                     + schema.terms.count + schema.entityContainers.count + schema.associations.count
             })
         }
-        operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
         var operationNames: [String] = []
-        operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
+        if let operationsByReader {
+            // The reader declared the operations as it went; their faults are tolerated here, in order.
+            operationKinds = operationsByReader.kinds
+            operationNames = operationsByReader.names
+        } else {
+            operationKinds.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
+            operationNames.reserveCapacity(schemas.reduce(0) { $0 + $1.operations.count })
+        }
         for (schemaIndex, schema) in schemas.enumerated() {
             try declareNamespace(of: schema)
             if declaresNames { try declareTypes(of: schema, at: schemaIndex) }
-            try declareOperations(of: schema, names: &operationNames)
+            if let operationsByReader, schemaIndex < operationsByReader.conflicts.count {
+                for conflict in operationsByReader.conflicts[schemaIndex] { try tolerate(conflict) }
+            } else {
+                try declareOperations(of: schema, names: &operationNames)
+            }
         }
         edmIsAnAlias = aliases["Edm"] != nil
         try checkOperationsBesideTypes(operationNames)
@@ -407,14 +432,17 @@ struct ModelValidator {
     /// `owner` names the type in messages; it is only built for one.
     private func resolveProperties(_ properties: inout [Property], in namespace: String,
                                    owner: @autoclosure () -> String) throws(ODataError) {
-        // Small types (most) are checked pairwise; a set only pays off for large ones.
-        var seen: Set<String> = properties.count > 16 ? Set(minimumCapacity: properties.count) : []
+        // The reader found no duplicate in any type (the usual case), or each type is checked
+        // here: small types (most) pairwise; a set only pays off for large ones.
+        let checksDuplicates = !propertyNamesAreUnique
+        let usesSet = checksDuplicates && properties.count > 16
+        var seen: Set<String> = usesSet ? Set(minimumCapacity: properties.count) : []
         for p in properties.indices {
             // The name and line only, not a copy of the whole property (its every string retained).
             let name = properties[p].name
             let line = properties[p].sourceLine
-            let isDuplicate = properties.count > 16
-                ? !seen.insert(name).inserted
+            let isDuplicate = !checksDuplicates ? false
+                : usesSet ? !seen.insert(name).inserted
                 : properties[..<p].contains { $0.name == name }
             if isDuplicate {
                 throw fault("\(owner()) declares the property \(name) twice", at: line, element: "Property", attribute: "Name")
