@@ -32,6 +32,11 @@ struct EntityLayout {
     let typeName: String
     let steps: [Step]
     let keys: [JSONWriter.EncodedKey]
+    /// Every key of ``keys``, escaped, one after another; key `i` is `keyText[keyBounds[i]]`. The
+    /// row writer reads keys from here through one pointer, so writing a member retains nothing
+    /// (a key taken out of ``keys`` is an array: a retain and a release per value).
+    let keyText: [UInt8]
+    let keyBounds: [Range<Int>]
     /// Key columns in key order, as result column indexes, for V2 `__metadata.uri`.
     let keyColumns: [(column: Int, stored: StoredColumn)]
     /// Navigation properties of the concrete type, in declaration order.
@@ -71,6 +76,13 @@ struct EntityLayout {
         for _ in open { steps.append(.close) }
         self.steps = steps
         self.keys = keys
+        var text: [UInt8] = [], bounds: [Range<Int>] = []
+        for key in keys {
+            bounds.append(text.count..<text.count + key.bytes.count)
+            text += key.bytes
+        }
+        keyText = text
+        keyBounds = bounds
         self.keyColumns = keyColumns.compactMap { key in
             columns.firstIndex(of: key).map { (column: firstColumn + $0, stored: key) }
         }

@@ -5,7 +5,10 @@ internal import CSQLite
 /// The hot path reads text straight from SQLite's buffer into the writer and uses keys escaped
 /// once per query; only values whose JSON form differs from the stored one (dates, decimals,
 /// V2 Int64, binary) go through `EDMValueCodec`.
-struct EntityRowWriter {
+///
+/// A class: one is made per answer and handed to closures; as a struct of these fields it was
+/// copied (a retain each) and destroyed again on every read (issue 38's key read profile).
+final class EntityRowWriter {
     /// V4's `@odata.context`, also the first member of a collection answer (``LocalReader``).
     static let contextKey = JSONWriter.EncodedKey("@odata.context")
     static let etagKey = JSONWriter.EncodedKey("@odata.etag")
@@ -49,7 +52,7 @@ struct EntityRowWriter {
     }
 
     /// The layout for a concrete type (the set's type when `_ood_type` is NULL).
-    mutating func layout(for typeName: String) -> EntityLayout {
+    func layout(for typeName: String) -> EntityLayout {
         if let known = layouts[typeName] { return known }
         guard let cache else {
             let layout = makeLayout(for: typeName)
@@ -72,7 +75,7 @@ struct EntityRowWriter {
     }
 
     /// - Parameter context: a V4 `@odata.context` to write first (for a single-entity response).
-    mutating func write(_ row: Statement, expanded: [ExpandedEntities], context: String? = nil, to writer: inout JSONWriter) throws(ODataError) {
+    func write(_ row: Statement, expanded: [ExpandedEntities], context: String? = nil, to writer: inout JSONWriter) throws(ODataError) {
         let isBaseType = row.columnType(at: idColumn + 2) == SQLITE_NULL
         let concreteType = isBaseType ? table.entityType : (row.text(at: idColumn + 2) ?? table.entityType)
         let layout: EntityLayout
@@ -168,18 +171,22 @@ struct EntityRowWriter {
     }
 
     func writeProperties(_ row: Statement, _ layout: EntityLayout, to writer: inout JSONWriter) throws(ODataError) {
-        try layout.steps.withUnsafeBufferPointer { (steps: UnsafeBufferPointer<EntityLayout.Step>) throws(ODataError) in
-            for step in steps {
-                switch step {
-                case .open(let key):
-                    writer.writeKey(layout.keys[key])
-                    writer.beginObject()
-                case .close:
-                    writer.endObject()
-                case .value(let column, let key, let stored, let form):
-                    writer.writeKey(layout.keys[key])
-                    if !(try Self.writeFast(row, column, form, to: &writer)) {
-                        try EDMValueCodec.write(row.value(at: column), column: columns[stored], dialect: dialect, to: &writer)
+        try layout.keyText.withUnsafeBufferPointer { (text: UnsafeBufferPointer<UInt8>) throws(ODataError) in
+            try layout.keyBounds.withUnsafeBufferPointer { (bounds: UnsafeBufferPointer<Range<Int>>) throws(ODataError) in
+                try layout.steps.withUnsafeBufferPointer { (steps: UnsafeBufferPointer<EntityLayout.Step>) throws(ODataError) in
+                    for step in steps {
+                        switch step {
+                        case .open(let key):
+                            writer.writeKey(encoded: UnsafeBufferPointer(rebasing: text[bounds[key]]))
+                            writer.beginObject()
+                        case .close:
+                            writer.endObject()
+                        case .value(let column, let key, let stored, let form):
+                            writer.writeKey(encoded: UnsafeBufferPointer(rebasing: text[bounds[key]]))
+                            if !(try Self.writeFast(row, column, form, to: &writer)) {
+                                try EDMValueCodec.write(row.value(at: column), column: columns[stored], dialect: dialect, to: &writer)
+                            }
+                        }
                     }
                 }
             }

@@ -31,7 +31,7 @@ extension LocalReader {
             try statements.with(query.sql, on: db) { (statement: Statement) throws(ODataError) in
                 try statement.bind(parameters)
                 let nested = try expandedEntities(expand.options.expand, parents: statement, idColumn: 1, on: db)
-                var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: expand.options.select, cache: layouts)
+                let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: expand.options.select, cache: layouts)
                 var current: Int64?
                 var groupStart = 0
                 while try statement.step() {

@@ -15,7 +15,7 @@ extension LocalReader {
         try statements.with(query.sql, kept: keptStatement, on: db) { (statement: Statement) throws(ODataError) in
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
-            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
+            let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
                                       kept: kept)
             writer.beginObject()
             if dialect == .v4 {
@@ -53,7 +53,7 @@ extension LocalReader {
             try statement.bind(query.parameters)
             let expanded = try expandedEntities(request.options.expand, parents: statement, idColumn: 0, on: db)
             guard try statement.step() else { throw ODataError(.notFound, "no entity '\(pathText)' in the offline store") }
-            var rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
+            let rows = EntityRowWriter(model: model, dialect: dialect, serviceRoot: serviceRoot, query: query, select: request.options.select, cache: layouts,
                                       kept: kept)
             if dialect == .v4 {
                 try rows.write(statement, expanded: expanded,

@@ -157,7 +157,7 @@ package final class LocalReader {
         }
         var pathEnd = url.utf8.endIndex
         if let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { pathEnd = mark }
-        var entry = ReadPlanCache.Entry(request: request, plan: plan, readShape: ReadShape.of(request, schema: schema),
+        let entry = ReadPlanCache.Entry(request: request, plan: plan, readShape: ReadShape.of(request, schema: schema),
                                         answerShape: AnswerShape(request, model: model),
                                         pathText: String(url[..<pathEnd]), indexesVersion: indexed.version)
         if dialect == .v4, let path = request.path {

@@ -13,8 +13,9 @@
 /// instant), nor a URL longer than ``maximumURLLength``, so the cache's memory stays small (a URL
 /// may be up to 1 MiB).
 final class ReadPlanCache {
-    /// One understood read.
-    struct Entry {
+    /// One understood read. A class: a look-up hands out one reference, where a struct of these
+    /// fields was copied field by field (a retain each) and destroyed again on every read.
+    final class Entry {
         let request: BoundRequest
         let plan: ReadPlan
         /// What the read counts for automatic indexes (nil: nothing).
@@ -32,6 +33,16 @@ final class ReadPlanCache {
         let layout = KeptLayout()
         /// The main statement's place in the reader's statement cache, once an answer used it.
         let statement = KeptStatement()
+
+        init(request: BoundRequest, plan: ReadPlan, readShape: ReadShape?, answerShape: AnswerShape, pathText: String,
+             indexesVersion: Int64?) {
+            self.request = request
+            self.plan = plan
+            self.readShape = readShape
+            self.answerShape = answerShape
+            self.pathText = pathText
+            self.indexesVersion = indexesVersion
+        }
     }
 
     /// URLs up to this many bytes are kept.

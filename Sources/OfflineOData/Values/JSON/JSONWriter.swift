@@ -208,6 +208,14 @@
         needsComma = false
     }
 
+    /// Writes a key escaped beforehand, from the bytes of an ``EncodedKey`` kept elsewhere (an entity
+    /// layout keeps all its keys in one buffer).
+    package mutating func writeKey(encoded key: UnsafeBufferPointer<UInt8>) {
+        pendingComma = needsComma
+        writeBytes(UnsafeRawBufferPointer(key))
+        needsComma = false
+    }
+
     // MARK: - Scalars
 
     /// Writes a string value, escaped as RFC 8259 requires (see ``JSONStringEscaper``).
