@@ -68,6 +68,65 @@ import Testing
         }
     }
 
+    private func hasStagingKeyIndex(_ table: StagingTable, _ db: SQLiteConnection) throws(ODataError) -> Bool {
+        try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                         [.text(table.staging.name + "/key")]) == 1
+    }
+
+    @Test func rowsWhoseKeysGrowAreStagedWithoutTheKeyIndexUntilAKeyRepeats() throws {
+        try withStaging { db, table, sink throws(ODataError) in
+            for text in [#"{"value":[{"ID":1,"Name":"a"},{"ID":2,"Name":"b"}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#,
+                         #"{"value":[{"ID":5,"Name":"e"},{"ID":7,"Name":"g"}],"@odata.nextLink":"Agencies?$skiptoken=4"}"#] {
+                let page = input(text)
+                try sink.keep(page: page, summary: try sink.accept(page: page))
+            }
+            #expect(try !hasStagingKeyIndex(table, db), "growing keys cannot repeat: no index is kept up to date")
+            let last = input(#"{"value":[{"ID":8,"Name":"h"},{"ID":5,"Name":"e2"},{"ID":3,"Name":"c"}]}"#)
+            try sink.keep(page: last, summary: try sink.accept(page: last))
+            sink.close()
+            #expect(try hasStagingKeyIndex(table, db), "a key that does not grow builds the index")
+            #expect(try count(table.staging.name, db) == 6, "the repeated key is one row")
+            #expect(try db.scalarInt("SELECT count(*) FROM \(table.staging.quotedName) WHERE ID = 5 AND Name = 'e2'") == 1)
+
+            #expect(try db.transaction { () throws(ODataError) in try table.swapIn(in: db) })
+            #expect(try count(table.final.name, db) == 6)
+            #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                                     [.text(table.final.name + "/key")]) == 1)
+            #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'ood_staging/%'") == 0)
+        }
+    }
+
+    @Test func aResumedDownloadFindsTheLargestKeyOfTheKeptRows() throws {
+        try withStaging { db, table, sink throws(ODataError) in
+            let first = input(#"{"value":[{"ID":10},{"ID":11}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#)
+            try sink.keep(page: first, summary: try sink.accept(page: first))
+            sink.close()
+            guard let kept = try DownloadResumeTable.point(of: "All", in: db) else {
+                Issue.record("the point was not kept")
+                return
+            }
+            var resumed = StagedRowSink(point: kept, table: table, db: db, valueLimit: .none, makeSession: sink.makeSession)
+            let second = input(#"{"value":[{"ID":11,"Name":"again"}]}"#)
+            try resumed.keep(page: second, summary: try resumed.accept(page: second))
+            resumed.close()
+            #expect(try hasStagingKeyIndex(table, db))
+            #expect(try count(table.staging.name, db) == 2, "the kept rows' largest key counts as written")
+            #expect(try db.scalarInt("SELECT count(*) FROM \(table.staging.quotedName) WHERE ID = 11 AND Name = 'again'") == 1)
+        }
+    }
+
+    @Test func aRemovalByKeyInAStagedPageBuildsTheKeyIndexFirst() throws {
+        try withStaging { db, table, sink throws(ODataError) in
+            let page = input(#"{"value":[{"ID":1},{"ID":2},{"@removed":{"reason":"deleted"},"ID":1},{"ID":3}]}"#)
+            let first = input(#"{"value":[{"ID":0}],"@odata.nextLink":"Agencies?$skiptoken=1"}"#)
+            try sink.keep(page: first, summary: try sink.accept(page: first))
+            try sink.keep(page: page, summary: try sink.accept(page: page))
+            sink.close()
+            #expect(try hasStagingKeyIndex(table, db), "a removal looks its key up: the index is built first")
+            #expect(try db.scalarInt("SELECT count(*) FROM \(table.staging.quotedName) WHERE ID IN (0, 2, 3)") == 3)
+        }
+    }
+
     @Test func aResumedDownloadGivesItsNewRowsIdsAfterTheKeptOnes() throws {
         try withStaging { db, table, sink throws(ODataError) in
             let first = input(#"{"value":[{"ID":10},{"ID":11}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#)

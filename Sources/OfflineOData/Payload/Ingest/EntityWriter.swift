@@ -33,18 +33,26 @@ struct EntityWriter {
         let plan = state.plan
         if state.isRemoved {
             try session.flushFreshRows()
+            // A removal finds the row by its key: through the index.
+            try plan.indexKeys(in: session.db)
             try EntityRemoval(session: session).removeEntity(withKey: key(of: state), from: plan)
             summary.removed += 1
             return nil
         }
         if session.batchesFreshRows, let id = try plan.takeFreshID() {
+            if !plan.keepsKeysIncreasing(state) {
+                // A key that does not grow may repeat one: the rows written so far get their key
+                // index, and this one is matched by its key when its batch is written.
+                try session.flushFreshRows()
+                try plan.indexKeys(in: session.db)
+            }
             if !session.freshRows.accepts(state) { try session.flushFreshRows() }
-            let upsert = try plan.upsert(for: state.mask)
-            session.freshRows.append(state, id: id, leading: leading(state), columns: upsert.columns)
+            session.freshRows.append(state, id: id, leading: leading(state), columns: plan.presentColumns(for: state.mask))
             summary.entities += 1
             return id
         }
         try session.flushFreshRows()
+        try plan.indexKeys(in: session.db)
         let id = try upsert(state)
         try session.addMembership(plan, entityID: id)
         try announceMediaETags(of: state, entityID: id)

@@ -86,7 +86,8 @@ final class FreshRows {
                 }
             } else {
                 // Those inserted are upserted again (same values), the others as they would
-                // have been without batching.
+                // have been without batching; an upsert matches the key through its index.
+                try plan.indexKeys(in: session.db)
                 for row in start..<start + count {
                     let id = try upsert(values[(row * perRow + 1)..<((row + 1) * perRow)], into: plan)
                     try session.addMembership(plan, entityID: id)

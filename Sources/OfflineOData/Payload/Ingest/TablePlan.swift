@@ -27,6 +27,9 @@ final class TablePlan {
     /// The streams of the set's entities (``StreamRecord/property`` names; empty for most sets):
     /// the media ETags a payload announces for them are recorded (``EntityWriter``).
     var streamNames: [String] = []
+    /// Set while a staging table is written without its key index, its keys only growing
+    /// (``IncreasingKeys``); nil for any other table.
+    var increasingKeys: IncreasingKeys?
 
     /// Entities written in this session (their `_ood_id`s): a full refresh removes the defining
     /// request's other memberships. About a bit per entity (``EntityIDSet``).
@@ -56,6 +59,19 @@ final class TablePlan {
         memberBytes = ByteKeyedTable(members.map { ($0.key, $0.value) })
         maskWords = (table.columns.count + 2 + 63) / 64
     }
+
+    /// The columns present in `mask`, in column order (an upsert's parameters after `_ood_type`
+    /// and `_ood_etag`), without preparing an upsert: a staging table written without its key
+    /// index (``IncreasingKeys``) has none to prepare.
+    func presentColumns(for mask: [UInt64]) -> [Int] {
+        // Entities of a page mostly have the same columns: skip building them again then.
+        if let recentColumns, recentColumns.mask == mask { return recentColumns.columns }
+        let columns = table.columns.indices.filter { isSet(mask, $0) }
+        recentColumns = (mask, columns)
+        return columns
+    }
+
+    private var recentColumns: (mask: [UInt64], columns: [Int])?
 
     /// The upsert for the columns present in `mask`, prepared on first use.
     ///

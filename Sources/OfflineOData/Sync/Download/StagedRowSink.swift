@@ -61,9 +61,17 @@ struct StagedRowSink: PageSink {
         try session.begin()
         pageOpen = true
         do {
-            if point.pages == 0 { try table.create(in: db) }
-            // New rows take ids after those a resumed download's pages took.
-            if isNew { for plan in session.plans.values { try plan.continueFreshIDs() } }
+            if point.pages == 0 {
+                try table.create(in: db, keyColumn: session.plans[table.final.entitySet]?.integerKeyColumn)
+            }
+            // New rows take ids after those a resumed download's pages took, and go in without
+            // the key index while their keys grow (``IncreasingKeys``).
+            if isNew {
+                for plan in session.plans.values {
+                    try plan.continueFreshIDs()
+                    try table.startIncreasingKeys(plan, in: db)
+                }
+            }
             let ingested = try session.ingest(page: JSONReader(input: page))
             return envelope ?? ingested
         } catch {

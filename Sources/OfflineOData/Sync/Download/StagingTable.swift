@@ -77,13 +77,30 @@ struct StagingTable {
         try db.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM \(final.quotedName))") == 1
     }
 
-    /// Creates the staging table with the key's unique index only (an entity repeated on a later
-    /// page is matched by its key, as in the set's table); the set's other indexes are made once,
-    /// over all the rows, when it is swapped in. In the caller's transaction.
-    func create(in db: SQLiteConnection) throws(ODataError) {
+    /// Creates the staging table, without indexes when its key is one integer column (its rows go
+    /// in while their keys grow, ``IncreasingKeys``), else with the key's unique index only (an
+    /// entity repeated on a later page is matched by its key, as in the set's table); the set's
+    /// indexes are made once, over all the rows, when it is swapped in. In the caller's transaction.
+    func create(in db: SQLiteConnection, keyColumn: Int?) throws(ODataError) {
         try DownloadResumeTable.dropStagingTable(of: definingRequest, in: db)
         // The set's table, then its key's unique index (``EntitySetTable/createStatements``'s order).
-        for statement in staging.createStatements.prefix(2) { try db.execute(statement) }
+        for statement in staging.createStatements.prefix(keyColumn == nil ? 2 : 1) { try db.execute(statement) }
+    }
+
+    /// The name of the staging table's key index, when it has one.
+    private var stagingKeyIndex: String { staging.name + "/key" }
+
+    /// Lets `plan` (the staging table's) write rows without the key index while their keys grow,
+    /// when the table has no key index (``create(in:keyColumn:)`` made none, or none was built
+    /// since): the largest key so far is the last row's, as the rows' ids grew with their keys.
+    func startIncreasingKeys(_ plan: TablePlan, in db: SQLiteConnection) throws(ODataError) {
+        plan.increasingKeys = nil
+        guard let column = plan.integerKeyColumn, plan.table.columns.indices.contains(column),
+              try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                               [.text(stagingKeyIndex)]) == 0,
+              let indexStatement = staging.createStatements.dropFirst().first else { return }
+        let last = try db.scalarInt("SELECT \(plan.table.columns[column].quotedName) FROM \(staging.quotedName) ORDER BY \"_ood_id\" DESC LIMIT 1")
+        plan.increasingKeys = IncreasingKeys(column: column, last: last, indexStatement: indexStatement)
     }
 
     /// Makes the staging table the set's table, in the caller's transaction: the empty table is
@@ -100,7 +117,7 @@ struct StagingTable {
         while try indexes.step() { if let sql = indexes.text(at: 0) { statements.append(sql) } }
         try db.execute("DROP TABLE \(final.quotedName)")
         try db.execute("ALTER TABLE \(staging.quotedName) RENAME TO \(final.quotedName)")
-        try db.execute("DROP INDEX IF EXISTS \(quoteIdentifier(staging.name + "/key"))")
+        try db.execute("DROP INDEX IF EXISTS \(quoteIdentifier(stagingKeyIndex))")
         // Built by sorting: with a large page cache the sort keeps that much in memory (at least
         // 250 pages, 4 MB); a small one makes it spill to a temporary file sooner, so a download's
         // memory stays one page and the one ahead, whatever the number of entities.
