@@ -96,16 +96,23 @@ import Testing
         }
     }
 
+    /// Keeps a first page (keys 10 and 11), closes the sink, and opens a new one from the kept
+    /// point, as a new process would; nil (recorded as an issue) when no point was kept.
+    private func resumeAfterKeysTenAndEleven(_ db: SQLiteConnection, _ table: StagingTable,
+                                             _ sink: inout StagedRowSink) throws(ODataError) -> StagedRowSink? {
+        let first = input(#"{"value":[{"ID":10},{"ID":11}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#)
+        try sink.keep(page: first, summary: try sink.accept(page: first))
+        sink.close()
+        guard let kept = try DownloadResumeTable.point(of: "All", in: db) else {
+            Issue.record("the point was not kept")
+            return nil
+        }
+        return StagedRowSink(point: kept, table: table, db: db, valueLimit: .none, makeSession: sink.makeSession)
+    }
+
     @Test func aResumedDownloadFindsTheLargestKeyOfTheKeptRows() throws {
         try withStaging { db, table, sink throws(ODataError) in
-            let first = input(#"{"value":[{"ID":10},{"ID":11}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#)
-            try sink.keep(page: first, summary: try sink.accept(page: first))
-            sink.close()
-            guard let kept = try DownloadResumeTable.point(of: "All", in: db) else {
-                Issue.record("the point was not kept")
-                return
-            }
-            var resumed = StagedRowSink(point: kept, table: table, db: db, valueLimit: .none, makeSession: sink.makeSession)
+            guard var resumed = try resumeAfterKeysTenAndEleven(db, table, &sink) else { return }
             let second = input(#"{"value":[{"ID":11,"Name":"again"}]}"#)
             try resumed.keep(page: second, summary: try resumed.accept(page: second))
             resumed.close()
@@ -129,15 +136,7 @@ import Testing
 
     @Test func aResumedDownloadGivesItsNewRowsIdsAfterTheKeptOnes() throws {
         try withStaging { db, table, sink throws(ODataError) in
-            let first = input(#"{"value":[{"ID":10},{"ID":11}],"@odata.nextLink":"Agencies?$skiptoken=2"}"#)
-            try sink.keep(page: first, summary: try sink.accept(page: first))
-            sink.close()
-            // A new process: a new sink and session from the kept point.
-            guard let kept = try DownloadResumeTable.point(of: "All", in: db) else {
-                Issue.record("the point was not kept")
-                return
-            }
-            var resumed = StagedRowSink(point: kept, table: table, db: db, valueLimit: .none, makeSession: sink.makeSession)
+            guard var resumed = try resumeAfterKeysTenAndEleven(db, table, &sink) else { return }
             let second = input(#"{"value":[{"ID":12}]}"#)
             try resumed.keep(page: second, summary: try resumed.accept(page: second))
             resumed.close()
